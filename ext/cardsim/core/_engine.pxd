@@ -1,0 +1,45 @@
+# Generic engine: the GameSpec every game subclasses, the Python State wrapper, kernels.
+from cardsim.core._types cimport int32_t, uint64_t
+from cardsim.core._rng cimport Rng
+from cardsim.core._actions cimport ActionSet
+from cardsim.core._game cimport GameVTable
+
+cdef enum:
+    AGENT_RANDOM = 0             # uniform over legal actions (seat's own stream)
+    AGENT_GREEDY = 1             # the game's vt.greedy
+    AGENT_FIRST = 2              # lowest legal action (deterministic baseline)
+
+cdef class GameSpec:
+    cdef GameVTable vt           # filled once by the game's subclass
+    cdef const void* cfg         # points at the subclass's typed config field
+    cdef readonly str name       # registry name, e.g. "joffre_whist"
+    cdef readonly int num_players  # seats at the table
+    cdef readonly int num_actions  # size of the fixed action space
+    cdef readonly int action_words # ceil(num_actions / 64)
+    cdef readonly int state_size   # sizeof(the game's state struct)
+    cdef readonly int obs_size     # length of observation(p)
+    cdef readonly tuple metric_names  # names of the vt.metrics columns
+    cdef readonly dict options     # resolved options (after presets and defaults)
+    cdef readonly str returns_sum  # "zero", "constant" or "none": the returns invariant
+
+cdef class State:
+    cdef readonly GameSpec spec  # the game this state belongs to
+    cdef char* data              # spec.state_size bytes: the game's state struct (owned)
+    cdef int32_t* hist           # actions applied so far (owned)
+    cdef Py_ssize_t hist_len     # number of actions in hist
+    cdef Py_ssize_t hist_cap     # capacity of hist
+    cdef ActionSet legal_cache   # legal set of the current position, valid iff legal_n >= 0
+    cdef int legal_n             # count in legal_cache, -1 = not computed
+    cdef readonly uint64_t seed  # seed of the deal
+    cdef readonly uint64_t deal  # deal index
+    cdef readonly bint resampled # True once resample() invented hidden cards (no replay)
+
+    cdef int _legal(self) noexcept
+    cdef int _push(self, int action) except -1
+    cdef int _check_player(self, int p) except -1
+    @staticmethod
+    cdef State _alloc(GameSpec spec)
+
+cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
+                  uint64_t seed, uint64_t deal, const int* agents, long max_steps,
+                  long* steps, long* decisions, long* legal_sum) noexcept nogil

@@ -1,0 +1,457 @@
+"""Generic engine: GameSpec base class, the Python `State` wrapper and the nogil batch kernel.
+
+Everything here is written against the per-game vtable (`_game.pxd`); no rule of any game lives
+here. The Python API (`cardsim.game`, `cardsim.simulate`) is a thin layer over this module.
+"""
+cimport cython
+from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from libc.string cimport memcpy, memset
+cimport numpy as cnp
+import numpy as np
+
+from cardsim.core._types cimport int32_t, int64_t, uint32_t, uint64_t
+from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
+from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_nth, as_first
+from cardsim.core._game cimport GameVTable
+
+from cardsim.errors import CardsimError, IllegalActionError, ParseError
+
+cnp.import_array()
+
+AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST}
+DEFAULT_MAX_STEPS = 1_000_000
+
+
+def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint32_t bound=0):
+    """First n outputs of the (seed, deal, stream) generator: raw 64-bit words (bound=0) or
+    rng_below(bound) draws. Exposed for the known-answer tests that freeze the stream."""
+    cdef Rng r
+    cdef int i
+    rng_seed(&r, seed, deal, stream)
+    out = []
+    for i in range(n):
+        out.append(rng_next(&r) if bound == 0 else rng_below(&r, bound))
+    return out
+
+
+cdef class GameSpec:
+    """One configured game: options resolved to a C config, the vtable and the sizes.
+
+    Subclasses (one per game, in ext/cardsim/games/) fill `vt`, `cfg` and the sizes, and override
+    the Python-level helpers below (strings, rendering, phases)."""
+
+    # ---- Python-level game specifics: overridden by each game -------------------------------
+    def action_string(self, State s, int a):
+        return f"a{a}"
+
+    def parse_action(self, State s, str text):
+        """Default parser: match against every action's string (case-insensitive)."""
+        t = text.strip().upper()
+        for a in range(self.num_actions):
+            if self.action_string(s, a).upper() == t:
+                return a
+        raise ParseError(f"{self.name}: cannot parse action {text!r}")
+
+    def hand_strings(self, State s, int p):
+        raise NotImplementedError
+
+    def render(self, State s):
+        return f"<{self.name} state>"
+
+    def phase_name(self, State s):
+        return "end" if s.is_terminal() else "play"
+
+    def __reduce__(self):
+        from cardsim.game import _rebuild_spec
+        return (_rebuild_spec, (self.name, dict(self.options)))
+
+    # ---- engine entry points ------------------------------------------------------------------
+    def new_state(self, uint64_t seed=0, uint64_t deal=0):
+        """Deal `deal` of seed `seed`: the same state every time, on any machine."""
+        cdef State s = State._alloc(self)
+        cdef Rng r
+        s.seed = seed
+        s.deal = deal
+        rng_seed(&r, seed, deal, STREAM_DEAL)
+        with nogil:
+            self.vt.init(s.data, self.cfg, &r)
+        return s
+
+    def run_batch(self, uint64_t seed, int64_t start, int64_t count, agents,
+                  long max_steps=DEFAULT_MAX_STEPS):
+        """Play deals start..start+count-1 of `seed` with C agents (codes per seat), in one nogil
+        call. Returns a dict of numpy arrays: returns (count, P) float64, actions, decisions
+        (turns with more than one legal action) and legal_sum (sum of legal counts over
+        decisions) as int64, metrics (count, M) float64."""
+        cdef int P = self.num_players
+        cdef int M = len(self.metric_names)
+        cdef int i
+        if len(agents) != P:
+            raise CardsimError(f"{self.name}: need {P} agents, got {len(agents)}")
+        cdef int agent_codes[12]
+        for i in range(P):
+            agent_codes[i] = int(agents[i])
+            if agent_codes[i] not in (AGENT_RANDOM, AGENT_GREEDY, AGENT_FIRST):
+                raise CardsimError(f"unknown agent code {agent_codes[i]}")
+        if count < 0:
+            raise CardsimError("count must be >= 0")
+        rets = np.zeros((count, P), dtype=np.float64)
+        acts = np.zeros(count, dtype=np.int64)
+        decs = np.zeros(count, dtype=np.int64)
+        lsum = np.zeros(count, dtype=np.int64)
+        mets = np.zeros((count, M), dtype=np.float64)
+        cdef double[:, ::1] rv = rets
+        cdef int64_t[::1] av = acts
+        cdef int64_t[::1] dv = decs
+        cdef int64_t[::1] lv = lsum
+        cdef double[:, ::1] mv = mets
+        cdef void* st = PyMem_Malloc(self.state_size)
+        if st == NULL:
+            raise MemoryError()
+        cdef const GameVTable* vt = &self.vt
+        cdef const void* cfg = self.cfg
+        cdef int nw = self.action_words
+        cdef int64_t d
+        cdef long steps, decisions, legal_sum
+        cdef int rc = 0
+        cdef int64_t bad = -1
+        try:
+            with nogil:
+                for d in range(count):
+                    rc = play_one(vt, cfg, st, P, nw, seed, <uint64_t>(start + d), agent_codes,
+                                  max_steps, &steps, &decisions, &legal_sum)
+                    if rc != 0:
+                        bad = start + d
+                        break
+                    vt.returns(st, cfg, &rv[d, 0])
+                    if M > 0:
+                        vt.metrics(st, cfg, &mv[d, 0])
+                    av[d] = steps
+                    dv[d] = decisions
+                    lv[d] = legal_sum
+        finally:
+            PyMem_Free(st)
+        if bad >= 0:
+            raise CardsimError(f"{self.name}: deal {bad} of seed {seed} did not end within {max_steps} actions")
+        return {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets}
+
+
+cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
+                  uint64_t seed, uint64_t deal, const int* agents, long max_steps,
+                  long* steps, long* decisions, long* legal_sum) noexcept nogil:
+    """Deal (seed, deal) into st and play it to the end with C agents.
+
+    Parameters: `agents[p]` is the agent code of seat p; each seat draws from its own stream
+    (seed, deal, STREAM_SEAT0 + p), so a seat's choices never depend on the other seats' agents'
+    consumption. Counts actions, decisions (turns with more than one legal action) and the sum of
+    legal counts over decisions. Returns 0, or -1 if the deal exceeded max_steps actions."""
+    cdef Rng r
+    cdef Rng ar[12]
+    cdef ActionSet las
+    cdef int p, n, a
+    cdef long k = 0, dec = 0, ls = 0
+    rng_seed(&r, seed, deal, STREAM_DEAL)
+    vt.init(st, cfg, &r)
+    for p in range(num_players):
+        rng_seed(&ar[p], seed, deal, STREAM_SEAT0 + p)
+    while True:
+        n = vt.legal(st, cfg, &las)
+        if n == 0:
+            break
+        p = vt.current_player(st, cfg)
+        if n == 1:
+            a = as_first(&las, nw)
+        else:
+            dec += 1
+            ls += n
+            if agents[p] == AGENT_RANDOM:
+                a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
+            elif agents[p] == AGENT_GREEDY:
+                a = vt.greedy(st, cfg, &las, n, &ar[p])
+            else:
+                a = as_first(&las, nw)
+        vt.apply(st, cfg, a)
+        k += 1
+        if k >= max_steps:
+            steps[0] = k
+            return -1
+    steps[0] = k
+    decisions[0] = dec
+    legal_sum[0] = ls
+    return 0
+
+
+@cython.freelist(64)
+@cython.final
+cdef class State:
+    """A position of one game: a fixed-size C struct plus the action history.
+
+    Created by `Game.new_state(seed, deal)`; every method validates its arguments and raises a
+    `cardsim.CardsimError` subclass (a ValueError) without changing the state."""
+
+    def __cinit__(self):
+        self.data = NULL
+        self.hist = NULL
+        self.hist_len = 0
+        self.hist_cap = 0
+        self.legal_n = -1
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+        PyMem_Free(self.hist)
+
+    @staticmethod
+    cdef State _alloc(GameSpec spec):
+        cdef State s = State.__new__(State)
+        s.spec = spec
+        s.data = <char*>PyMem_Malloc(spec.state_size)
+        s.hist_cap = 128
+        s.hist = <int32_t*>PyMem_Malloc(s.hist_cap * sizeof(int32_t))
+        if s.data == NULL or s.hist == NULL:
+            raise MemoryError()
+        memset(s.data, 0, spec.state_size)
+        return s
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("States are created by Game.new_state(seed, deal)")
+
+    # ---- internal ----------------------------------------------------------------------------
+    cdef int _legal(self) noexcept:
+        if self.legal_n < 0:
+            self.legal_n = self.spec.vt.legal(self.data, self.spec.cfg, &self.legal_cache)
+        return self.legal_n
+
+    cdef int _push(self, int action) except -1:
+        cdef int32_t* h
+        if self.hist_len == self.hist_cap:
+            h = <int32_t*>PyMem_Realloc(self.hist, 2 * self.hist_cap * sizeof(int32_t))
+            if h == NULL:
+                raise MemoryError()
+            self.hist = h
+            self.hist_cap *= 2
+        self.hist[self.hist_len] = action
+        self.hist_len += 1
+        return 0
+
+    cdef int _check_player(self, int p) except -1:
+        if p < 0 or p >= self.spec.num_players:
+            raise CardsimError(f"{self.spec.name}: player {p} out of range; seats are 0..{self.spec.num_players - 1}")
+        return 0
+
+    # ---- public API (DESIGN §4) ----------------------------------------------------------------
+    @property
+    def game(self):
+        return self.spec
+
+    @property
+    def num_players(self):
+        return self.spec.num_players
+
+    @property
+    def current_player(self):
+        """Seat to act, -1 when terminal."""
+        if self._legal() == 0:
+            return -1
+        return self.spec.vt.current_player(self.data, self.spec.cfg)
+
+    @property
+    def phase(self):
+        return self.spec.phase_name(self)
+
+    def legal_actions(self):
+        """Legal actions as an ascending int64 numpy array; empty only when terminal."""
+        cdef int n = self._legal()
+        cdef cnp.npy_intp dims = n
+        cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dims, cnp.NPY_INT64, 0)
+        cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(arr)
+        cdef int i, j = 0
+        cdef uint64_t w
+        for i in range(self.spec.action_words):
+            w = self.legal_cache.w[i]
+            while w:
+                out[j] = (i << 6) + __builtin_ctzll(w)
+                j += 1
+                w &= w - 1
+        return arr
+
+    def legal_mask(self):
+        """Legal actions as a bool array of length num_actions (for RL action masking)."""
+        cdef int n = self._legal()
+        mask = np.zeros(self.spec.num_actions, dtype=np.bool_)
+        cdef cnp.uint8_t[::1] mv = mask.view(np.uint8)
+        cdef int a
+        for a in range(self.spec.num_actions):
+            mv[a] = as_has(&self.legal_cache, a)
+        return mask
+
+    def is_legal(self, action):
+        cdef long a
+        try:
+            a = action.__index__()
+        except AttributeError:
+            return False
+        if a < 0 or a >= self.spec.num_actions:
+            return False
+        self._legal()
+        return as_has(&self.legal_cache, <int>a)
+
+    def apply(self, action):
+        """Apply one action. An illegal, out-of-range or non-integer action raises
+        IllegalActionError naming the legal ones; the state is then unchanged."""
+        cdef long a
+        try:
+            a = action.__index__()
+        except (AttributeError, TypeError):
+            raise IllegalActionError(
+                f"{self.spec.name}: action must be an int (use string_to_action for text), got {action!r}") from None
+        cdef int n = self._legal()
+        if a < 0 or a >= self.spec.num_actions or not as_has(&self.legal_cache, <int>a):
+            self._raise_illegal(a, n)
+        self._push(<int>a)
+        self.spec.vt.apply(self.data, self.spec.cfg, <int>a)
+        self.legal_n = -1
+        return self
+
+    def apply_string(self, str text):
+        """Parse an action string and apply it."""
+        return self.apply(self.string_to_action(text))
+
+    def _raise_illegal(self, long a, int n):
+        if n == 0:
+            raise IllegalActionError(f"{self.spec.name}: the game is over; no action is legal (got {a})")
+        legal = [self.spec.action_string(self, int(x)) for x in self.legal_actions()]
+        if 0 <= a < self.spec.num_actions:
+            what = f"{a} ({self.spec.action_string(self, int(a))})"
+        else:
+            what = f"{a} (out of range 0..{self.spec.num_actions - 1})"
+        raise IllegalActionError(
+            f"{self.spec.name}: action {what} is illegal for player {self.current_player} "
+            f"in phase {self.phase!r}; legal: {', '.join(legal)}")
+
+    def action_to_string(self, action):
+        cdef long a = action
+        if a < 0 or a >= self.spec.num_actions:
+            raise IllegalActionError(f"{self.spec.name}: action {a} out of range 0..{self.spec.num_actions - 1}")
+        return self.spec.action_string(self, <int>a)
+
+    def string_to_action(self, text):
+        if not isinstance(text, str):
+            raise ParseError(f"{self.spec.name}: action text must be a str, got {type(text).__name__}")
+        return int(self.spec.parse_action(self, text))
+
+    def is_terminal(self):
+        return self.spec.vt.is_terminal(self.data, self.spec.cfg)
+
+    def returns(self):
+        """Per-seat returns (float64), in the game's own points; see the game's docs."""
+        out = np.zeros(self.spec.num_players, dtype=np.float64)
+        cdef double[::1] ov = out
+        self.spec.vt.returns(self.data, self.spec.cfg, &ov[0])
+        return out
+
+    def metrics(self):
+        """The game's metrics for this state, as a dict (same columns as simulate's table)."""
+        cdef int M = len(self.spec.metric_names)
+        out = np.zeros(max(M, 1), dtype=np.float64)
+        cdef double[::1] ov = out
+        if M:
+            self.spec.vt.metrics(self.data, self.spec.cfg, &ov[0])
+        return {k: float(out[i]) for i, k in enumerate(self.spec.metric_names)}
+
+    def hand(self, int p):
+        """Player p's cards as strings, in the game's display order."""
+        self._check_player(p)
+        return self.spec.hand_strings(self, p)
+
+    def observation(self, int p):
+        """Float32 vector of fixed length obs_size: every public fact and p's own cards; nothing
+        hidden from p. Layout documented in the game's module."""
+        self._check_player(p)
+        cdef cnp.npy_intp dims = self.spec.obs_size
+        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dims, cnp.NPY_FLOAT32, 0)
+        self.spec.vt.observe(self.data, self.spec.cfg, p, <float*>cnp.PyArray_DATA(arr))
+        return arr
+
+    def resample(self, int p, uint64_t seed=0):
+        """A full state consistent with everything p knows (own hand, every card seen, voids
+        shown by play, public calls); hidden cards are redrawn, never copied from the truth."""
+        self._check_player(p)
+        cdef State s = self.clone()
+        cdef Rng r
+        rng_seed(&r, seed, self.deal, STREAM_RESAMPLE + p)
+        self.spec.vt.resample(s.data, s.spec.cfg, p, &r)
+        s.resampled = True
+        s.legal_n = -1
+        return s
+
+    def clone(self):
+        """An independent copy (a memcpy of the struct and of the history)."""
+        cdef State s = State.__new__(State)
+        cdef GameSpec spec = self.spec
+        s.spec = spec
+        s.data = <char*>PyMem_Malloc(spec.state_size)
+        s.hist = <int32_t*>PyMem_Malloc(self.hist_cap * sizeof(int32_t))
+        if s.data == NULL or s.hist == NULL:
+            raise MemoryError()
+        memcpy(s.data, self.data, spec.state_size)
+        memcpy(s.hist, self.hist, self.hist_len * sizeof(int32_t))
+        s.hist_len = self.hist_len
+        s.hist_cap = self.hist_cap
+        s.seed = self.seed
+        s.deal = self.deal
+        s.resampled = self.resampled
+        if self.legal_n >= 0:
+            s.legal_cache = self.legal_cache
+            s.legal_n = self.legal_n
+        return s
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def history(self):
+        """Actions applied so far; replaying them on new_state(seed, deal) reproduces this state."""
+        return [self.hist[i] for i in range(self.hist_len)]
+
+    def state_bytes(self):
+        """The raw C struct (for equality checks and serialisation)."""
+        return self.data[:self.spec.state_size]
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        cdef State o = other
+        return o.spec is self.spec and self.state_bytes() == o.state_bytes()
+
+    def __hash__(self):
+        return hash(self.state_bytes())
+
+    def __str__(self):
+        return self.spec.render(self)
+
+    def __repr__(self):
+        return (f"<cardsim.State {self.spec.name} seed={self.seed} deal={self.deal} "
+                f"phase={self.phase!r} actions={self.hist_len}>")
+
+    def __reduce__(self):
+        return (_restore_state, (self.spec, self.state_bytes(), self.history(),
+                                 self.seed, self.deal, self.resampled))
+
+
+def _restore_state(GameSpec spec, bytes data, list hist, uint64_t seed, uint64_t deal, bint resampled):
+    cdef State s = State._alloc(spec)
+    if len(data) != spec.state_size:
+        raise CardsimError("state bytes do not match the game")
+    memcpy(s.data, <char*>data, spec.state_size)
+    for a in hist:
+        s._push(a)
+    s.seed = seed
+    s.deal = deal
+    s.resampled = resampled
+    return s
+
+
+cdef extern from *:
+    int __builtin_ctzll(uint64_t x) nogil

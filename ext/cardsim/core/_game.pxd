@@ -1,0 +1,32 @@
+# The per-game vtable: a struct of nogil function pointers each game fills once. The generic
+# kernels (random playout, batch run, Python State wrapper) are written only against this.
+#
+# Conventions: `st` points at the game's fixed-size, pointer-free state struct (clone = memcpy);
+# `cfg` at its immutable config struct (options resolved to C values), owned by the GameSpec.
+from cardsim.core._types cimport action_t
+from cardsim.core._rng cimport Rng
+from cardsim.core._actions cimport ActionSet
+
+ctypedef void (*init_fn)(void* st, const void* cfg, Rng* rng) noexcept nogil
+ctypedef int (*player_fn)(const void* st, const void* cfg) noexcept nogil
+ctypedef int (*legal_fn)(const void* st, const void* cfg, ActionSet* out) noexcept nogil
+ctypedef void (*apply_fn)(void* st, const void* cfg, int action) noexcept nogil
+ctypedef bint (*terminal_fn)(const void* st, const void* cfg) noexcept nogil
+ctypedef void (*returns_fn)(const void* st, const void* cfg, double* out) noexcept nogil
+ctypedef void (*observe_fn)(const void* st, const void* cfg, int player, float* out) noexcept nogil
+ctypedef void (*resample_fn)(void* st, const void* cfg, int player, Rng* rng) noexcept nogil
+ctypedef int (*agent_fn)(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
+                         Rng* rng) noexcept nogil
+ctypedef void (*metrics_fn)(const void* st, const void* cfg, double* out) noexcept nogil
+
+ctypedef struct GameVTable:
+    init_fn init                 # deal a fresh state from the deal stream rng (keep rng if needed later)
+    player_fn current_player     # seat to act, -1 when terminal
+    legal_fn legal               # fill out (cleared by the game), return the count; 0 iff terminal
+    apply_fn apply               # precondition: action is in legal(st)
+    terminal_fn is_terminal      # deal (or match, scope="match") over
+    returns_fn returns           # per-seat returns, the game's own points
+    observe_fn observe           # obs_size floats for player: public facts + own cards, nothing hidden
+    resample_fn resample         # redeal hidden cards consistently with what player knows
+    agent_fn greedy              # the game's documented heuristic agent
+    metrics_fn metrics           # num_metrics game-specific numbers for the result table

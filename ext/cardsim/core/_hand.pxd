@@ -1,0 +1,46 @@
+# Packed multi-deck hand (DESIGN §3): bit k of layer[i] is set iff the hand holds more than i
+# copies of identity k. layer[1] = identities held at least twice, and so on.
+from cardsim.core._types cimport uint64_t, MAXCOPY
+from cardsim.core._bits cimport cs_popcount
+
+ctypedef struct Hand:
+    uint64_t layer[4]        # MAXCOPY layers; layer[i] superset of layer[i+1]
+
+cdef inline void hand_clear(Hand* h) noexcept nogil:
+    h.layer[0] = 0
+    h.layer[1] = 0
+    h.layer[2] = 0
+    h.layer[3] = 0
+
+cdef inline void hand_add(Hand* h, int k) noexcept nogil:
+    """Add one copy of identity k: set the lowest clear layer (no-op past MAXCOPY copies)."""
+    cdef uint64_t b = (<uint64_t>1) << k
+    cdef int i
+    for i in range(MAXCOPY):
+        if not (h.layer[i] & b):
+            h.layer[i] |= b
+            return
+
+cdef inline void hand_remove(Hand* h, int k) noexcept nogil:
+    """Remove one copy of identity k: clear the highest set layer (no-op if none held)."""
+    cdef uint64_t b = (<uint64_t>1) << k
+    cdef int i
+    for i in range(MAXCOPY - 1, -1, -1):
+        if h.layer[i] & b:
+            h.layer[i] &= ~b
+            return
+
+cdef inline int hand_count(const Hand* h, int k) noexcept nogil:
+    """Copies of identity k held."""
+    return (<int>((h.layer[0] >> k) & 1) + <int>((h.layer[1] >> k) & 1)
+            + <int>((h.layer[2] >> k) & 1) + <int>((h.layer[3] >> k) & 1))
+
+cdef inline int hand_size(const Hand* h) noexcept nogil:
+    """Total number of cards held (all copies)."""
+    return (cs_popcount(h.layer[0]) + cs_popcount(h.layer[1])
+            + cs_popcount(h.layer[2]) + cs_popcount(h.layer[3]))
+
+cdef inline int hand_size_in(const Hand* h, uint64_t mask) noexcept nogil:
+    """Cards held among the identities in mask (all copies)."""
+    return (cs_popcount(h.layer[0] & mask) + cs_popcount(h.layer[1] & mask)
+            + cs_popcount(h.layer[2] & mask) + cs_popcount(h.layer[3] & mask))

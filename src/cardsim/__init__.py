@@ -1,0 +1,8 @@
+"""cardsim: a fast, seeded simulation engine for traditional card and tile games."""
+from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError
+from cardsim.game import GAMES, Game, make
+from cardsim.simulate import SimResult, simulate
+
+__version__ = "0.1.0"
+__all__ = ["GAMES", "Game", "make", "simulate", "SimResult", "CardsimError", "ConfigError",
+           "IllegalActionError", "ParseError", "__version__"]

@@ -1,0 +1,5 @@
+import sys
+
+from cardsim.cli import main
+
+sys.exit(main())

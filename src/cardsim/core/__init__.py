@@ -1,0 +1,1 @@
+"""Compiled engine core (cardsim.core._engine)."""

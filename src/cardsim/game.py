@@ -1,0 +1,70 @@
+"""`make()` and the `Game` object: the registry of games and their configured specs."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+
+import cardsim.games as _games_pkg
+from cardsim.errors import ConfigError
+from cardsim.options import resolve
+
+# Every public module in cardsim.games is a game (files starting with "_" are extensions).
+GAMES: tuple[str, ...] = tuple(sorted(m.name for m in pkgutil.iter_modules(_games_pkg.__path__)
+                                      if not m.name.startswith("_")))
+
+
+def game_module(name: str) -> ModuleType:
+    """The public module of a registered game (options, presets, rule oracles)."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise ConfigError(f"unknown game {name!r}; games: {list(GAMES)}")
+    return importlib.import_module(f"cardsim.games.{name}")
+
+
+class Game:
+    """A configured game: options resolved, the compiled spec built once. Create states with
+    `new_state(seed, deal)`."""
+
+    def __init__(self, name: str, **options):
+        mod = game_module(name)
+        self.module = mod
+        resolved = resolve(name, mod.OPTIONS, mod.PRESETS, mod.PLAYERS, mod.DEFAULT_PLAYERS, options)
+        self.spec = mod.build(resolved)
+        self.options = resolved
+
+    name = property(lambda self: self.spec.name)
+    num_players = property(lambda self: self.spec.num_players)
+    num_actions = property(lambda self: self.spec.num_actions)
+    observation_size = property(lambda self: self.spec.obs_size)
+    metric_names = property(lambda self: self.spec.metric_names)
+    returns_sum = property(lambda self: self.spec.returns_sum, doc="'zero', 'constant' or 'none'")
+
+    def new_state(self, seed: int = 0, deal: int = 0):
+        """Deal `deal` of seed `seed`: the same state every time, on any thread or machine."""
+        for k, v in (("seed", seed), ("deal", deal)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
+                raise ConfigError(f"{k} must be an int in [0, 2**64), got {v!r}")
+        return self.spec.new_state(seed, deal)
+
+    def __reduce__(self):
+        opts = {k: v for k, v in self.options.items() if k != "variant" and v is not None}
+        return (_rebuild_game, (self.name, opts))
+
+    def __repr__(self):
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"cardsim.make({self.name!r}, {shown})"
+
+
+def _rebuild_game(name, opts):
+    return Game(name, **opts)
+
+
+def make(name: str, **options) -> Game:
+    """Configure a game. Unknown names, options, values, variants or player counts raise
+    ConfigError naming the valid choices."""
+    return Game(name, **options)
+
+
+def _rebuild_spec(name, opts):
+    opts = {k: v for k, v in opts.items() if k != "variant"}
+    return Game(name, **opts).spec
