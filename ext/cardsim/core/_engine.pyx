@@ -11,6 +11,7 @@ import numpy as np
 
 from cardsim.core._types cimport int32_t, int64_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
+from cardsim.core._bits cimport CARDSIM_CHECKS
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_nth, as_first
 from cardsim.core._game cimport GameVTable
 
@@ -20,6 +21,11 @@ cnp.import_array()
 
 AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST}
 DEFAULT_MAX_STEPS = 1_000_000
+
+
+def build_info():
+    """How this extension was built (checks build: bounds checks and C asserts on)."""
+    return {"checks": bool(CARDSIM_CHECKS)}
 
 
 def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint32_t bound=0):
@@ -60,6 +66,24 @@ cdef class GameSpec:
 
     def phase_name(self, State s):
         return "end" if s.is_terminal() else "play"
+
+    def card_total(self, State s):
+        """Number of cards (or tiles) in all zones together (hands, tricks, floor, stock, kitty,
+        ...): the conformance suite checks it equals deck_size at every step."""
+        raise NotImplementedError(f"{self.name} must implement card_total(state)")
+
+    @property
+    def deck_size(self):
+        raise NotImplementedError(f"{self.name} must implement deck_size")
+
+    def greedy_action(self, State s, uint64_t seed=0):
+        """The C greedy agent's choice in state s (its stream keyed by seed)."""
+        cdef Rng r
+        cdef int n = s._legal()
+        if n == 0:
+            raise IllegalActionError(f"{self.name}: the game is over")
+        rng_seed(&r, seed, 0, 0)
+        return self.vt.greedy(s.data, self.cfg, &s.legal_cache, n, &r)
 
     def __reduce__(self):
         from cardsim.game import _rebuild_spec
@@ -119,7 +143,7 @@ cdef class GameSpec:
             with nogil:
                 for d in range(count):
                     rc = play_one(vt, cfg, st, P, nw, seed, <uint64_t>(start + d), agent_codes,
-                                  max_steps, &steps, &decisions, &legal_sum)
+                                  max_steps, &steps, &decisions, &legal_sum, NULL)
                     if rc != 0:
                         bad = start + d
                         break
@@ -136,9 +160,33 @@ cdef class GameSpec:
         return {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets}
 
 
+def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max_steps=100_000):
+    """The actions the batch kernel takes in deal (seed, deal) with these agent codes (to check
+    that the kernel and the Python State API agree)."""
+    cdef int codes[12]
+    cdef int i
+    for i in range(spec.num_players):
+        codes[i] = int(agents[i])
+    rec = np.zeros(max_steps, dtype=np.int32)
+    cdef int32_t[::1] rv = rec
+    cdef void* st = PyMem_Malloc(spec.state_size)
+    cdef long steps = 0, dec = 0, ls = 0
+    cdef int rc
+    if st == NULL:
+        raise MemoryError()
+    try:
+        rc = play_one(&spec.vt, spec.cfg, st, spec.num_players, spec.action_words, seed, deal, codes,
+                      max_steps, &steps, &dec, &ls, &rv[0])
+    finally:
+        PyMem_Free(st)
+    if rc != 0:
+        raise CardsimError(f"{spec.name}: deal did not end within {max_steps} actions")
+    return rec[:steps].tolist()
+
+
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
-                  long* steps, long* decisions, long* legal_sum) noexcept nogil:
+                  long* steps, long* decisions, long* legal_sum, int32_t* record) noexcept nogil:
     """Deal (seed, deal) into st and play it to the end with C agents.
 
     Parameters: `agents[p]` is the agent code of seat p; each seat draws from its own stream
@@ -171,6 +219,8 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
             else:
                 a = as_first(&las, nw)
         vt.apply(st, cfg, a)
+        if record != NULL:
+            record[k] = a
         k += 1
         if k >= max_steps:
             steps[0] = k
@@ -423,7 +473,9 @@ cdef class State:
         if not isinstance(other, State):
             return NotImplemented
         cdef State o = other
-        return o.spec is self.spec and self.state_bytes() == o.state_bytes()
+        if o.spec is not self.spec and (o.spec.name != self.spec.name or o.spec.options != self.spec.options):
+            return False
+        return self.state_bytes() == o.state_bytes()
 
     def __hash__(self):
         return hash(self.state_bytes())

@@ -758,6 +758,8 @@ def bid_str(int bi):
 
 def parse_bid(text):
     """'3D', '1NT', '2TA-S', '4JTA♥', '2 TA S' -> bid index 0..90."""
+    if not isinstance(text, str) or not text.strip():
+        raise ParseError(f"joffre_whist: malformed bid {text!r}")
     t = text.strip().upper().replace(" ", "").replace("-", "").replace(":", "")
     if t[:1].isdigit() and 1 <= int(t[0]) <= 7:
         lvl = int(t[0])
@@ -839,7 +841,7 @@ cdef class JoffreWhistSpec(GameSpec):
             return "PASS"
         if a == JW_DOUBLE:
             return "DOUBLE"
-        return bid_str(a - JW_BID0)
+        return "BID " + bid_str(a - JW_BID0)
 
     def parse_action(self, State s, str text):
         t = text.strip().upper()
@@ -847,10 +849,14 @@ cdef class JoffreWhistSpec(GameSpec):
             return JW_PASS
         if t in ("DOUBLE", "DBL", "X"):
             return JW_DOUBLE
-        try:
-            return parse_card(t)
-        except ParseError:
-            pass
+        if t.startswith("BID"):
+            t = t[3:]
+        elif (<JWState*>s.data).phase != JW_PH_AUCTION:
+            # in play '2S' is the card; in the auction it is the bid (cards cannot be played there)
+            try:
+                return parse_card(t)
+            except ParseError:
+                pass
         try:
             return JW_BID0 + parse_bid(t)
         except (ParseError, ValueError):
@@ -862,6 +868,20 @@ cdef class JoffreWhistSpec(GameSpec):
 
     def phase_name(self, State s):
         return ("auction", "play", "end")[(<JWState*>s.data).phase]
+
+    @property
+    def deck_size(self):
+        return 52
+
+    def card_total(self, State s):
+        """Cards in hands + cards played (in tricks won or on the table) this deal."""
+        cdef JWState* st = <JWState*>s.data
+        cdef uint64_t allm = 0
+        cdef int n = 0
+        for p in range(4):
+            n += cs_popcount(st.hand[p]) + cs_popcount(st.played[p])
+            allm |= st.hand[p] | st.played[p]
+        return n if allm == FULL else -n
 
     def view(self, State s):
         """A dict of the public and private facts (for tests and display)."""

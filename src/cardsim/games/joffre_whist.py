@@ -59,6 +59,13 @@ OPTIONS = (
 )
 PRESETS: dict[str, dict] = {}
 
+# Configurations the generic conformance suite runs (tests/conformance).
+CONFORMANCE_CONFIGS = (
+    {},
+    {"scope": "match", "num_deals": 2},
+    {"all_pass": "dealer_bids", "honours_mode": "per_card", "jta_joffre_holder": "declarer"},
+)
+
 
 def build(opts: dict):
     return _k.JoffreWhistSpec(opts)
