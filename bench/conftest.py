@@ -1,0 +1,67 @@
+"""Shared benchmark fixtures. The reference speed-of-light loop (shared/reference/trick_limit.c)
+is compiled with gcc -O2 and run in the same session, so every speed target is a ratio measured
+on the same machine at the same time."""
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def _reference_source():
+    for cand in (os.environ.get("CARDSIM_REFERENCE"), HERE.parent.parent / "shared/reference/trick_limit.c",
+                 HERE.parent / "../shared/reference/trick_limit.c"):
+        if cand and pathlib.Path(cand).is_file():
+            return pathlib.Path(cand)
+    return None
+
+
+@pytest.fixture(scope="session")
+def trick_limit(request):
+    """Function mode -> median deals/s of the reference C loop ('1' or '2deck'), measured now.
+    Skips when the reference or gcc is missing; returns None in smoke mode (--benchmark-disable)."""
+    src = _reference_source()
+    if src is None or shutil.which("gcc") is None:
+        pytest.skip("shared/reference/trick_limit.c or gcc not available")
+    disabled = request.config.getoption("benchmark_disable", False)
+    tmp = tempfile.mkdtemp()
+    exe = os.path.join(tmp, "trick_limit")
+    subprocess.run(["gcc", "-O2", "-o", exe, str(src)], check=True)
+    cache = {}
+
+    def run(mode="1", deals=None, runs=5):
+        if disabled:
+            return None
+        key = (mode, deals, runs)
+        if key not in cache:
+            deals = deals or (1_000_000 if mode == "1" else 500_000)
+            out = subprocess.run([exe, mode, str(deals), str(runs), "42"], check=True, capture_output=True,
+                                 text=True).stdout
+            cache[key] = _parse_rate(out)
+        return cache[key]
+
+    yield run
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _parse_rate(out: str) -> float:
+    import re
+
+    m = re.search(r"median[^0-9]*([0-9.]+)\s*(M|k)?\s*deals/s", out, re.I)
+    if m:
+        v = float(m.group(1))
+        return v * (1e6 if m.group(2) == "M" else 1e3 if m.group(2) == "k" else 1)
+    nums = re.findall(r"([0-9]+(?:\.[0-9]+)?)\s*deals/s", out)
+    if not nums:
+        raise RuntimeError(f"cannot read the reference output: {out!r}")
+    return float(nums[-1])
+
+
+def deals_per_second(benchmark, deals):
+    """Median deals/s of a finished pytest-benchmark run of `deals` deals per round."""
+    st = benchmark.stats.stats if hasattr(benchmark.stats, "stats") else benchmark.stats
+    return deals / st.median
