@@ -1,0 +1,551 @@
+"""Statistics for balance analysis: a streaming, mergeable accumulator and the summary it gives.
+
+Everything here is generic over games: it sees a game only through its number of seats, its
+metric names and the per-deal columns the batch kernel returns.
+
+Determinism. The runner feeds rows to `Accumulator.add` strictly in deal order, and the
+accumulator cuts that stream into *canonical blocks* of `BLOCK` rows (aligned on the deal index,
+whatever the chunks were). Every statistic is computed per block and merged block after block in
+the same order, so the summary is bit-identical for any worker count, chunk size or backend, and
+equal to the summary rebuilt from a saved table.
+
+Statistics (all with 95% intervals):
+
+- per seat: mean return (Student t interval), win rate (Wilson interval); a deal's winners are
+  the seats with the highest return, and a deal where every seat has the same return is a draw;
+- seat advantage: for each seat, the mean of (its return - the mean return of all seats) per deal
+  with a t test, and a joint test that all seats have the same mean (Hotelling T^2 on the P-1
+  contrasts, pseudo-inverse for partnership games whose seats are perfectly correlated);
+- first-player advantage: the same, with seats relabelled by their offset from the deal's first
+  player (the seat to act in the initial state);
+- balance (1 - the gap between the highest and the lowest win rate, Ludii's "Balance"),
+  drawishness (share of draws), duration in actions and in decisions, branching factor (legal
+  actions per turn, forced turns counting 1), branching at decisions, decision share (turns with
+  more than one legal action; Ludii's "DecisionMoves"), lead changes when recorded;
+- every game metric: mean, sd, interval, min, max and a histogram;
+- running means of each seat's return at log-spaced deal counts (for convergence plots).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+BLOCK = 65_536          # canonical block: statistics are merged per block of this many deals
+HIST_MAX_BINS = 512     # a histogram keeps exact values up to this many distinct values, then bins
+Z95 = 1.959963984540054
+
+
+# ---------------------------------------------------------------------------------------------
+# small interval helpers
+# ---------------------------------------------------------------------------------------------
+def _f(x) -> float | None:
+    """A JSON-friendly float: NaN and infinities become None."""
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def t_interval(mean: float, sd: float, n: int, level: float = 0.95) -> tuple:
+    """Student t interval for a mean (None bounds when n < 2)."""
+    if n < 2 or not math.isfinite(sd):
+        return (None, None)
+    from scipy import stats
+
+    h = float(stats.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
+    return (_f(mean - h), _f(mean + h))
+
+
+def t_test(mean: float, sd: float, n: int) -> float | None:
+    """Two-sided p-value of H0: true mean = 0 (None when undefined)."""
+    if n < 2 or not math.isfinite(sd):
+        return None
+    from scipy import stats
+
+    if sd == 0:
+        return 1.0 if mean == 0 else 0.0
+    t = mean / (sd / math.sqrt(n))
+    return float(2 * stats.t.sf(abs(t), n - 1))
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple:
+    """Wilson score interval for a proportion k/n."""
+    if n <= 0:
+        return (None, None)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+# ---------------------------------------------------------------------------------------------
+# histograms that merge deterministically
+# ---------------------------------------------------------------------------------------------
+class Hist:
+    """Counts of values: exact while there are at most HIST_MAX_BINS distinct values, then bins of
+    width 2^k aligned on multiples of the width (the width doubles as the range grows). Since rows
+    arrive in canonical blocks, the result depends only on the data."""
+
+    __slots__ = ("width", "counts")
+
+    def __init__(self):
+        self.width = 0.0        # 0: exact values
+        self.counts: dict = {}
+
+    def add(self, v: np.ndarray):
+        v = v[np.isfinite(v)]
+        if not len(v):
+            return
+        if self.width:
+            v = np.floor(v / self.width) * self.width
+        lo = float(v.min())
+        if np.all(v == np.floor(v)) and float(v.max()) - lo < 1_000_000:
+            base = int(lo)
+            bc = np.bincount((v - base).astype(np.int64))
+            nz = np.nonzero(bc)[0]
+            keys, cnt = (nz + base).astype(np.float64), bc[nz]
+        else:
+            keys, cnt = np.unique(v, return_counts=True)
+        c = self.counts
+        for k, n in zip(keys.tolist(), cnt.tolist()):
+            c[k] = c.get(k, 0) + n
+        while len(c) > HIST_MAX_BINS:
+            self._coarsen()
+
+    def _coarsen(self):
+        if not self.width:
+            span = max(self.counts) - min(self.counts)
+            w = 2.0 ** math.ceil(math.log2(max(span, 1e-300) / HIST_MAX_BINS * 2))
+        else:
+            w = self.width * 2
+        out: dict = {}
+        for k, n in self.counts.items():
+            b = math.floor(k / w) * w
+            out[b] = out.get(b, 0) + n
+        self.width, self.counts = w, out
+
+    def to_dict(self) -> dict:
+        ks = sorted(self.counts)
+        return {"width": self.width, "values": ks, "counts": [self.counts[k] for k in ks]}
+
+
+# ---------------------------------------------------------------------------------------------
+# moments (Chan et al. merge, block after block)
+# ---------------------------------------------------------------------------------------------
+class Moments:
+    """Count, means and co-moment matrix of a vector of columns; `full` columns get the whole
+    covariance matrix among themselves, the others only their variance. Merged with Chan's
+    pairwise formulas in block order (no BLAS, so the floating-point order is fixed)."""
+
+    def __init__(self, k_full: int, k_diag: int):
+        self.kf, self.kd = k_full, k_diag
+        self.n = 0
+        self.mean = np.zeros(k_full + k_diag)
+        self.cov = np.zeros((k_full, k_full))     # co-moment (sum of centred products)
+        self.m2 = np.zeros(k_diag)
+        self.min = np.full(k_full + k_diag, np.inf)
+        self.max = np.full(k_full + k_diag, -np.inf)
+
+    def add_block(self, xt: np.ndarray):
+        """xt: (k, nb) C-contiguous, one row per column."""
+        nb = xt.shape[1]
+        if nb == 0:
+            return
+        mb = xt.sum(axis=1) / nb
+        xc = xt - mb[:, None]
+        kf = self.kf
+        cb = np.empty((kf, kf))
+        for i in range(kf):
+            cb[i] = (xc[:kf] * xc[i]).sum(axis=1)
+        m2b = (xc[kf:] * xc[kf:]).sum(axis=1)
+        na, n = self.n, self.n + nb
+        d = mb - self.mean
+        self.mean = self.mean + d * (nb / n)
+        f = na * nb / n
+        self.cov = self.cov + cb + np.outer(d[:kf], d[:kf]) * f
+        self.m2 = self.m2 + m2b + d[kf:] * d[kf:] * f
+        self.n = n
+        self.min = np.minimum(self.min, xt.min(axis=1))
+        self.max = np.maximum(self.max, xt.max(axis=1))
+
+    def var(self, i: int) -> float:
+        if self.n < 2:
+            return float("nan")
+        c = self.cov[i, i] if i < self.kf else self.m2[i - self.kf]
+        return float(max(c, 0.0) / (self.n - 1))
+
+    def covmat(self) -> np.ndarray:
+        return self.cov / max(self.n - 1, 1)
+
+    def state(self) -> dict:
+        return {"n": self.n, "mean": self.mean.tolist(), "cov": self.cov.tolist(), "m2": self.m2.tolist()}
+
+
+def _mean_stats(mean: float, var: float, n: int, mn=None, mx=None) -> dict:
+    sd = math.sqrt(var) if math.isfinite(var) else float("nan")
+    out = {"mean": _f(mean) if n else None, "sd": _f(sd), "ci95": t_interval(mean, sd, n)}
+    if mn is not None and n:
+        out["min"], out["max"] = _f(mn), _f(mx)
+    return out
+
+
+def _ratio_stats(m: Moments, iy: int, ix: int) -> dict:
+    """Ratio of totals sum(y)/sum(x) with a delta-method 95% interval."""
+    n = m.n
+    mx, my = m.mean[ix], m.mean[iy]
+    if n == 0 or mx == 0:
+        return {"value": None, "ci95": (None, None)}
+    r = my / mx
+    if n < 2:
+        return {"value": _f(r), "ci95": (None, None)}
+    c = m.covmat()
+    v = (c[iy, iy] - 2 * r * c[ix, iy] + r * r * c[ix, ix]) / (n * mx * mx)
+    h = Z95 * math.sqrt(max(v, 0.0))
+    return {"value": _f(r), "ci95": (_f(r - h), _f(r + h))}
+
+
+def _contrast(m: Moments, cvec: np.ndarray) -> dict:
+    """Mean of the linear combination cvec . x over deals, its interval and t test."""
+    k = len(cvec)
+    mean = float(cvec @ m.mean[:k])
+    var = float(cvec @ m.covmat()[:k, :k] @ cvec) if m.n > 1 else float("nan")
+    sd = math.sqrt(max(var, 0.0)) if math.isfinite(var) else float("nan")
+    return {"mean": _f(mean) if m.n else None, "ci95": t_interval(mean, sd, m.n), "p_value": t_test(mean, sd, m.n)}
+
+
+def _hotelling(m: Moments, offset: int, P: int) -> dict:
+    """Joint test that the P means at columns offset..offset+P-1 are equal (Hotelling T^2 on the
+    contrasts x_p - x_{P-1}; covariance by pseudo-inverse, its rank as the degrees of freedom)."""
+    from scipy import stats
+
+    n = m.n
+    if P < 2 or n < 3:
+        return {"test": "hotelling_t2", "statistic": None, "df": None, "p_value": None}
+    C = np.zeros((P - 1, P))
+    for p in range(P - 1):
+        C[p, p], C[p, P - 1] = 1.0, -1.0
+    mu = C @ m.mean[offset:offset + P]
+    S = C @ m.covmat()[offset:offset + P, offset:offset + P] @ C.T
+    scale = max(float(np.abs(S).max()), 1e-300)
+    rank = int(np.linalg.matrix_rank(S / scale, tol=1e-9))
+    if rank == 0:
+        same = bool(np.allclose(mu, 0))
+        return {"test": "hotelling_t2", "statistic": 0.0 if same else None, "df": (0, n - 1),
+                "p_value": 1.0 if same else 0.0}
+    t2 = float(n * mu @ np.linalg.pinv(S, rcond=1e-9) @ mu)
+    if n - rank < 1:
+        return {"test": "hotelling_t2", "statistic": _f(t2), "df": None, "p_value": None}
+    F = t2 * (n - rank) / (rank * (n - 1))
+    return {"test": "hotelling_t2", "statistic": _f(t2), "F": _f(F), "df": (rank, n - rank),
+            "p_value": _f(stats.f.sf(F, rank, n - rank))}
+
+
+# ---------------------------------------------------------------------------------------------
+# the accumulator
+# ---------------------------------------------------------------------------------------------
+def checkpoints_upto(n: int) -> np.ndarray:
+    """Deal counts at which running means are recorded: 10 per decade, log-spaced."""
+    out = sorted({int(round(10 ** (k / 10))) for k in range(0, 10 * (len(str(max(n, 1))) + 1))})
+    return np.array([c for c in out if c <= n], dtype=np.int64)
+
+
+class Accumulator:
+    """Streaming summary of a run. Feed per-deal column dicts in deal order with `add`, call
+    `finish`, then `summary`. Memory is O(seats + metrics + histogram bins), whatever the number
+    of deals. Columns: return_<p>, winners, first_player (optional), actions, decisions,
+    legal_sum, lead_changes (optional), then the game's metrics."""
+
+    def __init__(self, num_players: int, metric_names, first_player: bool = True, lead_changes: bool = False):
+        self.P = P = num_players
+        self.metric_names = tuple(metric_names)
+        self.has_fp = bool(first_player)
+        self.has_lc = bool(lead_changes)
+        self.extra = (["lead_changes"] if self.has_lc else []) + list(self.metric_names)
+        # full-covariance columns: returns, returns by offset from the first player, and the
+        # three duration counters (for ratio intervals); variance only: lead changes, metrics
+        self.k_full = 2 * P + 3
+        self.mom = Moments(self.k_full, len(self.extra))
+        self.wins = np.zeros(P, np.int64)
+        self.rel_wins = np.zeros(P, np.int64)
+        self.draws = 0
+        self.hists = {name: Hist() for name in [f"return_{p}" for p in range(P)] + ["actions", "decisions"] + self.extra}
+        self.run_n: list = []
+        self.run_mean: list = []
+        self.run_sd: list = []
+        self._cum = np.zeros(P)
+        self._cum2 = np.zeros(P)
+        self._buf: list = []
+        self._buffered = 0
+        self._done = False
+
+    @property
+    def n(self) -> int:
+        return self.mom.n
+
+    def add(self, cols: dict):
+        """Append rows (a dict of equal-length arrays, the next deals in order)."""
+        k = len(cols["actions"])
+        if not k:
+            return
+        self._buf.append(cols)
+        self._buffered += k
+        while self._buffered >= BLOCK:
+            self._flush(BLOCK)
+
+    def finish(self):
+        if self._buffered:
+            self._flush(self._buffered)
+        self._done = True
+        return self
+
+    def _take(self, k: int) -> dict:
+        out, need, rest = [], k, []
+        for i, c in enumerate(self._buf):
+            m = len(c["actions"])
+            if need >= m:
+                out.append(c)
+                need -= m
+            else:
+                if need:
+                    out.append({n: v[:need] for n, v in c.items()})
+                rest.append({n: v[need:] for n, v in c.items()})
+                rest.extend(self._buf[i + 1:])
+                need = 0
+                break
+        else:
+            rest = []
+        self._buf = rest
+        self._buffered -= k
+        return {n: np.concatenate([c[n] for c in out]) for n in out[0]}
+
+    def _flush(self, k: int):
+        b = self._take(k)
+        P = self.P
+        nb = k
+        R = np.empty((P, nb))
+        for p in range(P):
+            R[p] = b[f"return_{p}"]
+        fp = b["first_player"].astype(np.int64) if self.has_fp else np.zeros(nb, np.int64)
+        idx = (fp[None, :] + np.arange(P)[:, None]) % P
+        rel = np.take_along_axis(R, idx, axis=0)
+        X = np.empty((self.k_full + len(self.extra), nb))
+        X[:P] = R
+        X[P:2 * P] = rel
+        X[2 * P] = b["actions"]
+        X[2 * P + 1] = b["decisions"]
+        X[2 * P + 2] = b["legal_sum"]
+        for i, name in enumerate(self.extra):
+            X[self.k_full + i] = b[name]
+        self.mom.add_block(X)
+        w = b["winners"].astype(np.int64)
+        self.draws += int((w == 0).sum())
+        for p in range(P):
+            self.wins[p] += int(((w >> p) & 1).sum())
+        relw = (w[None, :] >> idx) & 1
+        self.rel_wins += relw.sum(axis=1)
+        for p in range(P):
+            self.hists[f"return_{p}"].add(R[p])
+        self.hists["actions"].add(X[2 * P])
+        self.hists["decisions"].add(X[2 * P + 1])
+        for i, name in enumerate(self.extra):
+            self.hists[name].add(X[self.k_full + i])
+        # running means at the checkpoints that fall into this block
+        n0 = self.mom.n - nb
+        cps = checkpoints_upto(n0 + nb)
+        cps = cps[cps > n0]
+        if len(cps):
+            cs = np.cumsum(R, axis=1)
+            cs2 = np.cumsum(R * R, axis=1)
+            for c in cps.tolist():
+                j = c - n0 - 1
+                s, s2 = self._cum + cs[:, j], self._cum2 + cs2[:, j]
+                self._record(c, s, s2)
+        self._cum = self._cum + R.sum(axis=1)
+        self._cum2 = self._cum2 + (R * R).sum(axis=1)
+
+    def _record(self, c, s, s2):
+        mean = s / c
+        var = np.maximum(s2 / c - mean * mean, 0.0) * (c / max(c - 1, 1))
+        self.run_n.append(int(c))
+        self.run_mean.append([_f(v) for v in mean])
+        self.run_sd.append([_f(v) for v in np.sqrt(var)])
+
+    # -----------------------------------------------------------------------------------------
+    def summary(self, meta: dict | None = None) -> dict:
+        """The summary as a JSON-friendly dict (see the module docstring)."""
+        if not self._done:
+            raise RuntimeError("Accumulator.finish() first")
+        m, P, n = self.mom, self.P, self.mom.n
+        out = dict(meta or {})
+        out["deals"] = n
+        seats = []
+        for p in range(P):
+            st = _mean_stats(m.mean[p], m.var(p), n, m.min[p], m.max[p])
+            c = np.full(P, -1.0 / P)
+            c[p] += 1.0
+            adv = _contrast(m, np.concatenate([c, np.zeros(P)]))
+            seats.append({"seat": p, **st, "wins": int(self.wins[p]),
+                          "win_rate": _f(self.wins[p] / n) if n else None, "win_ci95": wilson(int(self.wins[p]), n),
+                          "advantage": adv["mean"], "advantage_ci95": adv["ci95"], "advantage_p": adv["p_value"]})
+        out["seats"] = seats
+        rates = [s["win_rate"] for s in seats if s["win_rate"] is not None]
+        out["seat_balance"] = {**_hotelling(m, 0, P),
+                               "win_rate_gap": _f(max(rates) - min(rates)) if rates else None,
+                               "balance": _f(1 - (max(rates) - min(rates))) if rates else None}
+        if self.has_fp:
+            pos = []
+            for k in range(P):
+                st = _mean_stats(m.mean[P + k], m.var(P + k), n)
+                c = np.full(P, -1.0 / P)
+                c[k] += 1.0
+                adv = _contrast(m, np.concatenate([np.zeros(P), c]))
+                pos.append({"offset": k, "mean": st["mean"], "ci95": st["ci95"], "wins": int(self.rel_wins[k]),
+                            "win_rate": _f(self.rel_wins[k] / n) if n else None,
+                            "win_ci95": wilson(int(self.rel_wins[k]), n),
+                            "advantage": adv["mean"], "advantage_ci95": adv["ci95"], "advantage_p": adv["p_value"]})
+            out["first_player"] = {"positions": pos, "advantage": pos[0]["advantage"],
+                                   "advantage_ci95": pos[0]["advantage_ci95"], "p_value": pos[0]["advantage_p"],
+                                   "position_balance": _hotelling(m, P, P)}
+        else:
+            out["first_player"] = None
+        out["draws"] = {"count": self.draws, "rate": _f(self.draws / n) if n else None, "ci95": wilson(self.draws, n)}
+        out["drawishness"] = out["draws"]["rate"]
+        ia, idc, il = 2 * P, 2 * P + 1, 2 * P + 2
+        out["duration"] = {"actions": _mean_stats(m.mean[ia], m.var(ia), n, m.min[ia], m.max[ia]),
+                           "decisions": _mean_stats(m.mean[idc], m.var(idc), n, m.min[idc], m.max[idc])}
+        # branching factor over all turns: (legal_sum + forced turns) / actions
+        mm = Moments(3, 0)
+        mm.n, mm.mean = n, np.array([m.mean[ia], m.mean[idc], m.mean[il] + m.mean[ia] - m.mean[idc]])
+        cv = m.cov[np.ix_([ia, idc, il], [ia, idc, il])]
+        T = np.array([[1, 0, 0], [0, 1, 0], [1, -1, 1.0]])
+        mm.cov = T @ cv @ T.T
+        out["branching_factor"] = _ratio_stats(mm, 2, 0)
+        out["branching_at_decisions"] = _ratio_stats(m, il, idc)
+        out["decision_share"] = _ratio_stats(m, idc, ia)
+        off = self.k_full
+        if self.has_lc:
+            out["lead_changes"] = _mean_stats(m.mean[off], m.var(off + 0), n, m.min[off], m.max[off])
+        else:
+            out["lead_changes"] = None
+        mets = {}
+        for i, name in enumerate(self.metric_names):
+            j = off + (1 if self.has_lc else 0) + i
+            mets[name] = {**_mean_stats(m.mean[j], m.var(j), n, m.min[j], m.max[j]),
+                          "hist": self.hists[name].to_dict()}
+        out["metrics"] = mets
+        out["histograms"] = {k: self.hists[k].to_dict() for k in [f"return_{p}" for p in range(P)] + ["actions", "decisions"]}
+        out["running"] = {"n": list(self.run_n), "mean": list(self.run_mean), "sd": list(self.run_sd)}
+        return out
+
+
+def winners_mask(R: np.ndarray) -> np.ndarray:
+    """(count, P) returns -> int32 bitmask of the seats with the highest return (0: a draw, every
+    seat equal)."""
+    if R.shape[0] == 0:
+        return np.zeros(0, np.int32)
+    best = R.max(axis=1, keepdims=True)
+    top = R == best
+    mask = (top * (1 << np.arange(R.shape[1]))).sum(axis=1).astype(np.int32)
+    mask[top.all(axis=1)] = 0
+    return mask
+
+
+# ---------------------------------------------------------------------------------------------
+# comparing two runs
+# ---------------------------------------------------------------------------------------------
+def _welch(ma, sa, na, mb, sb, nb) -> dict:
+    from scipy import stats
+
+    d = (mb - ma) if (ma is not None and mb is not None) else None
+    if d is None or na < 2 or nb < 2 or sa is None or sb is None:
+        return {"a": ma, "b": mb, "diff": d, "ci95": (None, None), "p_value": None}
+    va, vb = sa * sa / na, sb * sb / nb
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return {"a": ma, "b": mb, "diff": d, "ci95": (d, d), "p_value": 1.0 if d == 0 else 0.0}
+    df = (va + vb) ** 2 / ((va * va / (na - 1) if na > 1 else 0) + (vb * vb / (nb - 1) if nb > 1 else 0) or 1e-300)
+    h = float(stats.t.ppf(0.975, df)) * se
+    return {"a": ma, "b": mb, "diff": d, "ci95": (d - h, d + h), "p_value": float(2 * stats.t.sf(abs(d / se), df))}
+
+
+def _two_prop(ka, na, kb, nb) -> dict:
+    """Difference of two independent proportions: Newcombe's hybrid (Wilson) interval, z test."""
+    from scipy import stats
+
+    if na == 0 or nb == 0:
+        return {"a": None, "b": None, "diff": None, "ci95": (None, None), "p_value": None}
+    pa, pb = ka / na, kb / nb
+    la, ua = wilson(ka, na)
+    lb, ub = wilson(kb, nb)
+    d = pb - pa
+    lo = d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
+    hi = d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
+    pool = (ka + kb) / (na + nb)
+    se = math.sqrt(pool * (1 - pool) * (1 / na + 1 / nb))
+    p = 1.0 if se == 0 and d == 0 else (0.0 if se == 0 else float(2 * stats.norm.sf(abs(d) / se)))
+    return {"a": pa, "b": pb, "diff": d, "ci95": (lo, hi), "p_value": p}
+
+
+def _paired(x: np.ndarray, y: np.ndarray) -> dict:
+    d = y - x
+    n = len(d)
+    m = float(d.mean()) if n else float("nan")
+    sd = float(d.std(ddof=1)) if n > 1 else float("nan")
+    return {"a": _f(x.mean()) if n else None, "b": _f(y.mean()) if n else None, "diff": _f(m),
+            "ci95": t_interval(m, sd, n), "p_value": t_test(m, sd, n)}
+
+
+def compare(a, b) -> dict:
+    """The difference b - a between two runs (two variants, two agent line-ups, two seeds), with
+    95% intervals and p-values, per seat (mean return, win rate), for draws, duration and every
+    metric the two runs share.
+
+    a, b: SimResult objects, summary dicts, or paths of saved results (.parquet, .csv, .json).
+    When both runs kept their tables over the same seed and deal indices (the same deals under
+    two rule sets or line-ups), return differences are *paired* deal by deal (common random
+    numbers: much tighter intervals); otherwise Welch's t test on the two summaries, and
+    Newcombe/z for win and draw rates (runs treated as independent)."""
+    from cardsim.simulate import SimResult, load
+
+    ra = load(a) if isinstance(a, (str, bytes)) or hasattr(a, "__fspath__") else a
+    rb = load(b) if isinstance(b, (str, bytes)) or hasattr(b, "__fspath__") else b
+    sa = ra.summary() if isinstance(ra, SimResult) else ra
+    sb = rb.summary() if isinstance(rb, SimResult) else rb
+    paired = (isinstance(ra, SimResult) and isinstance(rb, SimResult) and ra.table is not None
+              and rb.table is not None and ra.seed == rb.seed and len(ra.table) == len(rb.table)
+              and ra.num_players == rb.num_players and np.array_equal(ra.table["deal"], rb.table["deal"]))
+    na, nb = sa["deals"], sb["deals"]
+    out = {"a": {k: sa.get(k) for k in ("game", "options", "agents", "seed", "deals", "unit")},
+           "b": {k: sb.get(k) for k in ("game", "options", "agents", "seed", "deals", "unit")},
+           "method": "paired" if paired else "independent", "seats": []}
+    P = min(len(sa["seats"]), len(sb["seats"]))
+    for p in range(P):
+        A, B = sa["seats"][p], sb["seats"][p]
+        if paired:
+            ret = _paired(ra.table[f"return_{p}"], rb.table[f"return_{p}"])
+        else:
+            ret = _welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
+        win = _two_prop(A["wins"], na, B["wins"], nb)
+        adv = _welch(A["advantage"], None, na, B["advantage"], None, nb)
+        out["seats"].append({"seat": p, "mean": ret, "win_rate": win,
+                             "advantage": {"a": adv["a"], "b": adv["b"], "diff": adv["diff"]}})
+    out["draws"] = _two_prop(sa["draws"]["count"], na, sb["draws"]["count"], nb)
+    out["duration"] = {}
+    for k in ("actions", "decisions"):
+        if paired:
+            out["duration"][k] = _paired(ra.table[k].astype(float), rb.table[k].astype(float))
+        else:
+            A, B = sa["duration"][k], sb["duration"][k]
+            out["duration"][k] = _welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
+    out["metrics"] = {}
+    for k in sa.get("metrics", {}):
+        if k in sb.get("metrics", {}):
+            if paired:
+                out["metrics"][k] = _paired(ra.table[k], rb.table[k])
+            else:
+                A, B = sa["metrics"][k], sb["metrics"][k]
+                out["metrics"][k] = _welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
+    fa, fb = sa.get("first_player"), sb.get("first_player")
+    if fa and fb:
+        out["first_player_win_rate"] = _two_prop(fa["positions"][0]["wins"], na, fb["positions"][0]["wins"], nb)
+    return out
