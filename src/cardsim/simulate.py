@@ -45,11 +45,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardsim.core._engine import AGENT_CODES, kernel_actions
-from cardsim.errors import ConfigError
+from cardsim.errors import CardsimError, ConfigError
 from cardsim.game import Game, make
 from cardsim.stats import Accumulator, winners_mask
 
 DEFAULT_CHUNK = 20_000
+MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
 _GAMES: dict = {}
 
 
@@ -82,30 +83,41 @@ def _get_game(name: str, options: dict) -> Game:
     return g
 
 
+class LeadTracker:
+    """Counts lead changes over a sequence of running returns: the leaders are the seats with the
+    highest running return (none while all are equal); a lead change is a new set of leaders that
+    shares no seat with the previous one (so a partnership taking the lead from the other counts
+    once, and a tie that keeps the old leader among the leaders counts nothing)."""
+
+    __slots__ = ("prev", "changes", "last")
+
+    def __init__(self):
+        self.prev, self.changes, self.last = 0, 0, None
+
+    def see(self, r: np.ndarray):
+        if self.last is not None and np.array_equal(r, self.last):
+            return
+        self.last = r
+        if r.max() == r.min():
+            return
+        m = int(((r == r.max()) * (1 << np.arange(len(r)))).sum())
+        if self.prev and not (m & self.prev):
+            self.changes += 1
+        self.prev = m
+
+
 def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
     """Lead changes in deal (seed, deal) played by C agents `codes`: the kernel's action sequence
-    is replayed through the State API and the running returns() watched after every action. The
-    leaders are the seats with the highest running return (none while all are equal); a lead
-    change is a new set of leaders that shares no seat with the previous one (so a partnership
-    taking the lead from the other counts once). Games whose returns() stay 0 until the end count
-    0 by construction."""
+    is replayed through the State API and the running returns() watched after every action (see
+    LeadTracker). Games whose returns() stay 0 until the end count 0 by construction.
+    Engine change wanted to make this fast: play_one counting leader changes of vt.returns after
+    each deal of a match (or a per-game `lead_changes` metric)."""
     st = game.new_state(seed, deal)
-    prev = 0
-    changes = 0
-    last = None
+    lt = LeadTracker()
     for a in kernel_actions(game.spec, seed, deal, list(codes)):
         st.apply(a)
-        r = st.returns()
-        if last is not None and np.array_equal(r, last):
-            continue
-        last = r
-        if r.max() == r.min():
-            continue
-        m = int(((r == r.max()) * (1 << np.arange(len(r)))).sum())
-        if prev and not (m & prev):
-            changes += 1
-        prev = m
-    return changes
+        lt.see(st.returns())
+    return lt.changes
 
 
 def _finish_cols(g: Game, seed: int, start: int, part: dict, want_fp: bool) -> dict:
@@ -161,8 +173,10 @@ def _python_task(name, options, seed, start, count, agents, want_fp=True, want_l
         fps[d] = st.current_player
         rngs = [np.random.default_rng([seed, start + d, p]) for p in range(P)]
         k = 0
-        prev, last = 0, None
+        lt = LeadTracker()
         while not st.is_terminal():
+            if k >= MAX_PY_STEPS:
+                raise CardsimError(f"{name}: deal {start + d} of seed {seed} did not end within {MAX_PY_STEPS} actions")
             la = st.legal_actions()
             p = st.current_player
             if len(la) > 1:
@@ -180,15 +194,10 @@ def _python_task(name, options, seed, start, count, agents, want_fp=True, want_l
             st.apply(a)
             k += 1
             if want_lc:
-                r = st.returns()
-                if (last is None or not np.array_equal(r, last)) and r.max() != r.min():
-                    m = int(((r == r.max()) * (1 << np.arange(P))).sum())
-                    if prev and not (m & prev):
-                        lcs[d] += 1
-                    prev = m
-                last = r
+                lt.see(st.returns())
         rets[d] = st.returns()
         acts[d] = k
+        lcs[d] = lt.changes
         mm = st.metrics()
         mets[d] = [mm[n] for n in g.metric_names]
     part = {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets,
