@@ -252,7 +252,7 @@ def _dask_executor(address, workers):
         client = Client(address)
         return client.get_executor(), client.close
     n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(cluster)
 
     def close():

@@ -109,7 +109,7 @@ class Hist:
         c = self.counts
         for k, n in zip(keys.tolist(), cnt.tolist()):
             c[k] = c.get(k, 0) + n
-        while len(c) > HIST_MAX_BINS:
+        while len(self.counts) > HIST_MAX_BINS:
             self._coarsen()
 
     def _coarsen(self):

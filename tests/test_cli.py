@@ -1,0 +1,86 @@
+"""The `cardsim` command line: games, simulate (summary, --out, --matches, --json), report,
+compare, skill and clean errors."""
+import json
+
+import pytest
+
+import cardsim
+from cardsim.cli import main
+
+G = cardsim.GAMES[0]
+
+
+def test_games(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    for name in cardsim.GAMES:
+        assert name in out
+
+
+def test_simulate_prints_a_summary(capsys):
+    assert main(["simulate", G, "--deals", "200", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    s = cardsim.simulate(G, deals=200, seed=3).summary()
+    assert f"{G}: 200 deals, seed 3" in out
+    from cardsim.report import fmt
+
+    assert f"seat 0: mean return {fmt(s['seats'][0]['mean'])}" in out
+    assert "first-player advantage" in out and "branching" in out
+
+
+def test_simulate_out_report_compare(tmp_path, capsys):
+    a, b, h = tmp_path / "a.parquet", tmp_path / "b.csv", tmp_path / "r.html"
+    P = cardsim.make(G).num_players
+    assert main(["simulate", G, "--deals", "300", "--seed", "1", "--out", str(a), "--workers", "2",
+                 "--chunk-size", "37", "--progress"]) == 0
+    assert "300/300" in capsys.readouterr().err
+    agents = ",".join(["greedy"] + ["random"] * (P - 1))
+    assert main(["simulate", G, "--deals", "300", "--seed", "1", "--agents", agents, "--out", str(b),
+                 "--summary-json", str(tmp_path / "b.json")]) == 0
+    capsys.readouterr()
+    ra = cardsim.load(a)
+    ref = cardsim.simulate(G, deals=300, seed=1)
+    assert (ra.table == ref.table).all()
+    assert json.dumps(ra.summary(), sort_keys=True) == json.dumps(ref.summary(), sort_keys=True)
+    assert json.load(open(tmp_path / "b.json"))["deals"] == 300
+    assert main(["report", str(a), "--out", str(h)]) == 0
+    assert h.exists() and "data:image/png;base64," in h.read_text()
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--json"]) == 0
+    c = json.loads(capsys.readouterr().out)
+    assert c["method"] == "paired" and len(c["seats"]) == P
+    assert main(["compare", str(a), str(b)]) == 0
+    assert "seat 0: mean return" in capsys.readouterr().out
+
+
+def test_simulate_json_matches_and_skill(capsys):
+    mod = cardsim.game.game_module(G)
+    extra = ["-o", "num_deals=2"] if any(o.name == "num_deals" for o in mod.OPTIONS) else []
+    if any(o.name == "scope" for o in mod.OPTIONS):
+        assert main(["simulate", G, "--matches", "10", "--json", "--lead-changes"] + extra) == 0
+        s = json.loads(capsys.readouterr().out)
+        assert s["unit"] == "match" and s["deals"] == 10 and s["lead_changes"] is not None
+    assert main(["skill", G, "--deals", "200", "--json"]) == 0
+    sk = json.loads(capsys.readouterr().out)
+    assert sk == json.loads(json.dumps(cardsim.skill(G, deals=200)))
+    assert main(["skill", G, "--deals", "100"]) == 0
+    assert "seat 0: return gain" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["simulate", "no_such_game"], ["simulate", G, "-o", "nope=1"],
+                                  ["simulate", G, "--deals", "-3"], ["simulate", G, "--agents", "clever"],
+                                  ["simulate", G, "--out", "x.txt", "--deals", "5"], ["report", "missing.parquet"],
+                                  ["compare", "missing.parquet", "other.parquet"]])
+def test_errors_are_clean(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert "cardsim: error:" in capsys.readouterr().err
+
+
+def test_report_rejects_a_foreign_parquet(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"x": [1, 2]}), tmp_path / "f.parquet")
+    assert main(["report", str(tmp_path / "f.parquet"), "--out", str(tmp_path / "r.html")]) == 2
+    assert "not a cardsim results file" in capsys.readouterr().err

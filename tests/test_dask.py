@@ -1,0 +1,50 @@
+"""Dask scale-out: a real LocalCluster (worker processes) gives bit-identical tables and summaries
+to the thread pool, through backend="dask" (own cluster or a given address/Client) and through
+client.get_executor(). Workers need only the installed package."""
+import json
+
+import numpy as np
+import pytest
+
+import cardsim
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def _same(a, b):
+    assert np.array_equal(a.table, b.table)
+    assert json.dumps(a.summary(), sort_keys=True) == json.dumps(b.summary(), sort_keys=True)
+
+
+@pytest.mark.parametrize("name", cardsim.GAMES)
+def test_dask_cluster_identical_to_threads(client, name):
+    g = cardsim.make(name)
+    agents = ["greedy"] + ["random"] * (g.num_players - 1)
+    ref = cardsim.simulate(g, deals=500, seed=21, agents=agents, workers=2)
+    viaddr = cardsim.simulate(g, deals=500, seed=21, agents=agents, backend="dask", address=client.scheduler.address,
+                              chunk_size=64)
+    _same(ref, viaddr)
+    viaclient = cardsim.simulate(g, deals=500, seed=21, agents=agents, backend="dask", address=client, chunk_size=99)
+    _same(ref, viaclient)
+    viaexec = cardsim.simulate(g, deals=500, seed=21, agents=agents, executor=client.get_executor(), chunk_size=500)
+    _same(ref, viaexec)
+    sk = cardsim.skill(g, deals=200, seed=2, backend="dask", address=client)
+    assert sk == cardsim.skill(g, deals=200, seed=2, workers=1)
+
+
+def test_dask_local_cluster_started_by_simulate():
+    g = cardsim.GAMES[0]
+    ref = cardsim.simulate(g, deals=300, seed=4, workers=1, keep_table=False)
+    res = cardsim.simulate(g, deals=300, seed=4, backend="dask", workers=2, chunk_size=50, keep_table=False)
+    assert json.dumps(ref.summary(), sort_keys=True) == json.dumps(res.summary(), sort_keys=True)

@@ -1,0 +1,178 @@
+"""cardsim.stats: intervals, deterministic histograms and moments, the accumulator on synthetic
+tables with known answers, and compare()."""
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sst
+
+import cardsim
+from cardsim import stats
+from cardsim.stats import Accumulator, Hist, Moments, compare, t_interval, wilson, winners_mask
+
+
+def test_wilson_known_values():
+    lo, hi = wilson(81, 263)
+    assert lo == pytest.approx(0.2553, abs=1e-4) and hi == pytest.approx(0.3662, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (None, None)
+
+
+def test_t_interval_matches_scipy():
+    lo, hi = t_interval(2.0, 3.0, 25)
+    want = sst.t.interval(0.95, 24, loc=2.0, scale=3.0 / 5)
+    assert (lo, hi) == pytest.approx(want)
+    assert t_interval(1.0, 1.0, 1) == (None, None)
+
+
+def test_winners_mask():
+    R = np.array([[1, 2, 2, 0], [3, 3, 3, 3], [-1, 0, -1, 0], [5, 1, 1, 1]], float)
+    assert winners_mask(R).tolist() == [0b0110, 0, 0b1010, 0b0001]
+
+
+def test_hist_exact_and_coarsened_independent_of_splits():
+    rng = np.random.default_rng(1)
+    small = rng.integers(-5, 6, 1000).astype(float)
+    h = Hist()
+    h.add(small)
+    d = h.to_dict()
+    assert d["width"] == 0.0 and sum(d["counts"]) == 1000
+    assert dict(zip(d["values"], d["counts"])) == {float(k): int(v) for k, v in zip(*np.unique(small, return_counts=True))}
+    wide = rng.normal(0, 1000, 5000)
+    a, b = Hist(), Hist()
+    a.add(wide)
+    assert a.to_dict()["width"] > 0 and len(a.to_dict()["values"]) <= stats.HIST_MAX_BINS
+    assert sum(a.to_dict()["counts"]) == 5000
+    for part in np.array_split(wide, 7):
+        b.add(part)
+    # coarsening may happen at a different moment, but each value lands in a bin of the final width
+    w = max(a.width, b.width)
+    aa = {}
+    for k, n in a.counts.items():
+        aa[math.floor(k / w) * w] = aa.get(math.floor(k / w) * w, 0) + n
+    bb = {}
+    for k, n in b.counts.items():
+        bb[math.floor(k / w) * w] = bb.get(math.floor(k / w) * w, 0) + n
+    assert aa == bb
+
+
+def test_moments_merge_matches_numpy():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(5, 1000)) + np.arange(5)[:, None]
+    m = Moments(3, 2)
+    for lo in range(0, 1000, 137):
+        m.add_block(np.ascontiguousarray(X[:, lo:lo + 137]))
+    assert m.n == 1000
+    assert np.allclose(m.mean, X.mean(axis=1))
+    assert np.allclose(m.covmat(), np.cov(X[:3]))
+    assert m.var(4) == pytest.approx(X[4].var(ddof=1))
+    assert np.array_equal(m.min, X.min(axis=1))
+
+
+def _synthetic(n, P, seed, bias=0.0, draws=0.0):
+    rng = np.random.default_rng(seed)
+    R = rng.normal(size=(n, P))
+    R[:, 0] += bias
+    d = rng.random(n) < draws
+    R[d] = 0.0
+    actions = rng.integers(10, 20, n)
+    decisions = np.minimum(actions, rng.integers(5, 15, n))
+    cols = {"deal": np.arange(n), "winners": winners_mask(R), "first_player": rng.integers(0, P, n).astype(np.int8),
+            "actions": actions.astype(np.int32), "decisions": decisions.astype(np.int32),
+            "legal_sum": (decisions * 3).astype(np.int64), "m": rng.integers(0, 3, n).astype(float)}
+    for p in range(P):
+        cols[f"return_{p}"] = R[:, p].copy()
+    return cols, R
+
+
+def test_accumulator_known_answers():
+    cols, R = _synthetic(3000, 3, 5, bias=0.3, draws=0.1)
+    acc = Accumulator(3, ("m",))
+    acc.add(cols)
+    s = acc.finish().summary({"game": "synthetic"})
+    assert s["game"] == "synthetic" and s["deals"] == 3000
+    assert s["seats"][0]["mean"] == pytest.approx(R[:, 0].mean())
+    # seat 0 has a real advantage: significant; seat balance rejected
+    assert s["seats"][0]["advantage_p"] < 1e-6 and s["seats"][0]["advantage"] > 0.15
+    assert s["seat_balance"]["p_value"] < 1e-6
+    assert s["draws"]["count"] == int((cols["winners"] == 0).sum())
+    lo, hi = s["draws"]["ci95"]
+    assert lo < 0.1 < hi
+    assert s["branching_at_decisions"]["value"] == pytest.approx(3.0)
+    assert s["metrics"]["m"]["mean"] == pytest.approx(cols["m"].mean())
+    assert s["metrics"]["m"]["hist"]["values"] == [0.0, 1.0, 2.0]
+    # first player frame: position offsets are independent of the (random) first player: no advantage
+    assert s["first_player"]["p_value"] > 1e-4
+    json.dumps(s, allow_nan=False)
+
+
+def test_balanced_synthetic_is_not_rejected():
+    ps = []
+    for seed in range(20):
+        cols, _ = _synthetic(400, 4, 100 + seed)
+        acc = Accumulator(4, ("m",))
+        acc.add(cols)
+        ps.append(acc.finish().summary()["seat_balance"]["p_value"])
+    # under H0 p-values are uniform: far from all small
+    assert np.mean(np.array(ps) < 0.05) <= 0.3
+    assert np.median(ps) > 0.15
+
+
+def test_partnership_singular_covariance():
+    # seats 0 and 2, 1 and 3 always equal, zero-sum (as in a partnership game)
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.2, 1, 2000)
+    R = np.stack([x, -x, x, -x], axis=1)
+    cols = {"deal": np.arange(2000), "winners": winners_mask(R), "first_player": np.zeros(2000, np.int8),
+            "actions": np.ones(2000, np.int32), "decisions": np.ones(2000, np.int32),
+            "legal_sum": np.full(2000, 2, np.int64)}
+    for p in range(4):
+        cols[f"return_{p}"] = R[:, p].copy()
+    acc = Accumulator(4, ())
+    acc.add(cols)
+    s = acc.finish().summary()
+    assert s["seat_balance"]["df"][0] == 1
+    assert s["seat_balance"]["p_value"] < 1e-3
+    assert s["seats"][0]["win_rate"] + s["seats"][1]["win_rate"] == pytest.approx(1.0)
+
+
+def test_accumulator_same_for_any_feeding(monkeypatch):
+    monkeypatch.setattr(stats, "BLOCK", 100)
+    cols, _ = _synthetic(1234, 2, 9)
+    outs = []
+    for step in (1234, 7, 100, 333):
+        acc = Accumulator(2, ("m",))
+        for lo in range(0, 1234, step):
+            acc.add({k: v[lo:lo + step] for k, v in cols.items()})
+        outs.append(json.dumps(acc.finish().summary(), sort_keys=True))
+    assert len(set(outs)) == 1
+
+
+def test_compare_paired_and_independent(tmp_path):
+    g = cardsim.GAMES[0]
+    P = cardsim.make(g).num_players
+    a = cardsim.simulate(g, deals=600, seed=1, agents="random", workers=2)
+    b = cardsim.simulate(g, deals=600, seed=1, agents=["greedy"] + ["random"] * (P - 1), workers=2)
+    c = compare(a, a)
+    assert c["method"] == "paired"
+    assert all(x["mean"]["diff"] == 0 for x in c["seats"])
+    c = compare(a, b)
+    d = b.returns()[:, 0] - a.returns()[:, 0]
+    assert c["seats"][0]["mean"]["diff"] == pytest.approx(d.mean())
+    lo, hi = c["seats"][0]["mean"]["ci95"]
+    assert lo < d.mean() < hi
+    assert 0 <= c["seats"][0]["mean"]["p_value"] <= 1
+    assert c["seats"][0]["win_rate"]["diff"] == pytest.approx(b.summary()["seats"][0]["win_rate"] - a.summary()["seats"][0]["win_rate"])
+    # independent: different seeds, or summaries only
+    b2 = cardsim.simulate(g, deals=600, seed=2, agents=["greedy"] + ["random"] * (P - 1), workers=2)
+    ci = compare(a, b2)
+    assert ci["method"] == "independent"
+    w = sst.ttest_ind(b2.returns()[:, 0], a.returns()[:, 0], equal_var=False)
+    assert ci["seats"][0]["mean"]["p_value"] == pytest.approx(w.pvalue, rel=1e-6)
+    a.save(tmp_path / "a.json")
+    b.save(tmp_path / "b.parquet")
+    cf = compare(str(tmp_path / "a.json"), tmp_path / "b.parquet")
+    assert cf["method"] == "independent"
+    assert cf["seats"][0]["mean"]["diff"] == pytest.approx(c["seats"][0]["mean"]["diff"])
+    json.dumps(cf, allow_nan=False)
