@@ -47,9 +47,11 @@ import numpy as np
 from cardsim.core._engine import AGENT_CODES, kernel_actions
 from cardsim.errors import CardsimError, ConfigError
 from cardsim.game import Game, make
-from cardsim.stats import Accumulator, winners_mask
+from cardsim import stats as _stats
+from cardsim.stats import Accumulator, block_stats, winners_mask
 
 DEFAULT_CHUNK = 20_000
+CHUNK_BLOCKS = {"threads": 2, "dask": 4}   # default chunk, in canonical blocks, for big runs
 MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
 _GAMES: dict = {}
 
@@ -146,17 +148,31 @@ def _finish_cols(g: Game, seed: int, start: int, part: dict, want_fp: bool) -> d
     return cols
 
 
-def _kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=False):
+def _with_blocks(g: Game, cols: dict, start: int, block: int, want_fp: bool, want_lc: bool, want_rows: bool):
+    """A task's answer: its rows, or (when `block` is set: the chunk is made of whole canonical
+    blocks) the statistics of each block, computed here on the worker, plus the rows if the
+    caller keeps or writes them. Shipping block statistics instead of rows keeps the driver idle
+    and the Dask traffic small."""
+    if not block:
+        return {"rows": cols}
+    extra = (["lead_changes"] if want_lc else []) + list(g.metric_names)
+    n = len(cols["actions"])
+    blocks = [block_stats({k: v[lo:lo + block] for k, v in cols.items()}, start + lo, g.num_players, extra, want_fp)
+              for lo in range(0, n, block)]
+    return {"rows": cols if want_rows else None, "blocks": blocks, "n": n}
+
+
+def _kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=False, block=0, want_rows=True):
     """One chunk on the batch kernel: deals start..start+count-1 of seed, as table columns."""
     g = _get_game(name, options)
     part = g.spec.run_batch(seed, start, count, list(codes))
     if want_lc:
         part["lead_changes"] = np.array([lead_changes_of(g, seed, d, codes) for d in range(start, start + count)],
                                         np.int32)
-    return _finish_cols(g, seed, start, part, want_fp)
+    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
-def _python_task(name, options, seed, start, count, agents, want_fp=True, want_lc=False):
+def _python_task(name, options, seed, start, count, agents, want_fp=True, want_lc=False, block=0, want_rows=True):
     """Slow path: some seat is a Python agent; C agents are emulated through the same API."""
     g = _get_game(name, options)
     P = g.num_players
@@ -204,7 +220,7 @@ def _python_task(name, options, seed, start, count, agents, want_fp=True, want_l
             "first_player": fps}
     if want_lc:
         part["lead_changes"] = lcs
-    return _finish_cols(g, seed, start, part, want_fp)
+    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,16 +607,24 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     if workers is None:
         workers = os.cpu_count() or 1
     workers = _check_int("workers", workers, 1)
+    block = _stats.BLOCK
     if chunk_size is None:
-        chunk_size = max(1, min(DEFAULT_CHUNK, -(-count // (4 * workers)) if count else 1))
+        per = -(-count // (4 * workers)) if count else 1
+        if per >= block:
+            nblk = CHUNK_BLOCKS["threads" if backend == "threads" and executor is None else "dask"]
+            chunk_size = block * min(nblk, max(1, round(per / block)))
+        else:
+            chunk_size = max(1, min(DEFAULT_CHUNK, per))
     chunk_size = _check_int("chunk_size", chunk_size, 1)
+    aligned = chunk_size % block == 0
     unit = "match" if g.options.get("scope") == "match" else "deal"
     python_path = any(not isinstance(c, int) for c in codes)
     name, opts = g.name, dict(g.options)
     _GAMES.setdefault(_game_key(name, opts), g)
     fn = _python_task if python_path else _kernel_task
-    tasks = [(name, opts, seed, s, min(chunk_size, count - s), codes, bool(first_player), bool(lead_changes))
-             for s in range(0, count, chunk_size)]
+    want_rows = keep_table or out is not None
+    tasks = [(name, opts, seed, s, min(chunk_size, count - s), codes, bool(first_player), bool(lead_changes),
+              block if aligned else 0, want_rows) for s in range(0, count, chunk_size)]
     agent_names = [a if isinstance(a, str) else repr(a) for a in
                    (agents if isinstance(agents, (list, tuple)) else [agents or "random"] * g.num_players)]
     meta = {"game": name, "options": _jsonable(opts), "seed": seed, "agents": agent_names, "unit": unit,
@@ -626,13 +650,17 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     parts = [] if keep_table else None
     bar = _Progress(count, unit, bool(progress))
     try:
-        for cols in _ordered(executor, fn, tasks, inflight=max(2, 2 * workers)):
-            acc.add(cols)
+        for res in _ordered(executor, fn, tasks, inflight=max(2, 2 * workers)):
+            cols = res["rows"]
+            if "blocks" in res:
+                acc.merge_blocks(res["blocks"])
+            else:
+                acc.add(cols)
             if parts is not None:
                 parts.append(cols)
             if writer is not None:
                 writer.write(cols)
-            bar.update(len(cols["deal"]))
+            bar.update(res["n"] if "n" in res else len(cols["deal"]))
     finally:
         bar.close()
         if close is not None:

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-BLOCK = 65_536          # canonical block: statistics are merged per block of this many deals
+BLOCK = 16_384          # canonical block: statistics are computed per block of this many deals, merged in order
 HIST_MAX_BINS = 512     # a histogram keeps exact values up to this many distinct values, then bins
 Z95 = 1.959963984540054
 
@@ -81,6 +81,22 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple:
 # ---------------------------------------------------------------------------------------------
 # histograms that merge deterministically
 # ---------------------------------------------------------------------------------------------
+def value_counts(v: np.ndarray):
+    """Exact distinct finite values of v (float64, ascending) and their counts (int64)."""
+    v = np.asarray(v, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return np.zeros(0), np.zeros(0, np.int64)
+    lo = float(v.min())
+    if float(v.max()) - lo < 100_000 and np.all(v == np.floor(v)):
+        base = int(lo)
+        bc = np.bincount((v - base).astype(np.int64))
+        nz = np.nonzero(bc)[0]
+        return (nz + base).astype(np.float64), bc[nz].astype(np.int64)
+    keys, cnt = np.unique(v, return_counts=True)
+    return keys, cnt.astype(np.int64)
+
+
 class Hist:
     """Counts of values: exact while there are at most HIST_MAX_BINS distinct values, then bins of
     width 2^k aligned on multiples of the width (the width doubles as the range grows). Since rows
@@ -93,19 +109,16 @@ class Hist:
         self.counts: dict = {}
 
     def add(self, v: np.ndarray):
-        v = v[np.isfinite(v)]
-        if not len(v):
+        self.merge(*value_counts(v))
+
+    def merge(self, keys: np.ndarray, cnt: np.ndarray):
+        """Add exact (value, count) pairs (from value_counts); binned at the current width."""
+        if not len(keys):
             return
         if self.width:
-            v = np.floor(v / self.width) * self.width
-        lo = float(v.min())
-        if np.all(v == np.floor(v)) and float(v.max()) - lo < 1_000_000:
-            base = int(lo)
-            bc = np.bincount((v - base).astype(np.int64))
-            nz = np.nonzero(bc)[0]
-            keys, cnt = (nz + base).astype(np.float64), bc[nz]
-        else:
-            keys, cnt = np.unique(v, return_counts=True)
+            keys = np.floor(keys / self.width) * self.width
+            keys, inv = np.unique(keys, return_inverse=True)
+            cnt = np.bincount(inv.ravel(), weights=cnt).astype(np.int64)
         c = self.counts
         for k, n in zip(keys.tolist(), cnt.tolist()):
             c[k] = c.get(k, 0) + n
@@ -132,6 +145,22 @@ class Hist:
 # ---------------------------------------------------------------------------------------------
 # moments (Chan et al. merge, block after block)
 # ---------------------------------------------------------------------------------------------
+def moments_of_block(xt: np.ndarray, kf: int) -> tuple:
+    """One block's count, means, co-moment matrix of the first kf rows, centred sums of squares
+    of the others, minima and maxima (no BLAS: a fixed floating-point order anywhere)."""
+    nb = xt.shape[1]
+    k = xt.shape[0]
+    if nb == 0:
+        return (0, np.zeros(k), np.zeros((kf, kf)), np.zeros(k - kf), np.full(k, np.inf), np.full(k, -np.inf))
+    mb = xt.sum(axis=1) / nb
+    xc = xt - mb[:, None]
+    cb = np.empty((kf, kf))
+    for i in range(kf):
+        cb[i] = (xc[:kf] * xc[i]).sum(axis=1)
+    m2b = (xc[kf:] * xc[kf:]).sum(axis=1)
+    return (nb, mb, cb, m2b, xt.min(axis=1), xt.max(axis=1))
+
+
 class Moments:
     """Count, means and co-moment matrix of a vector of columns; `full` columns get the whole
     covariance matrix among themselves, the others only their variance. Merged with Chan's
@@ -148,16 +177,14 @@ class Moments:
 
     def add_block(self, xt: np.ndarray):
         """xt: (k, nb) C-contiguous, one row per column."""
-        nb = xt.shape[1]
+        self.merge(moments_of_block(xt, self.kf))
+
+    def merge(self, bs: tuple):
+        """Merge one block's (n, mean, co-moment, m2, min, max) (Chan et al.)."""
+        nb, mb, cb, m2b, mnb, mxb = bs
         if nb == 0:
             return
-        mb = xt.sum(axis=1) / nb
-        xc = xt - mb[:, None]
         kf = self.kf
-        cb = np.empty((kf, kf))
-        for i in range(kf):
-            cb[i] = (xc[:kf] * xc[i]).sum(axis=1)
-        m2b = (xc[kf:] * xc[kf:]).sum(axis=1)
         na, n = self.n, self.n + nb
         d = mb - self.mean
         self.mean = self.mean + d * (nb / n)
@@ -165,8 +192,8 @@ class Moments:
         self.cov = self.cov + cb + np.outer(d[:kf], d[:kf]) * f
         self.m2 = self.m2 + m2b + d[kf:] * d[kf:] * f
         self.n = n
-        self.min = np.minimum(self.min, xt.min(axis=1))
-        self.max = np.maximum(self.max, xt.max(axis=1))
+        self.min = np.minimum(self.min, mnb)
+        self.max = np.maximum(self.max, mxb)
 
     def var(self, i: int) -> float:
         if self.n < 2:
@@ -319,49 +346,29 @@ class Accumulator:
         return {n: np.concatenate([c[n] for c in out]) for n in out[0]}
 
     def _flush(self, k: int):
-        b = self._take(k)
-        P = self.P
-        nb = k
-        R = np.empty((P, nb))
-        for p in range(P):
-            R[p] = b[f"return_{p}"]
-        fp = b["first_player"].astype(np.int64) if self.has_fp else np.zeros(nb, np.int64)
-        idx = (fp[None, :] + np.arange(P)[:, None]) % P
-        rel = np.take_along_axis(R, idx, axis=0)
-        X = np.empty((self.k_full + len(self.extra), nb))
-        X[:P] = R
-        X[P:2 * P] = rel
-        X[2 * P] = b["actions"]
-        X[2 * P + 1] = b["decisions"]
-        X[2 * P + 2] = b["legal_sum"]
-        for i, name in enumerate(self.extra):
-            X[self.k_full + i] = b[name]
-        self.mom.add_block(X)
-        w = b["winners"].astype(np.int64)
-        self.draws += int((w == 0).sum())
-        for p in range(P):
-            self.wins[p] += int(((w >> p) & 1).sum())
-        relw = (w[None, :] >> idx) & 1
-        self.rel_wins += relw.sum(axis=1)
-        for p in range(P):
-            self.hists[f"return_{p}"].add(R[p])
-        self.hists["actions"].add(X[2 * P])
-        self.hists["decisions"].add(X[2 * P + 1])
-        for i, name in enumerate(self.extra):
-            self.hists[name].add(X[self.k_full + i])
-        # running means at the checkpoints that fall into this block
-        n0 = self.mom.n - nb
-        cps = checkpoints_upto(n0 + nb)
-        cps = cps[cps > n0]
-        if len(cps):
-            cs = np.cumsum(R, axis=1)
-            cs2 = np.cumsum(R * R, axis=1)
-            for c in cps.tolist():
-                j = c - n0 - 1
-                s, s2 = self._cum + cs[:, j], self._cum2 + cs2[:, j]
-                self._record(c, s, s2)
-        self._cum = self._cum + R.sum(axis=1)
-        self._cum2 = self._cum2 + (R * R).sum(axis=1)
+        self.merge_block(block_stats(self._take(k), self.mom.n, self.P, self.extra, self.has_fp))
+
+    def merge_blocks(self, blocks: list):
+        """Merge whole canonical blocks computed elsewhere (no rows may be pending)."""
+        if self._buffered:
+            raise RuntimeError("rows pending: blocks computed on workers must not interleave with add()")
+        for bs in blocks:
+            self.merge_block(bs)
+
+    def merge_block(self, bs: dict):
+        """Merge the statistics of the next canonical block (from block_stats), in order."""
+        if bs["n0"] != self.mom.n:
+            raise RuntimeError(f"block at {bs['n0']} merged out of order (have {self.mom.n} rows)")
+        self.mom.merge(bs["moments"])
+        self.draws += bs["draws"]
+        self.wins += bs["wins"]
+        self.rel_wins += bs["rel_wins"]
+        for name, (keys, cnt) in bs["hists"].items():
+            self.hists[name].merge(keys, cnt)
+        for c, cs, cs2 in bs["checkpoints"]:
+            self._record(c, self._cum + cs, self._cum2 + cs2)
+        self._cum = self._cum + bs["sum"]
+        self._cum2 = self._cum2 + bs["sum2"]
 
     def _record(self, c, s, s2):
         mean = s / c
@@ -436,6 +443,47 @@ class Accumulator:
         out["histograms"] = {k: self.hists[k].to_dict() for k in [f"return_{p}" for p in range(P)] + ["actions", "decisions"]}
         out["running"] = {"n": list(self.run_n), "mean": list(self.run_mean), "sd": list(self.run_sd)}
         return out
+
+
+def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
+    """Statistics of one canonical block of rows (columns dict) starting at stream position n0
+    (= the deal index of its first row). Pure: computed on the driver or on a worker, it gives
+    the same numbers, which Accumulator.merge_block then merges in block order."""
+    nb = len(b["actions"])
+    R = np.empty((P, nb))
+    for p in range(P):
+        R[p] = b[f"return_{p}"]
+    fp = b["first_player"].astype(np.int64) if has_fp else np.zeros(nb, np.int64)
+    idx = (fp[None, :] + np.arange(P)[:, None]) % P
+    rel = np.take_along_axis(R, idx, axis=0)
+    kf = 2 * P + 3
+    X = np.empty((kf + len(extra), nb))
+    X[:P] = R
+    X[P:2 * P] = rel
+    X[2 * P] = b["actions"]
+    X[2 * P + 1] = b["decisions"]
+    X[2 * P + 2] = b["legal_sum"]
+    for i, name in enumerate(extra):
+        X[kf + i] = b[name]
+    w = b["winners"].astype(np.int64)
+    wins = np.array([int(((w >> p) & 1).sum()) for p in range(P)], np.int64)
+    rel_wins = ((w[None, :] >> idx) & 1).sum(axis=1).astype(np.int64)
+    hists = {f"return_{p}": value_counts(R[p]) for p in range(P)}
+    hists["actions"] = value_counts(X[2 * P])
+    hists["decisions"] = value_counts(X[2 * P + 1])
+    for i, name in enumerate(extra):
+        hists[name] = value_counts(X[kf + i])
+    R2 = R * R
+    cps = checkpoints_upto(n0 + nb)
+    cps = cps[cps > n0]
+    checkpoints = []
+    if len(cps):
+        cs = np.cumsum(R, axis=1)
+        cs2 = np.cumsum(R2, axis=1)
+        checkpoints = [(c, cs[:, c - n0 - 1].copy(), cs2[:, c - n0 - 1].copy()) for c in cps.tolist()]
+    return {"n0": n0, "n": nb, "moments": moments_of_block(X, kf), "draws": int((w == 0).sum()), "wins": wins,
+            "rel_wins": rel_wins, "hists": hists, "checkpoints": checkpoints, "sum": R.sum(axis=1),
+            "sum2": R2.sum(axis=1)}
 
 
 def winners_mask(R: np.ndarray) -> np.ndarray:
