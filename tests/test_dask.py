@@ -43,6 +43,16 @@ def test_dask_cluster_identical_to_threads(client, name):
     assert sk == cardsim.skill(g, deals=200, seed=2, workers=1)
 
 
+def test_dask_block_statistics_on_workers(client, monkeypatch):
+    from cardsim import stats
+
+    monkeypatch.setattr(stats, "BLOCK", 64)      # travels with the tasks: workers cut the same blocks
+    g = cardsim.GAMES[0]
+    ref = cardsim.simulate(g, deals=700, seed=6, workers=1, chunk_size=7)
+    res = cardsim.simulate(g, deals=700, seed=6, backend="dask", address=client, chunk_size=128, keep_table=False)
+    assert json.dumps(ref.summary(), sort_keys=True) == json.dumps(res.summary(), sort_keys=True)
+
+
 def test_dask_local_cluster_started_by_simulate():
     g = cardsim.GAMES[0]
     ref = cardsim.simulate(g, deals=300, seed=4, workers=1, keep_table=False)
