@@ -26,6 +26,10 @@ Agents. One per seat, by name ("random", "greedy", "first"), or any object with
 `act(state) -> action` (the slow path: every step goes through the Python State API, so expect
 about 100x fewer deals per second; C agents in the same line-up are then emulated through the API
 with their own seeded numpy streams, so their choices differ from the kernel's, deterministically).
+Without an explicit executor, Python agents run on the calling thread in deal order, so an agent
+with internal state sees the same calls whatever the chunking; with an executor (threads,
+processes, Dask) each task gets the agents as they are sent (pickled for processes), so keep
+agents stateless (or seeded per deal) there.
 
 Matches. `matches=N` plays N whole matches (the game built with scope="match"); one row is one
 match. Lead changes (how often the leading seat or side changes during a match) need the running
@@ -650,7 +654,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     parts = [] if keep_table else None
     bar = _Progress(count, unit, bool(progress))
     try:
-        for res in _ordered(executor, fn, tasks, inflight=max(2, 2 * workers)):
+        for res in _ordered(executor, fn, tasks, inflight=max(4, 4 * workers)):
             cols = res["rows"]
             if "blocks" in res:
                 acc.merge_blocks(res["blocks"])
@@ -751,7 +755,7 @@ def skill(game, deals: int = 10_000, *, seed: int = 0, strong: str = "greedy", w
         nbuf -= k
 
     try:
-        for part in _ordered(executor, _skill_task, tasks, inflight=max(2, 2 * workers)):
+        for part in _ordered(executor, _skill_task, tasks, inflight=max(4, 4 * workers)):
             buf.append(part)
             nbuf += len(part["actions"])
             while nbuf >= BLOCK:
