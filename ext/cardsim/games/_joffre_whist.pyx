@@ -926,6 +926,7 @@ cdef class JoffreWhistSpec(GameSpec):
             "deal_points": [st.deal_pts[0], st.deal_pts[1]], "deal_no": st.deal_no,
             "made": None if st.made < 0 else bool(st.made), "throw_ins": st.throw_ins,
             "won": [mask_to_cards(st.won[p]) for p in range(4)],
+            "voids": [[SUITS[x] for x in range(4) if (st.void_suits[p] >> x) & 1] for p in range(4)],
         }
 
     def render(self, State s):
