@@ -131,6 +131,66 @@ def test_privileged_order():
     assert trick_winner(["KD", "QD", "10D", "9D"], c) == 0    # ordinary chosen-suit cards
 
 
+def test_summary_order_of_the_chosen_suit():
+    """§2 summary, the chosen suit led: J, (7 if led), 6, 2, K, 3, Q, 4, 5, 10, 9, 8, (7 not led)."""
+    order = ["JH", "6H", "2H", "KH", "3H", "QH", "4H", "5H", "10H", "9H", "8H"]
+    for i, hi in enumerate(order):
+        for lo in order[i + 1:]:
+            assert trick_winner([lo, hi, "9S", "8S"], "H") == 1, (lo, hi)
+            assert trick_winner([hi, lo, "9S", "8S"], "H") == 0, (hi, lo)
+    for x in order[1:]:
+        assert trick_winner(["7H", x, "9S", "8S"], "H") == 0      # led Devil: second only to J
+        assert trick_winner([x, "7H", "9S", "8S"], "H") == 0      # Devil not led: never wins
+    assert trick_winner(["7H", "JH", "9S", "8S"], "H") == 1
+
+
+def _beats(x, y, x_led, led, c):
+    """Sequential form of §5: does card y, played later, beat the current winner x?"""
+    priv = {"6": 0, "2": 1, "3": 2, "4": 3, "5": 4}
+    block = {"3": ("K",), "4": ("K", "Q"), "5": ("K", "Q", "J")}
+    nat = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    rx, sx, ry, sy = x[:-1], x[-1], y[:-1], y[-1]
+    if sy == c and ry == "J":
+        return True
+    if sx == c and rx == "J":
+        return False
+    if sx == c and rx == "7" and x_led:
+        return False
+    if sy == c and ry == "7":
+        return False
+    px = sx == c and rx in priv
+    py = sy == c and ry in priv
+    if px and py:
+        return priv[ry] < priv[rx]
+    if py:
+        return rx not in block.get(ry, ())          # x is ordinary of the led suit
+    if px:
+        return sy == led and ry in block.get(rx, ())
+    return sy == led and nat.index(ry) > nat.index(rx)
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_winner_equals_sequential_comparison(n):
+    """The engine's scan rule (§5 steps 1-4) agrees with the sequential comparison the spec
+    states as equivalent, on 20,000 random tricks per table size and chosen suit."""
+    deck = [r + s for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+    rng = np.random.default_rng(n)
+    for k in range(20_000):
+        c = "SHDC"[k % 4]
+        plays = [deck[i] for i in rng.choice(48, n, replace=False)]
+        if k % 3 == 0:                                # many chosen-suit cards
+            pool = [d for d in deck if d[-1] == c]
+            plays = [pool[i] for i in rng.choice(12, 3, replace=False)] + plays[3:]
+            plays = [plays[i] for i in rng.permutation(n)]
+            if len(set(plays)) < n:
+                continue
+        w = 0
+        for i in range(1, n):
+            if _beats(plays[w], plays[i], w == 0, plays[0][-1], c):
+                w = i
+        assert trick_winner(plays, c) == w, (plays, c)
+
+
 def test_six_card_tricks():
     assert trick_winner(["9S", "10S", "3H", "KS", "4H", "8C"], "H") == 3
     assert trick_winner(["9S", "10S", "3H", "KS", "4H", "2H"], "H") == 5
