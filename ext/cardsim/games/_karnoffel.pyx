@@ -421,21 +421,10 @@ cdef int cheapest(uint64_t m, int chosen) noexcept nogil:
             best = c
     return best
 
-cdef bint holds_against(int8_t* cards, int n, uint64_t threats, int chosen) noexcept nogil:
-    """True if cards[n-1] stays the winner when any single card of threats is played after it
-    (a pairwise look-ahead; cards has room for n+1 entries)."""
-    cdef int y
-    while threats:
-        y = bit_low(threats)
-        threats &= threats - 1
-        cards[n] = y
-        if kn_trick_winner(cards, n + 1, chosen) != n - 1:
-            return False
-    return True
-
-cdef bint holds_against_at(int8_t* cards, int n, int wi, uint64_t threats, int chosen) noexcept nogil:
-    """True if cards[wi] stays the winner of the n-card trick when any single card of threats
-    is added."""
+cdef bint holds_against(int8_t* cards, int n, int wi, uint64_t threats, int chosen) noexcept nogil:
+    """True if cards[wi] stays the winner of the n-card trick cards[0..n-1] when any single
+    card of threats is played after it (a pairwise look-ahead that ignores who holds the card;
+    cards has room for n+1 entries)."""
     cdef int y
     while threats:
         y = bit_low(threats)
@@ -450,7 +439,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const KNState* s = <const KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
-    cdef int p = s.turn, n = s.ntrick, i, x, w, best, bv, v, chosen = s.chosen
+    cdef int p = s.turn, n = s.ntrick, i, x, w, chosen = s.chosen
     cdef uint64_t m = legal.w[0], gone = 0, threats, tmp, sure = 0, winners = 0
     cdef int8_t cards[7]
     if n_legal == 1:
@@ -464,7 +453,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             x = bit_low(tmp)
             tmp &= tmp - 1
             cards[0] = x
-            if holds_against(cards, 1, threats, chosen):
+            if holds_against(cards, 1, 0, threats, chosen):
                 sure |= bit(x)
         if sure:
             return cheapest(sure, chosen)
@@ -478,9 +467,9 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     if ((w ^ p) & 1) == 0:
         if n == N - 1:
             return cheapest(m, chosen)
-        # partner wins now: is its card safe against one more card? (look-ahead ignores order)
+        # partner wins now: discard if its card is safe against one more card
         i = kn_trick_winner(cards, n, chosen)
-        if holds_against_at(cards, n, i, threats, chosen):
+        if holds_against(cards, n, i, threats, chosen):
             return cheapest(m, chosen)
     tmp = m
     while tmp:
@@ -489,7 +478,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         cards[n] = x
         if kn_trick_winner(cards, n + 1, chosen) == n:
             winners |= bit(x)
-            if n == N - 1 or holds_against(cards, n + 1, threats, chosen):
+            if n == N - 1 or holds_against(cards, n + 1, n, threats, chosen):
                 sure |= bit(x)
     if sure:
         return cheapest(sure, chosen)
