@@ -23,7 +23,9 @@ def test_karnoffel_random_batch(benchmark, trick_limit, players):
     g = cardsim.make("karnoffel", players=players)
     n = _deals(benchmark)
     agents = [0] * players
-    benchmark.pedantic(g.spec.run_batch, args=(1, 0, n, agents), rounds=7, iterations=1, warmup_rounds=1)
+    smoke = benchmark.disabled
+    benchmark.pedantic(g.spec.run_batch, args=(1, 0, n, agents), rounds=1 if smoke else 7, iterations=1,
+                       warmup_rounds=0 if smoke else 1)
     ref = trick_limit("1")
     if ref is None:                      # smoke mode: numbers mean nothing
         return
@@ -39,6 +41,7 @@ def test_karnoffel_random_batch(benchmark, trick_limit, players):
 def test_karnoffel_greedy_batch(benchmark):
     g = cardsim.make("karnoffel")
     n = 200 if benchmark.disabled else 50_000
-    benchmark.pedantic(g.spec.run_batch, args=(1, 0, n, [1, 0, 1, 0]), rounds=5, iterations=1)
+    benchmark.pedantic(g.spec.run_batch, args=(1, 0, n, [1, 0, 1, 0]), rounds=1 if benchmark.disabled else 5,
+                       iterations=1)
     if not benchmark.disabled:
         print(f"\nkarnoffel greedy/random 4p: {deals_per_second(benchmark, n):,.0f} deals/s")
