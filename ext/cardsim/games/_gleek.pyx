@@ -1192,6 +1192,8 @@ cdef class GleekSpec(GameSpec):
             "kept": [mask_to_cards(st.kept[q]) for q in range(3)],
             "leader": st.leader, "trick": [None if st.trick[q] < 0 else card_str(st.trick[q]) for q in range(3)],
             "tricks": [st.tricks[q] for q in range(3)], "tricks_done": st.tricks_done,
+            "played": [mask_to_cards(st.played[q]) for q in range(3)],
+            "won": [mask_to_cards(st.won[q]) for q in range(3)],
             "score": [st.score[q] for q in range(3)], "points_total": st.total,
             "parts": {name: [st.part[k][q] for q in range(3)]
                       for k, name in enumerate(("turnup", "stock", "ruff", "gleeks", "tricks"))},

@@ -161,7 +161,11 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
                                       _k.parse_card(turnup), dealer, _k.cards_to_mask(discards))
 
 
-def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead: int = 0):
+def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead: int = 0,
+               chips: list[int] | None = None):
     """A state at the start of the auction with the given hands and turn-up (the 7 other cards
-    form the stock); `dead` = consecutive dead ruffs before this deal (base stake 2 x (1 + dead))."""
-    return game.spec.deal_hands(hands, turnup, dealer, dead)
+    form the stock); `dead` = consecutive dead ruffs before this deal (base stake 2 x (1 + dead));
+    `chips` = balances before this deal (scope="match")."""
+    if chips is not None and (len(chips) != 3 or not all(isinstance(c, int) for c in chips)):
+        raise ConfigError("gleek: chips must be 3 ints")
+    return game.spec.deal_hands(hands, turnup, dealer, dead, chips)
