@@ -519,3 +519,36 @@ def test_greedy_beats_random_rotated():
     assert len(x) >= 10_000
     mean, half = x.mean(), 1.96 * x.std(ddof=1) / np.sqrt(len(x))
     assert mean - half > 0, (mean, half)
+
+
+def test_resample_keeps_public_facts():
+    """From P2's view after the G10 declarations: P0 keeps his shown mournival and gleek, P1 his
+    kings; nobody gets the fourth queen or king (their sets were declared as gleeks), and with
+    automatic declarations nobody gets a set that was not declared."""
+    st = g10_deal()
+    act(st, st.hand(1)[0])
+    for seed in range(20):
+        r = st.resample(2, seed=seed)
+        v = view(r)
+        assert r.hand(2) == st.hand(2)
+        assert {"AS", "AH", "AD", "AC", "QS", "QH", "QD"} <= set(r.hand(0))
+        assert {"KS", "KH", "KC"} <= set(r.hand(1) + v["played"][1])
+        assert "QC" not in r.hand(0) and "KD" not in r.hand(1)
+        full = [set(r.hand(p)) | set(v["played"][p]) for p in range(3)]
+        for p in (0, 1):
+            for rank in "AKQJ":
+                n = sum(1 for c in full[p] if c[:-1] == rank)
+                assert (n >= 3) == (rank in v["declared"][p]), (p, rank, n)
+        assert np.array_equal(r.observation(2), st.observation(2))
+
+
+def test_resample_keeps_showdown_suit():
+    st = ruff_deal(39)
+    act(st, "VIE", "REVIE", "PASS", "SEE")               # showdown: P1 hearts 44, P2 diamonds 39
+    for seed in range(10):
+        r = st.resample(0, seed=seed)
+        v = view(r)
+        assert [c for c in r.hand(1) if c[-1] == "H"] == ["AH", "KH", "QH", "9H", "4H"]
+        assert sorted(c for c in r.hand(2) if c[-1] == "D") == sorted("KD QD JD 5D 4D".split())
+        assert ruff_value(r.hand(1)) == 44 and ruff_value(r.hand(2)) == 39
+        assert r.hand(0) == st.hand(0)
