@@ -40,6 +40,7 @@ ctypedef struct GLConfig:
     int32_t num_deals        # deals in a match
     int32_t starting_chips   # chips each player starts a match with
     int32_t match            # scope == "match"
+    int32_t nw               # action words: ceil(num_actions / 64)
 
 ctypedef struct GLState:
     Rng rng                  # deal stream: first dealer and every later deal of a match

@@ -60,9 +60,12 @@ cdef uint64_t SUIT0 = 0x7FF
 cdef int16_t RUFF_SUM[2048]          # ruff value of an 11-bit suit holding
 cdef uint64_t RANKM[11]              # the four cards of each rank
 cdef int8_t CARD_RUFF[11]
+cdef int8_t PACKET_SEAT[36]          # seat offset from eldest of pack position i (packets of 4)
 
 def _init_tables():
     cdef int r, m, v
+    for r in range(36):
+        PACKET_SEAT[r] = (r // 4) % 3
     for r in range(11):
         CARD_RUFF[r] = 11 if r == 10 else (10 if r >= 7 else r + 4)
         RANKM[r] = ((<uint64_t>1) << r) | ((<uint64_t>1) << (r + 11)) | ((<uint64_t>1) << (r + 22)) | ((<uint64_t>1) << (r + 33))
@@ -288,12 +291,12 @@ cdef void deal_cards(GLState* s, const GLConfig* c) noexcept nogil:
     h[1] = 0
     h[2] = 0
     for i in range(36):
-        t = e + (i >> 2) % 3
+        h[PACKET_SEAT[i]] |= bit(perm[i])    # packet i/4 goes to seat offset (i/4) mod 3
+    for i in range(3):
+        t = e + i
         if t >= 3:
             t -= 3
-        h[t] |= bit(perm[i])
-    for i in range(3):
-        s.hand[i] = h[i]
+        s.hand[t] = h[i]
     s.turnup = perm[36]
     s.stock = 0
     for i in range(37, 44):
@@ -327,10 +330,11 @@ cdef int gl_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     Play: the follow-suit rule."""
     cdef const GLState* s = <const GLState*>st
     cdef const GLConfig* c = <const GLConfig*>cfg
-    cdef int nw = (GL_BID0 + c.max_bid + 64) >> 6, i, n, r
+    cdef int i, n, r
     cdef uint64_t m
     out.w[0] = 0
-    for i in range(1, nw):
+    out.w[1] = 0
+    for i in range(2, c.nw):
         out.w[i] = 0
     if s.phase == GL_PH_PLAY:
         m = follow_mask(s.hand[s.turn], -1 if s.ntrick == 0 else card_suit(s.trick[s.leader]))
@@ -1075,6 +1079,7 @@ cdef class GleekSpec(GameSpec):
         self.c.num_deals = opts["num_deals"]
         self.c.starting_chips = opts["starting_chips"]
         self.c.match = opts["scope"] == "match"
+        self.c.nw = (GL_BID0 + self.c.max_bid + 1 + 63) // 64
         self.cfg = &self.c
         self.name = "gleek"
         self.num_players = 3
