@@ -91,6 +91,7 @@ ctypedef struct GLState:
     # trick play
     int8_t trick[3]          # card each seat played to the current trick, -1 = none
     int8_t leader            # leader of the current trick
+    int8_t led_suit          # suit led to the current trick, -1 = none yet
     int8_t ntrick            # cards in the current trick
     int8_t tricks_done       # completed tricks
     int8_t tricks[3]         # tricks won per seat

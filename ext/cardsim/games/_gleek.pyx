@@ -60,12 +60,17 @@ cdef uint64_t SUIT0 = 0x7FF
 cdef int16_t RUFF_SUM[2048]          # ruff value of an 11-bit suit holding
 cdef uint64_t RANKM[11]              # the four cards of each rank
 cdef int8_t CARD_RUFF[11]
+cdef int8_t SUIT_OF[44]              # card -> suit (a table: no division in the hot loop)
+cdef int8_t RANK_OF[44]              # card -> rank
 cdef int8_t PACKET_SEAT[36]          # seat offset from eldest of pack position i (packets of 4)
 
 def _init_tables():
     cdef int r, m, v
     for r in range(36):
         PACKET_SEAT[r] = (r // 4) % 3
+    for r in range(44):
+        SUIT_OF[r] = r // 11
+        RANK_OF[r] = r % 11
     for r in range(11):
         CARD_RUFF[r] = 11 if r == 10 else (10 if r >= 7 else r + 4)
         RANKM[r] = ((<uint64_t>1) << r) | ((<uint64_t>1) << (r + 11)) | ((<uint64_t>1) << (r + 22)) | ((<uint64_t>1) << (r + 33))
@@ -91,10 +96,10 @@ cdef inline uint64_t suit_mask(int s) noexcept nogil:
     return SUIT0 << (11 * s)
 
 cdef inline int card_suit(int c) noexcept nogil:
-    return c // 11
+    return SUIT_OF[c]
 
 cdef inline int card_rank(int c) noexcept nogil:
-    return c % 11
+    return RANK_OF[c]
 
 cdef inline uint64_t bit(int c) noexcept nogil:
     return (<uint64_t>1) << c
@@ -106,24 +111,27 @@ cdef inline int nxt(int p) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # pure rules (also behind the public oracles)
 # ---------------------------------------------------------------------------------------------
+cdef inline int winning_card(uint64_t trick, int led_suit, int trump) noexcept nogil:
+    """Trick winner (§5) on the mask of the cards played. Action: if any trump was played the
+    highest trump wins, else the highest card of the led suit (A high .. 4 low, the same order in
+    every suit; a higher rank is a higher bit). No ties: one pack. Returns the winning card."""
+    cdef uint64_t m = trick & suit_mask(trump)
+    if m == 0:
+        m = trick & suit_mask(led_suit)
+    return bit_high(m)
+
 cdef int gl_trick_winner(const int8_t* cards, int n, int trump) noexcept nogil:
-    """Trick winner (§5). Validity: cards[0] leads. Action: if any trump was played the highest
-    trump wins, else the highest card of the led suit (A high .. 4 low, the same order in every
-    suit). No ties: one pack. Returns the index into cards."""
-    cdef int led = card_suit(cards[0])
-    cdef int best = 0, i, key, bkey = -1, s
+    """Trick winner (§5) of cards[0..n-1], cards[0] leading: the index of the winning card
+    (see winning_card)."""
+    cdef uint64_t tm = 0
+    cdef int i, w
     for i in range(n):
-        s = card_suit(cards[i])
-        if s == trump:
-            key = 32 + card_rank(cards[i])
-        elif s == led:
-            key = 16 + card_rank(cards[i])
-        else:
-            key = 0
-        if key > bkey:
-            bkey = key
-            best = i
-    return best
+        tm |= bit(cards[i])
+    w = winning_card(tm, card_suit(cards[0]), trump)
+    for i in range(n):
+        if cards[i] == w:
+            return i
+    return 0
 
 cdef inline uint64_t follow_mask(uint64_t hand, int led_suit) noexcept nogil:
     """Follow-suit rule (§5). Validity: a follower holding the led suit must play one of them;
@@ -254,6 +262,7 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.showdown = 0
     s.decl_done = 0
     s.leader = s.eldest
+    s.led_suit = -1
     s.ntrick = 0
     s.tricks_done = 0
     s.total = 0
@@ -337,7 +346,7 @@ cdef int gl_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     for i in range(2, c.nw):
         out.w[i] = 0
     if s.phase == GL_PH_PLAY:
-        m = follow_mask(s.hand[s.turn], -1 if s.ntrick == 0 else card_suit(s.trick[s.leader]))
+        m = follow_mask(s.hand[s.turn], s.led_suit)
         out.w[0] = m
         return cs_popcount(m)
     if s.phase == GL_PH_AUCTION:
@@ -616,27 +625,28 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
         s.phase = GL_PH_END
 
 cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    cdef int p = s.turn, w, i
-    cdef int8_t cards[3]
-    if s.ntrick and card_suit(card) != card_suit(s.trick[s.leader]):
-        s.void_suits[p] |= 1 << card_suit(s.trick[s.leader])
-    s.hand[p] &= ~bit(card)
-    s.played[p] |= bit(card)
+    """Play one card (§5); the third card closes the trick: the winner takes it and leads."""
+    cdef int p = s.turn, w, wc, suit = card_suit(card)
+    cdef uint64_t b = bit(card), tm
+    if s.ntrick == 0:
+        s.led_suit = suit
+    elif suit != s.led_suit:
+        s.void_suits[p] |= 1 << s.led_suit
+    s.hand[p] &= ~b
+    s.played[p] |= b
     s.trick[p] = card
     s.ntrick += 1
     if s.ntrick < 3:
         s.turn = nxt(p)
         return
-    w = s.leader
-    for i in range(3):
-        cards[i] = s.trick[w]
-        w = nxt(w)
-    w = s.leader + gl_trick_winner(cards, 3, s.trump)
-    if w >= 3:
-        w -= 3
-    for i in range(3):
-        s.won[w] |= bit(s.trick[i])
-        s.trick[i] = -1
+    tm = bit(s.trick[0]) | bit(s.trick[1]) | bit(s.trick[2])
+    wc = winning_card(tm, s.led_suit, s.trump)
+    w = 0 if s.trick[0] == wc else (1 if s.trick[1] == wc else 2)
+    s.won[w] |= tm
+    s.trick[0] = -1
+    s.trick[1] = -1
+    s.trick[2] = -1
+    s.led_suit = -1
     s.tricks[w] += 1
     s.tricks_done += 1
     s.ntrick = 0
