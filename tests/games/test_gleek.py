@@ -219,8 +219,8 @@ def test_stock_raise_plus_one_and_opening_13():
 def test_exchange_discard_then_take():
     st = ruff_deal()
     v = view(st)
-    assert v["discards"] == P1_DISCARDS or sorted(v["discards"]) == sorted(P1_DISCARDS)
-    assert v["stock"] == [] and v["kept"][1] and sorted(v["kept"][1]) == sorted(P1_AFTER)
+    assert sorted(v["discards"]) == sorted(P1_DISCARDS)
+    assert v["stock"] == [] and sorted(v["kept"][1]) == sorted(P1_AFTER)
     assert st.game.card_total(st) == 44
 
 
@@ -228,7 +228,7 @@ def test_exchange_discard_only_own_dealt_cards():
     g = game()
     st = deal_hands(g, [P0_HAND, P1_DEALT, "KD QD JD 5D 4D".split() + P2_LOW], "10D", dealer=0)
     act(st, "PASS", "PASS")
-    assert legal_strings(st) == ["DISCARD " + c for c in st.hand(1)] or len(st.legal_actions()) == 12
+    assert sorted(legal_strings(st)) == sorted("DISCARD " + c for c in P1_DEALT)
     with pytest.raises(IllegalActionError):
         act(st, "DISCARD JS")                              # a stock card: not yet in hand
 

@@ -3,6 +3,13 @@
 See the docstring of the compiled module `cardsim.games._gleek` for the action space, the
 observation layout, the returns and the greedy agent. Returns are chips (zero-sum): the deal's
 chip changes (scope="deal") or the match result, balance minus STARTING_CHIPS (scope="match").
+
+Rule oracles (card strings as in DESIGN §4, e.g. 'AS', '10H'; they run the engine's kernels):
+`trick_winner(plays, trump)`, `legal_follows(hand, led)`, `ruff_value(hand)`, `gleek_value(hand)`,
+`gleek_settlement(hands)`, `trick_settlement(tricks, honours, turnup, dealer, discards)`; and
+`deal_hands(game, hands, turnup, dealer, dead, chips)` to set up a position for analysis.
+`game.spec.view(state)` returns every fact of a state as a dict (incl. the chips of the deal
+by step: turnup, stock, ruff, gleeks, tricks).
 """
 from __future__ import annotations
 
