@@ -96,6 +96,8 @@ CONFORMANCE_CONFIGS = (
     {"variant": "cotgrave", "gleek_declaration": "optional", "fold_pays": "stake", "honour_scoring": "won",
      "exchange_order": "take_first", "towser_tumbler": True, "stock_payment": "full_each",
      "stock_odd_chip": "eldest", "stock_raise": "plus_one", "max_stock_bid": 20, "max_revies": 1},
+    {"variant": "cotton"},
+    {"variant": "parlett", "scope": "match", "num_deals": 2, "gleek_declaration": "optional", "starting_chips": 40},
 )
 
 
