@@ -360,3 +360,59 @@ def test_greedy_beats_random():
     mean = r.mean()
     half = 1.96 * r.std(ddof=1) / np.sqrt(len(r))
     assert mean - half > 0, (mean, half)
+
+
+# ---- the declaration legal set against a brute-force enumeration of melds ---------------------
+RANK_OF = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
+
+
+def _is_meld(cards, table, min_hand):
+    ranks = sorted(RANK_OF[c[:-1]] for c in cards)
+    if len([c for c in cards if c not in table]) < min_hand:
+        return False
+    if len(set(ranks)) == 1 and len(cards) in (3, 4):
+        return True
+    return len(cards) >= 4 and len(set(ranks)) == len(ranks) and ranks[-1] - ranks[0] == len(ranks) - 1
+
+
+def _brute_declare_legal(g, st):
+    from itertools import combinations
+
+    v = g.spec.view(st)
+    p = v["turn"]
+    table = [v["high_card"], v["trump_card"], v["contract_card"]]
+    min_hand = g.options["min_hand_cards_per_meld"]
+    melded = {c for m in v["melds"][p] for c in m}
+    sel = set(v["building"])
+    avail = [c for c in v["hands"][p] if c not in melded and c not in sel]
+    if g.options["table_card_reuse"] == "reusable":
+        avail += [c for c in table if c not in sel]
+    else:
+        avail += [c for c in table if c not in melded and c not in sel]
+    fits = set()
+    for k in range(0, 7):
+        for extra in combinations(avail, k):
+            if _is_meld(sel | set(extra), table, min_hand):
+                fits |= set(extra)
+    out = {"MELD " + c for c in fits}
+    if not sel:
+        out.add("DONE")
+    elif _is_meld(sel, table, min_hand):
+        out.add("DECLARE")
+    return out
+
+
+@pytest.mark.parametrize("opts", [{}, {"variant": "pagat"}, {"table_card_reuse": "reusable"},
+                                  {"min_hand_cards_per_meld": 1}])
+def test_declaration_legal_set_matches_brute_force(opts):
+    g = make(**opts)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for seed in range(20):
+        st = g.new_state(seed=seed)
+        while st.phase == "declaration":
+            assert set(legal_strings(st)) == _brute_declare_legal(g, st)
+            checked += 1
+            la = st.legal_actions()
+            st.apply(int(la[rng.integers(len(la))]))
+    assert checked > 100

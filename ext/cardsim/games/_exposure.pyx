@@ -147,34 +147,6 @@ cdef int ex_match_outcome(const int32_t* score, int target) noexcept nogil:
         return -1
     return 0 if score[0] > score[1] else 1
 
-cdef inline bint meld_feasible(uint32_t S, uint32_t hs, uint32_t Ah, uint32_t At, uint32_t RH,
-                               uint32_t RA, int min_hand) noexcept nogil:
-    """Can the partial meld S (hs of its cards from the hand) be completed into a legal meld
-    with available hand cards Ah and face-up cards At (both disjoint from S)? RH/RA are the rank
-    masks of Ah and Ah|At. This is the no-dead-end test behind every MELD action."""
-    cdef int n = cs_popcount(S)
-    cdef uint32_t rs = rank_bits(S)
-    cdef int nr = cs_popcount(rs)
-    cdef uint32_t nib, W, need
-    cdef int i
-    if nr == 1:
-        nib = rank_cards(bit_low(rs))
-        if (n + cs_popcount((Ah | At) & nib) >= 3
-                and <int>hs + cs_popcount(Ah & nib) >= min_hand):
-            return True
-    if nr != n:
-        return False
-    for i in range(6):
-        W = WINDOWS[i]
-        if rs & ~W:
-            continue
-        need = W & ~rs
-        if need & ~RA:
-            continue
-        if <int>hs + cs_popcount(need & RH) >= min_hand:
-            return True
-    return False
-
 
 # ---------------------------------------------------------------------------------------------
 # state machine
@@ -250,28 +222,63 @@ cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noe
 cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noexcept nogil:
     """Declaration turn (§4). Validity: DONE iff no meld is being built; DECLARE iff the cards
     built form a legal meld; MELD k iff k is an own unmelded hand card or a face-up card this
-    player may still use, and the cards built plus k can still be completed into a legal meld."""
-    cdef int p = s.turn, k, n = 0
+    player may still use, and the cards built plus k can still be completed into a legal meld.
+
+    Whether k fits depends only on its rank and on whether it is a hand or a face-up card (the
+    other available cards of its rank count the same either way), so the test runs once per
+    rank: a set of a kind needs 3+ cards of the rank in all with min_hand from the hand; a
+    sequence needs a window of 4-6 consecutive ranks around the built ranks whose missing ranks
+    are all available, with enough hand cards among them."""
+    cdef int p = s.turn, r, i, n = 0, best
     cdef uint32_t tm = table_mask(s)
     cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~s.sel
     cdef uint32_t At = avail_table(s, c, p)
-    cdef uint32_t RH = rank_bits(Ah), RA = rank_bits(Ah | At)
-    cdef uint32_t hs = cs_popcount(s.sel & ~tm)
-    cdef uint32_t cand = Ah | At, kb
+    cdef uint32_t A = Ah | At
+    cdef uint32_t RH = rank_bits(Ah), RA = rank_bits(A)
+    cdef int hs = cs_popcount(s.sel & ~tm)
+    cdef int nsel = cs_popcount(s.sel)
+    cdef uint32_t rsel = rank_bits(s.sel), ranks, sr, W, need, nib
+    cdef uint64_t m = 0
+    cdef bint distinct = cs_popcount(rsel) == nsel
     if s.sel == 0:
-        as_add(out, EX_DONE)
-        n += 1
+        m = (<uint64_t>1) << EX_DONE
+        n = 1
     elif ex_meld_value(c, s.sel, ~tm) >= 0:
-        as_add(out, EX_DECLARE)
-        n += 1
-    while cand:
-        k = bit_low(cand)
-        kb = bit(k)
-        cand &= cand - 1
-        if meld_feasible(s.sel | kb, hs + (0 if kb & tm else 1), Ah & ~kb, At & ~kb, RH, RA,
-                         c.min_hand):
-            as_add(out, EX_MELD0 + k)
-            n += 1
+        m = (<uint64_t>1) << EX_DECLARE
+        n = 1
+    ranks = RA
+    while ranks:
+        r = bit_low(ranks)
+        ranks &= ranks - 1
+        nib = rank_cards(r)
+        sr = rsel | ((<uint32_t>1) << r)
+        if sr == ((<uint32_t>1) << r):         # a set of a kind is possible
+            if (nsel + cs_popcount(A & nib) >= 3
+                    and hs + cs_popcount(Ah & nib) >= c.min_hand):
+                out.w[0] |= <uint64_t>(A & nib) << EX_MELD0
+                n += cs_popcount(A & nib)
+                continue
+        if not distinct or (rsel >> r) & 1:
+            continue
+        best = -1
+        for i in range(6):
+            W = WINDOWS[i]
+            if sr & ~W:
+                continue
+            need = W & ~sr
+            if need & ~RA:
+                continue
+            if cs_popcount(need & RH) > best:
+                best = cs_popcount(need & RH)
+        if best < 0:
+            continue
+        if hs + 1 + best >= c.min_hand:
+            out.w[0] |= <uint64_t>(Ah & nib) << EX_MELD0
+            n += cs_popcount(Ah & nib)
+        if hs + best >= c.min_hand:
+            out.w[0] |= <uint64_t>(At & nib) << EX_MELD0
+            n += cs_popcount(At & nib)
+    out.w[0] |= m
     return n
 
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
@@ -505,6 +512,7 @@ cdef void ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
             else:
                 s.aside |= bit(cards[i])
         # a meld q is building in view tells p that q can complete it: reject hands that cannot
+        tmp.w[0] = 0
         if not building or legal_declare(s, c, &tmp) > 0:
             break
         s.hand[q] = old_hand                  # (practically unreachable) keep the true cards
