@@ -182,6 +182,7 @@ def test_e6_opponent_may_use_the_same_face_up_card():
     play(st, "MELD 9C", "MELD 10C", "MELD JC", "MELD QC", "DECLARE", "DONE")
     v = g.spec.view(st)
     assert v["meld_points"] == [1, 1] and v["melds"][1] == [["QC", "JC", "10C", "9C"]]
+    assert "MELD JC*" in [st.action_to_string(a) for a in range(24, 48)]
     assert v["exposed"][1] == ["QC", "10C", "9C"]          # face-up ♣J is not B's card
 
 
@@ -332,6 +333,16 @@ def test_options_and_errors():
     assert st.string_to_action("+AS") == st.string_to_action("MELD AS") == st.string_to_action("as")
 
 
+def test_declaration_actions_helper():
+    g = make()
+    rest = [c for c in ex._k.mask_to_cards((1 << 24) - 1) if c not in E6_HAND + E6_TABLE]
+    st = ex.deal_hands(g, [E6_HAND, rest[:9]], E6_TABLE, dealer=1)
+    acts = ex.declaration_actions([SEQ6, ["JC", "QH", "KD", "AD"]])
+    assert acts[:7] == ["MELD 9D", "MELD 10S", "MELD JH", "MELD QS", "MELD KC", "MELD AS", "DECLARE"]
+    play(st, *acts)
+    assert st.current_player == 1 and g.spec.view(st)["meld_points"][0] == 4
+
+
 def test_meld_points_option_changes_scores():
     assert ex.declare_melds(E6_HAND, E6_TABLE, [SEQ6], meld_points={"sequence_6": 5}) == 5
     assert ex.score_deal([6, 3], [1, 3], "JS", contract_bonus=10, points_per_trick=1) == (17, 6)
@@ -394,7 +405,7 @@ def _brute_declare_legal(g, st):
         for extra in combinations(avail, k):
             if _is_meld(sel | set(extra), table, min_hand):
                 fits |= set(extra)
-    out = {"MELD " + c for c in fits}
+    out = {"MELD " + c + ("*" if c in table else "") for c in fits}
     if not sel:
         out.add("DONE")
     elif _is_meld(sel, table, min_hand):

@@ -19,7 +19,7 @@ suits S H D C (0..3).
 Actions (50): 0..23 play that card; 24..47 MELD c (add card c — an own unmelded hand card or a
 face-up card this player may still use — to the meld being built); 48 DECLARE (declare the meld
 built, legal iff it is a complete legal meld); 49 DONE (end declarations, legal iff no meld is
-being built). Strings: 'QS', 'MELD QS', 'DECLARE', 'DONE'.
+being built). Strings: 'QS', 'MELD QS' ('MELD JC*' for a face-up card), 'DECLARE', 'DONE'.
 
 Returns: per seat, own points minus the opponent's (zero-sum): the deal's points (scope "deal")
 or the cumulative match points (scope "match"). Raw points are the metrics points_0/points_1.
@@ -729,13 +729,15 @@ cdef class ExposureSpec(GameSpec):
         if a < 24:
             return card_str(a)
         if a < EX_DECLARE:
-            return "MELD " + card_str(a - EX_MELD0)
+            # a face-up card is marked with '*' as in the spec (parsing accepts it either way)
+            c = a - EX_MELD0
+            return "MELD " + card_str(c) + ("*" if (table_mask(<EXState*>s.data) >> c) & 1 else "")
         if a == EX_DECLARE:
             return "DECLARE"
         return "DONE"
 
     def parse_action(self, State s, str text):
-        t = text.strip().upper()
+        t = text.strip().upper().rstrip("*")
         if t in ("DONE", "PASS"):
             return EX_DONE
         if t in ("DECLARE", "COMMIT"):

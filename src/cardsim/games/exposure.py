@@ -154,6 +154,17 @@ def deal_hands(game, hands: list[list[str]], table: list[str], dealer: int = 1, 
     return game.spec.deal_hands(hands, table, dealer, scores)
 
 
+def declaration_actions(melds: list[list[str]]) -> list[str]:
+    """The action strings that declare `melds` in order and end the turn: for each meld one
+    'MELD <card>' per card, then 'DECLARE'; finally 'DONE'."""
+    out = []
+    for meld in melds:
+        if isinstance(meld, str) or not meld:
+            raise ParseError(f"exposure: a meld is a non-empty list of cards, got {meld!r}")
+        out += ["MELD " + _k.card_str(_k.parse_card(c)) for c in meld] + ["DECLARE"]
+    return out + ["DONE"]
+
+
 def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **options) -> int:
     """Declare `melds` in order from `hand` with face-up cards `table` [H, T, C] through the
     engine's legal-action kernel; returns the meld points, raises IllegalActionError if a meld
