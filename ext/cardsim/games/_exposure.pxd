@@ -37,7 +37,7 @@ ctypedef struct EXState:
     uint32_t sel             # meld under construction by the declaring player
     uint32_t meld[2][9]      # each declared meld (hand and face-up cards), in order
     int8_t nmelds[2]         # melds declared per player
-    int8_t meld_points[2]    # meld points per player this deal
+    int16_t meld_points[2]   # meld points per player this deal
     int8_t card_trick[24]    # trick number (0..8) each card was played in, -1 = not played
     int8_t table[3]          # face-up H, T, C cards
     int8_t high              # high rank (rank of the H-card, 0 = '9' .. 5 = 'A')

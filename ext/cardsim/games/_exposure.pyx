@@ -24,6 +24,10 @@ being built). Strings: 'QS', 'MELD QS' ('MELD JC*' for a face-up card), 'DECLARE
 Returns: per seat, own points minus the opponent's (zero-sum): the deal's points (scope "deal")
 or the cumulative match points (scope "match"). Raw points are the metrics points_0/points_1.
 
+Metrics: dealer, target (contract tricks), tricks_0/1, meld_points_0/1, bonus_seat (who made
+the contract bonus in the last deal, -1 nobody), points_0/1 (cumulative points), deals (deals
+played), winner (scope "match": the winning seat, -1 draw; always -1 in scope "deal").
+
 Observation (float32, OBS_SIZE = 726), blocks in order: own cards held (24); observer (2);
 face-up H, T, C cards (3x24); per seat 0, 1: exposed cards (24), cards played (24), declared
 melds (9 slots x 24), meld points /10 (1), tricks won /9 (1), declarations finished (1), suits
