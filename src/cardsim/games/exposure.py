@@ -124,21 +124,34 @@ def score_deal(tricks: list[int], meld_points: list[int], contract: str | int, *
     contract target (an int) or the C-card / its rank."""
     from cardsim.game import make
 
-    if len(tricks) != 2 or sorted(tricks) != sorted(tricks) or sum(tricks) != 9 or min(tricks) < 0:
+    if (len(tricks) != 2 or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks)
+            or sum(tricks) != 9):
         raise ConfigError(f"exposure: tricks must be two counts summing to 9, got {tricks!r}")
-    target = contract if isinstance(contract, int) else contract_target(contract)
+    if len(meld_points) != 2 or any(isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= 900
+                                    for m in meld_points):
+        raise ConfigError(f"exposure: meld_points must be two ints in 0..900, got {meld_points!r}")
+    if isinstance(contract, int) and not isinstance(contract, bool):
+        if not 4 <= contract <= 9:
+            raise ConfigError(f"exposure: a contract target is 4..9 tricks, got {contract!r}")
+        target = contract
+    else:
+        target = contract_target(contract)
     spec = make(NAME, **options).spec
     return _k.oracle_score(spec, list(tricks), list(meld_points), target)
 
 
 def match_outcome(scores: list[int], target_score: int = 50):
     """Game end (§7) after a deal: None = play another deal, -1 = draw, else the winning seat."""
+    if len(scores) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in [*scores, target_score]):
+        raise ConfigError(f"exposure: scores must be two ints and target_score an int, got {scores!r}, {target_score!r}")
     o = _k.oracle_match_outcome(int(scores[0]), int(scores[1]), int(target_score))
     return None if o == -2 else o
 
 
 def deal_order(deck: list[str], dealer: int) -> dict:
     """Where each card of a deck (in dealing order) goes (§3), by the engine's dealing kernel."""
+    if dealer not in (0, 1):
+        raise ConfigError(f"exposure: dealer must be 0 or 1, got {dealer!r}")
     perm = [_k.parse_card(c) for c in deck]
     if len(perm) != 24 or len(set(perm)) != 24:
         raise ConfigError("exposure: a deck is the 24 distinct cards")
@@ -166,7 +179,7 @@ def declaration_actions(melds: list[list[str]]) -> list[str]:
 
 
 def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **options) -> int:
-    """Declare `melds` in order from `hand` with face-up cards `table` [H, T, C] through the
+    """Declare `melds` in order from a 9-card `hand` with face-up cards `table` [H, T, C] through the
     engine's legal-action kernel; returns the meld points, raises IllegalActionError if a meld
     is illegal (alone or after the earlier ones)."""
     from cardsim.game import make
