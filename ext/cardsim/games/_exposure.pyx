@@ -54,6 +54,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim import cards as _cards
 
 cdef uint32_t FULL = (<uint32_t>1 << 24) - 1
 cdef uint32_t SUIT0 = 0x111111          # the six cards of suit 0 (shift left by the suit)
@@ -646,32 +647,28 @@ cdef int ex_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 def card_str(int c):
     return RANKS[c >> 2] + SUITS[c & 3]
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
-_RANK_ALIASES["T"] = 1
+_RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 
 def parse_suit(text):
-    if not isinstance(text, str) or text.strip().upper() not in _SUIT_ALIASES:
-        raise ParseError(f"exposure: bad suit {text!r}; suits: S H D C (or ♠ ♥ ♦ ♣)")
-    return _SUIT_ALIASES[text.strip().upper()]
+    return _cards.parse_suit(text, "exposure")
 
 def parse_rank(text):
-    if not isinstance(text, str) or text.strip().upper() not in _RANK_ALIASES:
+    """'Q', '10', 'T', lower case ok -> rank index 0 ('9') .. 5 ('A')."""
+    t = text.strip().upper() if isinstance(text, str) else None
+    r = _cards.RANK_ALIASES.get(t)
+    if r not in _RANK_INDEX:
         raise ParseError(f"exposure: bad rank {text!r}; ranks: 9 10 J Q K A")
-    return _RANK_ALIASES[text.strip().upper()]
+    return _RANK_INDEX[r]
 
 def parse_card(text):
-    """'AS', '10H', 'TD', '9♦', '♦9', lower case ok -> card id (rank*4 + suit)."""
-    if not isinstance(text, str):
-        raise ParseError(f"exposure: a card must be a string like 'AS' or '10H', got {text!r}")
-    t = text.strip().upper()
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] in _RANK_ALIASES:
-        return _RANK_ALIASES[t[:-1]] * 4 + _SUIT_ALIASES[t[-1]]
-    if len(t) >= 2 and t[0] in _SUIT_ALIASES and t[1:] in _RANK_ALIASES and t[0] not in "SHDC":
-        return _RANK_ALIASES[t[1:]] * 4 + _SUIT_ALIASES[t[0]]
-    raise ParseError(f"exposure: malformed card {text!r}; expected rank (9, 10, J, Q, K, A) then "
-                     f"suit (S H D C), e.g. 'AS', '10H'")
+    """'AS', '10H', 'TD', '9♦', lower case ok (cardsim.cards), and the spec's symbol-first '♦9'
+    -> card id (rank*4 + suit)."""
+    if isinstance(text, str):
+        t = text.strip()
+        if len(t) >= 2 and t[0] in "♠♥♦♣♤♡♢♧":
+            text = t[1:] + t[0]
+    rank, suit = _cards.parse_card(text, "exposure", RANKS)
+    return _RANK_INDEX[rank] * 4 + suit
 
 def mask_to_cards(uint32_t m):
     """Cards of a mask in display order: suits S H D C, high to low."""
