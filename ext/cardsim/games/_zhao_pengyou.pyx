@@ -14,8 +14,9 @@ leads are checked for top cards (D16); ties go to the earlier play (D20); THROW(
 any m trumps, THROW(k>=2,m) only by trumps of the same shape (D21).
 
 Where the spec is silent (documented in the issue note): the kitty discards and the partial play
-of the seat to act are built one card at a time; the cards of a play being built are public (they
-are laid on the table one by one); a called copy played by the declarer or a known friend stays in
+of the seat to act are built one card at a time; the cards of a play being built stay private to
+the seat to act until the play is complete (resample for another seat folds them back into the
+hand); a called copy played by the declarer or a known friend stays in
 the trick; a failed throw's blocker is the first seat after the leader (in play order) holding a
 stronger card/group; with V7 the follower must match the lead's m groups with the largest sets
 available, sizes capped at k (the multiset of the m largest "chunks" of its suit cards, a count c
@@ -35,7 +36,7 @@ Returns (scope "deal"): the game points each seat gained this deal (winners get 
 points, losers 0); scope "match": the rank levels each seat gained (final rank - 2; reaching A =
 12). returns_sum is "none".
 
-Observation (float32, OBS_SIZE), blocks: own hand counts/4 (54); the play being built (54); cards
+Observation (float32, OBS_SIZE), blocks: own hand counts/4 (54); the play being built (54, own only); cards
 played by each seat (12x54); the current trick per seat (12x54); cards known to be held per seat
 (12x54); own kitty discards, for the declarer (54); voids shown per seat (12x5); trump suit (4),
 trump rank (13), declarer (12); calls: per call identity (54), N (4), fulfilled by (13: seat or
@@ -1024,7 +1025,9 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef int q, i, k = 0
     put_hand(o + k, &s.hand[p]); k += 54
-    put_hand(o + k, &s.cur); k += 54
+    if p == s.turn:
+        put_hand(o + k, &s.cur)
+    k += 54
     for q in range(12):
         if q < c.n:
             put_hand(o + k, &s.played[q])
@@ -1114,6 +1117,11 @@ cdef void zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
     cdef int n = 0, q, i, j, t, tries, ok, kk, e
     cdef Hand tmp
     cdef bint kitty_hidden = p != s.declarer and s.discards > 0
+    if p != s.turn and s.cur_n > 0:
+        # the play being built is private to the seat to act: p cannot know it
+        hand_merge(&s.hand[s.turn], &s.cur)
+        hand_clear(&s.cur)
+        s.cur_n = 0
     for q in range(c.n):
         if q == p:
             continue
