@@ -47,6 +47,7 @@ from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
+from cardsim import cards as _cards
 from cardsim.errors import ConfigError, ParseError
 
 cdef uint64_t FULL = ((<uint64_t>1) << 48) - 1
@@ -492,27 +493,13 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 def card_str(int c):
     return RANKS[c % 12] + SUITS[c // 12]
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
-_RANK_ALIASES["T"] = 8
-
 def parse_suit(text):
-    if not isinstance(text, str) or text.strip().upper() not in _SUIT_ALIASES:
-        raise ParseError(f"karnoffel: bad suit {text!r}; suits: S H D C (or ♠ ♥ ♦ ♣)")
-    return _SUIT_ALIASES[text.strip().upper()]
+    return _cards.parse_suit(text, "karnoffel")
 
 def parse_card(text):
     """'KS', '10H', 'TD', '7♦', lower case ok -> card id (Aces are not in the deck)."""
-    if not isinstance(text, str):
-        raise ParseError(f"karnoffel: a card must be a string like 'KS' or '10H', got {text!r}")
-    t = text.strip().upper()
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] in _RANK_ALIASES:
-        return _SUIT_ALIASES[t[-1]] * 12 + _RANK_ALIASES[t[:-1]]
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] == "A":
-        raise ParseError(f"karnoffel: {text!r}: the Aces are removed from the 48-card deck")
-    raise ParseError(f"karnoffel: malformed card {text!r}; expected rank (2-10, J, Q, K) then suit "
-                     f"(S H D C), e.g. 'KS', '10H'")
+    rank, suit = _cards.parse_card(text, "karnoffel", RANKS)
+    return suit * 12 + RANKS.index(rank)
 
 def mask_to_cards(uint64_t m):
     """Cards of a mask in display order: suits S H D C, high to low by natural order."""
