@@ -65,6 +65,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim import cards as _cards
 
 cdef uint64_t ALL_IDS = ((<uint64_t>1) << 54) - 1
 cdef uint64_t K_MASK = ((<uint64_t>1) << 11) | ((<uint64_t>1) << 24) | ((<uint64_t>1) << 37) | ((<uint64_t>1) << 50)
@@ -1366,8 +1367,6 @@ cdef int zp_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 # ---------------------------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------------------------
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
 _RANK_ALIASES["T"] = 8
 
@@ -1382,23 +1381,14 @@ def card_str(int k):
 
 def parse_card(text):
     """'AS', '10H', 'TD', '7♦', 'BJ' (big joker), 'SJ' (small joker), lower case ok -> identity."""
-    if not isinstance(text, str):
-        raise ParseError(f"zhao_pengyou: a card must be a string like 'AS', '10H', 'BJ', got {text!r}")
-    t = text.strip().upper()
-    if t == "BJ":
-        return ZP_BJK
-    if t == "SJ":
-        return ZP_SJK
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] in _RANK_ALIASES:
-        return _SUIT_ALIASES[t[-1]] * 13 + _RANK_ALIASES[t[:-1]]
-    raise ParseError(f"zhao_pengyou: malformed card {text!r}; expected rank (2-10, J, Q, K, A) then suit "
-                     f"(S H D C), e.g. 'AS', '10H', or a joker 'BJ' / 'SJ'")
+    rank, suit = _cards.parse_card(text, "zhao_pengyou", jokers=("BJ", "SJ"))
+    if suit < 0:
+        return ZP_BJK if rank == "BJ" else ZP_SJK
+    return suit * 13 + RANKS.index(rank)
 
 
 def parse_suit(text):
-    if not isinstance(text, str) or text.strip().upper() not in _SUIT_ALIASES:
-        raise ParseError(f"zhao_pengyou: bad suit {text!r}; suits: S H D C")
-    return _SUIT_ALIASES[text.strip().upper()]
+    return _cards.parse_suit(text, "zhao_pengyou")
 
 
 def parse_rank(text):
