@@ -721,3 +721,17 @@ def test_greedy_beats_random():
     assert len(d) >= 10_000
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     assert d.mean() - half > 0, (d.mean(), half)
+
+
+def test_kitty_multiplier_throw_with_tractor_component():
+    d6 = ["2D", "3D", "4D", "6D", "7D", "8D"]
+    hands = [["AS", "AS", "KS", "KS", "9S", "9S"], ["2H", "2H", "3H", "3H", "4H", "4H"]] + [list(d6) for _ in range(4)]
+    for mult, expect in (("x2", 20 + 2 * 15), ("largest_component", 20 + 2 * 4 * 15)):
+        g = _friend_game(kitty_multiplier=mult)
+        s = g.spec.setup_play(hands, "H", "5", 0, kitty=["KC", "5C"])
+        zp.play(s, hands[0])
+        assert g.spec.view(s)["lead_format"] == "throw"
+        for p in range(1, 6):
+            zp.play(s, s.hand(p))
+        v = g.spec.view(s)
+        assert v["last_winner"] == 1 and v["opp_points"] == expect

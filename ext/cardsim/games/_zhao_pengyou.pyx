@@ -863,6 +863,32 @@ cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     start_deal(s, c)
     draw_advance(s, c)
 
+cdef int lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, int m) noexcept nogil:
+    """Cards in the largest component of a lead (V2): a single 1, a set k, a sequence k*m; a
+    throw of k-sets its longest run of consecutive sets (a tractor inside the throw) times k."""
+    cdef uint64_t ids = lead.layer[0]
+    cdef int run, best = 1, p, kk
+    cdef uint64_t pos = 0
+    if fmt == ZP_F_SEQ:
+        return k * m
+    if fmt != ZP_F_THROW or k < 2:
+        return k
+    while ids:
+        kk = bit_low(ids)
+        ids &= ids - 1
+        if t.seqpos[kk] >= 0:
+            pos |= (<uint64_t>1) << t.seqpos[kk]
+    run = 0
+    for p in range(14):
+        if (pos >> p) & 1:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best * k
+
+
 cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
     cdef Hand plays[12]
     cdef int i, w, pts = 0
@@ -871,7 +897,7 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
         pts += hand_points(&plays[i])
     w = (s.leader + zp_trick_winner(&s.tr, plays, c.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)) % c.n
     s.captured[w] += pts - s.trick_removed
-    s.last_unit = s.lead_k * (s.lead_m if s.lead_fmt == ZP_F_SEQ else 1)
+    s.last_unit = lead_component(&s.tr, &s.trick[s.leader], s.lead_fmt, s.lead_k, s.lead_m)
     s.last_winner = w
     for i in range(c.n):
         hand_clear(&s.trick[i])
