@@ -34,3 +34,25 @@ def test_from_name():
     assert isinstance(from_name("random", 3), RandomAgent)
     with pytest.raises(cardsim.ConfigError):
         from_name("minimax")
+
+
+def test_ismcts_beats_random_at_joffre_whist():
+    g = cardsim.make("joffre_whist")
+    n = 60
+    a = g.spec.run_batch(3, 0, n, [3, 0, 3, 0], ismcts_iterations=64)["returns"][:, 0]
+    b = g.spec.run_batch(3, n, n, [0, 3, 0, 3], ismcts_iterations=64)["returns"][:, 1]
+    x = np.concatenate([a, b])
+    assert x.mean() - 1.96 * x.std(ddof=1) / np.sqrt(len(x)) > 0
+
+
+def test_ismcts_agent_object_is_deterministic_and_legal():
+    from cardsim.agents import ISMCTSAgent
+
+    g = cardsim.make("karnoffel")
+    st = g.new_state(seed=1, deal=2)
+    raw = st.state_bytes()
+    a1 = ISMCTSAgent(iterations=50, seed=9).act(st)
+    a2 = ISMCTSAgent(iterations=50, seed=9).act(st)
+    assert a1 == a2 and st.is_legal(a1) and st.state_bytes() == raw
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.ismcts_action(st, iterations=0)
