@@ -735,3 +735,16 @@ def test_kitty_multiplier_throw_with_tractor_component():
             zp.play(s, s.hand(p))
         v = g.spec.view(s)
         assert v["last_winner"] == 1 and v["opp_points"] == expect
+
+
+def test_score_table_options():
+    g = cardsim.make("zhao_pengyou", players=6, thresholds=(30, 60, 90), game_points=(3, 1, 1, 0, 2, 3, 4))
+    for p_opp, gained in ((0, [5, 0, 0, 0, 0, 0]), (50, [1, 0, 0, 0, 0, 0]), (60, [0, 2, 2, 2, 2, 2]),
+                          (120, [0, 3, 3, 3, 3, 3]), (180, [0, 4, 4, 4, 4, 4])):
+        s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
+        v = g.spec.setup_scoring(s, [0, p_opp, 0, 0, 0, 0], 0, [0], [])
+        assert v["gained"] == gained, p_opp
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", thresholds=(80, 40, 100))
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", game_points=(1, 2))

@@ -57,6 +57,8 @@ ctypedef struct ZPConfig:
     int32_t defend_a         # match ends when a deal at trump rank A is won by DECL (V9)
     int32_t match            # scope == "match"
     int32_t max_deals        # safety cap on deals in a match
+    int32_t gp[7]            # game points: DECL at 0 (base, per short), DECL below t1 (base, per short), OPP 1/2/3
+    int32_t thr[3]           # thresholds per pack: t1 (40), t2 (80), t3 (100)
 
 ctypedef struct ZPState:
     Rng rng                  # deal stream: redeals and the next deals of a match

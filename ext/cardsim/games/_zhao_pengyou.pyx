@@ -791,9 +791,11 @@ cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noex
 
 cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Scoring (§6): opposition points with the kitty to the last trick's team, the game-point
-    table by thresholds of 40 x decks with the bonus for a short DECL team, then (scope 'match')
+    table by thresholds of 40 x decks with the bonus for a short DECL team (both replaceable
+    options: cfg.thr per pack, cfg.gp), then (scope 'match')
     rank advancement, game end and the next deal."""
-    cdef int q, P = 0, A, short, gp, decl_won, adv, mult, all_mask = (1 << c.n) - 1, t40 = 40 * c.decks
+    cdef int q, P = 0, A, short, gp, decl_won, adv, mult, all_mask = (1 << c.n) - 1
+    cdef int t1 = c.thr[0] * c.decks, t2 = c.thr[1] * c.decks, t3 = c.thr[2] * c.decks
     for q in range(c.n):
         if not ((s.decl_mask >> q) & 1):
             P += s.captured[q]
@@ -815,19 +817,19 @@ cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
         short = 0
     if P == 0:
         decl_won = 1
-        gp = 2 + 2 * short
-    elif P < t40:
+        gp = c.gp[0] + c.gp[1] * short
+    elif P < t1:
         decl_won = 1
-        gp = 1 + short
-    elif P < 2 * t40:
+        gp = c.gp[2] + c.gp[3] * short
+    elif P < t2:
         decl_won = 0
-        gp = 1
-    elif P < 100 * c.decks:
+        gp = c.gp[4]
+    elif P < t3:
         decl_won = 0
-        gp = 2
+        gp = c.gp[5]
     else:
         decl_won = 0
-        gp = 3
+        gp = c.gp[6]
     s.decl_won = decl_won
     s.winners = <uint16_t>(s.decl_mask if decl_won else (all_mask & ~s.decl_mask))
     for q in range(c.n):
@@ -1475,6 +1477,10 @@ cdef class ZhaoPengyouSpec(GameSpec):
         self.c.defend_a = opts["game_end"] == "defend_A"
         self.c.match = opts["scope"] == "match"
         self.c.max_deals = opts["max_deals"]
+        for i in range(7):
+            self.c.gp[i] = opts["game_points"][i]
+        for i in range(3):
+            self.c.thr[i] = opts["thresholds"][i]
         self.cfg = &self.c
         self.name = "zhao_pengyou"
         self.num_players = n

@@ -33,6 +33,21 @@ TABLE = {
 for _n, _row in TABLE.items():
     assert 52 * _row["decks"] + _row["big"] + _row["small"] == _n * _row["cards"] + _row["kitty"]
 
+DEFAULT_GAME_POINTS = (2, 2, 1, 1, 1, 2, 3)
+DEFAULT_THRESHOLDS = (40, 80, 100)
+
+
+def _int_tuple(name, n, lo, hi, increasing=False):
+    def check(value):
+        if not isinstance(value, (list, tuple)) or len(value) != n or any(
+                isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi for v in value):
+            raise ConfigError(f"zhao_pengyou: {name} must be {n} ints in {lo}..{hi}, got {value!r}")
+        if increasing and any(a >= b for a, b in zip(value, value[1:])):
+            raise ConfigError(f"zhao_pengyou: {name} must be strictly increasing, got {value!r}")
+        return tuple(value)
+    return check
+
+
 OPTIONS = (
     Option("kitty_multiplier", "x2", "kitty points to the last trick's team: x2 (seed), or 2 x the largest "
            "component of the last lead (V2)", choices=("x2", "largest_component")),
@@ -51,6 +66,11 @@ OPTIONS = (
            "one's own draw (V8)", choices=("every_draw", "own_draw_only")),
     Option("game_end", "reach_A", "the match ends when a rank reaches A (seed) or when A is defended (V9)",
            choices=("reach_A", "defend_A")),
+    Option("game_points", DEFAULT_GAME_POINTS, "game-point table (§6.2): DECL with P_opp = 0 (base, per "
+           "missing friend), DECL below t1 (base, per missing friend), OPP in [t1, t2), [t2, t3), >= t3",
+           validate=_int_tuple("game_points", 7, 0, 12)),
+    Option("thresholds", DEFAULT_THRESHOLDS, "P_opp thresholds t1 t2 t3 per 52-card pack (§6.2: 40 80 100)",
+           validate=_int_tuple("thresholds", 3, 1, 1000, increasing=True)),
     Option("max_deals", 1000, "safety cap on deals in a match (scope='match')", kind=int, min=1, max=100_000),
     SCOPE,
 )
