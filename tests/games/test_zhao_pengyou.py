@@ -624,8 +624,15 @@ def test_defend_A_match():
 
 
 # ---- property test: factored actions == brute force == legal_follows --------------------------------------
-def brute_force_follows(hand, lead, T, R):
-    """Independent Python reading of §5.4 for a legal lead."""
+def _profile(counts, k, m):
+    chunks = []
+    for c in counts:
+        chunks += [k] * (c // k) + ([c % k] if c % k else [])
+    return sorted(chunks, reverse=True)[:m]
+
+
+def brute_force_follows(hand, lead, T, R, partial=False):
+    """Independent Python reading of §5.4 (and of V7 when partial) for a legal lead."""
     def eff(c):
         if c in ("BJ", "SJ") or c[:-1] == R or c[-1] == T:
             return "T"
@@ -641,7 +648,10 @@ def brute_force_follows(hand, lead, T, R):
         if len(S) >= L:
             if any(eff(c) != suit for c in combo):
                 continue
-            if k >= 2:
+            if k >= 2 and partial:
+                if _profile(Counter(S).values(), k, m) != _profile(Counter(combo).values(), k, m):
+                    continue
+            elif k >= 2:
                 avail = sum(v // k for v in Counter(S).values())
                 have = sum(v // k for v in Counter(combo).values())
                 if have < min(m, avail):
@@ -653,13 +663,14 @@ def brute_force_follows(hand, lead, T, R):
     return out
 
 
-def factored_follows(hand, lead, T, R):
+def factored_follows(hand, lead, T, R, partial=False):
     """Whole follows reachable through the engine's action space: a 6-player table where seat 0
     leads `lead` (a stand-alone throw: the other seats hold nothing of its suit that could block)
     and seat 1 holds `hand`; explore every ADD sequence."""
-    g = cardsim.make("zhao_pengyou", players=6)
+    g = cardsim.make("zhao_pengyou", players=6, partial_set_obligation=partial)
     L = len(lead)
-    s0 = g.spec.setup_play([list(lead), list(hand)] + [["2C"] * L for _ in range(4)], T, R, 0)
+    filler = ["2C", "3C", "4C", "6C", "7C", "8C"][:L]
+    s0 = g.spec.setup_play([list(lead), list(hand)] + [list(filler) for _ in range(4)], T, R, 0)
     zp.play(s0, lead)
     if g.spec.view(s0)["lead_format"] is None or g.spec.view(s0)["trick"][0] != sorted_play(lead, s0):
         return None
@@ -687,22 +698,32 @@ def sorted_play(cards, s):
 CARD_POOL = ["AH", "KH", "QH", "10H", "5H", "2H", "AS", "QS", "7C", "5C", "9D", "BJ"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(CARD_POOL), min_size=2, max_size=8),
-       st.sampled_from([["JH"], ["JH", "JH"], ["JH", "JH", "9H", "9H"], ["JH", "JH", "8H", "8H"],
-                        ["AH", "KH"], ["JD", "JD"], ["6C", "6C"], ["9S", "9S", "8S", "8S"]]))
-def test_property_factored_equals_brute_force(hand, lead):
-    T, R = "C", "5"
-    cnt = Counter(hand)
-    if any(v > 2 for v in cnt.values()) or len(hand) < len(lead):
+TRUMPS = [("C", "5"), ("H", "9"), ("S", "Q"), ("D", "J")]
+LEADS = [["JH"], ["JH", "JH"], ["JH", "JH", "9H", "9H"], ["JH", "JH", "8H", "8H"], ["AH", "KH"], ["JD", "JD"],
+         ["6C", "6C"], ["9S", "9S", "8S", "8S"], ["QH", "QH", "QH"], ["AH", "AH", "KH", "KH", "QH", "QH"]]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(CARD_POOL), min_size=2, max_size=9), st.sampled_from(LEADS),
+       st.sampled_from(TRUMPS), st.booleans())
+def test_property_factored_equals_brute_force(hand, lead, trump, partial):
+    T, R = trump
+    try:
+        lead_format(lead, T, R)
+    except IllegalActionError:
         return
-    expected = brute_force_follows(hand, lead, T, R)
-    oracle = as_set(legal_follows(hand, lead, T, R))
-    assert oracle == expected, (hand, lead)
-    if len(hand) <= 6:
-        fact = factored_follows(hand, lead, T, R)
+    if any(v > 3 for v in Counter(hand).values()) or len(hand) < len(lead):
+        return
+    expected = brute_force_follows(hand, lead, T, R, partial)
+    oracle = as_set(zp.legal_follows(hand, lead, T, R, partial_set_obligation=partial))
+    assert oracle == expected, (hand, lead, trump, partial)
+    for play in expected:
+        flat = [c for c, n in play for _ in range(n)]
+        assert zp.is_legal_follow(hand, lead, flat, T, R, partial_set_obligation=partial)
+    if len(hand) <= 7:
+        fact = factored_follows(hand, lead, T, R, partial)
         if fact is not None:
-            assert fact == expected, (hand, lead)
+            assert fact == expected, (hand, lead, trump, partial)
 
 
 # ---- greedy beats random ---------------------------------------------------------------------------------
