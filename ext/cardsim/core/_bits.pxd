@@ -53,3 +53,9 @@ cdef inline int bit_nth(uint64_t x, int n) noexcept nogil:
         x &= x - 1
         n -= 1
     return base + cs_ctz(x)
+
+cdef inline void put_bits(float* o, uint64_t m) noexcept nogil:
+    """o[k] = 1.0 for every set bit k of m (one-hot blocks of observations)."""
+    while m:
+        o[cs_ctz(m)] = 1.0
+        m &= m - 1

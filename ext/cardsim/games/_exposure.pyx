@@ -47,7 +47,7 @@ highest losing card (its lowest card when it must win anyway).
 """
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_count
 from cardsim.core._game cimport GameVTable
@@ -401,11 +401,6 @@ cdef void ex_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # observation and resampling
 # ---------------------------------------------------------------------------------------------
-cdef inline void put_bits(float* o, uint32_t m) noexcept nogil:
-    while m:
-        o[bit_low(m)] = 1.0
-        m &= m - 1
-
 cdef inline bint visible(const EXState* s, const EXConfig* c, int q, int p) noexcept nogil:
     """Are q's declarations visible to p? Always, except under simultaneous declaration before
     both players have finished."""

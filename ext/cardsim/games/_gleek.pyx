@@ -47,7 +47,7 @@ its lowest card (non-trumps first).
 """
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
 from cardsim.core._game cimport GameVTable
@@ -700,11 +700,6 @@ cdef void gl_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # observation and resampling
 # ---------------------------------------------------------------------------------------------
-cdef inline void put_bits(float* o, uint64_t m) noexcept nogil:
-    while m:
-        o[bit_low(m)] = 1.0
-        m &= m - 1
-
 cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
     cdef const GLState* s = <const GLState*>st
     cdef const GLConfig* c = <const GLConfig*>cfg

@@ -33,7 +33,7 @@ wins, else its lowest card.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_range, as_has, as_first
 from cardsim.core._game cimport GameVTable
@@ -487,11 +487,6 @@ cdef void jw_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # observation and resampling
 # ---------------------------------------------------------------------------------------------
-cdef inline void put_bits(float* o, uint64_t m) noexcept nogil:
-    while m:
-        o[bit_low(m)] = 1.0
-        m &= m - 1
-
 cdef void jw_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
     cdef const JWConfig* c = <const JWConfig*>cfg

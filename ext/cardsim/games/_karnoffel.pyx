@@ -41,7 +41,7 @@ Farbenstecher 58, Devil 60, K 50, Q 45, J 40, then 10..2 by rank.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._game cimport GameVTable
@@ -292,11 +292,6 @@ cdef void kn_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # observation and resampling
 # ---------------------------------------------------------------------------------------------
-cdef inline void put_bits(float* o, uint64_t m) noexcept nogil:
-    while m:
-        o[bit_low(m)] = 1.0
-        m &= m - 1
-
 cdef void kn_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
     cdef const KNState* s = <const KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
