@@ -1,5 +1,6 @@
 """Card notation shared by every French-suited game (DESIGN §4): rank then suit, ASCII
-(`AS`, `10H`, `7D`, `2C`); parsers also take `T` for 10, lower case and the suit symbols; jokers
+(`AS`, `10H`, `7D`, `2C`); parsers also take `T` for 10, lower case, the suit symbols (after or,
+as in the rules specs, before the rank: `♦10`); jokers
 `BJ`/`SJ` and Samba's `JK`. Each game maps (rank, suit) to its own card identities."""
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+SUIT_SYMBOLS = "♠♥♦♣♤♡♢♧"
 RANK_ALIASES = {**{r: r for r in RANKS}, "T": "10"}
 JOKERS = ("BJ", "SJ", "JK")
 
@@ -30,6 +32,8 @@ def parse_card(text, game: str = "cardsim", ranks: tuple[str, ...] = RANKS, joke
     t = text.strip().upper()
     if t in jokers:
         return t, -1
+    if len(t) >= 2 and t[0] in SUIT_SYMBOLS:          # the specs' symbol-first notation: '♦10'
+        t = t[1:] + t[0]
     if len(t) >= 2 and t[-1] in SUIT_ALIASES:
         rank = RANK_ALIASES.get(t[:-1])
         if rank in ranks:

@@ -658,10 +658,6 @@ def parse_rank(text):
 def parse_card(text):
     """'AS', '10H', 'TD', '9♦', lower case ok (cardsim.cards), and the spec's symbol-first '♦9'
     -> card id (rank*4 + suit)."""
-    if isinstance(text, str):
-        t = text.strip()
-        if len(t) >= 2 and t[0] in "♠♥♦♣♤♡♢♧":
-            text = t[1:] + t[0]
     rank, suit = _cards.parse_card(text, "exposure", RANKS)
     return _RANK_INDEX[rank] * 4 + suit
 

@@ -53,6 +53,7 @@ from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_r
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
+from cardsim import cards as _cards
 from cardsim.errors import ConfigError, ParseError
 
 cdef uint64_t FULL = ((<uint64_t>1) << 44) - 1
@@ -1017,27 +1018,13 @@ cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 def card_str(int c):
     return RANKS[c % 11] + SUITS[c // 11]
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
-_RANK_ALIASES["T"] = 6
-
 def parse_suit(text):
-    if not isinstance(text, str) or text.strip().upper() not in _SUIT_ALIASES:
-        raise ParseError(f"gleek: bad suit {text!r}; suits: S H D C (or ♠ ♥ ♦ ♣)")
-    return _SUIT_ALIASES[text.strip().upper()]
+    return _cards.parse_suit(text, "gleek")
 
 def parse_card(text):
     """'AS', '10H', 'TD', '4♣', '♣4', lower case ok -> card id (no 2s or 3s in Gleek)."""
-    if not isinstance(text, str):
-        raise ParseError(f"gleek: a card must be a string like 'AS' or '10H', got {text!r}")
-    t = text.strip().upper()
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] in _RANK_ALIASES:
-        return _SUIT_ALIASES[t[-1]] * 11 + _RANK_ALIASES[t[:-1]]
-    if len(t) >= 2 and t[0] in "♠♥♦♣♤♡♢♧" and t[1:] in _RANK_ALIASES:
-        return _SUIT_ALIASES[t[0]] * 11 + _RANK_ALIASES[t[1:]]
-    raise ParseError(f"gleek: malformed card {text!r}; expected rank (4-10, J, Q, K, A) then suit "
-                     f"(S H D C), e.g. 'AS', '10H' (2s and 3s are not in the Gleek pack)")
+    rank, suit = _cards.parse_card(text, "gleek", RANKS)
+    return suit * 11 + RANKS.index(rank)
 
 def mask_to_cards(uint64_t m):
     """Cards of a mask in display order: suits S H D C, high to low."""
