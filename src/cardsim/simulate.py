@@ -22,7 +22,7 @@ Streaming. `keep_table=False` keeps only the running summary (means, co-moments,
 histograms, running means): memory stays flat for any number of deals. `out="x.parquet"` (or
 .csv) writes the rows to disk as they arrive, so a 100 M-deal table never has to fit in memory.
 
-Agents. One per seat, by name ("random", "greedy", "first"), or any object with
+Agents. One per seat, by name ("random", "greedy", "first", "ismcts"), or any object with
 `act(state) -> action` (the slow path: every step goes through the Python State API, so expect
 about 100x fewer deals per second; C agents in the same line-up are then emulated through the API
 with their own seeded numpy streams, so their choices differ from the kernel's, deterministically).
@@ -84,7 +84,7 @@ def _get_game(name: str, options: dict) -> Game:
     key = _game_key(name, options)
     g = _GAMES.get(key)
     if g is None:
-        g = make(name, **{k: v for k, v in options.items() if k != "variant"})
+        g = make(name, **{k: v for k, v in options.items() if k != "variant" or v is not None})
         _GAMES[key] = g
     return g
 
@@ -209,6 +209,8 @@ def _python_task(name, options, seed, start, count, agents, want_fp=True, want_l
                 a = la[rngs[p].integers(len(la))]
             elif ag == AGENT_CODES["first"]:
                 a = la[0]
+            elif ag == AGENT_CODES.get("ismcts", -1):
+                a = g.spec.ismcts_action(st, seed=int(rngs[p].integers(2**63)))
             else:
                 a = g.spec.greedy_action(st, int(rngs[p].integers(2**63)))
             st.apply(a)
@@ -566,7 +568,8 @@ def _resolve_game(game, matches, options) -> Game:
         if matches is not None and g.options.get("scope") != "match":
             if "scope" not in g.options:
                 raise ConfigError(f"{g.name} has no scope option: it cannot play matches")
-            g = make(g.name, **{**{k: v for k, v in g.options.items() if k != "variant"}, "scope": "match"})
+            g = make(g.name, **{**{k: v for k, v in g.options.items() if k != "variant" or v is not None},
+                                "scope": "match"})
         return g
     if matches is not None:
         if options.get("scope", "match") != "match":
@@ -584,8 +587,9 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     game: a registered name (its options and `variant=` in **options) or a Game from make().
     deals: how many deals (default 1000); matches: how many whole matches instead (the game is
       built with scope="match"; one row per match). Give one of the two.
-    seed: deal i of seed s is the same everywhere; agents: one per seat (a single name for all),
-      "random", "greedy", "first", or objects with act(state) (slow Python path).
+    seed: deal i of seed s is the same everywhere; agents: one per seat (a single name for all):
+      C agents by name ("random", "greedy", "first", "ismcts": cardsim.core._engine.AGENT_CODES),
+      or objects with act(state) (slow Python path).
     workers: threads (default: all cores), or Dask LocalCluster worker processes.
     executor: any concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or
       `dask.distributed.Client(...).get_executor()`); overrides backend.
