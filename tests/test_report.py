@@ -25,10 +25,10 @@ def test_report_end_to_end(name, tmp_path):
     text = (tmp_path / "report.html").read_text()
     assert out.endswith("report.html")
     pngs = _pngs(text)
-    assert len(pngs) == 3
+    assert len(pngs) == 4
     for p in pngs:
         assert base64.b64decode(p)[:8] == b"\x89PNG\r\n\x1a\n"
-    for key in ("distributions", "win_rates", "running_means"):
+    for key in ("distributions", "win_rates", "running_means", "metrics"):
         assert f"id='{key}'" in text
     s = res.summary()
     assert f"{s['deals']:,} deals" in text

@@ -54,7 +54,9 @@ def print_summary(s: dict, elapsed: float | None = None, file=None):
     file = file or sys.stdout
     unit = s.get("unit", "deal")
     took = f"  ({elapsed:.2f} s)" if elapsed is not None else ""
-    print(f"{s['game']}: {s['deals']} {unit}s, seed {s['seed']}, agents {s['agents']}{took}", file=file)
+    from cardsim.report import plural
+
+    print(f"{s['game']}: {s['deals']} {plural(unit)}, seed {s['seed']}, agents {s['agents']}{took}", file=file)
     for x in s["seats"]:
         print(f"  seat {x['seat']}: mean return {fmt(x['mean'])}  95% CI {_ci(x['ci95'])}  "
               f"win rate {fmt(x['win_rate'])} {_ci(x['win_ci95'])}  advantage p={fmt_p(x['advantage_p'])}", file=file)
@@ -75,12 +77,12 @@ def print_summary(s: dict, elapsed: float | None = None, file=None):
 
 
 def _print_compare(c: dict):
-    from cardsim.report import fmt, fmt_p
+    from cardsim.report import fmt, fmt_p, plural
 
     print(f"compare ({c['method']}): B - A", )
     for side in ("a", "b"):
         x = c[side]
-        print(f"  {side.upper()}: {x.get('game')} {x.get('deals')} {x.get('unit') or 'deal'}s seed {x.get('seed')} "
+        print(f"  {side.upper()}: {x.get('game')} {x.get('deals')} {plural(x.get('unit') or 'deal')} seed {x.get('seed')} "
               f"agents {x.get('agents')}")
     for x in c["seats"]:
         m, w = x["mean"], x["win_rate"]
@@ -209,8 +211,11 @@ def main(argv=None) -> int:
                 print(f"  mean gain {fmt(sk['mean_gain_sd'])} sd; gap between seats {fmt(sk['seat_skill_gap'])} sd")
             return 0
         return 2
-    except (CardsimError, OSError) as e:
+    except CardsimError as e:
         print(f"cardsim: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"cardsim: error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
 
 

@@ -6,8 +6,8 @@
 The page is self-contained (plots embedded as data: URIs) and states exactly the numbers of
 `summary()`: it is built from the summary alone, so a summary-only run (keep_table=False, saved
 as .json) gives the same page. Plots: the return distribution of every seat, win rates with
-their Wilson intervals, and each seat's running mean return converging over the deals (with a
-95% band). Needs matplotlib (`pip install 'cardsim[report]'`).
+their Wilson intervals, each seat's running mean return converging over the deals (with a
+95% band), and the distributions of the game's metrics and of the duration. Needs matplotlib (`pip install 'cardsim[report]'`).
 """
 from __future__ import annotations
 
@@ -33,6 +33,11 @@ def fmt(x, digits: int = 4) -> str:
     if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e7):
         return f"{x:.{digits - 1}e}"
     return f"{x:.{digits}f}"
+
+
+def plural(unit: str) -> str:
+    """'deal' -> 'deals', 'match' -> 'matches'."""
+    return unit + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
 
 
 def fmt_ci(ci) -> str:
@@ -63,6 +68,7 @@ def _figures(s: dict) -> dict:
     import matplotlib.pyplot as plt
 
     figs = {}
+    unit = s.get("unit", "deal")
     P = len(s["seats"])
     # score distributions per seat
     fig, axes = plt.subplots(1, P, figsize=(3.2 * P, 2.8), sharey=True, squeeze=False)
@@ -78,7 +84,7 @@ def _figures(s: dict) -> dict:
                     color=f"C{p}")
         ax.set_title(f"seat {p}")
         ax.set_xlabel("return")
-    axes[0][0].set_ylabel("share of " + s.get("unit", "deal") + "s")
+    axes[0][0].set_ylabel("share of " + plural(unit))
     fig.suptitle("Return distribution per seat", y=1.04)
     figs["distributions"] = _png(fig)
     # win rates with error bars
@@ -105,10 +111,32 @@ def _figures(s: dict) -> dict:
             ax.fill_between(n, mean[:, p] - h, mean[:, p] + h, color=f"C{p}", alpha=0.15)
         ax.set_xscale("log")
         ax.legend(fontsize=8)
-    ax.set_xlabel(s.get("unit", "deal") + "s")
+    ax.set_xlabel(plural(unit))
     ax.set_ylabel("running mean return")
     ax.set_title("Running mean return (95% band)")
     figs["running_means"] = _png(fig)
+    # distributions of the game's metrics (and of the duration)
+    hists = [(k, v["hist"]) for k, v in (s.get("metrics") or {}).items()]
+    hists += [(f"{k} per {unit}", s["histograms"][k]) for k in ("actions", "decisions") if k in s.get("histograms", {})]
+    if hists:
+        cols = min(4, len(hists))
+        rows = -(-len(hists) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.4 * rows), squeeze=False)
+        for i, (name, h) in enumerate(hists):
+            ax = axes[i // cols][i % cols]
+            vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(s["deals"], 1)
+            if len(vals) and not h["width"] and len(vals) <= 25:
+                ax.bar(vals, cnts, width=0.8 * _min_gap(vals), color="C0")
+            elif len(vals):
+                hi = vals[-1] + (h["width"] or 0)
+                ax.hist(vals, bins=np.linspace(vals[0], hi if hi > vals[0] else vals[0] + 1, 31), weights=cnts,
+                        color="C0")
+            ax.set_title(name, fontsize=9)
+        for j in range(len(hists), rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        fig.suptitle("Game metrics: distributions (share of " + plural(unit) + ")", y=1.02)
+        fig.tight_layout()
+        figs["metrics"] = _png(fig)
     return figs
 
 
@@ -134,7 +162,7 @@ def render_html(s: dict, skill: dict | None = None) -> str:
            "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:3px 8px;"
            "text-align:right}th{background:#eee}</style></head><body>",
            f"<h1>{html.escape(str(s.get('game')))}: balance report</h1>",
-           f"<p>{fmt(s['deals'])} {unit}s, seed {s.get('seed')}, agents {html.escape(', '.join(map(str, s.get('agents', []))))}, "
+           f"<p>{fmt(s['deals'])} {plural(unit)}, seed {s.get('seed')}, agents {html.escape(', '.join(map(str, s.get('agents', []))))}, "
            f"cardsim {html.escape(str(s.get('cardsim_version')))}.<br>Options: {html.escape(shown_opts)}</p>",
            "<h2>Seats</h2><table>",
            _row(["seat", "mean return", "95% CI", "sd", "win rate", "95% Wilson", "advantage", "advantage 95% CI",
@@ -187,8 +215,9 @@ def render_html(s: dict, skill: dict | None = None) -> str:
         out.append("</table>")
     out.append("<h2>Plots</h2>")
     for key, title in (("distributions", "Return distribution per seat"), ("win_rates", "Win rates"),
-                       ("running_means", "Running mean return")):
-        out.append(f"<h3>{title}</h3><img id='{key}' alt='{title}' src='{figs[key]}'>")
+                       ("running_means", "Running mean return"), ("metrics", "Game metrics")):
+        if key in figs:
+            out.append(f"<h3>{title}</h3><img id='{key}' alt='{title}' src='{figs[key]}'>")
     out.append("</body></html>")
     return "\n".join(out)
 

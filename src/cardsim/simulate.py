@@ -287,7 +287,9 @@ class _Progress:
     """A plain progress bar on stderr (no dependency)."""
 
     def __init__(self, total: int, unit: str, enabled: bool):
-        self.total, self.unit, self.enabled = total, unit, enabled
+        from cardsim.report import plural
+
+        self.total, self.unit, self.enabled = total, plural(unit), enabled
         self.done = 0
         self.t0 = time.perf_counter()
         self.last = 0.0
@@ -305,7 +307,7 @@ class _Progress:
         frac = self.done / self.total if self.total else 1.0
         eta = (self.total - self.done) / rate if rate > 0 else float("nan")
         bar = "#" * int(30 * frac)
-        sys.stderr.write(f"\r[{bar:<30}] {self.done:,}/{self.total:,} {self.unit}s  {rate:,.0f}/s  "
+        sys.stderr.write(f"\r[{bar:<30}] {self.done:,}/{self.total:,} {self.unit}  {rate:,.0f}/s  "
                          f"eta {eta:,.0f} s ")
         sys.stderr.flush()
 
