@@ -17,6 +17,14 @@ scale without processes. Any concurrent.futures.Executor can be passed (`executo
 running scheduler, no address starts a LocalCluster (one single-threaded worker process per core).
 `pip install 'cardsim[dask]'` brings what it needs; every node (scheduler included) needs cardsim
 installed, nothing else: a task carries only (game name, options, seed, deal range, agent codes).
+A script that lets simulate() start a LocalCluster (worker processes) must keep its top-level
+code under `if __name__ == "__main__":`, as with multiprocessing. Cluster start-up takes 0.5-2 s:
+to run several simulations, start one `distributed.Client` and pass it as `address=`.
+
+    dask scheduler --port 8786                          # head node
+    dask worker tcp://HEAD:8786 --nworkers 8 --nthreads 1   # each worker node
+    cardsim.simulate("joffre_whist", deals=10**8, backend="dask", address="tcp://HEAD:8786",
+                     keep_table=False)
 
 Streaming. `keep_table=False` keeps only the running summary (means, co-moments, win counts,
 histograms, running means): memory stays flat for any number of deals. `out="x.parquet"` (or
