@@ -92,11 +92,10 @@ def bench_kernel_scaling(benchmark, request):
 
 
 def dask_vs_threads(deals=1_000_000, rounds=3):
-    from distributed import Client, LocalCluster
+    from cardsim.simulate import local_cluster
 
     t0 = time.perf_counter()
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
-    client = Client(cluster)
+    client, cluster = local_cluster(2)
     start = time.perf_counter() - t0
     try:
         _run(20_000, 2, backend="dask", address=client)    # warm-up: workers import cardsim, build the game

@@ -13,10 +13,10 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
-    from distributed import Client, LocalCluster
+    from cardsim.simulate import local_cluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
-    c = Client(cluster)
+    c, cluster = local_cluster(2)
+    assert all(env["MALLOC_TRIM_THRESHOLD_"] == str(1 << 27) for env in c.run(lambda: dict(__import__("os").environ)).values())
     yield c
     c.close()
     cluster.close()
