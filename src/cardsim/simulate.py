@@ -184,7 +184,7 @@ def _kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc
     """One chunk on the batch kernel: deals start..start+count-1 of seed, as table columns."""
     g = _get_game(name, options)
     part = g.spec.run_batch(seed, start, count, list(codes))
-    if want_lc:
+    if want_lc and "lead_changes" not in part:     # (used as is once the kernel reports it)
         part["lead_changes"] = np.array([lead_changes_of(g, seed, d, codes) for d in range(start, start + count)],
                                         np.int32)
     return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
