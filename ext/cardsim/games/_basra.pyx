@@ -999,10 +999,10 @@ cdef class BasraSpec(GameSpec):
             "chosen": mask_to_cards(st.chosen),
             "last_capturer": None if st.last_capturer < 0 else st.last_capturer,
             "basras": [st.nbasra[i] for i in range(S)],
-            "basra_points": [st.basra_half[i] / 2 for i in range(S)],
-            "deal_points": [st.deal_half[i] / 2 for i in range(S)],
-            "game_points": [st.cum_half[i] / 2 for i in range(S)],
-            "total_points": [st.total_half[i] / 2 for i in range(S)],
+            "basra_points": [st.basra_half[i] / 2.0 for i in range(S)],
+            "deal_points": [st.deal_half[i] / 2.0 for i in range(S)],
+            "game_points": [st.cum_half[i] / 2.0 for i in range(S)],
+            "total_points": [st.total_half[i] / 2.0 for i in range(S)],
             "games_won": [st.games_won[i] for i in range(S)],
             "carry": st.carry, "majority_side": None if st.majority_side < 0 else st.majority_side,
             "target": (51 + 10 * st.last_target) if self.c.ladder else (150 if self.c.best_of_5 else self.c.target),
@@ -1138,4 +1138,4 @@ def oracle_score(BasraSpec spec, list piles, list doubled, list basra_points, in
         b[i] = int(round(2 * basra_points[i])) if i < len(basra_points) else 0
         out[i] = 0
     ba_score_deal(&spec.c, p, d, b, &cr, out, &ms)
-    return [out[i] / 2 for i in range(spec.c.nsides)], cr, ms
+    return [out[i] / 2.0 for i in range(spec.c.nsides)], cr, ms
