@@ -2,7 +2,7 @@
 # Functions take nw, the number of 64-bit words the game uses (ceil(num_actions / 64)), so a
 # small game never touches the unused words.
 from cardsim.core._types cimport uint64_t, MAX_ACTION_WORDS
-from cardsim.core._bits cimport cs_popcount, cs_ctz, bit_nth
+from cardsim.core._bits cimport cs_popcount, cs_ctz, bit_nth, bit_below
 
 ctypedef struct ActionSet:
     uint64_t w[16]           # MAX_ACTION_WORDS words; bit a%64 of w[a/64] = action a legal
@@ -19,17 +19,19 @@ cdef inline void as_remove(ActionSet* s, int a) noexcept nogil:
     s.w[a >> 6] &= ~((<uint64_t>1) << (a & 63))
 
 cdef inline void as_add_range(ActionSet* s, int lo, int hi) noexcept nogil:
-    """Add every action in [lo, hi)."""
-    cdef int a = lo
-    while a < hi and (a & 63):
-        as_add(s, a)
-        a += 1
-    while a + 64 <= hi:
-        s.w[a >> 6] = <uint64_t>0xFFFFFFFFFFFFFFFF
-        a += 64
-    while a < hi:
-        as_add(s, a)
-        a += 1
+    """Add every action in [lo, hi), a word at a time."""
+    cdef int wlo, whi, i
+    if lo >= hi:
+        return
+    wlo = lo >> 6
+    whi = (hi - 1) >> 6
+    if wlo == whi:
+        s.w[wlo] |= bit_below(hi - (wlo << 6)) & ~bit_below(lo & 63)
+        return
+    s.w[wlo] |= ~bit_below(lo & 63)
+    for i in range(wlo + 1, whi):
+        s.w[i] = <uint64_t>0xFFFFFFFFFFFFFFFF
+    s.w[whi] |= bit_below(hi - (whi << 6))
 
 cdef inline void as_add_mask(ActionSet* s, int base, uint64_t mask) noexcept nogil:
     """Add action base+k for every bit k of mask (base a multiple of 64 is fastest)."""

@@ -30,8 +30,26 @@ cdef inline uint64_t bit_below(int k) noexcept nogil:
     return ((<uint64_t>1) << k) - 1
 
 cdef inline int bit_nth(uint64_t x, int n) noexcept nogil:
-    """Index of the n-th (0-based, ascending) set bit of x; x has more than n bits set."""
-    cdef int i
-    for i in range(n):
+    """Index of the n-th (0-based, ascending) set bit of x; x has more than n bits set.
+    Halves the word by popcount down to a byte, then clears low bits (<= 7 steps), so the cost
+    does not grow with n (random agents pick among up to ~100 actions)."""
+    cdef int base = 0, c
+    c = cs_popcount(x & <uint64_t>0xFFFFFFFF)
+    if n >= c:
+        n -= c
+        x >>= 32
+        base = 32
+    c = cs_popcount(x & <uint64_t>0xFFFF)
+    if n >= c:
+        n -= c
+        x >>= 16
+        base += 16
+    c = cs_popcount(x & <uint64_t>0xFF)
+    if n >= c:
+        n -= c
+        x >>= 8
+        base += 8
+    while n > 0:
         x &= x - 1
-    return cs_ctz(x)
+        n -= 1
+    return base + cs_ctz(x)

@@ -11,8 +11,10 @@ import numpy as np
 
 from cardsim.core._types cimport int32_t, int64_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
-from cardsim.core._bits cimport CARDSIM_CHECKS
-from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_nth, as_first
+from cardsim.core._bits cimport CARDSIM_CHECKS, bit_nth
+from cardsim.core._types cimport MAX_ACTION_WORDS
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
+from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_nth, as_first, as_add_range
 from cardsim.core._game cimport GameVTable
 
 from cardsim.errors import CardsimError, IllegalActionError, ParseError
@@ -38,6 +40,28 @@ def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint
     for i in range(n):
         out.append(rng_next(&r) if bound == 0 else rng_below(&r, bound))
     return out
+
+
+def _test_bit_nth(uint64_t x, int n):
+    return bit_nth(x, n)
+
+
+def _test_add_range(int lo, int hi):
+    cdef ActionSet s
+    as_clear(&s, MAX_ACTION_WORDS)
+    as_add_range(&s, lo, hi)
+    return [a for a in range(MAX_ACTION_WORDS * 64) if as_has(&s, a)] if as_count(&s, MAX_ACTION_WORDS) == hi - lo else None
+
+
+def _test_hand(ops, query):
+    cdef Hand h
+    hand_clear(&h)
+    for op, k in ops:
+        if op == "add":
+            hand_add(&h, k)
+        else:
+            hand_remove(&h, k)
+    return [h.layer[i] for i in range(4)], [hand_count(&h, k) for k in query], hand_size(&h)
 
 
 cdef class GameSpec:

@@ -39,6 +39,8 @@ ctypedef struct JWState:
     uint64_t played[4]       # cards each player has played this deal
     int8_t card_trick[52]    # trick number (0..12) each card was played in, -1 = not played
     int8_t trick[4]          # card each seat played to the current trick, -1 = none yet
+    uint64_t trick_mask      # cards of the current trick
+    int8_t led               # suit led to the current trick, -1 when on lead
     int8_t bid_by[91]        # seat that made each bid, -1 = not bid
     int16_t dbl_at[4]        # bid each seat doubled, -1 = none
     int16_t pass_at[4]       # high bid (index, -1 none) when each seat passed, -2 = not passed

@@ -35,7 +35,7 @@ from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first
+from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_range, as_has, as_first
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
@@ -50,12 +50,24 @@ cdef int CJ = 3 * 13 + 9        # ♣J
 cdef int8_t STRAIN_SUIT[5]
 STRAIN_SUIT[:] = [-1, 0, 2, 3, 1]
 
+# TA_BITS[s]: the action-set words holding the 7 TA bids naming suit s (actions 89 + 4l + s)
+cdef uint64_t TA_BITS[4][3]
+for _s in range(4):
+    TA_BITS[_s][0] = TA_BITS[_s][1] = TA_BITS[_s][2] = 0
+    for _l in range(7):
+        _a = JW_BID0 + 35 + 4 * _l + _s
+        TA_BITS[_s][_a // 64] |= (<uint64_t>1) << (_a % 64)
+
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 STRAIN_NAMES = ("NT", "S", "D", "C", "H", "TA", "JTA")
 OBS_SIZE = 52 + 208 + 52 + 208 + 364 + 364 + 368 + 7 + 7 + 4 + 4 + 1 + 4 + 3 + 4 + 4 + 4 + 4 + 1 + 2 + 1 + 1
 METRICS = ("declarer", "strain", "level", "doubled", "made", "declarer_tricks", "ns_points",
            "ew_points", "joffre_team", "throw_ins")
+
+cdef uint8_t SUIT_OF[52]
+for _c in range(52):
+    SUIT_OF[_c] = _c // 13
 
 cdef inline uint64_t suit_mask(int s) noexcept nogil:
     return SUIT_MASK_0 << (13 * s)
@@ -238,9 +250,10 @@ cdef void deal_cards(JWState* s) noexcept nogil:
         s.ta_suits[i] = 0
     for i in range(52):
         s.hand[(s.dealer + 1 + i) & 3] |= (<uint64_t>1) << perm[i]
-        s.card_trick[i] = -1
-    for i in range(JW_NBIDS):
-        s.bid_by[i] = -1
+    memset(s.card_trick, -1, sizeof(s.card_trick))
+    memset(s.bid_by, -1, sizeof(s.bid_by))
+    s.trick_mask = 0
+    s.led = -1
     s.high = -1
     s.high_bidder = -1
     s.doubled = 0
@@ -286,7 +299,7 @@ cdef uint64_t play_mask(const JWState* s) noexcept nogil:
             if t:
                 return t
         return h
-    return jw_follow_mask(h, card_suit(s.trick[s.leader]), s.trump)
+    return jw_follow_mask(h, s.led, s.trump)
 
 cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
@@ -313,14 +326,15 @@ cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         as_add(out, JW_DOUBLE)
         n += 1
     lo = 0 if s.high < 0 else first_bid_of_rank(bid_rank(s.high) + 1)
-    for a in range(lo, JW_NBIDS):
-        if 35 <= a < 63 and not c.ta_any_suit:
-            suit = (a - 35) % 4
+    # every bid from lo up is higher (bid ids are in rank order): set the range word by word,
+    # then drop the TA bids of suits p holds fewer than 4 cards of (§4, D6)
+    as_add_range(out, JW_BID0 + lo, JW_NUM_ACTIONS)
+    if not c.ta_any_suit:
+        for suit in range(4):
             if cs_popcount(s.hand[p] & suit_mask(suit)) < 4:
-                continue
-        as_add(out, JW_BID0 + a)
-        n += 1
-    return n
+                out.w[1] &= ~TA_BITS[suit][1]
+                out.w[2] &= ~TA_BITS[suit][2]
+    return cs_popcount(out.w[0]) + cs_popcount(out.w[1]) + cs_popcount(out.w[2])
 
 cdef inline int next_active(const JWState* s, int p) noexcept nogil:
     cdef int i
@@ -392,36 +406,47 @@ cdef void apply_auction(JWState* s, const JWConfig* c, int a) noexcept nogil:
         s.turn = next_active(s, p)
 
 cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    """Play one card (§5). Tracks the public voids a play reveals (a follower off suit is void in
+    the led suit, and in trumps too if he did not trump; the TA partner leading a side suit while
+    trump leads are owed holds no trump). A full trick goes to the highest trump, else the
+    highest card of the led suit: within a suit a higher rank is a higher bit, so the winner is
+    the top bit of the trick's trumps, else of its led-suit cards."""
     cdef int p = s.turn
     cdef uint64_t b = (<uint64_t>1) << card
-    cdef int suit = card_suit(card), led, w, i
-    cdef int8_t cards[4]
+    cdef int suit = SUIT_OF[card], w, i, top
+    cdef uint64_t m
     if s.ntrick == 0:
+        s.led = suit
         if (s.strain == JW_TA and p == ((s.declarer + 2) & 3) and s.ta_count < 3):
             if suit == s.trump:
                 s.ta_count += 1
-            else:                               # free lead with trumps owed: shows a trump void
+            else:
                 s.void_suits[p] |= 1 << s.trump
-    else:
-        led = card_suit(s.trick[s.leader])
-        if suit != led:
-            s.void_suits[p] |= 1 << led
-            if s.trump >= 0 and suit != s.trump:
-                s.void_suits[p] |= 1 << s.trump
+    elif suit != s.led:
+        s.void_suits[p] |= 1 << s.led
+        if s.trump >= 0 and suit != s.trump:
+            s.void_suits[p] |= 1 << s.trump
     s.hand[p] &= ~b
     s.played[p] |= b
     s.card_trick[card] = s.tricks_done
     s.trick[p] = card
+    s.trick_mask |= b
     s.ntrick += 1
     if s.ntrick < 4:
         s.turn = (p + 1) & 3
         return
+    m = s.trick_mask & suit_mask(s.trump) if s.trump >= 0 else 0
+    if m == 0:
+        m = s.trick_mask & suit_mask(s.led)
+    top = bit_high(m)
+    w = 0
     for i in range(4):
-        cards[i] = s.trick[(s.leader + i) & 3]
-    w = (s.leader + jw_trick_winner(cards, 4, s.trump)) & 3
-    for i in range(4):
-        s.won[w] |= (<uint64_t>1) << s.trick[i]
+        if s.trick[i] == top:
+            w = i
         s.trick[i] = -1
+    s.won[w] |= s.trick_mask
+    s.trick_mask = 0
+    s.led = -1
     s.tricks[w] += 1
     s.tricks_done += 1
     s.ntrick = 0

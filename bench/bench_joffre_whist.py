@@ -1,0 +1,140 @@
+"""Joffre Whist speed (issue: engine foundation). Release build; run with
+    pytest bench/bench_joffre_whist.py --benchmark-only
+Every target is a ratio to a peer measured in the same run (the reference C loop, OpenSpiel).
+Under --benchmark-disable (CI smoke mode) each body runs once and no ratio is asserted."""
+import statistics
+import time
+
+import pytest
+
+import cardsim
+
+from .conftest import deals_per_second
+
+N_KERNEL = 50_000
+
+
+def _median_time(fn, repeat=7):
+    ts = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def _smoke(request):
+    return request.config.getoption("benchmark_disable", False)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return cardsim.make("joffre_whist")
+
+
+def bench_kernel_random_one_thread(benchmark, game, trick_limit, request):
+    n = 200 if _smoke(request) else N_KERNEL
+    benchmark.pedantic(game.spec.run_batch, args=(1, 0, n, [0, 0, 0, 0]), rounds=1 if _smoke(request) else 7,
+                       warmup_rounds=0 if _smoke(request) else 1)
+    ref = trick_limit("1")
+    if ref is None:
+        return
+    ours = deals_per_second(benchmark, n)
+    benchmark.extra_info.update(deals_per_s=ours, reference_deals_per_s=ref, ratio=ours / ref)
+    print(f"\njoffre_whist random kernel: {ours:,.0f} deals/s; reference {ref:,.0f}; ratio {ours / ref:.3f} (target >= 0.36)")
+    assert ours / ref >= 0.36
+
+
+def bench_kernel_greedy_one_thread(benchmark, game, request):
+    n = 200 if _smoke(request) else N_KERNEL // 2
+    benchmark.pedantic(game.spec.run_batch, args=(1, 0, n, [1, 1, 1, 1]), rounds=1 if _smoke(request) else 5)
+    if not _smoke(request):
+        print(f"\njoffre_whist greedy kernel: {deals_per_second(benchmark, n):,.0f} deals/s")
+
+
+def _api_loop(g, deals):
+    steps = 0
+    for d in range(deals):
+        s = g.new_state(1, d)
+        while True:
+            la = s.legal_actions()
+            if len(la) == 0:
+                break
+            s.apply(la[0])
+            steps += 1
+    return steps
+
+
+def bench_api_step_vs_pyspiel(benchmark, request):
+    """The per-step Python loop `la = state.legal_actions(); state.apply(la[0])` over whole
+    deals. dealer_bids makes the always-first policy end (otherwise all four pass forever)."""
+    g = cardsim.make("joffre_whist", all_pass="dealer_bids")
+    deals = 2 if _smoke(request) else 200
+    steps = _api_loop(g, deals)
+    benchmark.pedantic(_api_loop, args=(g, deals), rounds=1 if _smoke(request) else 7)
+    if _smoke(request):
+        return
+    ours = benchmark.stats.stats.median / steps
+    pyspiel = pytest.importorskip("pyspiel")
+    hearts = pyspiel.load_game("hearts")
+
+    def spiel_loop():
+        n = 0
+        for _ in range(deals):
+            s = hearts.new_initial_state()
+            while not s.is_terminal():       # the same loop; chance nodes (the deal) included
+                la = s.legal_actions()
+                s.apply_action(la[0])
+                n += 1
+        return n
+
+    spiel_steps = spiel_loop()
+    theirs = _median_time(spiel_loop) / spiel_steps
+    benchmark.extra_info.update(us_per_action=ours * 1e6, pyspiel_us_per_action=theirs * 1e6)
+    print(f"\nper action: cardsim {ours * 1e6:.3f} us, pyspiel hearts {theirs * 1e6:.3f} us, ratio {ours / theirs:.2f} (target <= 1)")
+    assert ours <= theirs
+
+
+def bench_clone_vs_pyspiel(benchmark, game, request):
+    s = game.new_state(1, 0)
+    for _ in range(20):
+        s.apply(s.legal_actions()[0] if s.phase == "play" else 52)
+    reps = 10 if _smoke(request) else 100_000
+
+    def clones():
+        c = s.clone
+        for _ in range(reps):
+            c()
+
+    benchmark.pedantic(clones, rounds=1 if _smoke(request) else 7)
+    if _smoke(request):
+        return
+    ours = benchmark.stats.stats.median / reps
+    pyspiel = pytest.importorskip("pyspiel")
+    hs = pyspiel.load_game("hearts").new_initial_state()
+    while hs.is_chance_node() or hs.move_number() < 20:
+        hs.apply_action(hs.chance_outcomes()[0][0] if hs.is_chance_node() else hs.legal_actions()[0])
+
+    def spiel_clones():
+        c = hs.clone
+        for _ in range(reps):
+            c()
+
+    theirs = _median_time(spiel_clones) / reps
+    benchmark.extra_info.update(clone_us=ours * 1e6, pyspiel_clone_us=theirs * 1e6)
+    print(f"\nclone: cardsim {ours * 1e6:.3f} us, pyspiel hearts {theirs * 1e6:.3f} us, ratio {ours / theirs:.2f} (target <= 0.5)")
+    assert ours <= 0.5 * theirs
+
+
+def bench_two_threads_scaling(benchmark, game, request):
+    n = 400 if _smoke(request) else 200_000
+    one = None if _smoke(request) else _median_time(
+        lambda: cardsim.simulate(game, deals=n, seed=2, workers=1, chunk_size=n // 8), repeat=3)
+    benchmark.pedantic(cardsim.simulate, args=(game,), kwargs=dict(deals=n, seed=2, workers=2, chunk_size=max(1, n // 8)),
+                       rounds=1 if _smoke(request) else 3)
+    if _smoke(request):
+        return
+    two = benchmark.stats.stats.median
+    benchmark.extra_info.update(one_thread_s=one, two_threads_s=two, speedup=one / two)
+    print(f"\nthreads: 1 -> {one:.3f} s, 2 -> {two:.3f} s, speed-up {one / two:.2f} (target >= 1.8)")
+    assert one / two >= 1.8
