@@ -21,9 +21,12 @@ cards common to every legal set are pre-chosen, then 52+k "TAKE k" adds floor ca
 some legal set contains the chosen cards and k), and 104 "DONE" captures exactly the chosen
 cards (legal iff they form a legal set); the play resolves by itself as soon as only one legal
 set remains compatible. Every legal action can be completed into a legal whole play.
-Legal sets are enumerated exactly (groups by DFS, maximal disjoint families by DFS, §4.2); the
-kernel keeps at most BA_MAXSETS = 512 distinct sets per play and at most 2048 sum groups
-(far beyond any floor seen in play; past that the list is truncated, still without dead ends).
+Legal sets are enumerated exactly (§4.2): sum groups by DFS over the floor numerals, then the
+unions of maximal disjoint families by a memoised search that decides the cards in order (see
+gen_unions). The kernel keeps at most BA_MAXSETS = 512 distinct sets per play and 2048 sum
+groups, and stops a search after 10^6 nodes: far beyond any floor seen in play (random play
+never exceeds 11 floor cards and 7 sets; the whole 36-numeral floor gives 4 groups families
+quickly); past those bounds the list would be truncated, still without dead ends.
 
 Returns: per seat, its side's points minus the mean of the other sides' points (zero-sum), for
 the deal (scope "deal") or summed over every deal of the game / match (scope "match"). Points
@@ -48,7 +51,7 @@ card. Plays the best (lowest card id on ties); in the choose phase it steers to 
 """
 from libc.string cimport memset, memmove
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has
 from cardsim.core._game cimport GameVTable
@@ -58,7 +61,8 @@ from cardsim.errors import ConfigError, ParseError
 
 cdef enum:
     MAXGROUPS = 2048
-    FAMILY_BUDGET = 200000
+    FAMILY_BUDGET = 1000000
+    MEMO_SIZE = 4096
 
 cdef uint64_t NUMERALS = (<uint64_t>1 << 40) - 1          # A..10
 cdef uint64_t JACKS = <uint64_t>0xF << 40
@@ -81,25 +85,32 @@ cdef inline int side_of(const BasraConfig* c, int p) noexcept nogil:
 # pure rules (also behind the public oracles)
 # ---------------------------------------------------------------------------------------------
 ctypedef struct CapCtx:
-    uint64_t groups[MAXGROUPS]
+    uint64_t groups[MAXGROUPS]   # sum groups, ordered by their lowest card
     int ngroups
-    uint64_t unions[BA_MAXSETS]
+    int lo_start[40]             # groups whose lowest card is ids[i]: [lo_start[i], lo_end[i])
+    int lo_end[40]
+    int8_t ids[40]               # candidate floor numerals (value < v), ascending
+    int n
+    uint64_t unions[BA_MAXSETS]  # distinct unions of maximal families
     int nunions
-    long budget
+    int16_t by_hi[MAXGROUPS]     # group indices ordered by their highest card
+    int hi_start[41]             # groups whose highest card is ids[i]: by_hi[hi_start[i]:hi_start[i+1]]
+    bint use_memo                # big searches only (clearing the table costs more than tiny searches)
+    uint64_t memo[MEMO_SIZE]     # visited (position, covered) search states, 0 = empty
+    long budget                  # safety bound on search nodes
 
-cdef void gen_groups(CapCtx* x, const int8_t* ids, const int8_t* vals, int n, int start, int rem,
-                     uint64_t cur) noexcept nogil:
+cdef void gen_groups(CapCtx* x, const int8_t* vals, int start, int rem, uint64_t cur) noexcept nogil:
     """Every subset (>= 2 cards: all values < v) of ids[start:] summing to rem; vals ascending."""
     cdef int i
-    for i in range(start, n):
+    for i in range(start, x.n):
         if vals[i] > rem:
             return
         if vals[i] == rem:
             if x.ngroups < MAXGROUPS:
-                x.groups[x.ngroups] = cur | bit(ids[i])
+                x.groups[x.ngroups] = cur | bit(x.ids[i])
                 x.ngroups += 1
         else:
-            gen_groups(x, ids, vals, n, i + 1, rem - vals[i], cur | bit(ids[i]))
+            gen_groups(x, vals, i + 1, rem - vals[i], cur | bit(x.ids[i]))
 
 cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
     cdef int i
@@ -110,24 +121,63 @@ cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
         x.unions[x.nunions] = u
         x.nunions += 1
 
-cdef void gen_families(CapCtx* x, uint64_t used, int start) noexcept nogil:
-    """Maximal families of pairwise disjoint groups (B-D3): groups are added in index order;
-    a family is recorded when no group at all is disjoint from its union."""
-    cdef int i
-    cdef bint ext = False
+cdef bint memo_seen(CapCtx* x, int i, uint64_t covered) noexcept nogil:
+    """Insert (i, covered) into the open-addressing table; True if it was already there."""
+    cdef uint64_t key = (covered | ((<uint64_t>(i + 1)) << 57))
+    cdef uint64_t h = (key * <uint64_t>0x9E3779B97F4A7C15) >> 52
+    cdef int k, slot
+    for k in range(16):
+        slot = (h + k) & (MEMO_SIZE - 1)
+        if x.memo[slot] == key:
+            return True
+        if x.memo[slot] == 0:
+            x.memo[slot] = key
+            return False
+    return False
+
+cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexcept nogil:
+    """Unions of the maximal families of disjoint groups (B-D3), by deciding the candidate
+    cards in order: card i is either covered by a group whose lowest card it is, or left
+    uncovered for good; a branch dies as soon as the cards left uncovered contain a whole
+    group (the family could never be maximal). The state (i, covered) determines the rest, so
+    repeated states are searched once. Exact; `budget` only guards absurd floors."""
+    cdef int k
+    cdef uint64_t ns
+    while i < x.n and (covered & bit(x.ids[i])):
+        i += 1
+    if i == x.n:
+        add_union(x, covered)
+        return
     x.budget -= 1
-    if x.budget < 0:
+    if x.budget < 0 or (x.use_memo and memo_seen(x, i, covered)):
         return
-    for i in range(x.ngroups):
-        if not (x.groups[i] & used):
-            ext = True
-            break
-    if not ext:
-        add_union(x, used)
-        return
-    for i in range(start, x.ngroups):
-        if not (x.groups[i] & used):
-            gen_families(x, used | x.groups[i], i + 1)
+    for k in range(x.lo_start[i], x.lo_end[i]):
+        if not (x.groups[k] & covered):
+            gen_unions(x, i + 1, covered | x.groups[k], skipped)
+    ns = skipped | bit(x.ids[i])
+    for k in range(x.hi_start[i], x.hi_start[i + 1]):      # a group left wholly uncovered ends
+        if (x.groups[x.by_hi[k]] & ~ns) == 0:              # with card i (earlier ones were
+            return                                         # checked when they were skipped)
+    gen_unions(x, i + 1, covered, ns)
+
+cdef void index_by_highest(CapCtx* x) noexcept nogil:
+    cdef int pos[52]
+    cdef int i, g, h
+    for i in range(x.n):
+        pos[x.ids[i]] = i
+    for i in range(x.n + 1):
+        x.hi_start[i] = 0
+    for g in range(x.ngroups):
+        x.hi_start[pos[63 - cs_clz(x.groups[g])] + 1] += 1
+    for i in range(x.n):
+        x.hi_start[i + 1] += x.hi_start[i]
+    for g in range(x.ngroups):                             # counting sort: hi_start[h] is the
+        h = pos[63 - cs_clz(x.groups[g])]                  # cursor of bucket h, then shifted
+        x.by_hi[x.hi_start[h]] = g                         # back to bucket starts below
+        x.hi_start[h] += 1
+    for i in range(x.n, 0, -1):
+        x.hi_start[i] = x.hi_start[i - 1]
+    x.hi_start[0] = 0
 
 cdef int ba_capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil:
     """Legal capture sets of playing `card` on `floor` (§4.2, B-D3/B-D4/B-D5/B-D6).
@@ -142,7 +192,6 @@ cdef int ba_capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_
     cdef int r = card >> 2, n = 0, i, k, nb, v, tot, best
     cdef uint64_t same, R, b, m
     cdef uint64_t bases[4]
-    cdef int8_t ids[40]
     cdef int8_t vals[40]
     cdef CapCtx x
     if floor == 0:
@@ -179,19 +228,28 @@ cdef int ba_capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_
         while m:
             i = bit_low(m)
             m &= m - 1
-            ids[k] = i
+            x.ids[k] = i
             vals[k] = (i >> 2) + 1
             tot += vals[k]
             k += 1
+        x.n = k
         if tot >= v:
             x.ngroups = 0
-            gen_groups(&x, ids, vals, k, 0, v, 0)
+            for i in range(k):
+                x.lo_start[i] = x.ngroups
+                if vals[i] < v:
+                    gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
+                x.lo_end[i] = x.ngroups
             if x.ngroups == 1:
                 x.unions[0] = x.groups[0]
                 x.nunions = 1
             elif x.ngroups > 1:
+                index_by_highest(&x)
+                x.use_memo = x.ngroups > 24
+                if x.use_memo:
+                    memset(x.memo, 0, sizeof(x.memo))
                 x.budget = FAMILY_BUDGET
-                gen_families(&x, 0, 0)
+                gen_unions(&x, 0, 0, 0)
     if x.nunions == 0:
         x.unions[0] = 0
         x.nunions = 1
