@@ -312,7 +312,7 @@ def test_ex_b16_deal_shape_and_floor_cleaning(bury):
     assert len(v["stock"]) == 32 and set(v["buried"]) <= set(v["stock"])
     for i, p in enumerate((0, 1, 2, 3)):                   # dealt from dealer+1 round to the dealer
         assert sorted(v["hands"][p]) == sorted(hands[4 * i:4 * i + 4])
-    assert st.current_player == 0
+    assert st.current_player == 0 and v["cutter"] == 2
     if bury == "bottom":
         assert v["stock"][-1] == "JD" and set(v["stock"][-3:]) == {"JD", "7D", "JC"}   # last buried = bottom
     if bury == "bottom10":

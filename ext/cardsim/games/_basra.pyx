@@ -1046,6 +1046,7 @@ cdef class BasraSpec(GameSpec):
         S = self.c.nsides
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
+            "cutter": (st.dealer - 1) % self.c.nplayers,          # the dealer's left cuts (§3.1)
             "floor": mask_to_cards(st.floor),
             "hands": [mask_to_cards(st.hand[p]) for p in range(self.c.nplayers)],
             "stock": [card_str(st.stock[i]) for i in range(st.nstock - 1, -1, -1)],   # top first

@@ -161,6 +161,8 @@ CONFORMANCE_CONFIGS = (
     {"players": 3, "scope": "match", "target": "ladder", "seven_diamonds": "normal", "floor_bury": "bottom"},
     {"players": 4, "scope": "match", "variant": "lebanese_b", "target": 51},
 )
+# best_of_5_150 (3 games to 150) is covered by tests/games/test_basra.py: in the conformance suite its
+# quadratic resample-playout check alone takes ~16 s.
 
 
 def build(opts: dict):
@@ -180,18 +182,32 @@ def build(opts: dict):
     return _k.BasraSpec(full)
 
 
+_SPECS: dict = {}
+
+
 def _spec(variant, options):
+    """The compiled spec the oracles run on (cached per variant and options)."""
     from cardsim.game import make
 
     if variant is None:
         variant = "egyptian"
-    if "players" in options:
-        return make(NAME, variant=variant, **options).spec
-    # the rule oracles do not depend on the table size; pick one the options allow
     try:
-        return make(NAME, variant=variant, **options).spec
-    except ConfigError:
-        return make(NAME, variant=variant, players=2, **options).spec
+        key = (variant, repr(sorted(options.items())))
+    except TypeError:
+        key = None
+    if key is not None and key in _SPECS:
+        return _SPECS[key]
+    if "players" in options:
+        spec = make(NAME, variant=variant, **options).spec
+    else:
+        # the rule oracles do not depend on the table size; pick one the options allow
+        try:
+            spec = make(NAME, variant=variant, **options).spec
+        except ConfigError:
+            spec = make(NAME, variant=variant, players=2, **options).spec
+    if key is not None and len(_SPECS) < 256:
+        _SPECS[key] = spec
+    return spec
 
 
 def _floor_ids(floor, deck):
