@@ -689,3 +689,27 @@ def test_capture_sets_match_reference_on_big_numeral_floors():
     # reference algorithm once; too slow to rerun here)
     small = [r + s for r in ("A", "2", "3", "4") for s in "SHDC"]
     assert len(capture_options(small, "10S")) == 17
+
+
+def test_whole_plays_to_actions_and_back():
+    g = cardsim.make("basra", players=2)
+    floor = ["AC", "2D", "3S", "4H", "5D", "5S"]
+    st = basra.position(g, [["6H", "JS"], ["KS", "2S"]], floor, dealer=1)
+    plays = basra.legal_plays(st)
+    assert sorted((c, sorted(cap)) for c, cap in plays) == sorted([
+        ("6H", sorted(["AC", "2D", "3S"])), ("6H", sorted(["AC", "2D", "4H", "5D"])),
+        ("6H", sorted(["AC", "2D", "4H", "5S"])), ("JS", sorted(floor))])
+    for card, cap in plays:
+        acts = basra.play_to_actions(st, card, cap)
+        assert basra.actions_to_play(st, acts)[0] == card
+        assert sorted(basra.actions_to_play(st, acts)[1]) == sorted(cap)
+        c = st.clone()
+        for a in acts:
+            c.apply(a)
+        assert c.phase == "play" and sorted(g.spec.view(c)["floor"]) == sorted(set(floor) - set(cap))
+    with pytest.raises(IllegalActionError):
+        basra.play_to_actions(st, "6H", ["AC", "5D"])
+    with pytest.raises(IllegalActionError):
+        basra.play_to_actions(st, "6H", [])
+    with pytest.raises(IllegalActionError):
+        basra.actions_to_play(st, [st.string_to_action("6H")])

@@ -874,6 +874,8 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 # ---------------------------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------------------------
+BA_TAKE0_ACTION = BA_TAKE0
+BA_COMMIT_ACTION = BA_COMMIT
 OBS_SIZE = 52 * 2 + 52 * 8 + 52 * 5 + 4 + 1 + 20 + 1 + 5 + 4 + 4 + 4 + 3 + 3 + 1 + 4
 
 def card_str(int c):

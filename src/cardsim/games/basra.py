@@ -294,3 +294,80 @@ def deal_pack(game, pack: list[str], dealer: int = 0):
 def position(game, hands, floor, stock=(), dealer=0, turn=None, last_capturer=None, piles=None, carry=0):
     """A mid-deal position from card strings (see BasraSpec.position)."""
     return game.spec.position(hands, floor, stock, dealer, turn, last_capturer, piles, carry)
+
+
+# ---- whole plays <-> factored actions ----------------------------------------------------------
+def legal_plays(state) -> list[tuple[str, list[str]]]:
+    """Every legal whole play of the seat to act, as (card, captured floor cards), from the
+    start of its turn (phase "play"); in phase "choose" only the plays of the pending card that
+    are still open. Empty when the state is terminal."""
+    v = state.spec.view(state)
+    if v["phase"] == "end":
+        return []
+    cards = [v["pending"]] if v["phase"] == "choose" else v["hands"][v["turn"]]
+    out = []
+    for c in cards:
+        for o in _k.oracle_capture_sets(state.spec, _k.cards_to_mask(v["floor"]), _k.parse_card(c)):
+            cap = _k.mask_to_cards(o)
+            if set(v["chosen"]) <= set(cap):
+                out.append((c, cap))
+    return out
+
+
+def play_to_actions(state, card: str, captured: list[str]) -> list[int]:
+    """The action sequence that plays `card` capturing exactly `captured` (a list of floor
+    cards; [] = trail) from `state` (phase "play"). Raises IllegalActionError if that is not a
+    legal play."""
+    from cardsim.errors import IllegalActionError
+
+    want = _k.cards_to_mask(captured)
+    c = _k.parse_card(card)
+    if state.phase != "play":
+        raise IllegalActionError("basra: play_to_actions starts at the beginning of a turn (phase 'play')")
+    legal = {(k, frozenset(cap)) for k, cap in legal_plays(state)}
+    if (_k.card_str(c), frozenset(_k.mask_to_cards(want))) not in legal:
+        raise IllegalActionError(f"basra: playing {card} capturing {list(captured)} is not legal here; "
+                                 f"legal plays: {sorted(legal_plays(state))}")
+    s = state.clone()
+    acts = [c]
+    s.apply(c)
+    while s.phase == "choose":
+        chosen = _k.cards_to_mask(s.spec.view(s)["chosen"])
+        if chosen == want:
+            a = _k.BA_COMMIT_ACTION
+        else:
+            rest = want & ~chosen
+            a = _k.BA_TAKE0_ACTION + (rest & -rest).bit_length() - 1
+        acts.append(a)
+        s.apply(a)
+    return acts
+
+
+def actions_to_play(state, actions: list[int]) -> tuple[str, list[str]]:
+    """The (card, captured floor cards) that a complete action sequence plays from `state`
+    (phase "play"); raises IllegalActionError if the actions are illegal or incomplete."""
+    from cardsim.errors import IllegalActionError
+
+    if not actions or state.phase != "play":
+        raise IllegalActionError("basra: need the actions of one whole play, from phase 'play'")
+    s = state.clone()
+    for i, a in enumerate(actions):
+        if i > 0 and s.phase != "choose":
+            raise IllegalActionError("basra: the actions hold more than one play")
+        s.apply(int(a))
+    if s.phase == "choose":
+        raise IllegalActionError("basra: the actions do not complete the play")
+    floor = _k.cards_to_mask(state.spec.view(state)["floor"])
+    card = int(actions[0])
+    sets = _k.oracle_capture_sets(state.spec, floor, card)
+    chosen = 0
+    for a in list(actions[1:]) + [None]:
+        compat = [x for x in sets if x & chosen == chosen]
+        inter = compat[0]
+        for x in compat:
+            inter &= x
+        chosen = inter
+        if len(compat) == 1 or a is None or a == _k.BA_COMMIT_ACTION:
+            break
+        chosen |= 1 << (int(a) - _k.BA_TAKE0_ACTION)
+    return _k.card_str(card), _k.mask_to_cards(chosen)
