@@ -640,7 +640,6 @@ def test_observation_hides_other_hands_and_peek():
     r = st.resample(other, seed=9)
     assert np.array_equal(r.observation(other), st.observation(other))
     assert g.spec.view(r)["hands"][other] == g.spec.view(st)["hands"][other]
-    assert st.observation(d).sum() == st.observation(other).sum() + 1 - 0 or True
     both = cardsim.make("basra", players=2, cut_peek="both")
     s2 = both.new_state(seed=4)
     pk = both.spec.view(s2)["peek"]

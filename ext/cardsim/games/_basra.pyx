@@ -24,9 +24,12 @@ set remains compatible. Every legal action can be completed into a legal whole p
 Legal sets are enumerated exactly (§4.2): sum groups by DFS over the floor numerals, then the
 unions of maximal disjoint families by a memoised search that decides the cards in order (see
 gen_unions). The kernel keeps at most BA_MAXSETS = 512 distinct sets per play and 2048 sum
-groups, and stops a search after 10^6 nodes: far beyond any floor seen in play (random play
-never exceeds 11 floor cards and 7 sets; the whole 36-numeral floor gives 4 groups families
-quickly); past those bounds the list would be truncated, still without dead ends.
+groups, and stops a search after 2 x 10^6 nodes (~0.2 s). These bounds are far beyond play:
+random play never showed more than 11 floor cards or 7 legal sets; floors of up to 16 small
+numerals (all the A-4, 17 maximal captures for a 10) are solved exactly and checked against
+the spec's reference algorithm. Only absurd floors (20+ small numerals, which play cannot
+build, since nearly every numeral played there must capture) could hit a bound; the list is
+then truncated, consistently and still without dead ends.
 
 Returns: per seat, its side's points minus the mean of the other sides' points (zero-sum), for
 the deal (scope "deal") or summed over every deal of the game / match (scope "match"). Points
@@ -61,8 +64,8 @@ from cardsim.errors import ConfigError, ParseError
 
 cdef enum:
     MAXGROUPS = 2048
-    FAMILY_BUDGET = 1000000
-    MEMO_SIZE = 4096
+    FAMILY_BUDGET = 2000000
+    MEMO_SIZE = 8192
 
 cdef uint64_t NUMERALS = (<uint64_t>1 << 40) - 1          # A..10
 cdef uint64_t JACKS = <uint64_t>0xF << 40
@@ -124,7 +127,7 @@ cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
 cdef bint memo_seen(CapCtx* x, int i, uint64_t covered) noexcept nogil:
     """Insert (i, covered) into the open-addressing table; True if it was already there."""
     cdef uint64_t key = (covered | ((<uint64_t>(i + 1)) << 57))
-    cdef uint64_t h = (key * <uint64_t>0x9E3779B97F4A7C15) >> 52
+    cdef uint64_t h = (key * <uint64_t>0x9E3779B97F4A7C15) >> 51
     cdef int k, slot
     for k in range(16):
         slot = (h + k) & (MEMO_SIZE - 1)
