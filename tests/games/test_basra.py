@@ -712,3 +712,13 @@ def test_whole_plays_to_actions_and_back():
         basra.play_to_actions(st, "6H", [])
     with pytest.raises(IllegalActionError):
         basra.actions_to_play(st, [st.string_to_action("6H")])
+
+
+def test_switch_options_accept_spec_words():
+    g = cardsim.make("basra", players=2, variant="syrian", sweep_bonus="on", lone_rule="off")
+    assert g.options["sweep_bonus"] is True and g.options["lone_rule"] is False
+    assert cardsim.make("basra", players=4, partnership="off").spec.num_sides == 4
+    with pytest.raises(ConfigError):
+        cardsim.make("basra", sweep_bonus="maybe")
+    with pytest.raises(ConfigError):
+        cardsim.make("basra", lone_rule=1)

@@ -84,6 +84,17 @@ def _target(value):
     return value
 
 
+def _onoff(name):
+    """A switch: True/False, or the spec's words "on"/"off" (also "true"/"false")."""
+    def check(value):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("on", "off", "true", "false"):
+            return value.lower() in ("on", "true")
+        raise ConfigError(f"basra: option {name!r} must be True/False (or 'on'/'off'), got {value!r}")
+    return check
+
+
 def _case_choice(name, choices):
     def check(value):
         if isinstance(value, str):
@@ -95,7 +106,8 @@ def _case_choice(name, choices):
 
 
 OPTIONS = (
-    Option("partnership", True, "4 players: partners opposite ({0,2} v {1,3}); False = 4 individuals", kind=bool),
+    Option("partnership", True, "4 players: partners opposite ({0,2} v {1,3}); False = 4 individuals",
+           validate=_onoff("partnership")),
     Option("deck", 52, "52 cards, or 44 without Queens and Kings", choices=(52, 44)),
     Option("hand_size", 4, "cards per player per deal round", choices=(4, 5, 6)),
     Option("cut_peek", "dealer", "who sees the bottom card at the cut (B-D9)", choices=("dealer", "both", "none")),
@@ -105,16 +117,19 @@ OPTIONS = (
            choices=("one", "all")),
     Option("capture_mode", "maximal", "any maximal capture, or only the largest (B-D3)",
            choices=("maximal", "maximum")),
-    Option("sweep_bonus", True, "clearing the floor scores a basra", kind=bool),
+    Option("sweep_bonus", True, "clearing the floor scores a basra",
+           validate=_onoff("sweep_bonus")),
     Option("basra_floor_max", "none", "basra only when the cleared floor had at most this many cards",
            validate=_floor_max),
-    Option("lone_rule", False, "only a lone card captured is a basra (Palestinian/Jordanian)", kind=bool),
+    Option("lone_rule", False, "only a lone card captured is a basra (Palestinian/Jordanian)",
+           validate=_onoff("lone_rule")),
     Option("lone_value", "flat20", "lone-card basra value: flat 20, or twice the card's value (B-D16)",
            choices=("flat20", "double_value")),
     Option("face_value_for_basra", 10, "value of Q/K for double_value", kind=int, min=0, max=1000),
     Option("seven_d_rule", "egyptian", "when a ♦7 sweep is a basra", choices=("egyptian", "yemeni")),
     Option("jack_on_lone_jack", 0, "basra points for a J on a lone J", kind=int, min=0, max=1000),
-    Option("queen_on_lone_queen", True, "a Q on a lone Q is a basra (False: Ethiopian)", kind=bool),
+    Option("queen_on_lone_queen", True, "a Q on a lone Q is a basra (False: Ethiopian)",
+           validate=_onoff("queen_on_lone_queen")),
     Option("face_doubling", "off", "Syrian: a face on a lone face of its rank doubles both cards",
            validate=_case_choice("face_doubling", ("off", "QKJ", "J_only"))),
     Option("card_points", "egyptian", "card point table: egyptian, syrian, syrian_J_only or {rank/card: points}",
@@ -122,7 +137,8 @@ OPTIONS = (
     Option("majority_points", 30, "bonus for most cards", kind=int, min=0, max=10_000),
     Option("majority_tie", "carry", "a tie for most cards carries the bonus over, or nothing",
            choices=("carry", "none")),
-    Option("basra_on_last_play", True, "a basra with the last card of the deal counts (B-D11)", kind=bool),
+    Option("basra_on_last_play", True, "a basra with the last card of the deal counts (B-D11)",
+           validate=_onoff("basra_on_last_play")),
     Option("target", 101, "game target: 101, 51, 121, 151 or 'ladder' (51/61/71)", validate=_target),
     Option("tie_rule", "draw", "a tie for the highest total at the end", choices=("draw", "sudden_death")),
     Option("match", "single", "one game, or best of 5 games to 150", choices=("single", "best_of_5_150")),
