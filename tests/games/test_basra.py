@@ -722,3 +722,25 @@ def test_switch_options_accept_spec_words():
         cardsim.make("basra", sweep_bonus="maybe")
     with pytest.raises(ConfigError):
         cardsim.make("basra", lone_rule=1)
+
+
+def test_resample_keeps_known_stock_cards():
+    g = cardsim.make("basra", players=4)
+    for d in range(40):
+        st = g.new_state(seed=8, deal=d)
+        v = g.spec.view(st)
+        if not v["buried"]:
+            continue
+        dealer = v["dealer"]
+        for p in range(4):
+            r = st.resample(p, seed=d)
+            w = g.spec.view(r)
+            assert w["hands"][p] == v["hands"][p] and w["floor"] == v["floor"]
+            for k, c in enumerate(v["stock"]):
+                if c in v["buried"] or (p == dealer and c == v["peek"]):
+                    assert w["stock"][k] == c                      # known cards keep their place
+            if p != dealer and v["peek"] in v["stock"]:            # the peek follows its place
+                assert w["stock"][v["stock"].index(v["peek"])] == w["peek"]
+        break
+    else:
+        pytest.fail("no deal with a buried card")

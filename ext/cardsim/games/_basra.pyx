@@ -777,28 +777,37 @@ cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept 
 cdef void ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal what p cannot see: the other seats' hands (sizes kept) and the stock, except the
     stock cards p knows are there (buried J/♦7 and the peeked bottom card if p saw it), which
-    keep their places. The deal stream is replaced so later draws are not leaked."""
+    keep their places. If p did not see the peek, the peeked card becomes whichever card now
+    lies where it lay, so the dealer's knowledge stays consistent. The deal stream is replaced
+    so later draws are not leaked."""
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef uint8_t cards[52]
-    cdef int n = 0, q, i, j, t, need
+    cdef int n = 0, q, i, j, t, need, pi = -1
     cdef uint64_t known = s.buried, m
-    if sees_peek(s, c, p):
+    cdef bint seen = sees_peek(s, c, p)
+    if seen:
         known |= bit(s.peek)
     for q in range(c.nplayers):
         if q != p:
             m = s.hand[q]
             while m:
                 cards[n] = bit_low(m)
+                if cards[n] == s.peek and not seen:
+                    pi = n
                 n += 1
                 m &= m - 1
     for i in range(s.nstock):
         if not (known & bit(s.stock[i])):
             cards[n] = s.stock[i]
+            if cards[n] == s.peek and not seen:
+                pi = n
             n += 1
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         t = cards[i]; cards[i] = cards[j]; cards[j] = t
+    if pi >= 0:
+        s.peek = cards[pi]
     j = 0
     for q in range(c.nplayers):
         if q != p:
