@@ -13,8 +13,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def _reference_source():
+    # CARDSIM_REFERENCE, else shared/ beside the checkout (CI), else up to two levels higher
+    # (developer worktrees under a common parent)
     for cand in (os.environ.get("CARDSIM_REFERENCE"), HERE.parent.parent / "shared/reference/trick_limit.c",
-                 HERE.parent / "../shared/reference/trick_limit.c"):
+                 HERE.parent.parent.parent / "shared/reference/trick_limit.c"):
         if cand and pathlib.Path(cand).is_file():
             return pathlib.Path(cand)
     return None

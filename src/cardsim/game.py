@@ -47,8 +47,7 @@ class Game:
         return self.spec.new_state(seed, deal)
 
     def __reduce__(self):
-        opts = {k: v for k, v in self.options.items() if k != "variant" and v is not None}
-        return (_rebuild_game, (self.name, opts))
+        return (_rebuild_game, (self.name, dict(self.options)))
 
     def __repr__(self):
         shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -56,6 +55,9 @@ class Game:
 
 
 def _rebuild_game(name, opts):
+    opts = dict(opts)
+    if opts.get("variant") is None:
+        opts.pop("variant", None)
     return Game(name, **opts)
 
 
@@ -66,5 +68,6 @@ def make(name: str, **options) -> Game:
 
 
 def _rebuild_spec(name, opts):
-    opts = {k: v for k, v in opts.items() if k != "variant"}
-    return Game(name, **opts).spec
+    # the resolved options (preset already applied) plus the preset name: resolving them again
+    # gives the same dict, so the rebuilt spec compares equal
+    return _rebuild_game(name, opts).spec

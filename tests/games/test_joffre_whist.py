@@ -337,3 +337,38 @@ def test_bad_oracle_input():
         jw.score_deal("9D", 0, won_piles({}, {N: 13}))
     with pytest.raises(ConfigError):
         jw.deal_hands(cardsim.make("joffre_whist"), [["AS"]] * 4)
+
+
+# ---- resample keeps what the observer knows -------------------------------------------------
+def test_resample_respects_ta_bids_and_shown_voids(game):
+    e_hand = ["AS", "KS", "QS", "JS", "10S", "AC", "KC", "QC", "JC", "AH", "KH", "AD", "KD"]
+    st = jw.deal_hands(game, hands_with({E: e_hand}), dealer=W)
+    play(st, "BID 1H", "BID 2TA-S", "PASS", "PASS", "PASS")
+    assert game_view(st)["declarer"] == E
+    seen_hands = set()
+    for seed in range(60):
+        r = st.resample(N, seed=seed)
+        assert r.hand(N) == st.hand(N)
+        assert sum(c.endswith("S") for c in r.hand(E)) >= 4        # E named spades in a TA bid
+        seen_hands.add(tuple(r.hand(E)))
+    assert len(seen_hands) > 50                                       # really redrawn
+    # play on until somebody shows a void; resamples never give that suit back
+    rng = np.random.default_rng(5)
+    while not st.is_terminal():
+        la = st.legal_actions()
+        st.apply(int(la[rng.integers(len(la))]))
+        v = game_view(st)
+        if v["tricks_done"] >= 6 and any(v["voids"][p] for p in range(4) if p != S):
+            break
+    voids = game_view(st)["voids"]
+    assert not st.is_terminal() and any(voids)
+    raw = st.state_bytes()
+    for seed in range(30):
+        r = st.resample(S, seed=seed)
+        for p in range(4):
+            if p == S:
+                continue
+            assert len(r.hand(p)) == len(st.hand(p))
+            assert not any(c[-1] in voids[p] for c in r.hand(p)), (p, voids[p], r.hand(p))
+        assert sorted(sum((r.hand(p) for p in range(4)), [])) == sorted(sum((st.hand(p) for p in range(4)), []))
+    assert st.state_bytes() == raw                                     # resample never changes the original

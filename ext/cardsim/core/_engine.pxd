@@ -3,11 +3,13 @@ from cardsim.core._types cimport int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
 
 cdef enum:
     AGENT_RANDOM = 0             # uniform over legal actions (seat's own stream)
     AGENT_GREEDY = 1             # the game's vt.greedy
     AGENT_FIRST = 2              # lowest legal action (deterministic baseline)
+    AGENT_ISMCTS = 3             # information-set MCTS (core/_search), seat's own stream
 
 cdef class GameSpec:
     cdef GameVTable vt           # filled once by the game's subclass
@@ -42,4 +44,5 @@ cdef class State:
 
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
-                  long* steps, long* decisions, long* legal_sum, int32_t* record) noexcept nogil
+                  long* steps, long* decisions, long* legal_sum, int32_t* record,
+                  SearchWork* sw) noexcept nogil

@@ -16,12 +16,38 @@ from cardsim.core._types cimport MAX_ACTION_WORDS
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_nth, as_first, as_add_range
 from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork, MctsNode, ismcts_choose
 
 from cardsim.errors import CardsimError, IllegalActionError, ParseError
 
 cnp.import_array()
 
-AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST}
+AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST, "ismcts": AGENT_ISMCTS}
+ISMCTS_ITERATIONS = 200
+ISMCTS_C = 0.7
+
+
+cdef class _SearchBuffers:
+    """Owner of an ISMCTS workspace: a node pool and a scratch state, allocated once per batch
+    call (never per deal or per decision)."""
+    cdef SearchWork w
+
+    def __cinit__(self, GameSpec spec, int iterations, double c):
+        if iterations < 1:
+            raise CardsimError(f"ismcts iterations must be >= 1, got {iterations}")
+        self.w.nodes = <MctsNode*>PyMem_Malloc((iterations + 1) * sizeof(MctsNode))
+        self.w.det = <char*>PyMem_Malloc(spec.state_size)
+        if self.w.nodes == NULL or self.w.det == NULL:
+            raise MemoryError()
+        self.w.iterations = iterations
+        self.w.state_size = spec.state_size
+        self.w.num_players = spec.num_players
+        self.w.action_words = spec.action_words
+        self.w.c = c
+
+    def __dealloc__(self):
+        PyMem_Free(self.w.nodes)
+        PyMem_Free(self.w.det)
 DEFAULT_MAX_STEPS = 1_000_000
 
 
@@ -100,6 +126,18 @@ cdef class GameSpec:
     def deck_size(self):
         raise NotImplementedError(f"{self.name} must implement deck_size")
 
+    def ismcts_action(self, State s, int iterations=ISMCTS_ITERATIONS, uint64_t seed=0, double c=ISMCTS_C):
+        """The ISMCTS agent's choice for the seat to act in s (s is not modified)."""
+        cdef Rng r
+        cdef _SearchBuffers sb = _SearchBuffers(self, iterations, c)
+        cdef int a
+        if s._legal() == 0:
+            raise IllegalActionError(f"{self.name}: the game is over")
+        rng_seed(&r, seed, s.deal, STREAM_SEAT0 + self.vt.current_player(s.data, self.cfg))
+        with nogil:
+            a = ismcts_choose(&self.vt, self.cfg, s.data, &sb.w, &r)
+        return a
+
     def greedy_action(self, State s, uint64_t seed=0):
         """The C greedy agent's choice in state s (its stream keyed by seed)."""
         cdef Rng r
@@ -126,7 +164,8 @@ cdef class GameSpec:
         return s
 
     def run_batch(self, uint64_t seed, int64_t start, int64_t count, agents,
-                  long max_steps=DEFAULT_MAX_STEPS):
+                  long max_steps=DEFAULT_MAX_STEPS, int ismcts_iterations=ISMCTS_ITERATIONS,
+                  double ismcts_c=ISMCTS_C):
         """Play deals start..start+count-1 of `seed` with C agents (codes per seat), in one nogil
         call. Returns a dict of numpy arrays: returns (count, P) float64, actions, decisions
         (turns with more than one legal action) and legal_sum (sum of legal counts over
@@ -139,8 +178,13 @@ cdef class GameSpec:
         cdef int agent_codes[12]
         for i in range(P):
             agent_codes[i] = int(agents[i])
-            if agent_codes[i] not in (AGENT_RANDOM, AGENT_GREEDY, AGENT_FIRST):
+            if agent_codes[i] not in (AGENT_RANDOM, AGENT_GREEDY, AGENT_FIRST, AGENT_ISMCTS):
                 raise CardsimError(f"unknown agent code {agent_codes[i]}")
+        cdef _SearchBuffers sb = None
+        cdef SearchWork* sw = NULL
+        if AGENT_ISMCTS in [agent_codes[i] for i in range(P)]:
+            sb = _SearchBuffers(self, ismcts_iterations, ismcts_c)
+            sw = &sb.w
         if count < 0:
             raise CardsimError("count must be >= 0")
         rets = np.zeros((count, P), dtype=np.float64)
@@ -167,7 +211,7 @@ cdef class GameSpec:
             with nogil:
                 for d in range(count):
                     rc = play_one(vt, cfg, st, P, nw, seed, <uint64_t>(start + d), agent_codes,
-                                  max_steps, &steps, &decisions, &legal_sum, NULL)
+                                  max_steps, &steps, &decisions, &legal_sum, NULL, sw)
                     if rc != 0:
                         bad = start + d
                         break
@@ -184,13 +228,15 @@ cdef class GameSpec:
         return {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets}
 
 
-def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max_steps=100_000):
+def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max_steps=100_000,
+                   int ismcts_iterations=ISMCTS_ITERATIONS, double ismcts_c=ISMCTS_C):
     """The actions the batch kernel takes in deal (seed, deal) with these agent codes (to check
     that the kernel and the Python State API agree)."""
     cdef int codes[12]
     cdef int i
     for i in range(spec.num_players):
         codes[i] = int(agents[i])
+    cdef _SearchBuffers sb = _SearchBuffers(spec, ismcts_iterations, ismcts_c)
     rec = np.zeros(max_steps, dtype=np.int32)
     cdef int32_t[::1] rv = rec
     cdef void* st = PyMem_Malloc(spec.state_size)
@@ -200,7 +246,7 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
         raise MemoryError()
     try:
         rc = play_one(&spec.vt, spec.cfg, st, spec.num_players, spec.action_words, seed, deal, codes,
-                      max_steps, &steps, &dec, &ls, &rv[0])
+                      max_steps, &steps, &dec, &ls, &rv[0], &sb.w)
     finally:
         PyMem_Free(st)
     if rc != 0:
@@ -210,7 +256,8 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
 
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
-                  long* steps, long* decisions, long* legal_sum, int32_t* record) noexcept nogil:
+                  long* steps, long* decisions, long* legal_sum, int32_t* record,
+                  SearchWork* sw) noexcept nogil:
     """Deal (seed, deal) into st and play it to the end with C agents.
 
     Parameters: `agents[p]` is the agent code of seat p; each seat draws from its own stream
@@ -240,6 +287,8 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
                 a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
             elif agents[p] == AGENT_GREEDY:
                 a = vt.greedy(st, cfg, &las, n, &ar[p])
+            elif agents[p] == AGENT_ISMCTS:
+                a = ismcts_choose(vt, cfg, st, sw, &ar[p])
             else:
                 a = as_first(&las, nw)
         vt.apply(st, cfg, a)

@@ -40,6 +40,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim import cards as _cards
 
 cdef uint64_t FULL = (<uint64_t>1 << 52) - 1
 cdef uint64_t SUIT_MASK_0 = 0x1FFF
@@ -755,24 +756,13 @@ cdef int jw_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 def card_str(int c):
     return RANKS[c % 13] + SUITS[c // 13]
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
-_RANK_ALIASES["T"] = 8
-
 def parse_suit(text):
-    if not isinstance(text, str) or text.strip().upper() not in _SUIT_ALIASES:
-        raise ParseError(f"joffre_whist: bad suit {text!r}; suits: S H D C (or ♠ ♥ ♦ ♣)")
-    return _SUIT_ALIASES[text.strip().upper()]
+    return _cards.parse_suit(text, "joffre_whist")
 
 def parse_card(text):
     """'AS', '10H', 'TD', '7♦', lower case ok -> card id."""
-    if not isinstance(text, str):
-        raise ParseError(f"joffre_whist: a card must be a string like 'AS' or '10H', got {text!r}")
-    t = text.strip().upper()
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] in _RANK_ALIASES:
-        return _SUIT_ALIASES[t[-1]] * 13 + _RANK_ALIASES[t[:-1]]
-    raise ParseError(f"joffre_whist: malformed card {text!r}; expected rank (2-10, J, Q, K, A) then suit (S H D C), e.g. 'AS', '10H'")
+    rank, suit = _cards.parse_card(text, "joffre_whist")
+    return suit * 13 + RANKS.index(rank)
 
 def bid_str(int bi):
     cdef int lvl, strain, named
@@ -790,12 +780,12 @@ def parse_bid(text):
         lvl = int(t[0])
         rest = t[1:]
         for strain, name in ((6, "JTA"), (5, "TA")):
-            if rest.startswith(name) and len(rest) == len(name) + 1 and rest[-1] in _SUIT_ALIASES:
-                return bid_index(lvl, strain, _SUIT_ALIASES[rest[-1]])
+            if rest.startswith(name) and len(rest) == len(name) + 1 and rest[-1] in _cards.SUIT_ALIASES:
+                return bid_index(lvl, strain, _cards.SUIT_ALIASES[rest[-1]])
         if rest == "NT":
             return bid_index(lvl, 0, -1)
-        if rest in _SUIT_ALIASES:
-            return bid_index(lvl, (1, 4, 2, 3)[_SUIT_ALIASES[rest]], -1)
+        if rest in _cards.SUIT_ALIASES:
+            return bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
     raise ParseError(f"joffre_whist: malformed bid {text!r}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
 
 def mask_to_cards(uint64_t m):
@@ -926,6 +916,7 @@ cdef class JoffreWhistSpec(GameSpec):
             "deal_points": [st.deal_pts[0], st.deal_pts[1]], "deal_no": st.deal_no,
             "made": None if st.made < 0 else bool(st.made), "throw_ins": st.throw_ins,
             "won": [mask_to_cards(st.won[p]) for p in range(4)],
+            "voids": [[SUITS[x] for x in range(4) if (st.void_suits[p] >> x) & 1] for p in range(4)],
         }
 
     def render(self, State s):

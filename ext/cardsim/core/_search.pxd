@@ -1,0 +1,28 @@
+# Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse
+# 2012) over the per-game vtable: determinize with vt.resample, UCB1 with availability counts,
+# random rollouts. No allocation inside: the caller owns the node pool and the scratch state.
+from cardsim.core._types cimport int32_t
+from cardsim.core._rng cimport Rng
+from cardsim.core._game cimport GameVTable
+
+ctypedef struct MctsNode:
+    int32_t parent           # index of the parent node, -1 for the root
+    int32_t first_child      # index of the first child, -1 if none
+    int32_t next_sibling     # next child of the same parent, -1 if last
+    int32_t action           # action leading here from the parent
+    int32_t player           # seat that chose `action`
+    int32_t visits           # times this node was selected or expanded
+    int32_t avail            # times its action was legal when the parent was visited
+    double total             # sum of rewards of `player` through this node
+
+ctypedef struct SearchWork:
+    MctsNode* nodes          # pool of iterations + 1 nodes (owned by the caller)
+    char* det                # state_size bytes: the current determinization (owned by the caller)
+    int iterations           # playouts per decision
+    int state_size           # sizeof the game's state struct
+    int num_players          # seats
+    int action_words         # words of the game's ActionSet
+    double c                 # UCB exploration constant
+
+cdef int ismcts_choose(const GameVTable* vt, const void* cfg, const void* root, SearchWork* w,
+                       Rng* rng) noexcept nogil

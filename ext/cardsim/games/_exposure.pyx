@@ -1,0 +1,894 @@
+"""Exposure (Matthew Shields): 2 players, 24 cards (A K Q J 10 9), three face-up cards that set
+the high rank (H-card), the trump suit (T-card) and the contract target (C-card), meld
+declarations that expose cards, nine tricks, a game to 50.
+
+Implements shared/rules/exposure.md §1-§8 and follows its decisions D1-D5 as written: the
+non-dealer declares first, then the dealer (D1; option ``declaration_order="simultaneous"``
+hides each player's declarations from the other until both have finished); a face-up card serves
+at most one meld of a given player, either player may use it (D2; option ``table_card_reuse``);
+meld values 1/2/1/2/3 from pagat (D3; option ``meld_points``); sequences in natural order
+9 < 10 < J < Q < K < A with mixed suits whatever the high rank (D4); an empty declaration is
+legal (D5).
+
+Where the spec is silent: the first dealer of a deal (scope "deal") or of a match is drawn from
+the deal stream; the three set-aside cards are never shown; a player who has started building a
+meld must complete it (every partial meld can be completed: no dead ends) — there is no undo.
+
+Card identity: rank*4 + suit, rank 0 = '9', 1 = '10', 2 = 'J', 3 = 'Q', 4 = 'K', 5 = 'A';
+suits S H D C (0..3).
+Actions (50): 0..23 play that card; 24..47 MELD c (add card c — an own unmelded hand card or a
+face-up card this player may still use — to the meld being built); 48 DECLARE (declare the meld
+built, legal iff it is a complete legal meld); 49 DONE (end declarations, legal iff no meld is
+being built). Strings: 'QS', 'MELD QS' ('MELD JC*' for a face-up card), 'DECLARE', 'DONE'.
+
+Returns: per seat, own points minus the opponent's (zero-sum): the deal's points (scope "deal")
+or the cumulative match points (scope "match"). Raw points are the metrics points_0/points_1.
+
+Metrics: dealer, target (contract tricks), tricks_0/1, meld_points_0/1, bonus_seat (who made
+the contract bonus in the last deal, -1 nobody), points_0/1 (cumulative points), deals (deals
+played), winner (scope "match": the winning seat, -1 draw; always -1 in scope "deal").
+
+Observation (float32, OBS_SIZE = 726), blocks in order: own cards held (24); observer (2);
+face-up H, T, C cards (3x24); per seat 0, 1: exposed cards (24), cards played (24), declared
+melds (9 slots x 24), meld points /10 (1), tricks won /9 (1), declarations finished (1), suits
+shown void (4); trick number+1 /9 of each played card (24); card led to the current trick (24);
+leader (2); seat to act (2); dealer (2); phase (3); meld under construction (24); cumulative
+scores /target (2); deals done /10 (1); points of the last scored deal /50 (2). With
+``declaration_order="simultaneous"`` the other seat's melds, exposed cards, meld points and meld
+under construction are blank until both players have finished declaring.
+
+Greedy agent: declares melds greedily, each time the highest-valued meld still available
+(sequences longest first, taking hand cards before face-up cards, then sets of a kind), until none
+is left. In play it wants a trick unless it already holds exactly the contract target (then one
+more trick would cost the 5-point bonus for 2 points). Leading, it plays the card the fewest
+unseen cards can beat when it wants the trick, otherwise the one the most unseen cards beat.
+Following, it wins with its cheapest winning card when it wants the trick, otherwise plays its
+highest losing card (its lowest card when it must win anyway).
+"""
+from libc.string cimport memset
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+from cardsim.core._rng cimport Rng, rng_below, rng_next
+from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_count
+from cardsim.core._game cimport GameVTable
+from cardsim.core._engine cimport GameSpec, State
+
+from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim import cards as _cards
+
+cdef uint32_t FULL = (<uint32_t>1 << 24) - 1
+cdef uint32_t SUIT0 = 0x111111          # the six cards of suit 0 (shift left by the suit)
+# windows of consecutive natural ranks that make a sequence meld (length 4, 5, 6)
+cdef uint32_t WINDOWS[6]
+WINDOWS[:] = [0x3F, 0x1F, 0x3E, 0x0F, 0x1E, 0x3C]
+
+SUITS = "SHDC"
+RANKS = ("9", "10", "J", "Q", "K", "A")
+OBS_SIZE = 24 + 2 + 72 + 2 * (24 + 24 + 9 * 24 + 1 + 1 + 1 + 4) + 24 + 24 + 2 + 2 + 2 + 3 + 24 + 2 + 1 + 2
+METRICS = ("dealer", "target", "tricks_0", "tricks_1", "meld_points_0", "meld_points_1",
+           "bonus_seat", "points_0", "points_1", "deals", "winner")
+
+cdef inline int card_suit(int c) noexcept nogil:
+    return c & 3
+
+cdef inline int card_rank(int c) noexcept nogil:
+    return c >> 2
+
+cdef inline uint32_t bit(int c) noexcept nogil:
+    return (<uint32_t>1) << c
+
+cdef inline uint32_t rank_cards(int r) noexcept nogil:
+    return (<uint32_t>0xF) << (4 * r)
+
+cdef inline uint32_t rank_bits(uint32_t m) noexcept nogil:
+    """6-bit mask of the ranks present in card set m."""
+    m = m | (m >> 1)
+    m = m | (m >> 2)
+    return ((m & 1) | ((m >> 3) & 2) | ((m >> 6) & 4) | ((m >> 9) & 8) | ((m >> 12) & 16)
+            | ((m >> 15) & 32))
+
+cdef inline uint32_t table_mask(const EXState* s) noexcept nogil:
+    return bit(s.table[0]) | bit(s.table[1]) | bit(s.table[2])
+
+
+# ---------------------------------------------------------------------------------------------
+# pure rules (also behind the public oracles)
+# ---------------------------------------------------------------------------------------------
+cdef inline int rank_key(int rank, bint led, int high) noexcept nogil:
+    """Trick strength of a rank (§2): natural when the high rank is the Ace; otherwise the high
+    rank is top, an Ace is second when followed and lowest when led."""
+    if high == 5:
+        return rank
+    if rank == high:
+        return 7
+    if rank == 5:
+        return -1 if led else 6
+    return rank
+
+cdef int ex_trick_winner(int lead, int follow, int trump, int high) noexcept nogil:
+    """Trick winner (§5). Validity: any two cards, lead first. Action: if exactly one trump was
+    played it wins; else if the follower followed suit the higher card by the §2 order wins
+    (the led card ranked as 'led', the follower's as 'followed'); else the leader wins.
+    Returns 0 (leader) or 1 (follower)."""
+    cdef int ls = card_suit(lead), fs = card_suit(follow)
+    if ls == trump and fs != trump:
+        return 0
+    if fs == trump and ls != trump:
+        return 1
+    if fs == ls:
+        return 1 if rank_key(card_rank(follow), False, high) > rank_key(card_rank(lead), True, high) else 0
+    return 0
+
+cdef uint32_t ex_follow_mask(uint32_t held, int led) noexcept nogil:
+    """Follow-suit rule (§5). Validity: a follower holding (hand or exposed) a card of the led
+    suit must play one; otherwise any card. led = -1: on lead, any card."""
+    cdef uint32_t m
+    if led < 0:
+        return held
+    m = held & (SUIT0 << card_suit(led))
+    return m if m else held
+
+cdef int ex_meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part) noexcept nogil:
+    """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of
+    one rank, or 4-6 cards of consecutive natural ranks (any suits), with at least min_hand of
+    them from the hand (`hand_part`). Points: the meld_points table (1, 2, 1, 2, 3)."""
+    cdef int n = cs_popcount(cards)
+    cdef uint32_t rs = rank_bits(cards)
+    cdef int nr = cs_popcount(rs)
+    if cs_popcount(hand_part & cards) < c.min_hand:
+        return -1
+    if nr == 1 and (n == 3 or n == 4):
+        return c.meld_pts[n - 3]
+    if nr == n and n >= 4 and (rs >> bit_low(rs)) == ((<uint32_t>1 << n) - 1):
+        return c.meld_pts[n - 2]
+    return -1
+
+cdef int ex_match_outcome(const int32_t* score, int target) noexcept nogil:
+    """Game end (§7): -2 = play on (nobody reached target), -1 = draw (equal scores), else the
+    seat with the higher score."""
+    if score[0] < target and score[1] < target:
+        return -2
+    if score[0] == score[1]:
+        return -1
+    return 0 if score[0] > score[1] else 1
+
+
+# ---------------------------------------------------------------------------------------------
+# state machine
+# ---------------------------------------------------------------------------------------------
+cdef void deal_from(EXState* s, const int8_t* perm) noexcept nogil:
+    """Deal a shuffled deck (§3): cards 1-18 one at a time alternately, non-dealer first; cards
+    19, 20, 21 face up as H-card, T-card, C-card; 22-24 aside. Resets the deal's state."""
+    cdef int i, q
+    cdef int nd = 1 - s.dealer
+    for q in range(2):
+        s.hand[q] = 0
+        s.exposed[q] = 0
+        s.melded[q] = 0
+        s.used_table[q] = 0
+        s.played[q] = 0
+        s.nmelds[q] = 0
+        s.meld_points[q] = 0
+        s.tricks[q] = 0
+        s.void_suits[q] = 0
+        for i in range(EX_MAXMELD):
+            s.meld[q][i] = 0
+    for i in range(24):
+        s.card_trick[i] = -1
+    for i in range(18):
+        s.hand[nd if (i & 1) == 0 else s.dealer] |= bit(perm[i])
+    s.table[EX_H] = perm[18]
+    s.table[EX_T] = perm[19]
+    s.table[EX_C] = perm[20]
+    s.aside = bit(perm[21]) | bit(perm[22]) | bit(perm[23])
+    s.high = card_rank(perm[18])
+    s.trump = card_suit(perm[19])
+    s.target = card_rank(perm[20]) + 4
+    s.sel = 0
+    s.phase = EX_PH_DECLARE
+    s.turn = nd
+    s.leader = nd
+    s.led = -1
+    s.decl_done = 0
+    s.tricks_done = 0
+
+cdef void deal_cards(EXState* s) noexcept nogil:
+    """Shuffle (Fisher-Yates on the deal stream) and deal (§3)."""
+    cdef int8_t perm[24]
+    cdef int i, j, t
+    for i in range(24):
+        perm[i] = i
+    for i in range(23, 0, -1):
+        j = rng_below(&s.rng, i + 1)
+        t = perm[i]; perm[i] = perm[j]; perm[j] = t
+    deal_from(s, perm)
+
+cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
+    cdef EXState* s = <EXState*>st
+    memset(s, 0, sizeof(EXState))
+    s.rng = rng[0]
+    s.dealer = rng_below(&s.rng, 2)          # first dealer at random (§1)
+    s.bonus_seat = -1
+    s.winner = -1
+    deal_cards(s)
+
+cdef int ex_current_player(const void* st, const void* cfg) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    return -1 if s.phase == EX_PH_END else s.turn
+
+cdef bint ex_is_terminal(const void* st, const void* cfg) noexcept nogil:
+    return (<const EXState*>st).phase == EX_PH_END
+
+cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noexcept nogil:
+    if c.table_reuse:
+        return table_mask(s) & ~s.sel
+    return table_mask(s) & ~s.used_table[p] & ~s.sel
+
+cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noexcept nogil:
+    """Declaration turn (§4). Validity: DONE iff no meld is being built; DECLARE iff the cards
+    built form a legal meld; MELD k iff k is an own unmelded hand card or a face-up card this
+    player may still use, and the cards built plus k can still be completed into a legal meld.
+
+    Whether k fits depends only on its rank and on whether it is a hand or a face-up card (the
+    other available cards of its rank count the same either way), so the test runs once per
+    rank: a set of a kind needs 3+ cards of the rank in all with min_hand from the hand; a
+    sequence needs a window of 4-6 consecutive ranks around the built ranks whose missing ranks
+    are all available, with enough hand cards among them."""
+    cdef int p = s.turn, r, i, n = 0, best
+    cdef uint32_t tm = table_mask(s)
+    cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~s.sel
+    cdef uint32_t At = avail_table(s, c, p)
+    cdef uint32_t A = Ah | At
+    cdef uint32_t RH = rank_bits(Ah), RA = rank_bits(A)
+    cdef int hs = cs_popcount(s.sel & ~tm)
+    cdef int nsel = cs_popcount(s.sel)
+    cdef uint32_t rsel = rank_bits(s.sel), ranks, sr, W, need, nib
+    cdef uint64_t m = 0
+    cdef bint distinct = cs_popcount(rsel) == nsel
+    if s.sel == 0:
+        m = (<uint64_t>1) << EX_DONE
+        n = 1
+    elif ex_meld_value(c, s.sel, ~tm) >= 0:
+        m = (<uint64_t>1) << EX_DECLARE
+        n = 1
+    ranks = RA
+    while ranks:
+        r = bit_low(ranks)
+        ranks &= ranks - 1
+        nib = rank_cards(r)
+        sr = rsel | ((<uint32_t>1) << r)
+        if sr == ((<uint32_t>1) << r):         # a set of a kind is possible
+            if (nsel + cs_popcount(A & nib) >= 3
+                    and hs + cs_popcount(Ah & nib) >= c.min_hand):
+                out.w[0] |= <uint64_t>(A & nib) << EX_MELD0
+                n += cs_popcount(A & nib)
+                continue
+        if not distinct or (rsel >> r) & 1:
+            continue
+        best = -1
+        for i in range(6):
+            W = WINDOWS[i]
+            if sr & ~W:
+                continue
+            need = W & ~sr
+            if need & ~RA:
+                continue
+            if cs_popcount(need & RH) > best:
+                best = cs_popcount(need & RH)
+        if best < 0:
+            continue
+        if hs + 1 + best >= c.min_hand:
+            out.w[0] |= <uint64_t>(Ah & nib) << EX_MELD0
+            n += cs_popcount(Ah & nib)
+        if hs + best >= c.min_hand:
+            out.w[0] |= <uint64_t>(At & nib) << EX_MELD0
+            n += cs_popcount(At & nib)
+    out.w[0] |= m
+    return n
+
+cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    cdef uint32_t m
+    out.w[0] = 0
+    if s.phase == EX_PH_PLAY:
+        m = ex_follow_mask(s.hand[s.turn], s.led)
+        out.w[0] = m
+        return cs_popcount(m)
+    if s.phase == EX_PH_DECLARE:
+        return legal_declare(s, <const EXConfig*>cfg, out)
+    return 0
+
+cdef void finish_deal(EXState* s, const EXConfig* c) noexcept nogil:
+    """Score the deal (§6) and, in a match, decide the game (§7) or deal again (roles swap)."""
+    cdef int q, o
+    s.bonus_seat = -1
+    for q in range(2):
+        s.deal_pts[q] = c.trick_pts * s.tricks[q] + s.meld_points[q]
+        if s.tricks[q] == s.target:
+            s.deal_pts[q] += c.contract_bonus
+            s.bonus_seat = q
+        s.score[q] += s.deal_pts[q]
+    s.deal_no += 1
+    if c.match:
+        o = ex_match_outcome(s.score, c.target_score)
+        if o == -2:
+            s.dealer = 1 - s.dealer
+            deal_cards(s)
+            return
+        s.winner = o
+    s.phase = EX_PH_END
+
+cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
+    cdef int p = s.turn
+    cdef uint32_t tm, hp
+    if a == EX_DONE:
+        s.decl_done |= 1 << p
+        if s.decl_done == 3:
+            s.phase = EX_PH_PLAY
+            s.turn = 1 - s.dealer              # non-dealer leads trick 1 (§5)
+            s.leader = s.turn
+        else:
+            s.turn = 1 - p
+    elif a == EX_DECLARE:
+        tm = table_mask(s)
+        hp = s.sel & ~tm
+        s.meld[p][s.nmelds[p]] = s.sel
+        s.nmelds[p] += 1
+        s.meld_points[p] += ex_meld_value(c, s.sel, hp)
+        s.melded[p] |= hp
+        s.exposed[p] |= hp
+        s.used_table[p] |= s.sel & tm
+        s.sel = 0
+    else:
+        s.sel |= bit(a - EX_MELD0)
+
+cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
+    cdef int p = s.turn, w
+    cdef uint32_t b = bit(card)
+    s.hand[p] &= ~b
+    s.exposed[p] &= ~b
+    s.played[p] |= b
+    s.card_trick[card] = s.tricks_done
+    if s.led < 0:
+        s.led = card
+        s.leader = p
+        s.turn = 1 - p
+        return
+    if card_suit(card) != card_suit(s.led):
+        s.void_suits[p] |= 1 << card_suit(s.led)
+    w = s.leader if ex_trick_winner(s.led, card, s.trump, s.high) == 0 else p
+    s.tricks[w] += 1
+    s.tricks_done += 1
+    s.led = -1
+    s.leader = w
+    s.turn = w
+    if s.tricks_done == 9:
+        finish_deal(s, c)
+
+cdef void ex_apply(void* st, const void* cfg, int a) noexcept nogil:
+    cdef EXState* s = <EXState*>st
+    if s.phase == EX_PH_PLAY:
+        apply_play(s, <const EXConfig*>cfg, a)
+    elif s.phase == EX_PH_DECLARE:
+        apply_declare(s, <const EXConfig*>cfg, a)
+
+cdef void ex_returns(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    cdef const EXConfig* c = <const EXConfig*>cfg
+    if c.match:
+        out[0] = <double>(s.score[0] - s.score[1])
+    elif s.phase == EX_PH_END:
+        out[0] = <double>(s.deal_pts[0] - s.deal_pts[1])
+    else:
+        out[0] = 0.0
+    out[1] = -out[0]
+
+cdef void ex_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    out[0] = s.dealer
+    out[1] = s.target
+    out[2] = s.tricks[0]
+    out[3] = s.tricks[1]
+    out[4] = s.meld_points[0]
+    out[5] = s.meld_points[1]
+    out[6] = s.bonus_seat
+    out[7] = s.score[0]
+    out[8] = s.score[1]
+    out[9] = s.deal_no
+    out[10] = s.winner
+
+
+# ---------------------------------------------------------------------------------------------
+# observation and resampling
+# ---------------------------------------------------------------------------------------------
+cdef inline void put_bits(float* o, uint32_t m) noexcept nogil:
+    while m:
+        o[bit_low(m)] = 1.0
+        m &= m - 1
+
+cdef inline bint visible(const EXState* s, const EXConfig* c, int q, int p) noexcept nogil:
+    """Are q's declarations visible to p? Always, except under simultaneous declaration before
+    both players have finished."""
+    return q == p or not c.simultaneous or s.decl_done == 3
+
+cdef void ex_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    cdef const EXConfig* c = <const EXConfig*>cfg
+    cdef int q, i, k = 0
+    cdef bint vis
+    put_bits(o + k, s.hand[p]); k += 24
+    o[k + p] = 1.0; k += 2
+    for i in range(3):
+        o[k + s.table[i]] = 1.0
+        k += 24
+    for q in range(2):
+        vis = visible(s, c, q, p)
+        if vis:
+            put_bits(o + k, s.exposed[q])
+        k += 24
+        put_bits(o + k, s.played[q]); k += 24
+        for i in range(EX_MAXMELD):
+            if vis:
+                put_bits(o + k, s.meld[q][i])
+            k += 24
+        if vis:
+            o[k] = s.meld_points[q] / 10.0
+        k += 1
+        o[k] = s.tricks[q] / 9.0; k += 1
+        o[k] = (s.decl_done >> q) & 1; k += 1
+        for i in range(4):
+            o[k + i] = (s.void_suits[q] >> i) & 1
+        k += 4
+    for i in range(24):
+        if s.card_trick[i] >= 0:
+            o[k + i] = (s.card_trick[i] + 1) / 9.0
+    k += 24
+    if s.led >= 0:
+        o[k + s.led] = 1.0
+    k += 24
+    o[k + s.leader] = 1.0; k += 2
+    if s.phase != EX_PH_END:
+        o[k + s.turn] = 1.0
+    k += 2
+    o[k + s.dealer] = 1.0; k += 2
+    o[k + s.phase] = 1.0; k += 3
+    if s.phase == EX_PH_DECLARE and visible(s, c, s.turn, p):
+        put_bits(o + k, s.sel)
+    k += 24
+    o[k] = s.score[0] / <float>c.target_score
+    o[k + 1] = s.score[1] / <float>c.target_score
+    k += 2
+    o[k] = s.deal_no / 10.0; k += 1
+    o[k] = s.deal_pts[0] / 50.0
+    o[k + 1] = s.deal_pts[1] / 50.0
+    k += 2
+
+cdef void ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+    """Redeal what p cannot see: the opponent's hidden cards and the three set-aside cards.
+    The opponent keeps his hand size and every card he has exposed (and the cards of a meld he
+    is building in view); no suit he has shown void in goes to him. Uniform over consistent
+    deals (a meld q is building in view must stay completable: rejection). Under simultaneous declaration, declarations p has not seen yet are withdrawn (an
+    opponent who declared nothing is a consistent world). The deal stream is replaced so later
+    deals of a match do not leak."""
+    cdef EXState* s = <EXState*>st
+    cdef const EXConfig* c = <const EXConfig*>cfg
+    cdef int q = 1 - p, i, j, t, n = 0, need
+    cdef uint32_t known, pool, forced, free, old_hand, old_aside
+    cdef int8_t cards[24]
+    cdef ActionSet tmp
+    cdef int tries
+    cdef bint building
+    if not visible(s, c, q, p):
+        s.exposed[q] = 0
+        s.melded[q] = 0
+        s.used_table[q] = 0
+        s.nmelds[q] = 0
+        s.meld_points[q] = 0
+        for i in range(EX_MAXMELD):
+            s.meld[q][i] = 0
+        if s.phase == EX_PH_DECLARE and s.turn == q:
+            s.sel = 0
+    known = s.exposed[q]
+    if s.phase == EX_PH_DECLARE and s.turn == q:
+        known |= s.sel & s.hand[q]
+    pool = (s.hand[q] & ~known) | s.aside
+    need = cs_popcount(s.hand[q] & ~known)
+    forced = 0
+    for i in range(4):
+        if (s.void_suits[q] >> i) & 1:
+            forced |= pool & (SUIT0 << i)
+    free = pool & ~forced
+    while free:
+        cards[n] = bit_low(free)
+        n += 1
+        free &= free - 1
+    old_hand = s.hand[q]
+    old_aside = s.aside
+    building = s.phase == EX_PH_DECLARE and s.turn == q and s.sel != 0
+    for tries in range(1000):
+        for i in range(n - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            t = cards[i]; cards[i] = cards[j]; cards[j] = t
+        s.hand[q] = known
+        s.aside = forced
+        for i in range(n):
+            if i < need:
+                s.hand[q] |= bit(cards[i])
+            else:
+                s.aside |= bit(cards[i])
+        # a meld q is building in view tells p that q can complete it: reject hands that cannot
+        tmp.w[0] = 0
+        if not building or legal_declare(s, c, &tmp) > 0:
+            break
+        s.hand[q] = old_hand                  # (practically unreachable) keep the true cards
+        s.aside = old_aside
+    s.rng = rng[0]
+    rng_next(&s.rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# greedy agent
+# ---------------------------------------------------------------------------------------------
+cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noexcept nogil:
+    """The greedy agent's next meld: the highest-valued legal meld that contains the cards
+    already built, sequences (longest first, hand cards before face-up cards) before sets of a
+    kind at equal value. 0 if none."""
+    cdef int p = s.turn, r, i, v, bv = -1
+    cdef uint32_t tm = table_mask(s)
+    cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~s.sel
+    cdef uint32_t At = avail_table(s, c, p)
+    cdef uint32_t sel = s.sel, W, m, best = 0, pick, rs = rank_bits(sel)
+    cdef bint ok
+    if cs_popcount(rs) == cs_popcount(sel):
+        for i in range(6):
+            W = WINDOWS[i]
+            if rs & ~W:
+                continue
+            m = sel
+            ok = True
+            for r in range(6):
+                if not (W >> r) & 1 or (rs >> r) & 1:
+                    continue
+                pick = Ah & rank_cards(r)
+                if not pick:
+                    pick = At & rank_cards(r)
+                if not pick:
+                    ok = False
+                    break
+                m |= bit(bit_low(pick))
+            if not ok:
+                continue
+            v = ex_meld_value(c, m, ~tm)
+            if v > bv:
+                bv = v
+                best = m
+    if cs_popcount(rs) <= 1:
+        for r in range(6):
+            if rs and not (rs >> r) & 1:
+                continue
+            m = sel | ((Ah | At) & rank_cards(r))
+            v = ex_meld_value(c, m, ~tm)
+            if v > bv:
+                bv = v
+                best = m
+    best_pts[0] = bv
+    return best
+
+cdef int greedy_declare(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int pts
+    cdef uint32_t m = best_meld(s, c, &pts)
+    if m == 0 or pts <= 0 and s.sel == 0:
+        if as_has(legal, EX_DONE):
+            return EX_DONE
+    if m != 0:
+        if m == s.sel:
+            return EX_DECLARE
+        return EX_MELD0 + bit_low(m & ~s.sel)
+    return as_first(legal, 1)
+
+cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
+    """Sort key of a card for 'cheapest': trumps above every plain card."""
+    return rank_key(card_rank(c), led, s.high) + (16 if card_suit(c) == s.trump else 0)
+
+cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger, o
+    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp, beat
+    cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
+    unseen = FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
+    opp = unseen
+    for k in range(4):
+        if (s.void_suits[q] >> k) & 1:
+            opp &= ~(SUIT0 << k)
+    if visible(s, c, q, p):
+        opp |= s.exposed[q]
+    if s.led < 0:
+        tmp = m
+        while tmp:
+            cd = bit_low(tmp)
+            tmp &= tmp - 1
+            danger = 0
+            beat = opp
+            while beat:
+                o = bit_low(beat)
+                beat &= beat - 1
+                if ex_trick_winner(cd, o, s.trump, s.high) == 1:
+                    danger += 1
+            # want: fewest beaters, then cheapest; else: most beaters, then cheapest
+            k = (danger * 64 + play_key(cd, True, s)) if want else ((24 - danger) * 64 + play_key(cd, True, s))
+            if best < 0 or k < bk:
+                bk = k
+                best = cd
+        return best
+    tmp = m
+    while tmp:
+        cd = bit_low(tmp)
+        tmp &= tmp - 1
+        if ex_trick_winner(s.led, cd, s.trump, s.high) == 1:
+            # a winner: cheapest when wanted, else only as a last resort (lowest)
+            k = play_key(cd, False, s) if want else 1000 + play_key(cd, False, s)
+        else:
+            # a loser: lowest when a win was wanted (none possible), else the highest loser
+            k = 100 + play_key(cd, False, s) if want else 100 - play_key(cd, False, s)
+        if best < 0 or k < bk:
+            bk = k
+            best = cd
+    return best
+
+cdef int ex_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    if s.phase == EX_PH_DECLARE:
+        return greedy_declare(s, <const EXConfig*>cfg, legal)
+    return greedy_play(s, <const EXConfig*>cfg, legal)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------------------------
+def card_str(int c):
+    return RANKS[c >> 2] + SUITS[c & 3]
+
+_RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
+
+def parse_suit(text):
+    return _cards.parse_suit(text, "exposure")
+
+def parse_rank(text):
+    """'Q', '10', 'T', lower case ok -> rank index 0 ('9') .. 5 ('A')."""
+    t = text.strip().upper() if isinstance(text, str) else None
+    r = _cards.RANK_ALIASES.get(t)
+    if r not in _RANK_INDEX:
+        raise ParseError(f"exposure: bad rank {text!r}; ranks: 9 10 J Q K A")
+    return _RANK_INDEX[r]
+
+def parse_card(text):
+    """'AS', '10H', 'TD', '9♦', lower case ok (cardsim.cards), and the spec's symbol-first '♦9'
+    -> card id (rank*4 + suit)."""
+    if isinstance(text, str):
+        t = text.strip()
+        if len(t) >= 2 and t[0] in "♠♥♦♣♤♡♢♧":
+            text = t[1:] + t[0]
+    rank, suit = _cards.parse_card(text, "exposure", RANKS)
+    return _RANK_INDEX[rank] * 4 + suit
+
+def mask_to_cards(uint32_t m):
+    """Cards of a mask in display order: suits S H D C, high to low."""
+    out = []
+    for suit in range(4):
+        for r in range(5, -1, -1):
+            if (m >> (r * 4 + suit)) & 1:
+                out.append(card_str(r * 4 + suit))
+    return out
+
+def cards_to_mask(cards):
+    cdef uint32_t m = 0
+    if isinstance(cards, str):
+        raise ParseError(f"exposure: expected a list of cards, got the string {cards!r}")
+    for t in cards:
+        c = parse_card(t)
+        if (m >> c) & 1:
+            raise ParseError(f"exposure: card {t!r} given twice (one deck)")
+        m |= (<uint32_t>1) << c
+    return m
+
+
+cdef class ExposureSpec(GameSpec):
+    cdef EXConfig c
+
+    def __init__(self, dict opts):
+        self.c.simultaneous = opts["declaration_order"] == "simultaneous"
+        self.c.min_hand = opts["min_hand_cards_per_meld"]
+        self.c.table_reuse = opts["table_card_reuse"] == "reusable"
+        self.c.target_score = opts["target_score"]
+        for i, v in enumerate(opts["meld_points"]):
+            self.c.meld_pts[i] = v
+        self.c.trick_pts = opts["points_per_trick"]
+        self.c.contract_bonus = opts["contract_bonus"]
+        self.c.match = opts["scope"] == "match"
+        self.cfg = &self.c
+        self.name = "exposure"
+        self.num_players = 2
+        self.num_actions = EX_NUM_ACTIONS
+        self.action_words = 1
+        self.state_size = sizeof(EXState)
+        self.obs_size = OBS_SIZE
+        self.metric_names = METRICS
+        self.options = dict(opts)
+        self.returns_sum = "zero"
+        self.vt.init = ex_init
+        self.vt.current_player = ex_current_player
+        self.vt.legal = ex_legal
+        self.vt.apply = ex_apply
+        self.vt.is_terminal = ex_is_terminal
+        self.vt.returns = ex_returns
+        self.vt.observe = ex_observe
+        self.vt.resample = ex_resample
+        self.vt.greedy = ex_greedy
+        self.vt.metrics = ex_metrics
+
+    # ---- strings --------------------------------------------------------------------------
+    def action_string(self, State s, int a):
+        if a < 24:
+            return card_str(a)
+        if a < EX_DECLARE:
+            # a face-up card is marked with '*' as in the spec (parsing accepts it either way)
+            c = a - EX_MELD0
+            return "MELD " + card_str(c) + ("*" if (table_mask(<EXState*>s.data) >> c) & 1 else "")
+        if a == EX_DECLARE:
+            return "DECLARE"
+        return "DONE"
+
+    def parse_action(self, State s, str text):
+        t = text.strip().upper().rstrip("*")
+        if t in ("DONE", "PASS"):
+            return EX_DONE
+        if t in ("DECLARE", "COMMIT"):
+            return EX_DECLARE
+        try:
+            if t.startswith("MELD"):
+                return EX_MELD0 + parse_card(t[4:].strip())
+            if t.startswith("+"):
+                return EX_MELD0 + parse_card(t[1:].strip())
+            c = parse_card(t)
+        except ParseError:
+            raise ParseError(f"exposure: cannot parse action {text!r}; expected a card ('AS', "
+                             f"'10H'), 'MELD <card>', 'DECLARE' or 'DONE'") from None
+        # in the declaration phase a bare card means adding it to the meld
+        return EX_MELD0 + c if (<EXState*>s.data).phase == EX_PH_DECLARE else c
+
+    def hand_strings(self, State s, int p):
+        return mask_to_cards((<EXState*>s.data).hand[p])
+
+    def phase_name(self, State s):
+        return ("declaration", "play", "end")[(<EXState*>s.data).phase]
+
+    @property
+    def deck_size(self):
+        return 24
+
+    def card_total(self, State s):
+        """Cards in hands (exposed included) + played + face-up + set aside."""
+        cdef EXState* st = <EXState*>s.data
+        cdef uint32_t tm = table_mask(st)
+        cdef uint32_t allm = tm | st.aside
+        cdef int n = 3 + cs_popcount(st.aside)
+        for p in range(2):
+            n += cs_popcount(st.hand[p]) + cs_popcount(st.played[p])
+            allm |= st.hand[p] | st.played[p]
+        return n if allm == FULL else -n
+
+    def view(self, State s):
+        """A dict of the facts of the position (for tests and display; includes hidden ones)."""
+        cdef EXState* st = <EXState*>s.data
+        return {
+            "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
+            "high_card": card_str(st.table[0]), "trump_card": card_str(st.table[1]),
+            "contract_card": card_str(st.table[2]),
+            "high_rank": RANKS[st.high], "trump": SUITS[st.trump], "target": st.target,
+            "hands": [mask_to_cards(st.hand[p]) for p in range(2)],
+            "exposed": [mask_to_cards(st.exposed[p]) for p in range(2)],
+            "melds": [[mask_to_cards(st.meld[p][i]) for i in range(st.nmelds[p])] for p in range(2)],
+            "meld_points": [st.meld_points[0], st.meld_points[1]],
+            "building": mask_to_cards(st.sel),
+            "aside": mask_to_cards(st.aside),
+            "declared": [bool(st.decl_done & 1), bool(st.decl_done & 2)],
+            "leader": st.leader, "led": None if st.led < 0 else card_str(st.led),
+            "tricks": [st.tricks[0], st.tricks[1]], "tricks_done": st.tricks_done,
+            "score": [st.score[0], st.score[1]], "deal_points": [st.deal_pts[0], st.deal_pts[1]],
+            "deal_no": st.deal_no, "bonus_seat": None if st.bonus_seat < 0 else st.bonus_seat,
+            "winner": None if st.winner < 0 else st.winner,
+            "played": [mask_to_cards(st.played[p]) for p in range(2)],
+        }
+
+    def render(self, State s):
+        v = self.view(s)
+        lines = [f"Exposure  phase={v['phase']}  dealer={v['dealer']}  face-up H {v['high_card']} "
+                 f"T {v['trump_card']} C {v['contract_card']}  (high {v['high_rank']}, trump "
+                 f"{v['trump']}, target {v['target']})  score {v['score'][0]}-{v['score'][1]}"]
+        for p in range(2):
+            mark = "*" if v["phase"] != "end" and v["turn"] == p else " "
+            lines.append(f"{mark}{p}: {' '.join(v['hands'][p])}  exposed [{' '.join(v['exposed'][p])}]  "
+                         f"melds {v['meld_points'][p]}  tricks {v['tricks'][p]}")
+        if v["phase"] == "declaration" and v["building"]:
+            lines.append("building: " + " ".join(v["building"]))
+        if v["phase"] == "play" and v["led"]:
+            lines.append(f"trick: {v['leader']} led {v['led']}")
+        return "\n".join(lines)
+
+    # ---- scenario set-up --------------------------------------------------------------------
+    def deal_hands(self, hands, table, int dealer=1, scores=None):
+        """A fresh state (declaration phase) with these two 9-card hands and face-up cards
+        [H, T, C] (card strings); the remaining three cards are set aside."""
+        cdef State s
+        cdef EXState* st
+        cdef int8_t perm[24]
+        if len(hands) != 2:
+            raise ConfigError("exposure: need 2 hands")
+        if len(table) != 3:
+            raise ConfigError("exposure: need 3 face-up cards [H, T, C]")
+        if not 0 <= dealer < 2:
+            raise ConfigError("exposure: dealer must be 0 or 1")
+        masks = [cards_to_mask(h) for h in hands]
+        for h in hands:
+            if len(h) != 9:
+                raise ConfigError(f"exposure: every hand has 9 cards, got {len(h)}")
+        tcards = [parse_card(t) for t in table]
+        allm = masks[0] | masks[1]
+        if masks[0] & masks[1] or len(set(tcards)) != 3 or any((allm >> t) & 1 for t in tcards):
+            raise ConfigError("exposure: a card appears twice among the hands and face-up cards")
+        nd = 1 - dealer
+        h = [sorted(c for c in range(24) if (masks[q] >> c) & 1) for q in range(2)]
+        used = allm | sum(1 << t for t in tcards)
+        rest = [c for c in range(24) if not (used >> c) & 1]
+        for i in range(9):
+            perm[2 * i] = h[nd][i]
+            perm[2 * i + 1] = h[dealer][i]
+        for i in range(3):
+            perm[18 + i] = tcards[i]
+            perm[21 + i] = rest[i]
+        s = self.new_state(0, 0)
+        st = <EXState*>s.data
+        st.dealer = dealer
+        deal_from(st, perm)
+        if scores is not None:
+            st.score[0] = scores[0]
+            st.score[1] = scores[1]
+        return s
+
+
+# ---- oracles' kernels --------------------------------------------------------------------------
+def oracle_trick_winner(int lead, int follow, int trump, int high):
+    return ex_trick_winner(lead, follow, trump, high)
+
+def oracle_follow(uint32_t held, int led):
+    return ex_follow_mask(held, led)
+
+def oracle_match_outcome(int a, int b, int target):
+    cdef int32_t sc[2]
+    sc[0] = a
+    sc[1] = b
+    return ex_match_outcome(sc, target)
+
+def oracle_deal_order(list perm, int dealer):
+    """Hands, face-up cards and aside from a deck in dealing order (perm[0] = card 1)."""
+    cdef EXState st
+    cdef int8_t pm[24]
+    memset(&st, 0, sizeof(EXState))
+    for i in range(24):
+        pm[i] = perm[i]
+    st.dealer = dealer
+    deal_from(&st, pm)
+    return ([st.hand[0], st.hand[1]], [st.table[0], st.table[1], st.table[2]], st.aside,
+            st.turn, st.high, st.trump, st.target)
+
+def oracle_score(ExposureSpec spec, list tricks, list meld_points, int target):
+    """Deal points per player (§6) with the engine's finishing kernel."""
+    cdef EXState st
+    cdef EXConfig c = spec.c
+    memset(&st, 0, sizeof(EXState))
+    c.match = 0
+    for q in range(2):
+        st.tricks[q] = tricks[q]
+        st.meld_points[q] = meld_points[q]
+    st.target = target
+    finish_deal(&st, &c)
+    return (st.deal_pts[0], st.deal_pts[1])

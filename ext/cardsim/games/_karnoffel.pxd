@@ -1,0 +1,43 @@
+# Karnöffel: state struct, config and the kernels other modules may cimport.
+from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._rng cimport Rng
+
+cdef enum:
+    KN_DECK = 48             # 4 suits x 2..K (no Aces); card = suit*12 + rank, rank 0 = '2' .. 11 = 'K'
+    KN_NUM_ACTIONS = 48      # action a = play card a
+    KN_MAXP = 6              # largest table (3 vs 3)
+    KN_HAND = 5              # cards dealt to each player
+    KN_PH_PLAY = 0
+    KN_PH_END = 1
+
+ctypedef struct KNConfig:
+    int32_t nplayers         # 4 or 6
+    int32_t stop_at_three    # end the deal as soon as a team has 3 tricks (D2)
+    int32_t match_target     # game points that win a match (D3)
+    int32_t match            # scope == "match"
+    int32_t ante             # stakes: chips each player antes per deal (1 when stakes = "none")
+
+ctypedef struct KNState:
+    Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
+    uint64_t hand[6]         # cards held per seat (the up-card included until played)
+    uint64_t played[6]       # cards each seat has played this deal
+    uint64_t stock           # undealt cards (face down, unused)
+    int8_t up[6]             # face-up card dealt to each seat in round 1 (public, D5)
+    int8_t trick[6]          # card each seat played to the current trick, -1 = none yet
+    int8_t card_trick[48]    # trick number (0..4) each card was played in, -1 = not played
+    int8_t trick_leader[5]   # leader of each trick of this deal, -1 = not started
+    int8_t trick_winner[5]   # winner of each completed trick, -1 = not completed
+    int8_t phase             # KN_PH_*
+    int8_t turn              # seat to act
+    int8_t dealer            # dealer of this deal
+    int8_t leader            # leader of the current trick
+    int8_t ntrick            # cards in the current trick
+    int8_t tricks_done       # completed tricks this deal
+    int8_t chosen            # chosen suit 0..3 (S H D C)
+    int8_t team_tricks[2]    # tricks won this deal by team 0 (even seats) and team 1 (odd seats)
+    int8_t deal_winner       # team that won the last finished deal, -1 = none yet
+    int16_t deal_no          # deals finished in this match
+    int32_t score[2]         # game points per team (one per deal won)
+
+cdef int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept nogil
+cdef int kn_chosen_suit(const int8_t* up, int n) noexcept nogil

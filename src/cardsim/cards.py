@@ -1,0 +1,45 @@
+"""Card notation shared by every French-suited game (DESIGN §4): rank then suit, ASCII
+(`AS`, `10H`, `7D`, `2C`); parsers also take `T` for 10, lower case and the suit symbols; jokers
+`BJ`/`SJ` and Samba's `JK`. Each game maps (rank, suit) to its own card identities."""
+from __future__ import annotations
+
+from cardsim.errors import ParseError
+
+SUITS = "SHDC"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+                "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+RANK_ALIASES = {**{r: r for r in RANKS}, "T": "10"}
+JOKERS = ("BJ", "SJ", "JK")
+
+
+def parse_suit(text, game: str = "cardsim") -> int:
+    """'S' / 'h' / '♦' -> suit index 0..3 in the order S H D C."""
+    t = text.strip().upper() if isinstance(text, str) else None
+    if t not in SUIT_ALIASES:
+        raise ParseError(f"{game}: bad suit {text!r}; suits: S H D C (or ♠ ♥ ♦ ♣)")
+    return SUIT_ALIASES[t]
+
+
+def parse_card(text, game: str = "cardsim", ranks: tuple[str, ...] = RANKS, jokers: tuple[str, ...] = ()):
+    """Split a card string into (rank, suit): rank one of `ranks` ('10' for 'T'), suit 0..3; a
+    joker allowed by `jokers` comes back as (joker, -1). Anything else raises ParseError naming
+    the accepted forms."""
+    if not isinstance(text, str):
+        raise ParseError(f"{game}: a card must be a string like 'AS' or '10H', got {text!r}")
+    t = text.strip().upper()
+    if t in jokers:
+        return t, -1
+    if len(t) >= 2 and t[-1] in SUIT_ALIASES:
+        rank = RANK_ALIASES.get(t[:-1])
+        if rank in ranks:
+            return rank, SUIT_ALIASES[t[-1]]
+        if rank is not None:
+            raise ParseError(f"{game}: {text!r}: rank {rank} is not in this game's deck ({' '.join(ranks)})")
+    extra = f", jokers {' '.join(jokers)}" if jokers else ""
+    raise ParseError(f"{game}: malformed card {text!r}; expected rank ({' '.join(ranks)}) then suit "
+                     f"(S H D C), e.g. '{ranks[-1]}S', '10H'{extra}")
+
+
+def card_string(rank: str, suit: int) -> str:
+    return rank + SUITS[suit]

@@ -1,0 +1,202 @@
+"""Exposure: options, presets and rule oracles (shared/rules/exposure.md).
+
+See the docstring of the compiled module `cardsim.games._exposure` for the action space, the
+observation layout, the returns and the greedy agent.
+"""
+from __future__ import annotations
+
+from cardsim.errors import ConfigError, IllegalActionError, ParseError
+from cardsim.games import _exposure as _k
+from cardsim.options import SCOPE, Option
+
+NAME = "exposure"
+PLAYERS = (2,)
+DEFAULT_PLAYERS = 2
+MELD_TYPES = ("three_of_a_kind", "four_of_a_kind", "sequence_4", "sequence_5", "sequence_6")
+DEFAULT_MELD_POINTS = (1, 2, 1, 2, 3)
+
+
+def _meld_points(value):
+    """5 ints in the order of MELD_TYPES, or a dict overriding some of them."""
+    table = list(DEFAULT_MELD_POINTS)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k not in MELD_TYPES:
+                raise ConfigError(f"exposure: meld_points key {k!r} unknown; keys: {list(MELD_TYPES)}")
+            table[MELD_TYPES.index(k)] = v
+    elif isinstance(value, (list, tuple)) and len(value) == 5:
+        table = list(value)
+    else:
+        raise ConfigError(f"exposure: meld_points must be 5 ints ({', '.join(MELD_TYPES)}) or a dict, got {value!r}")
+    for v in table:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 100:
+            raise ConfigError(f"exposure: meld_points values must be ints in 0..100, got {v!r}")
+    return tuple(table)
+
+
+OPTIONS = (
+    Option("declaration_order", "non_dealer_first",
+           "non-dealer declares, then the dealer (D1); or simultaneous (hidden until both are done)",
+           choices=("non_dealer_first", "simultaneous")),
+    Option("min_hand_cards_per_meld", 2, "hand cards a meld needs at least (seed: 2; pagat: 1)", choices=(2, 1)),
+    Option("table_card_reuse", "once_per_player",
+           "a face-up card serves one meld of a player (D2), or several (pagat)",
+           choices=("once_per_player", "reusable")),
+    Option("target_score", 50, "a match ends once someone reaches this score", kind=int, min=1, max=10_000),
+    Option("meld_points", DEFAULT_MELD_POINTS,
+           "points of 3 of a kind, 4 of a kind, 4, 5 and 6 in sequence (D3)", validate=_meld_points),
+    Option("points_per_trick", 2, "points per trick won", kind=int, min=0, max=100),
+    Option("contract_bonus", 5, "bonus for exactly the contract target", kind=int, min=0, max=100),
+    SCOPE,
+)
+PRESETS: dict[str, dict] = {
+    # pagat.com's description [S1]: no minimum of hand cards, contract cards reusable.
+    "pagat": {"min_hand_cards_per_meld": 1, "table_card_reuse": "reusable"},
+}
+
+# Configurations the generic conformance suite runs (tests/conformance).
+CONFORMANCE_CONFIGS = (
+    {},
+    {"scope": "match"},
+    # the "pagat" preset's options, spelled out (a preset name does not survive pickling: the
+    # core's _rebuild_spec drops `variant`)
+    {"declaration_order": "simultaneous", "min_hand_cards_per_meld": 1, "table_card_reuse": "reusable"},
+)
+
+
+def build(opts: dict):
+    return _k.ExposureSpec(opts)
+
+
+def _high(high_rank) -> int:
+    """A rank ('Q', '10', 'T') or a card whose rank counts ('QC')."""
+    if not isinstance(high_rank, str):
+        raise ParseError(f"exposure: high_rank must be a rank like 'Q' or '10', got {high_rank!r}")
+    try:
+        return _k.parse_rank(high_rank)
+    except ParseError:
+        try:
+            return _k.parse_card(high_rank) >> 2
+        except ParseError:
+            raise ParseError(f"exposure: bad high rank {high_rank!r}; ranks: 9 10 J Q K A") from None
+
+
+def _trump(trump) -> int:
+    """A suit ('H', '♥') or a card whose suit counts ('10H')."""
+    if not isinstance(trump, str):
+        raise ParseError(f"exposure: trump must be a suit like 'H', got {trump!r}")
+    try:
+        return _k.parse_suit(trump)
+    except ParseError:
+        try:
+            return _k.parse_card(trump) & 3
+        except ParseError:
+            raise ParseError(f"exposure: bad trump {trump!r}; suits: S H D C") from None
+
+
+def trick_winner(plays: list[str], trump: str, high_rank: str) -> int:
+    """Index (0 = leader, 1 = follower) of the winner of a trick (§5): plays[0] is led.
+    trump: the trump suit ('H') or the T-card; high_rank: the high rank ('Q') or the H-card."""
+    if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 2:
+        raise ParseError(f"exposure: a trick is a list of 1 or 2 cards, got {plays!r}")
+    cards = [_k.parse_card(c) for c in plays]
+    if len(set(cards)) != len(cards):
+        raise ParseError(f"exposure: a card appears twice in the trick {plays!r}")
+    t, h = _trump(trump), _high(high_rank)
+    if len(cards) == 1:
+        return 0
+    return _k.oracle_trick_winner(cards[0], cards[1], t, h)
+
+
+def legal_follows(hand: list[str], led: str | None, exposed: list[str] = ()) -> list[str]:
+    """Cards of hand ∪ exposed that may be played to a trick led by `led` (None: on lead)."""
+    m = _k.cards_to_mask(list(hand) + list(exposed))
+    return _k.mask_to_cards(_k.oracle_follow(m, -1 if led is None else _k.parse_card(led)))
+
+
+def contract_target(contract_card: str) -> int:
+    """Tricks to take exactly for the contract bonus: A 9, K 8, Q 7, J 6, 10 5, 9 4."""
+    return _high(contract_card) + 4
+
+
+def score_deal(tricks: list[int], meld_points: list[int], contract: str | int, **options) -> tuple[int, int]:
+    """Deal points per player (§6) with the engine's kernel: tricks won, meld points, and the
+    contract target (an int) or the C-card / its rank."""
+    from cardsim.game import make
+
+    if (len(tricks) != 2 or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks)
+            or sum(tricks) != 9):
+        raise ConfigError(f"exposure: tricks must be two counts summing to 9, got {tricks!r}")
+    if len(meld_points) != 2 or any(isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= 900
+                                    for m in meld_points):
+        raise ConfigError(f"exposure: meld_points must be two ints in 0..900, got {meld_points!r}")
+    if isinstance(contract, int) and not isinstance(contract, bool):
+        if not 4 <= contract <= 9:
+            raise ConfigError(f"exposure: a contract target is 4..9 tricks, got {contract!r}")
+        target = contract
+    else:
+        target = contract_target(contract)
+    spec = make(NAME, **options).spec
+    return _k.oracle_score(spec, list(tricks), list(meld_points), target)
+
+
+def match_outcome(scores: list[int], target_score: int = 50):
+    """Game end (§7) after a deal: None = play another deal, -1 = draw, else the winning seat."""
+    if len(scores) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in [*scores, target_score]):
+        raise ConfigError(f"exposure: scores must be two ints and target_score an int, got {scores!r}, {target_score!r}")
+    o = _k.oracle_match_outcome(int(scores[0]), int(scores[1]), int(target_score))
+    return None if o == -2 else o
+
+
+def deal_order(deck: list[str], dealer: int) -> dict:
+    """Where each card of a deck (in dealing order) goes (§3), by the engine's dealing kernel."""
+    if dealer not in (0, 1):
+        raise ConfigError(f"exposure: dealer must be 0 or 1, got {dealer!r}")
+    perm = [_k.parse_card(c) for c in deck]
+    if len(perm) != 24 or len(set(perm)) != 24:
+        raise ConfigError("exposure: a deck is the 24 distinct cards")
+    hands, table, aside, first, high, trump, target = _k.oracle_deal_order(perm, dealer)
+    return {"hands": [_k.mask_to_cards(h) for h in hands], "table": [_k.card_str(c) for c in table],
+            "aside": _k.mask_to_cards(aside), "first": first, "high_rank": _k.RANKS[high],
+            "trump": _k.SUITS[trump], "target": target}
+
+
+def deal_hands(game, hands: list[list[str]], table: list[str], dealer: int = 1, scores=None):
+    """A state at the start of the declarations with the given hands and face-up cards [H, T, C]
+    (for scenarios and analysis); the other three cards are set aside."""
+    return game.spec.deal_hands(hands, table, dealer, scores)
+
+
+def declaration_actions(melds: list[list[str]]) -> list[str]:
+    """The action strings that declare `melds` in order and end the turn: for each meld one
+    'MELD <card>' per card, then 'DECLARE'; finally 'DONE'."""
+    out = []
+    for meld in melds:
+        if isinstance(meld, str) or not meld:
+            raise ParseError(f"exposure: a meld is a non-empty list of cards, got {meld!r}")
+        out += ["MELD " + _k.card_str(_k.parse_card(c)) for c in meld] + ["DECLARE"]
+    return out + ["DONE"]
+
+
+def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **options) -> int:
+    """Declare `melds` in order from a 9-card `hand` with face-up cards `table` [H, T, C] through the
+    engine's legal-action kernel; returns the meld points, raises IllegalActionError if a meld
+    is illegal (alone or after the earlier ones)."""
+    from cardsim.game import make
+
+    g = make(NAME, **options)
+    hm = _k.cards_to_mask(hand)
+    tm = _k.cards_to_mask(table)
+    rest = [_k.card_str(c) for c in range(24) if not ((hm | tm) >> c) & 1]
+    st = g.spec.deal_hands([list(hand), rest[:9]], list(table), 1)   # player 0 declares first
+    for meld in melds:
+        for card in meld:
+            a = st.string_to_action("MELD " + card)
+            if not st.is_legal(a):
+                raise IllegalActionError(f"exposure: meld {meld!r}: adding {card} is illegal here")
+            st.apply(a)
+        a = st.string_to_action("DECLARE")
+        if not st.is_legal(a):
+            raise IllegalActionError(f"exposure: {meld!r} is not a complete legal meld")
+        st.apply(a)
+    return g.spec.view(st)["meld_points"][0]

@@ -1,0 +1,180 @@
+"""Gleek: options, presets and rule oracles (shared/rules/gleek.md).
+
+See the docstring of the compiled module `cardsim.games._gleek` for the action space, the
+observation layout, the returns and the greedy agent. Returns are chips (zero-sum): the deal's
+chip changes (scope="deal") or the match result, balance minus STARTING_CHIPS (scope="match").
+
+Rule oracles (card strings as in DESIGN §4, e.g. 'AS', '10H'; they run the engine's kernels):
+`trick_winner(plays, trump)`, `legal_follows(hand, led)`, `ruff_value(hand)`, `gleek_value(hand)`,
+`gleek_settlement(hands)`, `trick_settlement(tricks, honours, turnup, dealer, discards)`; and
+`deal_hands(game, hands, turnup, dealer, dead, chips)` to set up a position for analysis.
+`game.spec.view(state)` returns every fact of a state as a dict (incl. the chips of the deal
+by step: turnup, stock, ruff, gleeks, tricks).
+"""
+from __future__ import annotations
+
+import math
+
+from cardsim.errors import ConfigError, ParseError
+from cardsim.games import _gleek as _k
+from cardsim.options import SCOPE, Option
+
+NAME = "gleek"
+PLAYERS = (3,)
+DEFAULT_PLAYERS = 3
+HONOURS = ("A", "K", "Q", "J")
+
+
+def _table(name, default, multiple_of=1):
+    def check(value):
+        if isinstance(value, dict):
+            table = list(default)
+            for k, v in value.items():
+                key = str(k).upper()
+                if key not in HONOURS:
+                    raise ConfigError(f"gleek: {name} key {k!r} unknown; keys: {list(HONOURS)}")
+                table[HONOURS.index(key)] = v
+        elif isinstance(value, (list, tuple)) and len(value) == 4:
+            table = list(value)
+        else:
+            raise ConfigError(f"gleek: {name} must be 4 ints (A K Q J) or a dict by rank, got {value!r}")
+        for v in table:
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
+                raise ConfigError(f"gleek: {name} values must be ints in 0..1000, got {v!r}")
+            if v % multiple_of:
+                raise ConfigError(f"gleek: {name} values must be multiples of {multiple_of} "
+                                  f"(so that the average T/3 is a whole number of chips), got {v!r}")
+        return tuple(table)
+    return check
+
+
+OPTIONS = (
+    Option("tiddy_turnup_pay", 4, "a turned-up 4 (Tiddy): each non-dealer pays the dealer 4, or 2 (Cotgrave)",
+           choices=(4, 2)),
+    Option("towser_tumbler", False, "turn-up 5 / 6 pays 5 / 6 from each non-dealer", kind=bool),
+    Option("stock_opening_bid", 12, "eldest's forced opening bid for the stock (12, Cotgrave 13)",
+           kind=int, min=0, max=960),
+    Option("stock_raise", "any", "a bid may be any higher number up to max_stock_bid, or exactly +1",
+           choices=("any", "plus_one")),
+    Option("stock_odd_chip", "last_passer", "odd chip of an odd price: to the last passer (D13), or eldest (Cotton)",
+           choices=("last_passer", "eldest")),
+    Option("stock_payment", "halves", "the buyer pays half the price to each opponent, or the full price to each",
+           choices=("halves", "full_each")),
+    Option("exchange_order", "discard_first", "buyer discards 7 then takes the stock (D3), or takes then discards",
+           choices=("discard_first", "take_first")),
+    Option("honour_scoring", "held", "trump honours count for the player who held them, or who won them in a trick",
+           choices=("held", "won")),
+    Option("fold_pays", "committed", "a folding player owes what he committed (D5), or the current stake",
+           choices=("committed", "stake")),
+    Option("gleek_declaration", "automatic", "gleeks/mournivals declared automatically (D9), or optional per set",
+           choices=("automatic", "optional")),
+    Option("max_stock_bid", 40, "highest bid for the stock (engine cap, D2)", kind=int, min=1, max=960),
+    Option("max_revies", 3, "revies allowed per deal (engine cap, D2)", kind=int, min=0, max=10),
+    Option("honour_values", (15, 3, 3, 9), "trump honour values A K Q J (multiples of 3; D1)",
+           validate=_table("honour_values", (15, 3, 3, 9), 3)),
+    Option("gleek_values", (4, 3, 2, 1), "gleek (3 of a rank) from each opponent, A K Q J (D6)",
+           validate=_table("gleek_values", (4, 3, 2, 1))),
+    Option("mournival_values", (8, 6, 4, 2), "mournival (4 of a rank) from each opponent, A K Q J (D6)",
+           validate=_table("mournival_values", (8, 6, 4, 2))),
+    Option("trick_value", 3, "points per trick in the trick settlement", kind=int, min=0, max=1000),
+    Option("num_deals", 6, "deals in a match (scope='match'; D11)", kind=int, min=1, max=10_000),
+    Option("starting_chips", 200, "chips each player starts a match with (D11)", kind=int, min=1, max=1_000_000),
+    SCOPE,
+)
+
+# Published variants (shared/rules/gleek.md §8, sources S6 S7 S11).
+PRESETS: dict[str, dict] = {
+    "cotgrave": {"stock_opening_bid": 13, "tiddy_turnup_pay": 2},
+    "cotton": {"stock_odd_chip": "eldest", "stock_raise": "plus_one"},
+    "parlett": {"exchange_order": "take_first"},
+}
+
+# Configurations the generic conformance suite runs (tests/conformance).
+CONFORMANCE_CONFIGS = (
+    {},
+    {"scope": "match", "num_deals": 3},
+    {"variant": "cotgrave", "gleek_declaration": "optional", "fold_pays": "stake", "honour_scoring": "won",
+     "exchange_order": "take_first", "towser_tumbler": True, "stock_payment": "full_each",
+     "stock_odd_chip": "eldest", "stock_raise": "plus_one", "max_stock_bid": 20, "max_revies": 1},
+    {"variant": "cotton"},
+    {"variant": "parlett", "scope": "match", "num_deals": 2, "gleek_declaration": "optional", "starting_chips": 40},
+)
+
+
+def build(opts: dict):
+    if opts["stock_opening_bid"] > opts["max_stock_bid"]:
+        raise ConfigError(f"gleek: stock_opening_bid ({opts['stock_opening_bid']}) must not exceed "
+                          f"max_stock_bid ({opts['max_stock_bid']})")
+    return _k.GleekSpec(opts)
+
+
+def _cards(cards):
+    return [_k.parse_card(c) for c in cards]
+
+
+def trick_winner(plays: list[str], trump: str) -> int:
+    """Index of the winning card of a trick (plays[0] leads; trump 'S'/'H'/'D'/'C' or a symbol):
+    the highest trump if any, else the highest card of the led suit (§5)."""
+    if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 3:
+        raise ParseError(f"gleek: a trick is a list of 1 to 3 cards, got {plays!r}")
+    cards = _cards(plays)
+    if len(set(cards)) != len(cards):
+        raise ParseError(f"gleek: a card appears twice in the trick {plays!r}")
+    return _k.oracle_trick_winner(cards, _k.parse_suit(trump))
+
+
+def legal_follows(hand: list[str], led: str | None) -> list[str]:
+    """Cards of `hand` that may be played to a trick led by card `led` (None: on lead, any)."""
+    m = _k.cards_to_mask(hand)
+    led_suit = -1 if led is None else _k.parse_card(led) // 11
+    return _k.mask_to_cards(_k.oracle_follow(m, led_suit))
+
+
+def ruff_value(hand: list[str]) -> float:
+    """Ruff value of a hand (§4.3): the best suit's sum of card values (A 11, K Q J 10, 10..4
+    face value); math.inf for a hand holding all four Aces."""
+    v, _suit = _k.oracle_ruff(_k.cards_to_mask(hand))
+    return math.inf if v == _k.RUFF_FOUR_ACES else v
+
+
+def gleek_value(hand: list[str], **options) -> int:
+    """V of a hand (§4.4): the chips it receives from each opponent for its gleeks/mournivals."""
+    from cardsim.game import make
+
+    return _k.oracle_sets_value(make(NAME, **options).spec, _k.cards_to_mask(hand))
+
+
+def gleek_settlement(hands: list[list[str]], **options) -> list[int]:
+    """Net chips of each seat from gleeks and mournivals (§4.4): 2 V[p] - sum of the others' V."""
+    if len(hands) != 3:
+        raise ConfigError("gleek: need 3 hands")
+    V = [gleek_value(h, **options) for h in hands]
+    return [2 * V[p] - sum(V[q] for q in range(3) if q != p) for p in range(3)]
+
+
+def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, dealer: int = 0,
+                     discards: list[str] = (), **options):
+    """Trick settlement (§6.5) with the engine's kernel. honours[p] = the cards that count for
+    seat p (held in hand, or won in tricks with honour_scoring='won'; only trump A/K/Q/J score);
+    discards = the buyer's discards. Returns (scores, T, chip deltas)."""
+    from cardsim.game import make
+
+    if len(tricks) != 3 or sum(tricks) != 12 or any(t < 0 for t in tricks):
+        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r}")
+    if len(honours) != 3:
+        raise ConfigError("gleek: honours needs 3 card lists, one per seat")
+    if dealer not in range(3):
+        raise ConfigError("gleek: dealer must be a seat 0..2")
+    spec = make(NAME, **options).spec
+    return _k.oracle_trick_settlement(spec, list(tricks), [_k.cards_to_mask(h) for h in honours],
+                                      _k.parse_card(turnup), dealer, _k.cards_to_mask(discards))
+
+
+def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead: int = 0,
+               chips: list[int] | None = None):
+    """A state at the start of the auction with the given hands and turn-up (the 7 other cards
+    form the stock); `dead` = consecutive dead ruffs before this deal (base stake 2 x (1 + dead));
+    `chips` = balances before this deal (scope="match")."""
+    if chips is not None and (len(chips) != 3 or not all(isinstance(c, int) for c in chips)):
+        raise ConfigError("gleek: chips must be 3 ints")
+    return game.spec.deal_hands(hands, turnup, dealer, dead, chips)

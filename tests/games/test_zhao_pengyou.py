@@ -1,0 +1,771 @@
+"""Zhao Pengyou: every worked example of shared/rules/zhao_pengyou.md §9 (Z-01..Z-37), scenarios
+for the deal procedure, calls, scoring and the variants, a property test of the factored follow
+actions, and greedy vs random.
+
+Notation: the spec's `SA` is the engine's 'AS', `H10` is '10H', the spec's `SJ` (jack of spades)
+is 'JS', `BJK`/`SJK` are 'BJ'/'SJ'."""
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cardsim
+from cardsim import ConfigError, IllegalActionError, ParseError
+from cardsim.games import zhao_pengyou as zp
+
+legal_follows = zp.legal_follows
+trick_winner = zp.trick_winner
+lead_format = zp.lead_format
+
+
+def ms(cards):
+    return tuple(sorted(Counter(cards).items()))
+
+
+def as_set(plays):
+    return {ms(p) for p in plays}
+
+
+def follows_are(hand, lead, t, r, expected):
+    got = legal_follows(hand, lead, t, r)
+    assert len(got) == len(as_set(got)), "each multiset once"
+    assert as_set(got) == as_set(expected)
+    return got
+
+
+def wins(lead, play, t, r):
+    return trick_winner([lead, play], t, r) == 1
+
+
+# ---- §9.1 trump order and identities -----------------------------------------------------------
+def test_z01_trump_order_h8():
+    order = ["BJ", "SJ", "8H", "8S", "AH", "KH", "QH", "JH", "10H", "9H", "7H", "6H", "5H", "4H", "3H", "2H"]
+    strengths = [zp.card_order(c, "H", "8") for c in order]
+    assert all(s == "T" for s, _ in strengths)
+    vals = [v for _, v in strengths]
+    assert vals == sorted(vals, reverse=True) and len(set(vals)) == len(vals)
+    assert zp.card_order("8S", "H", "8") == zp.card_order("8D", "H", "8") == zp.card_order("8C", "H", "8")
+    assert zp.card_order("8S", "H", "8")[0] == "T"            # a trump, not a spade
+    assert trick_winner([["8S"], ["8D"]], "H", "8") == 0        # equal strength: the earlier wins
+    assert trick_winner([["8D"], ["8S"], ["8H"]], "H", "8") == 2
+    assert trick_winner([["AS"], ["8S"]], "H", "8") == 1        # the rank-8 spade trumps a spade lead
+
+
+def test_z02_declaration():
+    g = cardsim.make("zhao_pengyou", players=6)
+    for seed in range(20):
+        st = g.new_state(seed=seed)
+        g.spec.set_ranks(st, ["5"] * 6, range(6))
+        g.spec.rng_reseed(st, 0)
+        while st.phase == "draw":
+            texts = [st.action_to_string(a) for a in st.legal_actions()]
+            if "DECLARE S" in texts:
+                p = st.current_player
+                assert "5S" in st.hand(p)
+                st.apply_string("DECLARE S")
+                v = g.spec.view(st)
+                assert (v["trump_suit"], v["trump_rank"], v["declarer"]) == ("S", "5", p)
+                assert v["exposed"][p] == ["5S"]
+                return
+            st.apply_string("PASS")
+    pytest.fail("no deal offered DECLARE S")
+
+
+# ---- §9.2 set leads: trump C/9, lead JH JH ---------------------------------------------------------
+L2 = ["JH", "JH"]
+
+
+def test_z03():
+    got = follows_are(["AH", "10H", "10H", "6H", "3S", "4D"], L2, "C", "9", [["10H", "10H"]])
+    assert not wins(L2, got[0], "C", "9")
+
+
+def test_z04_triple_must_be_broken():
+    got = follows_are(["AH", "10H", "10H", "10H", "3S", "4D"], L2, "C", "9", [["10H", "10H"]])
+    assert not wins(L2, got[0], "C", "9")
+
+
+def test_z05():
+    follows_are(["KH", "KH", "10H", "10H", "3S"], L2, "C", "9", [["KH", "KH"], ["10H", "10H"]])
+    assert wins(L2, ["KH", "KH"], "C", "9") and not wins(L2, ["10H", "10H"], "C", "9")
+
+
+def test_z06():
+    hearts = ["AH", "KH", "10H", "6H"]
+    got = follows_are(hearts + ["3S", "4D"], L2, "C", "9", [list(c) for c in itertools.combinations(hearts, 2)])
+    assert len(got) == 6 and not any(wins(L2, p, "C", "9") for p in got)
+
+
+def test_z07():
+    got = follows_are(["AH", "3S", "7C", "4D"], L2, "C", "9", [["AH", "3S"], ["AH", "7C"], ["AH", "4D"]])
+    assert not any(wins(L2, p, "C", "9") for p in got)
+
+
+def test_z08():
+    got = follows_are(["AS", "QS", "QS", "7C", "7C"], L2, "C", "9",
+                      [["AS", "QS"], ["AS", "7C"], ["QS", "QS"], ["QS", "7C"], ["7C", "7C"]])
+    assert not wins(L2, ["QS", "QS"], "C", "9")
+    assert wins(L2, ["7C", "7C"], "C", "9")
+    assert [p for p in got if wins(L2, p, "C", "9")] == [["7C", "7C"]]
+
+
+# ---- §9.3 set-sequence shapes ------------------------------------------------------------------------
+def test_z09_valid_sequences():
+    for lead in (["9H"] * 3 + ["8H"] * 3, ["AD", "AD", "KD", "KD", "QD", "QD"],
+                 ["6H", "6H", "5H", "5H", "3H", "3H"], ["5S", "5S", "3S", "3S"]):
+        assert lead_format(lead, "S", "4") == "sequence", lead
+
+
+def test_z10_not_sequences():
+    with pytest.raises(IllegalActionError, match="one suit"):
+        lead_format(["9H", "9H", "8D", "8D"], "S", "4")
+    with pytest.raises(IllegalActionError, match="different sizes"):
+        lead_format(["3D"] * 3 + ["2D"] * 2, "S", "4")
+    for lead in (["JS"] * 3 + ["9S"] * 3, ["5S", "5S", "4D", "4D"], ["5S", "5S", "4S", "4S"],
+                 ["SJ"] * 3 + ["AS"] * 3):
+        assert lead_format(lead, "S", "4") == "throw", lead
+
+
+def test_z11_trump_rank_skipped():
+    assert lead_format(["6S"] * 3 + ["8S"] * 3, "C", "7") == "sequence"
+    assert lead_format(["6C", "6C", "7C", "7C"], "C", "7") == "throw"
+    assert lead_format(["6C", "6C", "8C", "8C"], "C", "7") == "sequence"
+
+
+# ---- §9.4 set-sequence follows: trump S/4, lead QH QH JH JH ------------------------------------------
+L4 = ["QH", "QH", "JH", "JH"]
+
+
+def test_z12():
+    got = follows_are(["AH", "AH", "KH", "8H", "5H", "2D"], L4, "S", "4",
+                      [["AH", "AH"] + list(c) for c in itertools.combinations(["KH", "8H", "5H"], 2)])
+    assert not any(wins(L4, p, "S", "4") for p in got)
+
+
+def test_z13():
+    got = follows_are(["AH", "AH", "KH", "QH", "QH", "8H"], L4, "S", "4", [["AH", "AH", "QH", "QH"]])
+    assert not wins(L4, got[0], "S", "4")
+
+
+def test_z14():
+    got = follows_are(["AH", "AH", "KH", "KH", "8H", "5H", "5H"], L4, "S", "4",
+                      [["AH", "AH", "KH", "KH"], ["AH", "AH", "5H", "5H"], ["KH", "KH", "5H", "5H"]])
+    assert [p for p in got if wins(L4, p, "S", "4")] == [["AH", "AH", "KH", "KH"]]
+
+
+def test_z15():
+    got = follows_are(["AH"] * 4 + ["7H", "2H"], L4, "S", "4", [["AH"] * 4])
+    assert not wins(L4, got[0], "S", "4")
+
+
+def test_z16():
+    got = follows_are(["KH", "KH", "7H", "2C", "9D", "6S"], L4, "S", "4",
+                      [["KH", "KH", "7H", x] for x in ("2C", "9D", "6S")])
+    assert not any(wins(L4, p, "S", "4") for p in got)
+
+
+def test_z17():
+    hand = ["5S", "5S", "3S", "3S", "2D", "9C"]
+    expected = {ms(c) for c in itertools.combinations(hand, 4)}
+    assert as_set(legal_follows(hand, L4, "S", "4")) == expected
+    assert wins(L4, ["5S", "5S", "3S", "3S"], "S", "4")
+
+
+# ---- §9.5 top cards and throw shapes -------------------------------------------------------------------
+def _six(hands, trump="H", rank="5", leader=0, **kw):
+    g = cardsim.make("zhao_pengyou", players=6, **kw)
+    return g, g.spec.setup_play(hands, trump, rank, declarer=leader, **{})
+
+
+def test_z18_top_cards():
+    others = [["2D", "3D", "4D", "6D"], ["QS", "7D", "8D", "9D"], ["2C", "3C", "4C", "6C"],
+              ["7C", "8C", "9C", "10C"], ["JC", "QC", "KC", "AC"]]
+    # the other AS and KS copies are gone; seat 2 holds QS
+    for attempt, stands in ((["AS", "KS", "QS"], True), (["AS", "KS", "QS", "JS"], False)):
+        g, s = _six([["AS", "AS", "KS", "QS", "JS"]] + others)
+        zp.play(s, attempt)
+        v = g.spec.view(s)
+        if stands:
+            assert v["trick"][0] == ["AS", "KS", "QS"] and v["fails"][0] == 0
+        else:
+            assert v["trick"][0] == ["JS"] and v["fails"][0] == 1
+            assert sorted(v["exposed"][0]) == sorted(["AS", "KS", "QS"])
+
+
+def test_z19_throw_shapes():
+    assert lead_format(["AC", "AC", "QC", "QC"], "D", "J") == "throw"
+    assert lead_format(["KH", "QH"], "D", "J") == "throw"
+    assert lead_format(["BJ", "BJ", "AD", "AD", "JC", "JC"], "D", "J") == "throw"
+
+
+def test_z20_illegal_shapes():
+    for lead in (["AC", "AC", "AH", "AH"], ["AS"] * 3 + ["KS"] * 2):
+        with pytest.raises(IllegalActionError):
+            lead_format(lead, "D", "J")
+
+
+# ---- §9.6 THROW(1,3) follows: trump S/5, lead AH KH QH ---------------------------------------------------
+L3 = ["AH", "KH", "QH"]
+
+
+def test_z21():
+    hearts = ["QH", "8H", "7H", "3H"]
+    got = follows_are(hearts + ["2D"], L3, "S", "5", [list(c) for c in itertools.combinations(hearts, 3)])
+    assert not any(trick_winner([L3, p], "S", "5") for p in got)
+
+
+def test_z22():
+    got = follows_are(["9H", "AS", "2S", "3D"], L3, "S", "5",
+                      [["9H"] + list(c) for c in itertools.combinations(["AS", "2S", "3D"], 2)])
+    assert not any(trick_winner([L3, p], "S", "5") for p in got)
+
+
+def test_z23_seed_typo_corrected():
+    got = legal_follows(["8S", "7S", "6S", "2D"], L3, "S", "5")
+    assert ms(["8S", "7S", "6S"]) in as_set(got)
+    assert wins(L3, ["8S", "7S", "6S"], "S", "5")
+
+
+def test_z24():
+    assert trick_winner([L3, ["8S", "7S", "6S"], ["JS", "4S", "3S"]], "S", "5") == 2
+
+
+# ---- §9.7 THROW(2,3) follows: trump S/5, lead AC AC KC KC JC JC -------------------------------------------
+L6 = ["AC", "AC", "KC", "KC", "JC", "JC"]
+
+
+def test_z25():
+    follows_are(["9C", "9C", "7C", "6C", "6C", "4C", "2C"], L6, "S", "5",
+                [["9C", "9C", "6C", "6C"] + list(c) for c in itertools.combinations(["7C", "4C", "2C"], 2)])
+
+
+def test_z26():
+    got = follows_are(["9C", "9C", "4C", "2D", "3H", "6S", "KS"], L6, "S", "5",
+                      [["9C", "9C", "4C"] + list(c) for c in itertools.combinations(["2D", "3H", "6S", "KS"], 3)])
+    assert not any(trick_winner([L6, p], "S", "5") for p in got)
+
+
+def test_z27():
+    hand = ["9S", "9S", "7S", "6S", "4S", "2S"]
+    follows_are(hand, L6, "S", "5", [hand])
+    assert trick_winner([L6, hand], "S", "5") == 0
+
+
+def test_z28():
+    plays = [L6, ["9S", "9S", "8S", "8S", "7S", "7S"], ["10S", "10S", "9S", "9S", "6S", "6S"]]
+    assert trick_winner(plays, "S", "5") == 2
+
+
+# ---- §9.8 engine vectors --------------------------------------------------------------------------------
+def test_z29_failed_throw():
+    hands = [["AS", "KS", "QS", "2D"], ["3D", "4D", "5D", "6D"], ["7D", "8D", "9D", "10D"],
+             ["KS", "JD", "QD", "KD"], ["2C", "3C", "4C", "5C"], ["6C", "7C", "8C", "9C"]]
+    g = cardsim.make("zhao_pengyou", players=6)
+    s = g.spec.setup_play(hands, "H", "2", 0, played=[["AS"], [], [], [], [], []])
+    zp.play(s, ["AS", "KS", "QS"])
+    v = g.spec.view(s)
+    assert v["lead_format"] == "single" and v["trick"][0] == ["QS"]
+    assert sorted(s.hand(0)) == sorted(["AS", "KS", "2D"])
+    assert sorted(v["exposed"][0]) == ["AS", "KS"]          # all three were shown; QS is on the table
+    assert v["fails"][0] == 1 and v["blocker"] == 3
+    # the blocker stays hidden in the observation by default
+    assert s.current_player == 1
+
+
+def test_z29_reveal_blocker_and_penalty_and_reject():
+    hands = [["AS", "KS", "QS", "2D"], ["3D", "4D", "5D", "6D"], ["7D", "8D", "9D", "10D"],
+             ["KS", "JD", "QD", "KD"], ["2C", "3C", "4C", "5C"], ["6C", "7C", "8C", "9C"]]
+    obs = {}
+    for ft in ("force_lowest_group", "reveal_blocker"):
+        g = cardsim.make("zhao_pengyou", players=6, failed_throw=ft)
+        s = g.spec.setup_play(hands, "H", "2", 0)
+        zp.play(s, ["AS", "KS", "QS"])
+        obs[ft] = s.observation(1)
+    assert not np.array_equal(obs["force_lowest_group"], obs["reveal_blocker"])
+    g = cardsim.make("zhao_pengyou", players=6, failed_throw="reject")
+    s = g.spec.setup_play(hands, "H", "2", 0)
+    for c in ("AS", "KS"):
+        s.apply_string(c)
+    texts = [s.action_to_string(a) for a in s.legal_actions()]
+    assert "COMMIT" in texts and "QS" not in texts            # AS KS stands, AS KS QS would not
+    s2 = g.spec.setup_play(hands, "H", "2", 0)
+    s2.apply_string("KS")
+    assert "QS" not in [s2.action_to_string(a) for a in s2.legal_actions()]  # K+Q can never be a legal lead now
+
+
+def _friend_game(players=6, **kw):
+    return cardsim.make("zhao_pengyou", players=players, **kw)
+
+
+def test_z30_friend_by_second_copy_and_declarer_consumes():
+    hands = [["AH", "KC"], ["AH", "3S"], ["4S", "5S"], ["6S", "7S"], ["8S", "9S"], ["10S", "JS"]]
+    g = _friend_game()
+    s = g.spec.setup_play(hands, "D", "2", 0, calls=[("AH", 2), ("KC", 1)])
+    zp.play(s, ["AH"])
+    zp.play(s, ["AH"])
+    v = g.spec.view(s)
+    assert v["decl"] == [0, 1] and v["calls"][0] == ("AH", 2, 1)
+    for p in (2, 3, 4, 5):
+        zp.play(s, [s.hand(p)[0]])
+    assert g.spec.view(s)["last_winner"] == 0                 # equal aces: the earlier wins
+    zp.play(s, ["KC"])
+    for p in range(1, 6):
+        zp.play(s, [s.hand(p)[0]])
+    v = g.spec.view(s)
+    assert s.is_terminal()
+    assert v["calls"][1] == ("KC", 1, 0) and v["decl"] == [0, 1]
+    # P_opp: the 10S/5S captured by nobody in OPP? seat 0 won both tricks -> 0 -> DECL wins 2 + 2*short
+    assert v["opp_points"] == 0 and v["decl_won"]
+    assert v["gained"] == [4, 4, 0, 0, 0, 0]                  # A = 2, M = 3, short = 1
+
+
+def test_z31_friend_by_pair_lead():
+    hands = [["2S", "3S"], ["4S", "5S"], ["6S", "7S"], ["8S", "9S"], ["QD", "QD"], ["10S", "JS"]]
+    g = _friend_game()
+    s = g.spec.setup_play(hands, "H", "2", 0, leader=4, calls=[("QD", 2), ("AC", 1)])
+    zp.play(s, ["QD", "QD"])
+    assert g.spec.view(s)["decl"] == [0, 4]
+
+
+def test_friend_points_discarded_and_called_card_removed():
+    # seat 1 captures 10 points in trick 1, then reveals itself with the 2nd KD (10 points)
+    hands = [["2S", "9D"], ["AS", "KD"], ["10S", "3D"], ["4S", "4D"], ["6S", "KD"], ["7S", "8D"]]
+    for mode, expect_removed in (("removed", True), ("to_trick_winner", False)):
+        g = _friend_game(called_card_points=mode)
+        s = g.spec.setup_play(hands, "H", "5", 0, calls=[("KD", 2), ("AC", 1)])
+        for p in range(6):
+            zp.play(s, [next(c for c in s.hand(p) if c.endswith("S"))])
+        assert g.spec.view(s)["captured"][1] == 10            # AS wins the 10S
+        # trick 2: seat 1 leads; seat 4 plays KD #1, nobody joins; seat 1 led KD... order: 1,2,3,4,5,0
+        zp.play(s, ["KD"])                                    # copy 1 by seat 1
+        for p in (2, 3, 4, 5, 0):
+            zp.play(s, s.hand(p))
+        v = g.spec.view(s)
+        assert v["decl"] == [0, 4]                            # seat 4 played copy #2
+        assert s.is_terminal()
+        # trick 2 is won by seat 1 (KD first, equal with seat 4's KD): points KD+KD(+0) = 20
+        assert v["captured"][1] == 10 + (10 if expect_removed else 20)
+        # P_opp = seats 1,2,3,5 captured (no kitty)
+        assert v["opp_points"] == sum(v["captured"][q] for q in (1, 2, 3, 5))
+
+
+def test_friend_self_consume_option():
+    hands = [["AH", "2S"], ["AH", "3S"], ["4S", "5S"], ["6S", "7S"], ["8S", "9S"], ["10S", "JS"]]
+    for consume, decl in ((True, [0]), (False, [0, 1])):
+        g = _friend_game(friend_self_consume=consume)
+        s = g.spec.setup_play(hands, "D", "2", 0, calls=[("AH", 1), ("KC", 1)])
+        zp.play(s, ["AH"])     # copy 1 by the declarer
+        zp.play(s, ["AH"])     # copy 2 by seat 1
+        assert g.spec.view(s)["decl"] == decl
+
+
+def test_z32_z33_z34_scores():
+    g = _friend_game()
+    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
+    v = g.spec.setup_scoring(s, [0, 0, 0, 30, 45, 0], 3, [0, 1, 2], ["KD", "5S", "2C", "3C", "4C", "6C"])
+    assert v["opp_points"] == 105 and not v["decl_won"] and v["gained"] == [0, 0, 0, 1, 1, 1]
+    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
+    v = g.spec.setup_scoring(s, [0] * 6, 0, [0, 3], ["KD", "5S"])
+    assert v["opp_points"] == 0 and v["gained"] == [4, 0, 0, 4, 0, 0]
+    g7 = _friend_game(7)
+    s = g7.spec.setup_play([["2S"]] * 7, "H", "2", 0)
+    v = g7.spec.setup_scoring(s, [0, 0, 0, 35, 0, 0, 0], 0, [0, 1, 2], [])
+    assert v["opp_points"] == 35 and v["gained"] == [1, 1, 1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("players,p,winner", [(6, 0, "decl"), (6, 79, "decl"), (6, 80, "opp1"), (6, 159, "opp1"),
+                                              (6, 160, "opp2"), (6, 199, "opp2"), (6, 200, "opp3"),
+                                              (8, 119, "decl"), (8, 120, "opp1"), (8, 240, "opp2"), (8, 300, "opp3"),
+                                              (12, 159, "decl"), (12, 160, "opp1"), (12, 400, "opp3")])
+def test_score_thresholds(players, p, winner):
+    g = _friend_game(players)
+    s = g.spec.setup_play([["2S"]] * players, "H", "2", 0)
+    v = g.spec.setup_scoring(s, [0, p] + [0] * (players - 2), 0, [0], [])
+    M = 1 + zp.TABLE[players]["calls"]
+    if winner == "decl":
+        assert v["gained"][0] == ((2 + 2 * (M - 1)) if p == 0 else (1 + (M - 1)))
+    else:
+        assert v["gained"][1] == int(winner[-1]) and v["gained"][0] == 0
+
+
+def test_kitty_multiplier_option():
+    for mult, expect in (("x2", 2 * 15), ("largest_component", 2 * 2 * 15)):
+        g = _friend_game(kitty_multiplier=mult)
+        hands = [["2S", "2S"], ["AS", "AS"], ["3D", "4D"], ["6D", "7D"], ["8D", "9D"], ["JD", "QD"]]
+        s = g.spec.setup_play(hands, "H", "5", 0, kitty=["KC", "5C"])
+        zp.play(s, ["2S", "2S"])
+        for p in range(1, 6):
+            zp.play(s, s.hand(p))
+        v = g.spec.view(s)
+        assert v["last_winner"] == 1 and v["opp_points"] == expect
+
+
+def test_throw_penalty_option():
+    hands = [["AS", "KS", "QS", "2D"], ["3D", "4D", "5D", "6D"], ["7D", "8D", "9D", "10D"],
+             ["KS", "JD", "QD", "KD"], ["2C", "3C", "4C", "5C"], ["6C", "7C", "8C", "9C"]]
+    res = {}
+    for ft in ("force_lowest_group", "penalty"):
+        g = _friend_game(failed_throw=ft)
+        s = g.spec.setup_play(hands, "H", "2", 0)
+        zp.play(s, ["AS", "KS", "QS"])
+        while not s.is_terminal():
+            s.apply(int(s.legal_actions()[0]))
+        v = g.spec.view(s)
+        res[ft] = v["opp_points"]
+        adj = sum(10 * f * (1 if q in v["decl"] else -1) for q, f in enumerate(v["fails"]))
+    assert v["fails"][0] == 1 and 0 in v["decl"]                # the declarer's attempt: +10 for OPP
+    assert res["penalty"] == res["force_lowest_group"] + adj
+
+
+def test_z35_rank_advancement():
+    g = cardsim.make("zhao_pengyou", players=6, scope="match")
+    # DECL = {0} alone, P_opp 10 -> 1 + short 2 = 3 game points; seat 0 active at 9 -> Q
+    s = g.spec.setup_play([["2S"]] * 6, "H", "9", 0)
+    g.spec.set_ranks(s, ["9", "3", "3", "2", "2", "2"], [0, 3])
+    v = g.spec.setup_scoring(s, [0, 10, 0, 0, 0, 0], 0, [0], [])
+    assert v["ranks"][0] == "Q" and not s.is_terminal()
+    # OPP wins with 160 (2 points): passive 3 -> 4; with 100 (1 point): passive 3 stays 3
+    for p_opp, new in ((160, "4"), (100, "3")):
+        s = g.spec.setup_play([["2S"]] * 6, "H", "9", 0)
+        g.spec.set_ranks(s, ["9", "3", "3", "2", "2", "2"], [0])
+        v = g.spec.setup_scoring(s, [0, p_opp, 0, 0, 0, 0], 0, [0], [])
+        assert v["ranks"][1] == new and v["active"] == [1, 2, 3, 4, 5]
+    # active K + 2 -> A (capped): the match is over, that player wins
+    s = g.spec.setup_play([["2S"]] * 6, "H", "K", 0)
+    g.spec.set_ranks(s, ["K", "3", "3", "2", "2", "2"], [0, 1, 2])
+    v = g.spec.setup_scoring(s, [0] * 6, 0, [0, 1, 2], [])
+    assert v["ranks"][0] == "A" and v["match_winners"] == [0] and s.is_terminal()
+    assert s.returns()[0] == 12
+
+
+def test_z36_next_starter():
+    g = cardsim.make("zhao_pengyou", players=6, scope="match")
+    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 2)
+    v = g.spec.setup_scoring(s, [0, 0, 0, 0, 0, 170], 5, [2, 3, 4], [])
+    assert v["starter"] == 5 and v["phase"] in ("draw", "kitty")
+    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 2)
+    v = g.spec.setup_scoring(s, [0, 0, 0, 0, 0, 10], 2, [2, 3, 4], [])
+    assert v["starter"] == 2                                   # DECL won: the declarer starts
+
+
+def test_z37_equal_trump_pairs():
+    assert trick_winner([["8S", "8S"], ["8D", "8D"]], "H", "8") == 0
+    assert trick_winner([["8S", "8S"], ["8D", "8D"], ["8H", "8H"]], "H", "8") == 2
+
+
+# ---- deal procedure, phases ------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", zp.PLAYERS)
+def test_deck_table_conservation_points(players):
+    row = zp.TABLE[players]
+    g = cardsim.make("zhao_pengyou", players=players, called_card_points="to_trick_winner")
+    assert g.spec.deck_size == 52 * row["decks"] + row["big"] + row["small"]
+    rng = np.random.default_rng(players)
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        saw_kitty = False
+        while not s.is_terminal():
+            if s.phase == "kitty" and not saw_kitty:
+                saw_kitty = True
+                decl = g.spec.view(s)["declarer"]
+                assert len(s.hand(decl)) == row["cards"] + row["kitty"]
+                assert all(len(s.hand(q)) == row["cards"] for q in range(players) if q != decl)
+            if s.phase == "play" and g.spec.view(s)["tricks_done"] == 0 and not g.spec.view(s)["building"] \
+                    and not any(g.spec.view(s)["trick"]):
+                assert all(len(s.hand(q)) == row["cards"] for q in range(players))
+                assert len(g.spec.view(s)["calls"]) == row["calls"]
+            assert g.spec.card_total(s) == g.spec.deck_size
+            la = s.legal_actions()
+            s.apply(int(la[rng.integers(len(la))]))
+        v = g.spec.view(s)
+        assert sum(v["captured"]) + v["kitty_points"] == 100 * row["decks"]
+        assert len(v["kitty"]) == row["kitty"]
+
+
+def test_first_window_goes_to_drawer_then_counterclockwise():
+    g = cardsim.make("zhao_pengyou", players=6)
+    for seed in range(10):
+        s = g.new_state(seed=seed)
+        v = g.spec.view(s)
+        drawn = v["drawn"]
+        drawer = (v["starter"] + drawn - 1) % 6
+        p = s.current_player
+        # every seat between the drawer and p (in play order) was not eligible
+        assert (p - drawer) % 6 < 6
+        assert any("2" == c[:-1] for c in s.hand(p))
+
+
+def test_own_draw_only_windows():
+    g = cardsim.make("zhao_pengyou", players=6, declaration_windows="own_draw_only")
+    for seed in range(10):
+        s = g.new_state(seed=seed)
+        v = g.spec.view(s)
+        assert s.current_player == (v["starter"] + v["drawn"] - 1) % 6
+
+
+def test_redeal_when_nobody_declares():
+    g = cardsim.make("zhao_pengyou", players=6, scope="match")
+    s = g.new_state(seed=3)
+    g.spec.set_ranks(s, ["5", "2", "2", "2", "2", "2"], [1, 2])
+    g.spec.rng_reseed(s, 4)
+    starter = g.spec.view(s)["starter"]
+    assert starter == 4
+    while s.phase == "draw" and g.spec.view(s)["redeals"] == 0:
+        s.apply_string("PASS")
+    v = g.spec.view(s)
+    assert v["redeals"] == 1 and v["starter"] == 4 and v["active"] == list(range(6))
+
+
+def test_kitty_and_calls_rules():
+    g = cardsim.make("zhao_pengyou", players=6)
+    s = g.new_state(seed=1)
+    while s.phase == "draw":
+        la = [s.action_to_string(a) for a in s.legal_actions()]
+        s.apply_string(next((t for t in la if t.startswith("DECLARE")), "PASS"))
+    assert s.phase == "kitty"
+    v = g.spec.view(s)
+    decl = v["declarer"]
+    for _ in range(6):
+        assert all(s.action_to_string(a).startswith("DISCARD") for a in s.legal_actions())
+        s.apply(int(s.legal_actions()[-1]))
+    assert s.phase == "call" and len(s.hand(decl)) == 17
+    texts = [s.action_to_string(a) for a in s.legal_actions()]
+    T, R = v["trump_suit"], v["trump_rank"]
+    for t in texts:
+        _, card, nth = t.split()
+        assert not card.endswith(T) and card[:-1] != R and card not in ("BJ", "SJ") and nth in ("1", "2")
+    assert len(texts) == 3 * 12 * 2
+    s.apply_string(texts[0])
+    assert texts[0] not in [s.action_to_string(a) for a in s.legal_actions()]   # no duplicate calls (D15)
+    s.apply_string(texts[1])
+    assert s.phase == "play" and s.current_player == decl
+
+
+def test_lead_building_actions():
+    g = _friend_game()
+    filler = ["2D", "3D", "4D", "6D", "7D", "8D", "9D"]
+    hands = [["AS", "AS", "KS", "KS", "QS", "5H", "BJ"]] + [list(filler) for _ in range(5)]
+    s = g.spec.setup_play(hands, "H", "5", 0)
+    texts = lambda: sorted(s.action_to_string(a) for a in s.legal_actions())
+    assert texts() == sorted(["AS", "KS", "QS", "5H", "BJ"])
+    s.apply_string("AS")
+    assert texts() == ["AS", "COMMIT", "KS", "QS"]
+    s.apply_string("AS")
+    assert texts() == ["COMMIT", "KS"]                       # QS is single: no pair of queens
+    s.apply_string("KS")
+    assert texts() == ["KS"]                                 # groups must be equal
+    s.apply_string("KS")
+    assert texts() == ["COMMIT"]
+    s.apply_string("COMMIT")
+    assert g.spec.view(s)["lead_format"] == "sequence"
+
+
+def test_play_helper_and_errors():
+    g = _friend_game()
+    hands = [["AS", "KS"], ["2D", "3D"], ["4D", "5D"], ["6D", "7D"], ["8D", "9D"], ["10D", "JD"]]
+    s = g.spec.setup_play(hands, "H", "5", 0)
+    assert zp.play_to_actions(s, ["AS"]) == [s.string_to_action("AS"), s.string_to_action("COMMIT")]
+    before = s.state_bytes()
+    with pytest.raises(IllegalActionError):
+        zp.play(s, ["AS", "2D"])
+    assert s.state_bytes() == before
+    with pytest.raises(ParseError):
+        zp.play(s, ["XX"])
+    with pytest.raises(ParseError):
+        lead_format(["1Z"], "H", "5")
+    with pytest.raises(ParseError):
+        lead_format(["AS"], "X", "5")
+    with pytest.raises(IllegalActionError):
+        lead_format([], "H", "5")
+    with pytest.raises(IllegalActionError):
+        trick_winner([["AS", "KH"], ["2S", "3S"]], "H", "5")
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", players=4)
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", failed_throw="explode")
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", nonsense=1)
+
+
+def test_partial_set_obligation_option():
+    lead = ["JH"] * 3
+    hand = ["QH", "QH", "5H", "4H", "2S"]
+    default = as_set(legal_follows(hand, lead, "C", "9"))
+    v7 = as_set(zp.legal_follows(hand, lead, "C", "9", partial_set_obligation=True))
+    assert len(default) == 3                               # any 3 of the hearts
+    assert v7 == {ms(["QH", "QH", "5H"]), ms(["QH", "QH", "4H"])}
+
+
+def test_component_throw_validity():
+    # a pair of queens is top by component if nobody holds a higher pair, although a single KS is out
+    filler = ["7D", "8D", "9D", "10D", "JD"]
+    hands = [["AS", "AS", "QS", "QS", "2D"], ["KS", "3D", "4D", "5D", "6D"]] + [list(filler) for _ in range(4)]
+    for validity, stands in (("card", False), ("component", True)):
+        g = cardsim.make("zhao_pengyou", players=6, throw_validity=validity)
+        s = g.spec.setup_play(hands, "H", "5", 0)
+        zp.play(s, ["AS", "AS", "QS", "QS"])
+        assert (g.spec.view(s)["lead_format"] == "throw") == stands
+
+
+def test_match_scope_reaches_A():
+    g = cardsim.make("zhao_pengyou", players=6, scope="match")
+    r = g.spec.run_batch(5, 0, 20, [0] * 6)
+    assert (r["returns"].max(axis=1) == 12).all()
+    assert (r["metrics"][:, g.metric_names.index("deals")] >= 2).all()
+
+
+def test_defend_A_match():
+    g = cardsim.make("zhao_pengyou", players=6, scope="match", game_end="defend_A")
+    r = g.spec.run_batch(5, 0, 5, [0] * 6)
+    for row, m in zip(r["returns"], r["metrics"]):
+        assert row.max() == 12 and m[g.metric_names.index("trump_rank")] == 14
+
+
+# ---- property test: factored actions == brute force == legal_follows --------------------------------------
+def _profile(counts, k, m):
+    chunks = []
+    for c in counts:
+        chunks += [k] * (c // k) + ([c % k] if c % k else [])
+    return sorted(chunks, reverse=True)[:m]
+
+
+def brute_force_follows(hand, lead, T, R, partial=False):
+    """Independent Python reading of §5.4 (and of V7 when partial) for a legal lead."""
+    def eff(c):
+        if c in ("BJ", "SJ") or c[:-1] == R or c[-1] == T:
+            return "T"
+        return c[-1]
+    suit = eff(lead[0])
+    cnt = Counter(lead)
+    k = len(lead) // len(cnt)
+    m = len(cnt)
+    L = len(lead)
+    S = [c for c in hand if eff(c) == suit]
+    out = set()
+    for combo in set(itertools.combinations(sorted(hand), L)):
+        if len(S) >= L:
+            if any(eff(c) != suit for c in combo):
+                continue
+            if k >= 2 and partial:
+                if _profile(Counter(S).values(), k, m) != _profile(Counter(combo).values(), k, m):
+                    continue
+            elif k >= 2:
+                avail = sum(v // k for v in Counter(S).values())
+                have = sum(v // k for v in Counter(combo).values())
+                if have < min(m, avail):
+                    continue
+        else:
+            if Counter(c for c in combo if eff(c) == suit) != Counter(S):
+                continue
+        out.add(ms(combo))
+    return out
+
+
+def factored_follows(hand, lead, T, R, partial=False):
+    """Whole follows reachable through the engine's action space: a 6-player table where seat 0
+    leads `lead` (a stand-alone throw: the other seats hold nothing of its suit that could block)
+    and seat 1 holds `hand`; explore every ADD sequence."""
+    g = cardsim.make("zhao_pengyou", players=6, partial_set_obligation=partial)
+    L = len(lead)
+    filler = ["2C", "3C", "4C", "6C", "7C", "8C"][:L]
+    s0 = g.spec.setup_play([list(lead), list(hand)] + [list(filler) for _ in range(4)], T, R, 0)
+    zp.play(s0, lead)
+    if g.spec.view(s0)["lead_format"] is None or g.spec.view(s0)["trick"][0] != sorted_play(lead, s0):
+        return None
+    results = set()
+
+    def rec(s, taken):
+        if s.current_player != 1:
+            results.add(ms(taken))
+            return
+        for a in s.legal_actions():
+            c = s.action_to_string(int(a))
+            t = s.clone()
+            t.apply(int(a))
+            rec(t, taken + [c])
+
+    rec(s0, [])
+    return results
+
+
+def sorted_play(cards, s):
+    order = s.game.view(s)["trick"][0]
+    return order if Counter(order) == Counter(cards) else None
+
+
+CARD_POOL = ["AH", "KH", "QH", "10H", "5H", "2H", "AS", "QS", "7C", "5C", "9D", "BJ"]
+
+
+TRUMPS = [("C", "5"), ("H", "9"), ("S", "Q"), ("D", "J")]
+LEADS = [["JH"], ["JH", "JH"], ["JH", "JH", "9H", "9H"], ["JH", "JH", "8H", "8H"], ["AH", "KH"], ["JD", "JD"],
+         ["6C", "6C"], ["9S", "9S", "8S", "8S"], ["QH", "QH", "QH"], ["AH", "AH", "KH", "KH", "QH", "QH"]]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(CARD_POOL), min_size=2, max_size=9), st.sampled_from(LEADS),
+       st.sampled_from(TRUMPS), st.booleans())
+def test_property_factored_equals_brute_force(hand, lead, trump, partial):
+    T, R = trump
+    try:
+        lead_format(lead, T, R)
+    except IllegalActionError:
+        return
+    if any(v > 3 for v in Counter(hand).values()) or len(hand) < len(lead):
+        return
+    expected = brute_force_follows(hand, lead, T, R, partial)
+    oracle = as_set(zp.legal_follows(hand, lead, T, R, partial_set_obligation=partial))
+    assert oracle == expected, (hand, lead, trump, partial)
+    for play in expected:
+        flat = [c for c, n in play for _ in range(n)]
+        assert zp.is_legal_follow(hand, lead, flat, T, R, partial_set_obligation=partial)
+    if len(hand) <= 7:
+        fact = factored_follows(hand, lead, T, R, partial)
+        if fact is not None:
+            assert fact == expected, (hand, lead, trump, partial)
+
+
+# ---- greedy beats random ---------------------------------------------------------------------------------
+def test_greedy_beats_random():
+    n = 6
+    g = cardsim.make("zhao_pengyou", players=n)
+    per = 10_002 // n
+    diffs = []
+    for seat in range(n):
+        codes = [0] * n
+        codes[seat] = 1
+        r = g.spec.run_batch(2024, seat * per, per, codes)["returns"]
+        others = (r.sum(axis=1) - r[:, seat]) / (n - 1)
+        diffs.append(r[:, seat] - others)
+    d = np.concatenate(diffs)
+    assert len(d) >= 10_000
+    half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    assert d.mean() - half > 0, (d.mean(), half)
+
+
+def test_kitty_multiplier_throw_with_tractor_component():
+    d6 = ["2D", "3D", "4D", "6D", "7D", "8D"]
+    hands = [["AS", "AS", "KS", "KS", "9S", "9S"], ["2H", "2H", "3H", "3H", "4H", "4H"]] + [list(d6) for _ in range(4)]
+    for mult, expect in (("x2", 20 + 2 * 15), ("largest_component", 20 + 2 * 4 * 15)):
+        g = _friend_game(kitty_multiplier=mult)
+        s = g.spec.setup_play(hands, "H", "5", 0, kitty=["KC", "5C"])
+        zp.play(s, hands[0])
+        assert g.spec.view(s)["lead_format"] == "throw"
+        for p in range(1, 6):
+            zp.play(s, s.hand(p))
+        v = g.spec.view(s)
+        assert v["last_winner"] == 1 and v["opp_points"] == expect
+
+
+def test_score_table_options():
+    g = cardsim.make("zhao_pengyou", players=6, thresholds=(30, 60, 90), game_points=(3, 1, 1, 0, 2, 3, 4))
+    for p_opp, gained in ((0, [5, 0, 0, 0, 0, 0]), (50, [1, 0, 0, 0, 0, 0]), (60, [0, 2, 2, 2, 2, 2]),
+                          (120, [0, 3, 3, 3, 3, 3]), (180, [0, 4, 4, 4, 4, 4])):
+        s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
+        v = g.spec.setup_scoring(s, [0, p_opp, 0, 0, 0, 0], 0, [0], [])
+        assert v["gained"] == gained, p_opp
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", thresholds=(80, 40, 100))
+    with pytest.raises(ConfigError):
+        cardsim.make("zhao_pengyou", game_points=(1, 2))
