@@ -61,6 +61,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.errors import ConfigError, ParseError
+from cardsim import cards as _cards
 
 cdef enum:
     MAXGROUPS = 2048
@@ -893,23 +894,19 @@ OBS_SIZE = 52 * 2 + 52 * 8 + 52 * 5 + 4 + 1 + 20 + 1 + 5 + 4 + 4 + 4 + 3 + 3 + 1
 def card_str(int c):
     return RANKS[c >> 2] + SUITS[c & 3]
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
-_RANK_ALIASES["T"] = 9
-_RANK_ALIASES["1"] = 0
+_SYMBOLS = "♠♥♦♣♤♡♢♧"
 
 def parse_card(text):
-    """'AS', '10H', 'TD', '7♦', '♦7', lower case ok -> card id (rank*4 + suit)."""
-    if not isinstance(text, str):
-        raise ParseError(f"basra: a card must be a string like 'AS' or '10H', got {text!r}")
-    t = text.strip().upper()
-    if len(t) >= 2 and t[-1] in _SUIT_ALIASES and t[:-1] in _RANK_ALIASES:
-        return _RANK_ALIASES[t[:-1]] * 4 + _SUIT_ALIASES[t[-1]]
-    if len(t) >= 2 and t[0] in _SUIT_ALIASES and t[1:] in _RANK_ALIASES and t[0] not in "SHDC":
-        return _RANK_ALIASES[t[1:]] * 4 + _SUIT_ALIASES[t[0]]
-    raise ParseError(f"basra: malformed card {text!r}; expected rank (A, 2-10, J, Q, K) then suit "
-                     f"(S H D C), e.g. 'AS', '10H', '7D'")
+    """'AS', '10H', 'TD', '7♦', the spec's '♦7', lower case ok -> card id (rank*4 + suit),
+    through the shared notation of cardsim.cards."""
+    if isinstance(text, str):
+        t = text.strip()
+        if len(t) >= 2 and t[0] in _SYMBOLS:
+            t = t[1:] + t[0]
+    else:
+        t = text
+    rank, suit = _cards.parse_card(t, "basra", RANKS)
+    return RANKS.index(rank) * 4 + suit
 
 def mask_to_cards(uint64_t m):
     """Cards of a mask in display order: rank A..K, suits S H D C."""
@@ -979,9 +976,7 @@ cdef class BasraSpec(GameSpec):
         for sd in range(self.c.nsides):
             names += [f"points_{sd}", f"cards_{sd}", f"basras_{sd}"]
         self.metric_names = tuple(names) + ("majority_side", "carry", "winner", "deals")
-        # "variant" is left out: the core rebuilds a pickled spec without it (the preset is
-        # already applied to the other options), and State equality compares spec options
-        self.options = {k: v for k, v in opts.items() if not k.startswith("_") and k != "variant"}
+        self.options = {k: v for k, v in opts.items() if not k.startswith("_")}
         self.returns_sum = "zero"
         self.vt.init = ba_init
         self.vt.current_player = ba_current_player
