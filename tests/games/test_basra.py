@@ -419,8 +419,7 @@ def test_choice_phase_strings_and_commit():
     st.apply(st.string_to_action("6H"))
     assert st.phase == "choose" and g.spec.view(st)["chosen"] == ["AC", "2D"]   # common to all sets
     names = [st.action_to_string(int(a)) for a in st.legal_actions()]
-    assert names == ["TAKE 3S", "TAKE 4H", "TAKE 5S", "TAKE 5D"] or sorted(names) == sorted(
-        ["TAKE 3S", "TAKE 4H", "TAKE 5S", "TAKE 5D"])
+    assert names == ["TAKE 3S", "TAKE 4H", "TAKE 5S", "TAKE 5D"]      # no DONE: {AC, 2D} is no legal set
     st.apply(st.string_to_action("take 4h"))
     assert st.phase == "choose"
     st.apply(st.string_to_action("+5D"))
