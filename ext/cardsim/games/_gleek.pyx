@@ -1080,10 +1080,7 @@ cdef class GleekSpec(GameSpec):
         self.state_size = sizeof(GLState)
         self.obs_size = OBS_SIZE
         self.metric_names = METRICS
-        # the preset is fully resolved into the values; keeping its name would make a pickled
-        # state unequal to its original (the core's _rebuild_spec drops 'variant')
         self.options = dict(opts)
-        self.options["variant"] = None
         self.returns_sum = "zero"
         self.vt.init = gl_init
         self.vt.current_player = gl_current_player

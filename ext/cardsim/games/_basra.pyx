@@ -1,0 +1,1209 @@
+"""Basra / Bastra, the Middle-Eastern fishing game: Egyptian rules and the regional presets
+(Jordanian, Yemeni, Ethiopian, Lebanese A, Lebanese B "Ashush", Palestinian, Syrian).
+
+Implements shared/rules/basra.md §1-§8: 2, 3 or 4 players (4 = partnerships {0,2} v {1,3} by
+default), seats counter-clockwise (next player = seat+1), first dealer random, the deal with
+its bottom-card peek, floor cleaning (J and ♦7 buried: bottom10 / bottom / random), hands in
+batches of hand_size, re-deals without floor cards, captures by matching and summing (§4.2),
+basras (§4.3), the end-of-deal sweep (§5), deal scoring with majority carry and Syrian half
+points (§6), game end with targets, the 51/61/71 ladder, draws, sudden death and the best-of-5
+match (§7). Decisions followed as written: B-D1 .. B-D25 (maximal captures B-D3, one same-rank
+card B-D4, forced sweeps B-D5, leftovers to the last capturer or the dealer's side B-D10, basra
+with the last card B-D11, majority carry 30 x (1 + ties) B-D12/B-D13, ladder re-check B-D15,
+flat 20 lone basras B-D16, Syrian 44 cards B-D18, no Syrian sweep bonus B-D19, Yemeni partition
+B-D20, Lebanese ♦7 also needs the Egyptian condition B-D21, re-deal sizes B-D24).
+
+Card identity: rank*4 + suit; rank 0 = A, 1 = 2 .. 9 = 10, 10 = J, 11 = Q, 12 = K; suits S H D C.
+
+Actions (105): 0..51 play that card from hand. If the card has exactly one legal capture set
+(a trail is the empty set), it resolves at once. Otherwise the phase becomes "choose": the
+cards common to every legal set are pre-chosen, then 52+k "TAKE k" adds floor card k (legal iff
+some legal set contains the chosen cards and k), and 104 "DONE" captures exactly the chosen
+cards (legal iff they form a legal set); the play resolves by itself as soon as only one legal
+set remains compatible. Every legal action can be completed into a legal whole play.
+Legal sets are enumerated exactly (§4.2): sum groups by DFS over the floor numerals, then the
+unions of maximal disjoint families by a memoised search that decides the cards in order (see
+gen_unions). The kernel keeps at most BA_MAXSETS = 512 distinct sets per play and 2048 sum
+groups, and stops a search after 2 x 10^6 nodes (~0.2 s). These bounds are far beyond play:
+random play never showed more than 11 floor cards or 7 legal sets; floors of up to 16 small
+numerals (all the A-4, 17 maximal captures for a 10) are solved exactly and checked against
+the spec's reference algorithm. Only absurd floors (20+ small numerals, which play cannot
+build, since nearly every numeral played there must capture) could hit a bound; the list is
+then truncated, consistently and still without dead ends.
+
+Returns: per seat, its side's points minus the mean of the other sides' points (zero-sum), for
+the deal (scope "deal") or summed over every deal of the game / match (scope "match"). Points
+are real points (Syrian halves as .5); the kernel keeps half points. With two sides this is
+"own minus opponents". Metrics: points_s, cards_s, basras_s per side (last deal; points are the
+whole state's), majority_side (-1 none), carry, winner (scope match: side, -1 draw/none), deals.
+
+Observation (float32, length OBS_SIZE), blocks in order: own hand (52); floor (52); cards played
+by each seat this deal (4x52); cards captured by each side (4x52); cards buried in the stock
+during floor cleaning (52); the peeked bottom card if this seat saw it (52); the card being
+played in the choose phase (52); floor cards chosen so far (52); doubled cards (52); hand sizes
+per seat /6 (4); stock size /52 (1); basra points per side this deal /20 (4); basras per side /5
+(4); game points per side /100 (4); total points per side /100 (4); games won /3 (4); majority
+carry /3 (1); last capturer side (5, slot 4 = none); dealer (4); seat to act (4); observer (4);
+phase (3); ladder target 51/61/71 (3); deals done /10 (1); last deal's points per side /100 (4).
+
+Greedy agent: for every card in hand and every legal capture set of it, scores the play as
+card points taken + 0.75 per card taken (majority) + basra points + 2 for leaving an empty
+floor - 3 for leaving a single floor card (an easy basra for the next player) - 4 for spending
+a J or ♦7 sweeper; a trail costs the trailed card's points + 0.5 and 3 more if it leaves a lone
+card. Plays the best (lowest card id on ties); in the choose phase it steers to its best set.
+"""
+from libc.string cimport memset, memmove
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
+from cardsim.core._rng cimport Rng, rng_below, rng_next
+from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has
+from cardsim.core._game cimport GameVTable
+from cardsim.core._engine cimport GameSpec, State
+
+from cardsim.errors import ConfigError, ParseError
+from cardsim import cards as _cards
+
+cdef enum:
+    MAXGROUPS = 2048
+    FAMILY_BUDGET = 2000000
+    MEMO_SIZE = 8192
+
+cdef uint64_t NUMERALS = (<uint64_t>1 << 40) - 1          # A..10
+cdef uint64_t JACKS = <uint64_t>0xF << 40
+cdef uint64_t TEN_Q_K = (<uint64_t>0xF << 36) | (<uint64_t>0xFF << 44)
+
+SUITS = "SHDC"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+cdef inline uint64_t bit(int k) noexcept nogil:
+    return (<uint64_t>1) << k
+
+cdef inline uint64_t rank_mask(int r) noexcept nogil:
+    return (<uint64_t>0xF) << (4 * r)
+
+cdef inline int side_of(const BasraConfig* c, int p) noexcept nogil:
+    return p & 1 if c.nsides == 2 and c.nplayers == 4 else p
+
+
+# ---------------------------------------------------------------------------------------------
+# pure rules (also behind the public oracles)
+# ---------------------------------------------------------------------------------------------
+ctypedef struct CapCtx:
+    uint64_t groups[MAXGROUPS]   # sum groups, ordered by their lowest card
+    int ngroups
+    int lo_start[40]             # groups whose lowest card is ids[i]: [lo_start[i], lo_end[i])
+    int lo_end[40]
+    int8_t ids[40]               # candidate floor numerals (value < v), ascending
+    int n
+    uint64_t unions[BA_MAXSETS]  # distinct unions of maximal families
+    int nunions
+    int16_t by_hi[MAXGROUPS]     # group indices ordered by their highest card
+    int hi_start[41]             # groups whose highest card is ids[i]: by_hi[hi_start[i]:hi_start[i+1]]
+    bint use_memo                # big searches only (clearing the table costs more than tiny searches)
+    uint64_t memo[MEMO_SIZE]     # visited (position, covered) search states, 0 = empty
+    long budget                  # safety bound on search nodes
+
+cdef void gen_groups(CapCtx* x, const int8_t* vals, int start, int rem, uint64_t cur) noexcept nogil:
+    """Every subset (>= 2 cards: all values < v) of ids[start:] summing to rem; vals ascending."""
+    cdef int i
+    for i in range(start, x.n):
+        if vals[i] > rem:
+            return
+        if vals[i] == rem:
+            if x.ngroups < MAXGROUPS:
+                x.groups[x.ngroups] = cur | bit(x.ids[i])
+                x.ngroups += 1
+        else:
+            gen_groups(x, vals, i + 1, rem - vals[i], cur | bit(x.ids[i]))
+
+cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
+    cdef int i
+    for i in range(x.nunions):
+        if x.unions[i] == u:
+            return
+    if x.nunions < BA_MAXSETS:
+        x.unions[x.nunions] = u
+        x.nunions += 1
+
+cdef bint memo_seen(CapCtx* x, int i, uint64_t covered) noexcept nogil:
+    """Insert (i, covered) into the open-addressing table; True if it was already there."""
+    cdef uint64_t key = (covered | ((<uint64_t>(i + 1)) << 57))
+    cdef uint64_t h = (key * <uint64_t>0x9E3779B97F4A7C15) >> 51
+    cdef int k, slot
+    for k in range(16):
+        slot = (h + k) & (MEMO_SIZE - 1)
+        if x.memo[slot] == key:
+            return True
+        if x.memo[slot] == 0:
+            x.memo[slot] = key
+            return False
+    return False
+
+cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexcept nogil:
+    """Unions of the maximal families of disjoint groups (B-D3), by deciding the candidate
+    cards in order: card i is either covered by a group whose lowest card it is, or left
+    uncovered for good; a branch dies as soon as the cards left uncovered contain a whole
+    group (the family could never be maximal). The state (i, covered) determines the rest, so
+    repeated states are searched once. Exact; `budget` only guards absurd floors."""
+    cdef int k
+    cdef uint64_t ns
+    while i < x.n and (covered & bit(x.ids[i])):
+        i += 1
+    if i == x.n:
+        add_union(x, covered)
+        return
+    x.budget -= 1
+    if x.budget < 0 or (x.use_memo and memo_seen(x, i, covered)):
+        return
+    for k in range(x.lo_start[i], x.lo_end[i]):
+        if not (x.groups[k] & covered):
+            gen_unions(x, i + 1, covered | x.groups[k], skipped)
+    ns = skipped | bit(x.ids[i])
+    for k in range(x.hi_start[i], x.hi_start[i + 1]):      # a group left wholly uncovered ends
+        if (x.groups[x.by_hi[k]] & ~ns) == 0:              # with card i (earlier ones were
+            return                                         # checked when they were skipped)
+    gen_unions(x, i + 1, covered, ns)
+
+cdef void index_by_highest(CapCtx* x) noexcept nogil:
+    cdef int pos[52]
+    cdef int i, g, h
+    for i in range(x.n):
+        pos[x.ids[i]] = i
+    for i in range(x.n + 1):
+        x.hi_start[i] = 0
+    for g in range(x.ngroups):
+        x.hi_start[pos[63 - cs_clz(x.groups[g])] + 1] += 1
+    for i in range(x.n):
+        x.hi_start[i + 1] += x.hi_start[i]
+    for g in range(x.ngroups):                             # counting sort: hi_start[h] is the
+        h = pos[63 - cs_clz(x.groups[g])]                  # cursor of bucket h, then shifted
+        x.by_hi[x.hi_start[h]] = g                         # back to bucket starts below
+        x.hi_start[h] += 1
+    for i in range(x.n, 0, -1):
+        x.hi_start[i] = x.hi_start[i - 1]
+    x.hi_start[0] = 0
+
+cdef int ba_capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil:
+    """Legal capture sets of playing `card` on `floor` (§4.2, B-D3/B-D4/B-D5/B-D6).
+
+    Validity: empty floor -> only the trail (any card, J and ♦7 included); J, or ♦7 as a
+    sweeper, on a non-empty floor -> the whole floor; Q/K -> one same-rank card (player's
+    choice; `same_rank_take=all`: all of them), else trail; a numeral v -> one same-rank card
+    if any (compulsory) plus the union of a maximal family of disjoint groups of >= 2 numerals
+    summing to v; every distinct set is one choice (`capture_mode=maximum`: largest only).
+    Writes the sets (the empty set = trail) to out (BA_MAXSETS capacity), returns the count
+    (>= 1)."""
+    cdef int r = card >> 2, n = 0, i, k, nb, v, tot, best
+    cdef uint64_t same, R, b, m
+    cdef uint64_t bases[4]
+    cdef int8_t vals[40]
+    cdef CapCtx x
+    if floor == 0:
+        out[0] = 0
+        return 1
+    if r == 10 or (card == BA_D7 and c.d7_sweep):
+        out[0] = floor
+        return 1
+    same = floor & rank_mask(r)
+    nb = 0
+    if same == 0:
+        bases[0] = 0
+        nb = 1
+    elif c.rank_all:
+        bases[0] = same
+        nb = 1
+    else:
+        m = same
+        while m:
+            bases[nb] = m & (~m + 1)
+            nb += 1
+            m &= m - 1
+    if r >= 11:
+        for i in range(nb):
+            out[i] = bases[i]
+        return nb
+    v = r + 1
+    R = floor & (bit(4 * r) - 1)             # numerals worth less than v
+    x.nunions = 0
+    if cs_popcount(R) >= 2:
+        k = 0
+        tot = 0
+        m = R
+        while m:
+            i = bit_low(m)
+            m &= m - 1
+            x.ids[k] = i
+            vals[k] = (i >> 2) + 1
+            tot += vals[k]
+            k += 1
+        x.n = k
+        if tot >= v:
+            x.ngroups = 0
+            for i in range(k):
+                x.lo_start[i] = x.ngroups
+                if vals[i] < v:
+                    gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
+                x.lo_end[i] = x.ngroups
+            if x.ngroups == 1:
+                x.unions[0] = x.groups[0]
+                x.nunions = 1
+            elif x.ngroups > 1:
+                index_by_highest(&x)
+                x.use_memo = x.ngroups > 24
+                if x.use_memo:
+                    memset(x.memo, 0, sizeof(x.memo))
+                x.budget = FAMILY_BUDGET
+                gen_unions(&x, 0, 0, 0)
+    if x.nunions == 0:
+        x.unions[0] = 0
+        x.nunions = 1
+    for k in range(nb):
+        for i in range(x.nunions):
+            if n < BA_MAXSETS:
+                out[n] = bases[k] | x.unions[i]
+                n += 1
+    if c.cap_maximum and n > 1:
+        best = 0
+        for i in range(n):
+            if cs_popcount(out[i]) > best:
+                best = cs_popcount(out[i])
+        k = 0
+        for i in range(n):
+            if cs_popcount(out[i]) == best:
+                out[k] = out[i]
+                k += 1
+        n = k
+    return n
+
+cdef int floor_total(uint64_t f) noexcept nogil:
+    cdef int t = 0
+    while f:
+        t += (bit_low(f) >> 2) + 1
+        f &= f - 1
+    return t
+
+cdef bint fill_bin(int* cnt, int s, int k, int rem, int maxv) noexcept nogil:
+    cdef int val
+    cdef bint ok
+    if rem == 0:
+        return part_rest(cnt, s, k - 1)
+    val = rem if rem < maxv else maxv
+    while val >= 1:
+        if cnt[val]:
+            cnt[val] -= 1
+            ok = fill_bin(cnt, s, k, rem - val, val)
+            cnt[val] += 1
+            if ok:
+                return True
+        val -= 1
+    return False
+
+cdef bint part_rest(int* cnt, int s, int k) noexcept nogil:
+    if k <= 1:
+        return True
+    return fill_bin(cnt, s, k, s, 10)
+
+cdef bint equal_partition_below_10(uint64_t f) noexcept nogil:
+    """The numeral floor splits into k >= 2 groups (single cards allowed) of one equal sum
+    s < 10 (B-D20; WIK's A-2-7-8 = (1+8) + (2+7))."""
+    cdef int cnt[11]
+    cdef int i, t = 0, mx = 0, s, val
+    for i in range(11):
+        cnt[i] = 0
+    while f:
+        val = (bit_low(f) >> 2) + 1
+        f &= f - 1
+        cnt[val] += 1
+        t += val
+        if val > mx:
+            mx = val
+    for s in range(mx, 10):
+        if t % s == 0 and t // s >= 2 and part_rest(cnt, s, t // s):
+            return True
+    return False
+
+cdef int ba_basra_points(const BasraConfig* c, int card, uint64_t floor, bint last) noexcept nogil:
+    """Basra points for clearing `floor` (non-empty) with `card` (§4.3).
+
+    Validity: J never makes a normal basra, only `jack_on_lone_jack` on a lone J; no sweep bonus
+    at all when sweep_bonus is off (Syria); floor-size limit (Lebanese); lone rule (Palestinian/
+    Jordanian: lone card only, flat 20 or twice its value, ♦7 on a lone 7 = 14); ♦7 sweeps need
+    an all-numeral floor totalling <= 10 (Egyptian) or the Yemeni conditions; Q on a lone Q is
+    no basra when queen_on_lone_queen is off (Ethiopia). Points: 10 otherwise. `last`: this is
+    the last card of the deal (basra_on_last_play)."""
+    cdef int n = cs_popcount(floor), r = card >> 2, f
+    cdef bint d7 = card == BA_D7 and c.d7_sweep
+    if last and not c.basra_last:
+        return 0
+    if r == 10:
+        if n == 1 and (floor & JACKS):
+            return c.jack_lone_jack
+        return 0
+    if not c.sweep_bonus:
+        return 0
+    if c.floor_max and n > c.floor_max:
+        return 0
+    if c.lone_rule:
+        if n != 1:
+            return 0
+        f = bit_low(floor)
+        if d7:
+            return 14 if (f >> 2) == 6 else 0
+        if not c.lone_double:
+            return 20
+        if (f >> 2) >= 11:
+            return 2 * c.face_basra_value
+        return 2 * ((f >> 2) + 1)
+    if d7:
+        if not c.d7_yemeni:
+            return 10 if (floor & ~NUMERALS) == 0 and floor_total(floor) <= 10 else 0
+        if (floor & ~TEN_Q_K) == 0:
+            return 10
+        if floor & ~NUMERALS:
+            return 0
+        if floor_total(floor) < 10 or equal_partition_below_10(floor):
+            return 10
+        return 0
+    if r == 11 and n == 1 and not c.queen_lone_queen:
+        return 0
+    return 10
+
+cdef void ba_score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t* doubled,
+                        const int32_t* basra_half, int32_t* carry, int32_t* out_half,
+                        int8_t* majority_side) noexcept nogil:
+    """Score one deal (§6), in half points. Points: card points of each side's pile (doubled
+    cards twice), its basra points, and the majority bonus: the side with strictly the most
+    cards gets majority_points x (1 + carry) and the carry resets; a tie for most cards gives
+    nobody anything and, with majority_tie=carry, adds one to the carry (B-D12, B-D13)."""
+    cdef int s, best = -1, bestn = -1, n, k
+    cdef bint tie = False
+    cdef uint64_t m
+    for s in range(c.nsides):
+        out_half[s] = basra_half[s]
+        m = pile[s]
+        while m:
+            k = bit_low(m)
+            m &= m - 1
+            out_half[s] += c.card_half[k]
+        m = doubled[s] & pile[s]
+        while m:
+            k = bit_low(m)
+            m &= m - 1
+            out_half[s] += c.card_half[k]
+        n = cs_popcount(pile[s])
+        if n > bestn:
+            bestn = n
+            best = s
+            tie = False
+        elif n == bestn:
+            tie = True
+    if tie:
+        majority_side[0] = -1
+        if c.majority_carry:
+            carry[0] += 1
+    else:
+        majority_side[0] = best
+        out_half[best] += c.majority_half * (1 + carry[0])
+        carry[0] = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# deal
+# ---------------------------------------------------------------------------------------------
+cdef inline int draw(BasraState* s) noexcept nogil:
+    s.nstock -= 1
+    return s.stock[s.nstock]
+
+cdef void shuffle_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """Fisher-Yates of the whole pack on the deal stream; stock[0] is the bottom card."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(c.deck):
+        s.stock[i] = i
+    for i in range(c.deck - 1, 0, -1):
+        j = rng_below(&s.rng, i + 1)
+        t = s.stock[i]; s.stock[i] = s.stock[j]; s.stock[j] = t
+    s.nstock = c.deck
+
+cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
+    """Bury a floor J/♦7 in the stock (§3.5, B-D7): bottom10 mixes it into the bottom
+    min(10, |stock|) cards, bottom puts it at the very bottom, random anywhere."""
+    cdef int pos = 0, m, i, j
+    cdef uint8_t t
+    if c.floor_bury == 2:
+        pos = rng_below(&s.rng, s.nstock + 1)
+    memmove(&s.stock[pos + 1], &s.stock[pos], s.nstock - pos)
+    s.stock[pos] = card
+    s.nstock += 1
+    if c.floor_bury == 0:
+        m = s.nstock - 1
+        if m > 10:
+            m = 10
+        for i in range(m, 0, -1):
+            j = rng_below(&s.rng, i + 1)
+            t = s.stock[i]; s.stock[i] = s.stock[j]; s.stock[j] = t
+
+cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
+    """k cards to each seat, one batch per seat, from dealer+1 round to the dealer (§3.3)."""
+    cdef int i, j, p
+    for i in range(c.nplayers):
+        p = (s.dealer + 1 + i) % c.nplayers
+        for j in range(k):
+            s.hand[p] |= bit(draw(s))
+
+cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """Deal a new deal from the ordered stock (§3): peek, hands, 4 floor cards, floor cleaning
+    (J, and ♦7 as a sweeper, buried and replaced from the top until none is left)."""
+    cdef int i, f, guard
+    cdef uint64_t bad
+    for i in range(4):
+        s.hand[i] = 0
+        s.pile[i] = 0
+        s.doubled[i] = 0
+        s.played[i] = 0
+        s.nbasra[i] = 0
+        s.basra_half[i] = 0
+    s.floor = 0
+    s.buried = 0
+    s.chosen = 0
+    s.pending = -1
+    s.last_capturer = -1
+    s.peek = s.stock[0]
+    deal_hands(s, c, c.hand_size)
+    for i in range(4):
+        s.floor |= bit(draw(s))
+    bad = JACKS | (bit(BA_D7) if c.d7_sweep else 0)
+    guard = 0
+    while s.floor & bad and guard < 200:
+        f = bit_low(s.floor & bad)
+        s.floor &= ~bit(f)
+        bury(s, c, f)
+        s.buried |= bit(f)
+        s.floor |= bit(draw(s))
+        guard += 1
+    s.turn = (s.dealer + 1) % c.nplayers
+    s.phase = BA_PH_PLAY
+
+cdef void new_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
+    shuffle_stock(s, c)
+    deal_from_stock(s, c)
+
+cdef void ba_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
+    cdef BasraState* s = <BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    memset(s, 0, sizeof(BasraState))
+    s.rng = rng[0]
+    s.dealer = rng_below(&s.rng, c.nplayers)
+    s.winner = -1
+    s.majority_side = -1
+    new_deal(s, c)
+
+
+# ---------------------------------------------------------------------------------------------
+# state machine
+# ---------------------------------------------------------------------------------------------
+cdef int game_end_check(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """§7: -2 play on, -1 a drawn game, else the winning side. Targets compare in half points;
+    the ladder raises 51 -> 61 -> 71 in the same check (B-D15); a tie for highest is a draw or
+    (sudden death) plays on until one side is alone on top (B-D14)."""
+    cdef int t, cnt, sd, i, best = -1, hi = -1
+    cdef bint tie = False
+    if c.ladder and not c.best_of_5:
+        while True:
+            t = 2 * (51 + 10 * s.last_target)
+            cnt = 0
+            sd = -1
+            for i in range(c.nsides):
+                if s.cum_half[i] >= t:
+                    cnt += 1
+                    sd = i
+            if cnt == 0:
+                return -2
+            if cnt == 1:
+                return sd
+            if s.last_target < 2:
+                s.last_target += 1
+                continue
+            break
+    else:
+        t = 2 * (150 if c.best_of_5 else c.target)
+        cnt = 0
+        for i in range(c.nsides):
+            if s.cum_half[i] >= t:
+                cnt += 1
+        if cnt == 0:
+            return -2
+    for i in range(c.nsides):
+        if s.cum_half[i] > hi:
+            hi = s.cum_half[i]
+            best = i
+            tie = False
+        elif s.cum_half[i] == hi:
+            tie = True
+    if not tie:
+        return best
+    return -2 if c.sudden_death else -1
+
+cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """§5-§7: leftovers to the last capturer (else the dealer's side, B-D10), score, check."""
+    cdef int i, res, side
+    if s.floor:
+        side = s.last_capturer if s.last_capturer >= 0 else side_of(c, s.dealer)
+        s.pile[side] |= s.floor
+        s.floor = 0
+    ba_score_deal(c, s.pile, s.doubled, s.basra_half, &s.carry, s.deal_half, &s.majority_side)
+    for i in range(c.nsides):
+        s.cum_half[i] += s.deal_half[i]
+        s.total_half[i] += s.deal_half[i]
+    s.deal_no += 1
+    if not c.match:
+        s.phase = BA_PH_END
+        return
+    res = game_end_check(s, c)
+    if res != -2:
+        if not c.best_of_5:
+            s.winner = res
+            s.phase = BA_PH_END
+            return
+        s.game_no += 1
+        if res >= 0:
+            s.games_won[res] += 1
+            if s.games_won[res] >= 3:
+                s.winner = res
+                s.phase = BA_PH_END
+                return
+        for i in range(4):
+            s.cum_half[i] = 0
+        s.carry = 0                                # the carry resets with each game (B-D12)
+        s.last_target = 0
+    if s.deal_no >= 5000:                          # safety net; never reached in practice
+        s.winner = -1
+        s.phase = BA_PH_END
+        return
+    s.dealer = (s.dealer + 1) % c.nplayers
+    new_deal(s, c)
+
+cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on."""
+    cdef int side = side_of(c, s.turn), pts, i
+    cdef uint64_t F = s.floor
+    cdef bint last = s.nstock == 0
+    for i in range(c.nplayers):
+        if s.hand[i]:
+            last = False
+    if S == 0:
+        s.floor |= bit(card)
+    else:
+        s.pile[side] |= S | bit(card)
+        s.floor &= ~S
+        s.last_capturer = side
+        if S == F:
+            pts = ba_basra_points(c, card, F, last)
+            if pts:
+                s.basra_half[side] += 2 * pts
+                s.nbasra[side] += 1
+            if (c.face_doubling and cs_popcount(F) == 1 and (card >> 2) >= 10
+                    and (bit_low(F) >> 2) == (card >> 2)
+                    and (c.face_doubling == 1 or (card >> 2) == 10)):
+                s.doubled[side] |= F | bit(card)
+    s.phase = BA_PH_PLAY
+    s.pending = -1
+    s.chosen = 0
+    for i in range(c.nplayers):
+        if s.hand[i]:
+            s.turn = (s.turn + 1) % c.nplayers
+            return
+    if s.nstock > 0:                               # re-deal, no floor cards (§3.7, B-D24)
+        i = s.nstock // c.nplayers
+        deal_hands(s, c, c.hand_size if c.hand_size < i else i)
+        s.turn = (s.dealer + 1) % c.nplayers
+        return
+    finish_deal(s, c)
+
+cdef int ba_current_player(const void* st, const void* cfg) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    return -1 if s.phase == BA_PH_END else s.turn
+
+cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef uint64_t u = 0
+    cdef int n, i, cnt
+    out.w[0] = 0
+    out.w[1] = 0
+    if s.phase == BA_PH_PLAY:
+        out.w[0] = s.hand[s.turn]
+        return cs_popcount(s.hand[s.turn])
+    if s.phase != BA_PH_CHOOSE:
+        return 0
+    n = ba_capture_sets(s.floor, s.pending, c, sets)
+    cnt = 0
+    for i in range(n):
+        if (sets[i] & s.chosen) == s.chosen:
+            u |= sets[i]
+            if sets[i] == s.chosen:
+                as_add(out, BA_COMMIT)
+                cnt += 1
+    u &= ~s.chosen
+    as_add_mask(out, BA_TAKE0, u)
+    return cnt + cs_popcount(u)
+
+cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """Choose phase: pre-choose the cards common to every compatible set; resolve the play
+    when one compatible set is left."""
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef uint64_t inter = ~(<uint64_t>0), one = 0
+    cdef int n, i, cnt = 0
+    n = ba_capture_sets(s.floor, s.pending, c, sets)
+    for i in range(n):
+        if (sets[i] & s.chosen) == s.chosen:
+            inter &= sets[i]
+            one = sets[i]
+            cnt += 1
+    if cnt == 1:
+        resolve_play(s, c, s.pending, one)
+    else:
+        s.chosen = inter
+
+cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
+    cdef BasraState* s = <BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef int n
+    if s.phase == BA_PH_PLAY:
+        s.hand[s.turn] &= ~bit(a)
+        s.played[s.turn] |= bit(a)
+        n = ba_capture_sets(s.floor, a, c, sets)
+        if n == 1:
+            resolve_play(s, c, a, sets[0])
+            return
+        s.phase = BA_PH_CHOOSE
+        s.pending = a
+        s.chosen = 0
+        narrow(s, c)
+    elif s.phase == BA_PH_CHOOSE:
+        if a == BA_COMMIT:
+            resolve_play(s, c, s.pending, s.chosen)
+        else:
+            s.chosen |= bit(a - BA_TAKE0)
+            narrow(s, c)
+
+cdef bint ba_is_terminal(const void* st, const void* cfg) noexcept nogil:
+    return (<const BasraState*>st).phase == BA_PH_END
+
+cdef void ba_returns(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef int p, sd
+    cdef double tot = 0.0, own
+    for sd in range(c.nsides):
+        tot += s.total_half[sd]
+    for p in range(c.nplayers):
+        own = s.total_half[side_of(c, p)]
+        out[p] = (own - (tot - own) / (c.nsides - 1)) / 2.0
+
+cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef int sd, k = 0
+    for sd in range(c.nsides):
+        out[k] = s.total_half[sd] / 2.0
+        out[k + 1] = cs_popcount(s.pile[sd])
+        out[k + 2] = s.nbasra[sd]
+        k += 3
+    out[k] = s.majority_side
+    out[k + 1] = s.carry
+    out[k + 2] = s.winner
+    out[k + 3] = s.deal_no
+
+
+# ---------------------------------------------------------------------------------------------
+# observation and resampling
+# ---------------------------------------------------------------------------------------------
+cdef inline void put_bits(float* o, uint64_t m) noexcept nogil:
+    while m:
+        o[bit_low(m)] = 1.0
+        m &= m - 1
+
+cdef inline bint sees_peek(const BasraState* s, const BasraConfig* c, int p) noexcept nogil:
+    return s.peek >= 0 and (c.cut_peek == 1 or (c.cut_peek == 0 and p == s.dealer))
+
+cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef int q, k = 0
+    cdef uint64_t dbl = 0
+    put_bits(o + k, s.hand[p]); k += 52
+    put_bits(o + k, s.floor); k += 52
+    for q in range(4):
+        put_bits(o + k, s.played[q]); k += 52
+    for q in range(4):
+        put_bits(o + k, s.pile[q]); k += 52
+        dbl |= s.doubled[q]
+    put_bits(o + k, s.buried); k += 52
+    if sees_peek(s, c, p):
+        o[k + s.peek] = 1.0
+    k += 52
+    if s.phase == BA_PH_CHOOSE:
+        o[k + s.pending] = 1.0
+    k += 52
+    put_bits(o + k, s.chosen); k += 52
+    put_bits(o + k, dbl); k += 52
+    for q in range(4):
+        o[k + q] = cs_popcount(s.hand[q]) / 6.0
+    k += 4
+    o[k] = s.nstock / 52.0; k += 1
+    for q in range(4):
+        o[k + q] = s.basra_half[q] / 40.0
+        o[k + 4 + q] = s.nbasra[q] / 5.0
+        o[k + 8 + q] = s.cum_half[q] / 200.0
+        o[k + 12 + q] = s.total_half[q] / 200.0
+        o[k + 16 + q] = s.games_won[q] / 3.0
+    k += 20
+    o[k] = s.carry / 3.0; k += 1
+    o[k + (s.last_capturer if s.last_capturer >= 0 else 4)] = 1.0; k += 5
+    o[k + s.dealer] = 1.0; k += 4
+    if s.phase != BA_PH_END:
+        o[k + s.turn] = 1.0
+    k += 4
+    o[k + p] = 1.0; k += 4
+    o[k + s.phase] = 1.0; k += 3
+    o[k + s.last_target] = 1.0; k += 3
+    o[k] = s.deal_no / 10.0; k += 1
+    for q in range(4):
+        o[k + q] = s.deal_half[q] / 200.0
+    k += 4
+
+cdef void ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+    """Redeal what p cannot see: the other seats' hands (sizes kept) and the stock, except the
+    stock cards p knows are there (buried J/♦7 and the peeked bottom card if p saw it), which
+    keep their places. If p did not see the peek, the peeked card becomes whichever card now
+    lies where it lay, so the dealer's knowledge stays consistent. The deal stream is replaced
+    so later draws are not leaked."""
+    cdef BasraState* s = <BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint8_t cards[52]
+    cdef int n = 0, q, i, j, t, need, pi = -1
+    cdef uint64_t known = s.buried, m
+    cdef bint seen = sees_peek(s, c, p)
+    if seen:
+        known |= bit(s.peek)
+    for q in range(c.nplayers):
+        if q != p:
+            m = s.hand[q]
+            while m:
+                cards[n] = bit_low(m)
+                if cards[n] == s.peek and not seen:
+                    pi = n
+                n += 1
+                m &= m - 1
+    for i in range(s.nstock):
+        if not (known & bit(s.stock[i])):
+            cards[n] = s.stock[i]
+            if cards[n] == s.peek and not seen:
+                pi = n
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = cards[i]; cards[i] = cards[j]; cards[j] = t
+    if pi >= 0:
+        s.peek = cards[pi]
+    j = 0
+    for q in range(c.nplayers):
+        if q != p:
+            need = cs_popcount(s.hand[q])
+            s.hand[q] = 0
+            for i in range(need):
+                s.hand[q] |= bit(cards[j])
+                j += 1
+    for i in range(s.nstock):
+        if not (known & bit(s.stock[i])):
+            s.stock[i] = cards[j]
+            j += 1
+    s.rng = rng[0]
+    rng_next(&s.rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# greedy agent
+# ---------------------------------------------------------------------------------------------
+cdef double play_value(const BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    cdef double v = 0.0
+    cdef uint64_t taken, m, rest
+    cdef int k
+    if S:
+        taken = S | bit(card)
+        m = taken
+        while m:
+            k = bit_low(m)
+            m &= m - 1
+            v += c.card_half[k] * 0.5 + 0.75
+        if S == s.floor:
+            v += ba_basra_points(c, card, s.floor, False) + 2.0
+        else:
+            rest = s.floor & ~S
+            if cs_popcount(rest) == 1:
+                v -= 3.0
+        if (card >> 2) == 10 or (card == BA_D7 and c.d7_sweep):
+            v -= 4.0
+    else:
+        v -= c.card_half[card] * 0.5 + 0.5
+        if s.floor == 0:
+            v -= 3.0
+    return v
+
+cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal, Rng* rng) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef uint64_t m, bestset = 0
+    cdef int card, n, i, best = -1
+    cdef double v, bv = -1e18
+    if s.phase == BA_PH_PLAY:
+        m = s.hand[s.turn]
+        while m:
+            card = bit_low(m)
+            m &= m - 1
+            n = ba_capture_sets(s.floor, card, c, sets)
+            for i in range(n):
+                v = play_value(s, c, card, sets[i])
+                if v > bv:
+                    bv = v
+                    best = card
+        return best
+    n = ba_capture_sets(s.floor, s.pending, c, sets)
+    for i in range(n):
+        if (sets[i] & s.chosen) == s.chosen:
+            v = play_value(s, c, s.pending, sets[i])
+            if v > bv:
+                bv = v
+                bestset = sets[i]
+    if bestset == s.chosen:
+        return BA_COMMIT
+    return BA_TAKE0 + bit_low(bestset & ~s.chosen)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------------------------
+BA_TAKE0_ACTION = BA_TAKE0
+BA_COMMIT_ACTION = BA_COMMIT
+OBS_SIZE = 52 * 2 + 52 * 8 + 52 * 5 + 4 + 1 + 20 + 1 + 5 + 4 + 4 + 4 + 3 + 3 + 1 + 4
+
+def card_str(int c):
+    return RANKS[c >> 2] + SUITS[c & 3]
+
+_SYMBOLS = "♠♥♦♣♤♡♢♧"
+
+def parse_card(text):
+    """'AS', '10H', 'TD', '7♦', the spec's '♦7', lower case ok -> card id (rank*4 + suit),
+    through the shared notation of cardsim.cards."""
+    if isinstance(text, str):
+        t = text.strip()
+        if len(t) >= 2 and t[0] in _SYMBOLS:
+            t = t[1:] + t[0]
+    else:
+        t = text
+    rank, suit = _cards.parse_card(t, "basra", RANKS)
+    return RANKS.index(rank) * 4 + suit
+
+def mask_to_cards(uint64_t m):
+    """Cards of a mask in display order: rank A..K, suits S H D C."""
+    out = []
+    while m:
+        k = bit_low(m)
+        m &= m - 1
+        out.append(card_str(k))
+    return out
+
+def cards_to_mask(cards, int deck=52):
+    cdef uint64_t m = 0
+    if isinstance(cards, str):
+        raise ParseError(f"basra: expected a list of cards, got the string {cards!r}")
+    for t in cards:
+        c = parse_card(t)
+        if c >= deck:
+            raise ParseError(f"basra: card {t!r} is not in the {deck}-card pack")
+        if (m >> c) & 1:
+            raise ParseError(f"basra: card {t!r} given twice (one pack)")
+        m |= (<uint64_t>1) << c
+    return m
+
+
+cdef class BasraSpec(GameSpec):
+    cdef BasraConfig c
+
+    def __init__(self, dict opts):
+        n = opts["players"]
+        self.c.nplayers = n
+        self.c.nsides = 2 if (n == 4 and opts["partnership"]) else n
+        self.c.deck = opts["deck"]
+        self.c.hand_size = opts["hand_size"]
+        self.c.cut_peek = ("dealer", "both", "none").index(opts["cut_peek"])
+        self.c.floor_bury = ("bottom10", "bottom", "random").index(opts["floor_bury"])
+        self.c.d7_sweep = opts["seven_diamonds"] == "sweep"
+        self.c.rank_all = opts["same_rank_take"] == "all"
+        self.c.cap_maximum = opts["capture_mode"] == "maximum"
+        self.c.sweep_bonus = opts["sweep_bonus"]
+        self.c.floor_max = 0 if opts["basra_floor_max"] == "none" else opts["basra_floor_max"]
+        self.c.lone_rule = opts["lone_rule"]
+        self.c.lone_double = opts["lone_value"] == "double_value"
+        self.c.face_basra_value = opts["face_value_for_basra"]
+        self.c.d7_yemeni = opts["seven_d_rule"] == "yemeni"
+        self.c.jack_lone_jack = opts["jack_on_lone_jack"]
+        self.c.queen_lone_queen = opts["queen_on_lone_queen"]
+        self.c.face_doubling = {"off": 0, "QKJ": 1, "J_only": 2}[opts["face_doubling"]]
+        table = opts["_card_half"]
+        for k in range(52):
+            self.c.card_half[k] = table[k]
+        self.c.majority_half = 2 * opts["majority_points"]
+        self.c.majority_carry = opts["majority_tie"] == "carry"
+        self.c.basra_last = opts["basra_on_last_play"]
+        self.c.ladder = opts["target"] == "ladder"
+        self.c.target = 51 if self.c.ladder else opts["target"]
+        self.c.sudden_death = opts["tie_rule"] == "sudden_death"
+        self.c.best_of_5 = opts["match"] == "best_of_5_150"
+        self.c.match = opts["scope"] == "match"
+        self.cfg = &self.c
+        self.name = "basra"
+        self.num_players = n
+        self.num_actions = BA_NUM_ACTIONS
+        self.action_words = 2
+        self.state_size = sizeof(BasraState)
+        self.obs_size = OBS_SIZE
+        names = []
+        for sd in range(self.c.nsides):
+            names += [f"points_{sd}", f"cards_{sd}", f"basras_{sd}"]
+        self.metric_names = tuple(names) + ("majority_side", "carry", "winner", "deals")
+        self.options = {k: v for k, v in opts.items() if not k.startswith("_")}
+        self.returns_sum = "zero"
+        self.vt.init = ba_init
+        self.vt.current_player = ba_current_player
+        self.vt.legal = ba_legal
+        self.vt.apply = ba_apply
+        self.vt.is_terminal = ba_is_terminal
+        self.vt.returns = ba_returns
+        self.vt.observe = ba_observe
+        self.vt.resample = ba_resample
+        self.vt.greedy = ba_greedy
+        self.vt.metrics = ba_metrics
+
+    @property
+    def num_sides(self):
+        return self.c.nsides
+
+    def side_of(self, int p):
+        return side_of(&self.c, p)
+
+    # ---- strings --------------------------------------------------------------------------
+    def action_string(self, State s, int a):
+        if a < 52:
+            return card_str(a)
+        if a == BA_COMMIT:
+            return "DONE"
+        return "TAKE " + card_str(a - BA_TAKE0)
+
+    def parse_action(self, State s, str text):
+        t = text.strip().upper()
+        if t in ("DONE", "COMMIT", "CAPTURE"):
+            return BA_COMMIT
+        take = False
+        if t.startswith("TAKE"):
+            t = t[4:].strip()
+            take = True
+        elif t.startswith("+"):
+            t = t[1:].strip()
+            take = True
+        elif (<BasraState*>s.data).phase == BA_PH_CHOOSE:
+            take = True
+        try:
+            k = parse_card(t)
+        except ParseError:
+            raise ParseError(f"basra: cannot parse action {text!r}; expected a card to play ('7D', "
+                             f"'10H'), 'TAKE <card>' to pick a floor card, or 'DONE'") from None
+        return BA_TAKE0 + k if take else k
+
+    def hand_strings(self, State s, int p):
+        return mask_to_cards((<BasraState*>s.data).hand[p])
+
+    def phase_name(self, State s):
+        return ("play", "choose", "end")[(<BasraState*>s.data).phase]
+
+    @property
+    def deck_size(self):
+        return self.c.deck
+
+    def card_total(self, State s):
+        """Cards in hands + floor + captured piles + stock + the card being played."""
+        cdef BasraState* st = <BasraState*>s.data
+        cdef uint64_t allm = st.floor
+        cdef int n = cs_popcount(st.floor) + st.nstock
+        for p in range(4):
+            n += cs_popcount(st.hand[p]) + cs_popcount(st.pile[p])
+            allm |= st.hand[p] | st.pile[p]
+        for i in range(st.nstock):
+            allm |= bit(st.stock[i])
+        if st.phase == BA_PH_CHOOSE:
+            n += 1
+            allm |= bit(st.pending)
+        return n if allm == bit(self.c.deck) - 1 else -n
+
+    def view(self, State s):
+        """A dict of the facts of the state (for tests and display; includes hidden ones)."""
+        cdef BasraState* st = <BasraState*>s.data
+        S = self.c.nsides
+        return {
+            "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
+            "cutter": (st.dealer - 1) % self.c.nplayers,          # the dealer's left cuts (§3.1)
+            "floor": mask_to_cards(st.floor),
+            "hands": [mask_to_cards(st.hand[p]) for p in range(self.c.nplayers)],
+            "stock": [card_str(st.stock[i]) for i in range(st.nstock - 1, -1, -1)],   # top first
+            "piles": [mask_to_cards(st.pile[i]) for i in range(S)],
+            "doubled": [mask_to_cards(st.doubled[i]) for i in range(S)],
+            "buried": mask_to_cards(st.buried),
+            "peek": card_str(st.peek) if st.peek >= 0 else None,
+            "pending": card_str(st.pending) if st.phase == BA_PH_CHOOSE else None,
+            "chosen": mask_to_cards(st.chosen),
+            "last_capturer": None if st.last_capturer < 0 else st.last_capturer,
+            "basras": [st.nbasra[i] for i in range(S)],
+            "basra_points": [st.basra_half[i] / 2.0 for i in range(S)],
+            "deal_points": [st.deal_half[i] / 2.0 for i in range(S)],
+            "game_points": [st.cum_half[i] / 2.0 for i in range(S)],
+            "total_points": [st.total_half[i] / 2.0 for i in range(S)],
+            "games_won": [st.games_won[i] for i in range(S)],
+            "carry": st.carry, "majority_side": None if st.majority_side < 0 else st.majority_side,
+            "target": (51 + 10 * st.last_target) if self.c.ladder else (150 if self.c.best_of_5 else self.c.target),
+            "deals": st.deal_no, "games": st.game_no,
+            "winner": None if st.winner < 0 else st.winner,
+        }
+
+    def render(self, State s):
+        v = self.view(s)
+        lines = [f"Basra  phase={v['phase']}  dealer={v['dealer']}  deal {v['deals'] + (v['phase'] != 'end')}"
+                 f"  game points {v['game_points']}  carry {v['carry']}  stock {len(v['stock'])}"]
+        lines.append("floor: " + (" ".join(v["floor"]) or "-"))
+        for p, h in enumerate(v["hands"]):
+            mark = "*" if v["phase"] != "end" and v["turn"] == p else " "
+            lines.append(f"{mark}{p}: {' '.join(h)}")
+        if v["pending"]:
+            lines.append(f"playing {v['pending']}, chosen: {' '.join(v['chosen']) or '-'}")
+        lines.append("captured: " + "  ".join(f"side {i}: {len(pl)} cards, {b} basras"
+                                              for i, (pl, b) in enumerate(zip(v["piles"], v["basras"]))))
+        return "\n".join(lines)
+
+    # ---- scenario set-up --------------------------------------------------------------------
+    def deal_pack(self, pack, int dealer=0):
+        """A fresh deal from an ordered pack (card strings, top card first): hands, floor and
+        floor cleaning exactly as the engine deals (§3)."""
+        cdef State s
+        cdef BasraState* st
+        m = cards_to_mask(pack, self.c.deck)
+        if len(pack) != self.c.deck:
+            raise ConfigError(f"basra: the pack must hold all {self.c.deck} cards, got {len(pack)}")
+        if not 0 <= dealer < self.c.nplayers:
+            raise ConfigError(f"basra: dealer must be 0..{self.c.nplayers - 1}")
+        s = self.new_state(0, 0)
+        st = <BasraState*>s.data
+        ids = [parse_card(t) for t in pack]
+        for i, k in enumerate(reversed(ids)):
+            st.stock[i] = k
+        st.nstock = self.c.deck
+        st.dealer = dealer
+        deal_from_stock(st, &self.c)
+        return s
+
+    def position(self, hands, floor, stock=(), int dealer=0, turn=None, last_capturer=None,
+                 piles=None, carry=0):
+        """A mid-deal position from card strings: hands per seat, floor, stock (top first), the
+        cards already captured per side (piles); cards listed nowhere are out of play (the pack
+        is then incomplete, which scenario tests allow). For scenario tests and analysis."""
+        cdef State s
+        cdef BasraState* st
+        N = self.c.nplayers
+        if len(hands) != N:
+            raise ConfigError(f"basra: need {N} hands")
+        hm = [cards_to_mask(h, self.c.deck) for h in hands]
+        fm = cards_to_mask(floor, self.c.deck)
+        sm = cards_to_mask(stock, self.c.deck)
+        pm = [cards_to_mask(p, self.c.deck) for p in (piles or [])]
+        used = 0
+        for m in hm + [fm, sm] + pm:
+            if used & m:
+                raise ConfigError("basra: a card appears twice in the position")
+            used |= m
+        s = self.new_state(0, 0)
+        st = <BasraState*>s.data
+        for p in range(4):
+            st.hand[p] = hm[p] if p < N else 0
+            st.pile[p] = pm[p] if p < len(pm) else 0
+            st.played[p] = 0
+            st.doubled[p] = 0
+            st.nbasra[p] = 0
+            st.basra_half[p] = 0
+        st.floor = fm
+        ids = [parse_card(t) for t in stock]
+        for i, k in enumerate(reversed(ids)):
+            st.stock[i] = k
+        st.nstock = len(ids)
+        st.dealer = dealer
+        st.turn = (dealer + 1) % N if turn is None else turn
+        st.last_capturer = -1 if last_capturer is None else last_capturer
+        st.buried = 0
+        st.chosen = 0
+        st.pending = -1
+        st.peek = -1
+        st.carry = carry
+        st.phase = BA_PH_PLAY
+        return s
+
+    def set_scores(self, State s, game_points, carry=None, int ladder_step=0):
+        """Set the current game's points per side (real points) and the carry."""
+        cdef BasraState* st = <BasraState*>s.data
+        for i, v in enumerate(game_points):
+            st.cum_half[i] = int(round(2 * v))
+            st.total_half[i] = int(round(2 * v))
+        if carry is not None:
+            st.carry = carry
+        st.last_target = ladder_step
+        return s
+
+    def game_end(self, State s):
+        """Run the §7 end-of-game check on the current points (-2 play on, -1 draw, else side);
+        it may raise the ladder target, as the engine does."""
+        return game_end_check(<BasraState*>s.data, &self.c)
+
+
+# ---- oracles' kernels --------------------------------------------------------------------------
+def oracle_capture_sets(BasraSpec spec, uint64_t floor, int card):
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef int n
+    with nogil:
+        n = ba_capture_sets(floor, card, &spec.c, sets)
+    return [sets[i] for i in range(n)]
+
+def oracle_basra_points(BasraSpec spec, int card, uint64_t floor, bint last=False):
+    return ba_basra_points(&spec.c, card, floor, last)
+
+def oracle_doubles(BasraSpec spec, int card, uint64_t floor):
+    """True when this capture of the whole floor doubles the two cards (face_doubling)."""
+    c = &spec.c
+    return bool(c.face_doubling and cs_popcount(floor) == 1 and (card >> 2) >= 10
+                and (bit_low(floor) >> 2) == (card >> 2) and (c.face_doubling == 1 or (card >> 2) == 10))
+
+def oracle_score(BasraSpec spec, list piles, list doubled, list basra_points, int carry=0):
+    """Score a deal: piles / doubled as masks per side, basra points per side (real points).
+    Returns (points per side as real points, new carry, majority side or -1)."""
+    cdef uint64_t p[4]
+    cdef uint64_t d[4]
+    cdef int32_t b[4]
+    cdef int32_t out[4]
+    cdef int32_t cr = carry
+    cdef int8_t ms = -1
+    for i in range(4):
+        p[i] = piles[i] if i < len(piles) else 0
+        d[i] = doubled[i] if i < len(doubled) else 0
+        b[i] = int(round(2 * basra_points[i])) if i < len(basra_points) else 0
+        out[i] = 0
+    ba_score_deal(&spec.c, p, d, b, &cr, out, &ms)
+    return [out[i] / 2.0 for i in range(spec.c.nsides)], cr, ms
