@@ -41,8 +41,8 @@ agents stateless (or seeded per deal) there.
 
 Matches. `matches=N` plays N whole matches (the game built with scope="match"); one row is one
 match. Lead changes (how often the leading seat or side changes during a match) need the running
-score inside a match, which the batch kernel does not report: `lead_changes=True` replays every
-deal through the State API (slow; see `lead_changes_of`).
+score inside a match: `lead_changes=True` has the batch kernel watch the running returns after
+every action (run_batch(lead_changes=True); `lead_changes_of` is the slow reference).
 """
 from __future__ import annotations
 
@@ -64,7 +64,6 @@ from cardsim import stats as _stats
 from cardsim.stats import Accumulator, block_stats, winners_mask
 
 DEFAULT_CHUNK = 20_000
-_FP_LOCK = threading.Lock()
 CHUNK_BLOCKS = {"threads": 2, "dask": 4}   # default chunk, in canonical blocks, for big runs
 MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
 _GAMES: dict = {}
@@ -125,9 +124,9 @@ class LeadTracker:
 def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
     """Lead changes in deal (seed, deal) played by C agents `codes`: the kernel's action sequence
     is replayed through the State API and the running returns() watched after every action (see
-    LeadTracker). Games whose returns() stay 0 until the end count 0 by construction.
-    Engine change wanted to make this fast: play_one counting leader changes of vt.returns after
-    each deal of a match (or a per-game `lead_changes` metric)."""
+    LeadTracker). Games whose returns() stay 0 until the end count 0 by construction. The batch
+    kernel counts the same thing natively (run_batch(lead_changes=True)); this replay is the
+    independent reference the tests compare it with."""
     st = game.new_state(seed, deal)
     lt = LeadTracker()
     for a in kernel_actions(game.spec, seed, deal, list(codes)):
@@ -144,17 +143,7 @@ def _finish_cols(g: Game, seed: int, start: int, part: dict, want_fp: bool) -> d
         cols[f"return_{p}"] = np.ascontiguousarray(R[:, p])
     cols["winners"] = winners_mask(R)
     if want_fp:
-        fp = part.get("first_player")
-        if fp is None:
-            # The kernel does not report the first player: ask the initial state (0.6 us/deal).
-            # new_state releases the GIL around init, so two threads running this loop at once
-            # hand the GIL back and forth on every deal (measured: 2.3x slower than one thread);
-            # the lock lets one thread at a time run it while the others are in their kernels.
-            # Engine change wanted: run_batch returning vt.current_player right after init.
-            ns = g.spec.new_state
-            with _FP_LOCK:
-                fp = np.fromiter((ns(seed, d).current_player for d in range(start, start + count)), np.int8, count)
-        cols["first_player"] = np.asarray(fp, np.int8)
+        cols["first_player"] = np.asarray(part["first_player"], np.int8)
     cols["actions"] = part["actions"].astype(np.int32)
     cols["decisions"] = part["decisions"].astype(np.int32)
     cols["legal_sum"] = part["legal_sum"].astype(np.int64)
@@ -183,10 +172,7 @@ def _with_blocks(g: Game, cols: dict, start: int, block: int, want_fp: bool, wan
 def _kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=False, block=0, want_rows=True):
     """One chunk on the batch kernel: deals start..start+count-1 of seed, as table columns."""
     g = _get_game(name, options)
-    part = g.spec.run_batch(seed, start, count, list(codes))
-    if want_lc and "lead_changes" not in part:     # (used as is once the kernel reports it)
-        part["lead_changes"] = np.array([lead_changes_of(g, seed, d, codes) for d in range(start, start + count)],
-                                        np.int32)
+    part = g.spec.run_batch(seed, start, count, list(codes), lead_changes=bool(want_lc))
     return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 

@@ -45,4 +45,4 @@ cdef class State:
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
                   long* steps, long* decisions, long* legal_sum, int32_t* record,
-                  SearchWork* sw) noexcept nogil
+                  SearchWork* sw, int* first, int* leads) noexcept nogil

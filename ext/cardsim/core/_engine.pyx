@@ -9,7 +9,7 @@ from libc.string cimport memcpy, memset
 cimport numpy as cnp
 import numpy as np
 
-from cardsim.core._types cimport int32_t, int64_t, uint32_t, uint64_t
+from cardsim.core._types cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
 from cardsim.core._bits cimport CARDSIM_CHECKS, bit_nth
 from cardsim.core._types cimport MAX_ACTION_WORDS
@@ -165,11 +165,14 @@ cdef class GameSpec:
 
     def run_batch(self, uint64_t seed, int64_t start, int64_t count, agents,
                   long max_steps=DEFAULT_MAX_STEPS, int ismcts_iterations=ISMCTS_ITERATIONS,
-                  double ismcts_c=ISMCTS_C):
+                  double ismcts_c=ISMCTS_C, bint lead_changes=False):
         """Play deals start..start+count-1 of `seed` with C agents (codes per seat), in one nogil
         call. Returns a dict of numpy arrays: returns (count, P) float64, actions, decisions
         (turns with more than one legal action) and legal_sum (sum of legal counts over
-        decisions) as int64, metrics (count, M) float64."""
+        decisions) as int64, metrics (count, M) float64, first_player (count,) int8 (the seat to
+        act in the initial state) and, with lead_changes=True, lead_changes (count,) int32: how
+        often the set of seats with the highest running return changed to one sharing no seat
+        with the previous set (vt.returns after every action; ties of all seats are no lead)."""
         cdef int P = self.num_players
         cdef int M = len(self.metric_names)
         cdef int i
@@ -192,6 +195,12 @@ cdef class GameSpec:
         decs = np.zeros(count, dtype=np.int64)
         lsum = np.zeros(count, dtype=np.int64)
         mets = np.zeros((count, M), dtype=np.float64)
+        fps = np.zeros(count, dtype=np.int8)
+        lcs = np.zeros(count, dtype=np.int32)
+        cdef int8_t[::1] fv = fps
+        cdef int32_t[::1] lcv = lcs
+        cdef int fp = 0, lc = 0
+        cdef int* lcp = &lc if lead_changes else NULL
         cdef double[:, ::1] rv = rets
         cdef int64_t[::1] av = acts
         cdef int64_t[::1] dv = decs
@@ -211,7 +220,7 @@ cdef class GameSpec:
             with nogil:
                 for d in range(count):
                     rc = play_one(vt, cfg, st, P, nw, seed, <uint64_t>(start + d), agent_codes,
-                                  max_steps, &steps, &decisions, &legal_sum, NULL, sw)
+                                  max_steps, &steps, &decisions, &legal_sum, NULL, sw, &fp, lcp)
                     if rc != 0:
                         bad = start + d
                         break
@@ -219,13 +228,19 @@ cdef class GameSpec:
                     if M > 0:
                         vt.metrics(st, cfg, &mv[d, 0])
                     av[d] = steps
+                    fv[d] = fp
+                    lcv[d] = lc
                     dv[d] = decisions
                     lv[d] = legal_sum
         finally:
             PyMem_Free(st)
         if bad >= 0:
             raise CardsimError(f"{self.name}: deal {bad} of seed {seed} did not end within {max_steps} actions")
-        return {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets}
+        out = {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets,
+               "first_player": fps}
+        if lead_changes:
+            out["lead_changes"] = lcs
+        return out
 
 
 def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max_steps=100_000,
@@ -246,7 +261,7 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
         raise MemoryError()
     try:
         rc = play_one(&spec.vt, spec.cfg, st, spec.num_players, spec.action_words, seed, deal, codes,
-                      max_steps, &steps, &dec, &ls, &rv[0], &sb.w)
+                      max_steps, &steps, &dec, &ls, &rv[0], &sb.w, NULL, NULL)
     finally:
         PyMem_Free(st)
     if rc != 0:
@@ -257,20 +272,28 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
                   long* steps, long* decisions, long* legal_sum, int32_t* record,
-                  SearchWork* sw) noexcept nogil:
+                  SearchWork* sw, int* first, int* leads) noexcept nogil:
     """Deal (seed, deal) into st and play it to the end with C agents.
 
     Parameters: `agents[p]` is the agent code of seat p; each seat draws from its own stream
     (seed, deal, STREAM_SEAT0 + p), so a seat's choices never depend on the other seats' agents'
     consumption. Counts actions, decisions (turns with more than one legal action) and the sum of
-    legal counts over decisions. Returns 0, or -1 if the deal exceeded max_steps actions."""
+    legal counts over decisions; stores the first seat to act in *first and, when `leads` is not
+    NULL, the number of lead changes (see run_batch). Returns 0, or -1 if the deal exceeded
+    max_steps actions."""
     cdef Rng r
     cdef Rng ar[12]
     cdef ActionSet las
     cdef int p, n, a
     cdef long k = 0, dec = 0, ls = 0
+    cdef double cur[12]
+    cdef double last[12]
+    cdef int have_last = 0, prev_lead = 0, n_leads = 0, lead, q, same
+    cdef double hi, lo
     rng_seed(&r, seed, deal, STREAM_DEAL)
     vt.init(st, cfg, &r)
+    if first != NULL:
+        first[0] = vt.current_player(st, cfg)
     for p in range(num_players):
         rng_seed(&ar[p], seed, deal, STREAM_SEAT0 + p)
     while True:
@@ -294,6 +317,30 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
         vt.apply(st, cfg, a)
         if record != NULL:
             record[k] = a
+        if leads != NULL:
+            # lead changes: the set of seats with the highest running return moves to seats
+            # outside the previous set (all seats tied = no leader)
+            vt.returns(st, cfg, cur)
+            same = have_last
+            for q in range(num_players):
+                if same and cur[q] != last[q]:
+                    same = 0
+                last[q] = cur[q]
+            have_last = 1
+            if not same:
+                hi = cur[0]
+                lo = cur[0]
+                for q in range(1, num_players):
+                    hi = cur[q] if cur[q] > hi else hi
+                    lo = cur[q] if cur[q] < lo else lo
+                if hi != lo:
+                    lead = 0
+                    for q in range(num_players):
+                        if cur[q] == hi:
+                            lead |= 1 << q
+                    if prev_lead and not (lead & prev_lead):
+                        n_leads += 1
+                    prev_lead = lead
         k += 1
         if k >= max_steps:
             steps[0] = k
@@ -301,6 +348,8 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     steps[0] = k
     decisions[0] = dec
     legal_sum[0] = ls
+    if leads != NULL:
+        leads[0] = n_leads
     return 0
 
 
