@@ -127,10 +127,10 @@ def bench_clone_vs_pyspiel(benchmark, game, request):
 
 
 def bench_two_threads_scaling(benchmark, game, request):
-    n = 400 if _smoke(request) else 200_000
+    n = 400 if _smoke(request) else 1_000_000
     one = None if _smoke(request) else _median_time(
-        lambda: cardsim.simulate(game, deals=n, seed=2, workers=1, chunk_size=n // 8), repeat=3)
-    benchmark.pedantic(cardsim.simulate, args=(game,), kwargs=dict(deals=n, seed=2, workers=2, chunk_size=max(1, n // 8)),
+        lambda: cardsim.simulate(game, deals=n, seed=2, workers=1, keep_table=False), repeat=3)
+    benchmark.pedantic(cardsim.simulate, args=(game,), kwargs=dict(deals=n, seed=2, workers=2, keep_table=False),
                        rounds=1 if _smoke(request) else 3)
     if _smoke(request):
         return

@@ -50,7 +50,6 @@ import collections
 import json
 import os
 import sys
-import threading
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
