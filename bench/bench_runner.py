@@ -43,11 +43,8 @@ def scaling(deals=400_000, rounds=3, **kw):
 
 
 def bench_thread_scaling(benchmark, request):
-    """simulate() of Joffre Whist, random agents, streaming summary: 2 threads vs 1 thread.
-
-    The kernel does not report the first player yet, so simulate() asks each deal's initial state
-    for it in Python (0.6 us/deal, serialised by a lock); the ratio without that column is
-    reported too. Engine change wanted: run_batch returning vt.current_player right after init."""
+    """simulate() of Joffre Whist, random agents, streaming summary: 2 threads vs 1 thread (with
+    and without the first-player column, which the kernel reports)."""
     smoke = request.config.getoption("benchmark_disable", False)
     deals = 2_000 if smoke else 400_000
     benchmark.pedantic(_run, args=(deals, 2), rounds=1 if smoke else 3, iterations=1)
