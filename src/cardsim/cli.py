@@ -128,7 +128,7 @@ def main(argv=None) -> int:
     sp.add_argument("--agents", default="random", help="comma-separated, one per seat, or one for all")
     sp.add_argument("--out", default=None, help="write the table (.parquet/.csv, streamed) or the summary (.json)")
     sp.add_argument("--summary-json", default=None, help="also write the summary as JSON")
-    sp.add_argument("--lead-changes", action="store_true", help="count lead changes (slow: replays every deal)")
+    sp.add_argument("--lead-changes", action="store_true", help="count lead changes of the running returns (kernel-side)")
     sp.add_argument("--progress", dest="progress", action="store_true", default=None)
     sp.add_argument("--no-progress", dest="progress", action="store_false")
     rp = sub.add_parser("report", help="HTML report with PNG plots from a saved run")
