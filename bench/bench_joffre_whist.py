@@ -10,7 +10,7 @@ import pytest
 
 import cardsim
 
-from .conftest import deals_per_second
+from .conftest import smoke_mode
 
 N_KERNEL = 50_000
 
@@ -25,7 +25,7 @@ def _median_time(fn, repeat=7):
 
 
 def _smoke(request):
-    return request.config.getoption("benchmark_disable", False)
+    return smoke_mode(request)
 
 
 @pytest.fixture(scope="module")
@@ -33,24 +33,12 @@ def game():
     return cardsim.make("joffre_whist")
 
 
-def bench_kernel_random_one_thread(benchmark, game, trick_limit, request):
-    n = 200 if _smoke(request) else N_KERNEL
-    benchmark.pedantic(game.spec.run_batch, args=(1, 0, n, [0, 0, 0, 0]), rounds=1 if _smoke(request) else 7,
-                       warmup_rounds=0 if _smoke(request) else 1)
-    ref = trick_limit("1")
-    if ref is None:
-        return
-    ours = deals_per_second(benchmark, n)
-    benchmark.extra_info.update(deals_per_s=ours, reference_deals_per_s=ref, ratio=ours / ref)
-    print(f"\njoffre_whist random kernel: {ours:,.0f} deals/s; reference {ref:,.0f}; ratio {ours / ref:.3f} (target >= 0.36)")
-    assert ours / ref >= 0.36
+def bench_kernel_random_one_thread(kernel_speed, game):
+    kernel_speed(game, [0] * 4, N_KERNEL, "joffre_whist random kernel", target=0.36)
 
 
-def bench_kernel_greedy_one_thread(benchmark, game, request):
-    n = 200 if _smoke(request) else N_KERNEL // 2
-    benchmark.pedantic(game.spec.run_batch, args=(1, 0, n, [1, 1, 1, 1]), rounds=1 if _smoke(request) else 5)
-    if not _smoke(request):
-        print(f"\njoffre_whist greedy kernel: {deals_per_second(benchmark, n):,.0f} deals/s")
+def bench_kernel_greedy_one_thread(kernel_speed, game):
+    kernel_speed(game, [1] * 4, N_KERNEL // 2, "joffre_whist greedy kernel", rounds=5)
 
 
 def _api_loop(g, deals):

@@ -67,3 +67,38 @@ def deals_per_second(benchmark, deals):
     """Median deals/s of a finished pytest-benchmark run of `deals` deals per round."""
     st = benchmark.stats.stats if hasattr(benchmark.stats, "stats") else benchmark.stats
     return deals / st.median
+
+
+def smoke_mode(request) -> bool:
+    """True under --benchmark-disable (CI smoke run: each body once, no speed asserted)."""
+    return request.config.getoption("benchmark_disable", False)
+
+
+@pytest.fixture
+def kernel_speed(benchmark, request):
+    """run(game, agents, deals, label, target=None, mode="1"): time `deals` deals of the game's
+    batch kernel (one thread, agent codes per seat) with pytest-benchmark; with a target, also
+    run the reference loop in `mode` and assert deals/s >= target x the reference's. Prints the
+    figures and stores them in the benchmark's extra_info. Returns deals/s (None in smoke mode)."""
+    smoke = smoke_mode(request)
+
+    def run(game, agents, deals, label, target=None, mode="1", smoke_deals=200, rounds=7):
+        n = smoke_deals if smoke else deals
+        benchmark.pedantic(game.spec.run_batch, args=(1, 0, n, list(agents)), rounds=1 if smoke else rounds,
+                           iterations=1, warmup_rounds=0 if smoke else 1)
+        if smoke:
+            return None
+        ours = deals_per_second(benchmark, n)
+        benchmark.extra_info["deals_per_s"] = ours
+        msg = f"\n{label}: {ours:,.0f} deals/s"
+        if target is not None:
+            ref = request.getfixturevalue("trick_limit")(mode)
+            ratio = ours / ref
+            benchmark.extra_info.update(reference_deals_per_s=ref, ratio=ratio, target_ratio=target)
+            msg += f"; reference ({mode}) {ref:,.0f} deals/s; ratio {ratio:.3f} (target >= {target})"
+        print(msg)
+        if target is not None:
+            assert ratio >= target, msg
+        return ours
+
+    return run
