@@ -769,3 +769,34 @@ def test_score_table_options():
         cardsim.make("zhao_pengyou", thresholds=(80, 40, 100))
     with pytest.raises(ConfigError):
         cardsim.make("zhao_pengyou", game_points=(1, 2))
+
+
+def test_resample_never_breaks_a_shown_void_late_in_the_deal():
+    """Late in a deal many effective suits are shown void; the redeal must still honour every one
+    (uniform rejection first, then a constrained assignment)."""
+    import numpy as np
+
+    from cardsim.games import zhao_pengyou as zp
+
+    g = cardsim.make("zhao_pengyou", players=6)
+    checked = 0
+    for deal in range(4):
+        st = g.new_state(seed=5, deal=deal)
+        rng = np.random.default_rng(deal)
+        while not st.is_terminal() and sum(len(v) for v in g.spec.view(st)["void"]) < 8:
+            la = st.legal_actions()
+            st.apply(int(la[rng.integers(len(la))]))
+        if st.is_terminal():
+            continue
+        v = g.spec.view(st)
+        ts, tr = v["trump_suit"], v["trump_rank"]
+        for p in range(6):
+            for seed in range(10):
+                r = st.resample(p, seed=seed)
+                for q in range(6):
+                    if q == p:
+                        continue
+                    suits = {zp.card_order(c, ts, tr)[0] for c in r.hand(q)}
+                    assert not suits & set(v["void"][q]), (deal, p, q, v["void"][q], r.hand(q))
+                checked += 1
+    assert checked > 0

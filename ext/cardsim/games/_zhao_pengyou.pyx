@@ -1132,6 +1132,66 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k] = s.discards / 8.0; k += 1
     o[k] = s.ncalls / 5.0; k += 1
 
+cdef int zp_assign_with_voids(const ZPState* s, const ZPConfig* c, int p, uint8_t* pool, int n,
+                              const int* need, const Hand* base, Hand* newh, Rng* rng) noexcept nogil:
+    """Constrained redeal for zp_resample: reorders `pool` so that the first need[q] cards (seats
+    in order, p skipped) go to seat q and the rest to the hidden zones, with no seat receiving an
+    effective suit it has shown void in. Returns 1 on success (newh filled), 0 if every try hit a
+    dead end (pool then holds the last attempt and newh the rejection result)."""
+    cdef uint8_t dest[216]
+    cdef uint8_t out[216]
+    cdef int cap[13]
+    cdef int q, i, j, k, e, total, pick, tries, tmp, placed
+    for tries in range(200):
+        for i in range(n - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            tmp = pool[i]; pool[i] = pool[j]; pool[j] = tmp
+        for q in range(c.n):
+            cap[q] = need[q] if q != p else 0
+        cap[12] = n
+        for q in range(c.n):
+            cap[12] -= cap[q]
+        placed = 1
+        for i in range(n):
+            e = s.tr.eff[pool[i]]
+            total = cap[12]
+            for q in range(c.n):
+                if cap[q] > 0 and not (s.void[q] >> e) & 1:
+                    total += cap[q]
+            if total == 0:
+                placed = 0
+                break
+            pick = rng_below(rng, total)
+            dest[i] = 12
+            for q in range(c.n):
+                if cap[q] > 0 and not (s.void[q] >> e) & 1:
+                    if pick < cap[q]:
+                        dest[i] = q
+                        break
+                    pick -= cap[q]
+            cap[dest[i]] -= 1
+        if not placed:
+            continue
+        k = 0
+        for q in range(c.n):
+            if q == p:
+                continue
+            newh[q] = base[q]
+            for i in range(n):
+                if dest[i] == q:
+                    hand_add(&newh[q], pool[i])
+                    out[k] = pool[i]
+                    k += 1
+        for i in range(n):
+            if dest[i] == 12:
+                out[k] = pool[i]
+                k += 1
+        for i in range(n):
+            pool[i] = out[i]
+        return 1
+    return 0
+
+
 cdef void zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal everything p cannot see: the other seats' unexposed cards, the undrawn pack and (for
     all but the declarer) the kitty discards; every zone keeps its size, exposed cards stay with
@@ -1175,7 +1235,7 @@ cdef void zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
         pool[n] = s.deck[i]
         n += 1
     ok = 0
-    for tries in range(64):
+    for tries in range(64):            # uniform rejection: exact over consistent deals
         for i in range(n - 1, 0, -1):
             j = rng_below(rng, i + 1)
             kk = pool[i]; pool[i] = pool[j]; pool[j] = kk
@@ -1194,6 +1254,11 @@ cdef void zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
                 i += 1
         if ok:
             break
+    if not ok and s.declarer >= 0:
+        # many shown voids: place each unseen card on a random seat that may hold it (weighted by
+        # the room left), or in the kitty/undrawn pack, retrying on a dead end; the true deal is
+        # one solution, so this practically always succeeds and never breaks a shown void
+        ok = zp_assign_with_voids(s, c, p, pool, n, need, base, newh, rng)
     i = 0
     for q in range(c.n):
         if q == p:
