@@ -202,3 +202,19 @@ def test_ismcts_agent_plays_legal_deals(name, opts):
             st.apply(a)
         assert st.is_terminal()
         assert np.array_equal(st.returns(), batch["returns"][d])
+
+
+@pytest.mark.parametrize("name,opts", CONFIGS)
+def test_terminal_state_observation_resample_and_search(name, opts):
+    """After the end: observations still work, resample keeps the result, search refuses."""
+    g = cardsim.make(name, **opts)
+    st = g.new_state(seed=2, deal=3)
+    random_playout(st, np.random.default_rng(0))
+    for p in range(g.num_players):
+        r = st.resample(p, seed=5)
+        assert r.is_terminal() and np.array_equal(r.returns(), st.returns())
+        assert np.array_equal(r.observation(p), st.observation(p))
+    with pytest.raises(IllegalActionError):
+        g.spec.ismcts_action(st)
+    with pytest.raises(IllegalActionError):
+        g.spec.greedy_action(st)
