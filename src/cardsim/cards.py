@@ -47,3 +47,22 @@ def parse_card(text, game: str = "cardsim", ranks: tuple[str, ...] = RANKS, joke
 
 def card_string(rank: str, suit: int) -> str:
     return rank + SUITS[suit]
+
+
+def ids_to_mask(cards, parse, game: str = "cardsim") -> int:
+    """Card strings of a one-deck game -> bitmask of their identities (`parse`: string -> id).
+    A bare string instead of a list, or a card given twice, raises ParseError."""
+    if isinstance(cards, str):
+        raise ParseError(f"{game}: expected a list of card strings, got the string {cards!r}")
+    m = 0
+    for t in cards:
+        c = parse(t)
+        if (m >> c) & 1:
+            raise ParseError(f"{game}: card {t!r} given twice (one deck)")
+        m |= 1 << c
+    return m
+
+
+def mask_to_strings(mask: int, order, card_str) -> list[str]:
+    """The identities set in `mask`, in the display order `order` (ids), as card strings."""
+    return [card_str(c) for c in order if (mask >> c) & 1]

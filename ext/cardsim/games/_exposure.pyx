@@ -661,25 +661,14 @@ def parse_card(text):
     rank, suit = _cards.parse_card(text, "exposure", RANKS)
     return _RANK_INDEX[rank] * 4 + suit
 
+DISPLAY_ORDER = tuple(r * 4 + suit for suit in range(4) for r in range(5, -1, -1))
+
 def mask_to_cards(uint32_t m):
     """Cards of a mask in display order: suits S H D C, high to low."""
-    out = []
-    for suit in range(4):
-        for r in range(5, -1, -1):
-            if (m >> (r * 4 + suit)) & 1:
-                out.append(card_str(r * 4 + suit))
-    return out
+    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
 
 def cards_to_mask(cards):
-    cdef uint32_t m = 0
-    if isinstance(cards, str):
-        raise ParseError(f"exposure: expected a list of cards, got the string {cards!r}")
-    for t in cards:
-        c = parse_card(t)
-        if (m >> c) & 1:
-            raise ParseError(f"exposure: card {t!r} given twice (one deck)")
-        m |= (<uint32_t>1) << c
-    return m
+    return _cards.ids_to_mask(cards, parse_card, "exposure")
 
 
 cdef class ExposureSpec(GameSpec):

@@ -1026,25 +1026,14 @@ def parse_card(text):
     rank, suit = _cards.parse_card(text, "gleek", RANKS)
     return suit * 11 + RANKS.index(rank)
 
+DISPLAY_ORDER = tuple(suit * 11 + r for suit in range(4) for r in range(10, -1, -1))
+
 def mask_to_cards(uint64_t m):
     """Cards of a mask in display order: suits S H D C, high to low."""
-    out = []
-    for suit in range(4):
-        for r in range(10, -1, -1):
-            if (m >> (suit * 11 + r)) & 1:
-                out.append(card_str(suit * 11 + r))
-    return out
+    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
 
 def cards_to_mask(cards):
-    cdef uint64_t m = 0
-    if isinstance(cards, str):
-        raise ParseError(f"gleek: expected a list of card strings, got the string {cards!r}")
-    for t in cards:
-        c = parse_card(t)
-        if (m >> c) & 1:
-            raise ParseError(f"gleek: card {t!r} given twice (one pack)")
-        m |= (<uint64_t>1) << c
-    return m
+    return _cards.ids_to_mask(cards, parse_card, "gleek")
 
 
 cdef class GleekSpec(GameSpec):

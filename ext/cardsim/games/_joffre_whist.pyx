@@ -783,23 +783,14 @@ def parse_bid(text):
             return bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
     raise ParseError(f"joffre_whist: malformed bid {text!r}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
 
+DISPLAY_ORDER = tuple(suit * 13 + r for suit in range(4) for r in range(12, -1, -1))
+
 def mask_to_cards(uint64_t m):
     """Cards of a mask in display order: suits S H D C, high to low."""
-    out = []
-    for suit in range(4):
-        for r in range(12, -1, -1):
-            if (m >> (suit * 13 + r)) & 1:
-                out.append(card_str(suit * 13 + r))
-    return out
+    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
 
 def cards_to_mask(cards):
-    cdef uint64_t m = 0
-    for t in cards:
-        c = parse_card(t)
-        if (m >> c) & 1:
-            raise ParseError(f"joffre_whist: card {t!r} given twice (one deck)")
-        m |= (<uint64_t>1) << c
-    return m
+    return _cards.ids_to_mask(cards, parse_card, "joffre_whist")
 
 
 cdef class JoffreWhistSpec(GameSpec):

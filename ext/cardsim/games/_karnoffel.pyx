@@ -496,23 +496,14 @@ def parse_card(text):
     rank, suit = _cards.parse_card(text, "karnoffel", RANKS)
     return suit * 12 + RANKS.index(rank)
 
+DISPLAY_ORDER = tuple(suit * 12 + r for suit in range(4) for r in range(11, -1, -1))
+
 def mask_to_cards(uint64_t m):
     """Cards of a mask in display order: suits S H D C, high to low by natural order."""
-    out = []
-    for suit in range(4):
-        for r in range(11, -1, -1):
-            if (m >> (suit * 12 + r)) & 1:
-                out.append(card_str(suit * 12 + r))
-    return out
+    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
 
 def cards_to_mask(cards):
-    cdef uint64_t m = 0
-    for t in cards:
-        c = parse_card(t)
-        if (m >> c) & 1:
-            raise ParseError(f"karnoffel: card {t!r} given twice (one deck)")
-        m |= (<uint64_t>1) << c
-    return m
+    return _cards.ids_to_mask(cards, parse_card, "karnoffel")
 
 
 cdef class KarnoffelSpec(GameSpec):

@@ -3,6 +3,7 @@ from typing import Any
 
 from cardsim.core._engine import GameSpec, State
 
+DISPLAY_ORDER: tuple
 HONOUR_NAMES: tuple
 METRICS: tuple
 OBS_SIZE: int
