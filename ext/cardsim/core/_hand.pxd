@@ -1,7 +1,7 @@
 # Packed multi-deck hand (DESIGN §3): bit k of layer[i] is set iff the hand holds more than i
 # copies of identity k. layer[1] = identities held at least twice, and so on.
 from cardsim.core._types cimport uint64_t, MAXCOPY
-from cardsim.core._bits cimport cs_popcount
+from cardsim.core._bits cimport cs_popcount, cs_ctz
 
 ctypedef struct Hand:
     uint64_t layer[4]        # MAXCOPY layers; layer[i] superset of layer[i+1]
@@ -44,3 +44,40 @@ cdef inline int hand_size_in(const Hand* h, uint64_t mask) noexcept nogil:
     """Cards held among the identities in mask (all copies)."""
     return (cs_popcount(h.layer[0] & mask) + cs_popcount(h.layer[1] & mask)
             + cs_popcount(h.layer[2] & mask) + cs_popcount(h.layer[3] & mask))
+
+cdef inline void hand_add_n(Hand* h, int k, int n) noexcept nogil:
+    """Add n copies of identity k."""
+    cdef int i
+    for i in range(n):
+        hand_add(h, k)
+
+cdef inline void hand_merge(Hand* dst, const Hand* src) noexcept nogil:
+    """dst += src (multiset union by counts)."""
+    cdef uint64_t ids = src.layer[0]
+    cdef int k
+    while ids:
+        k = cs_ctz(ids)
+        ids &= ids - 1
+        hand_add_n(dst, k, hand_count(src, k))
+
+cdef inline void hand_sub(Hand* dst, const Hand* src) noexcept nogil:
+    """dst -= src (as far as held)."""
+    cdef uint64_t ids = src.layer[0]
+    cdef int k, i
+    while ids:
+        k = cs_ctz(ids)
+        ids &= ids - 1
+        for i in range(hand_count(src, k)):
+            hand_remove(dst, k)
+
+cdef inline int hand_max_count(const Hand* h) noexcept nogil:
+    """Largest number of copies of any one identity held (0 for an empty hand)."""
+    if h.layer[3]:
+        return 4
+    if h.layer[2]:
+        return 3
+    if h.layer[1]:
+        return 2
+    if h.layer[0]:
+        return 1
+    return 0

@@ -59,7 +59,8 @@ from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in
+from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
+                                 hand_add_n, hand_merge, hand_sub, hand_max_count)
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_add_mask, as_count
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
@@ -101,41 +102,6 @@ cdef inline int hand_points(const Hand* h) noexcept nogil:
     for i in range(4):
         t += 10 * cs_popcount(h.layer[i] & (K_MASK | TEN_MASK)) + 5 * cs_popcount(h.layer[i] & FIVE_MASK)
     return t
-
-cdef inline void hand_add_n(Hand* h, int k, int n) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        hand_add(h, k)
-
-cdef inline void hand_merge(Hand* dst, const Hand* src) noexcept nogil:
-    """dst += src (multiset union by counts)."""
-    cdef uint64_t ids = src.layer[0]
-    cdef int k
-    while ids:
-        k = bit_low(ids)
-        ids &= ids - 1
-        hand_add_n(dst, k, hand_count(src, k))
-
-cdef inline void hand_sub(Hand* dst, const Hand* src) noexcept nogil:
-    """dst -= src (as far as held)."""
-    cdef uint64_t ids = src.layer[0]
-    cdef int k, i
-    while ids:
-        k = bit_low(ids)
-        ids &= ids - 1
-        for i in range(hand_count(src, k)):
-            hand_remove(dst, k)
-
-cdef inline int hand_max_count(const Hand* h) noexcept nogil:
-    if h.layer[3]:
-        return 4
-    if h.layer[2]:
-        return 3
-    if h.layer[1]:
-        return 2
-    if h.layer[0]:
-        return 1
-    return 0
 
 cdef inline int sets_of(const Hand* h, uint64_t mask, int k) noexcept nogil:
     """Disjoint k-sets of identical cards among the identities of mask: sum floor(count/k)."""
