@@ -91,3 +91,25 @@ def test_packed_hand_layers():
 # FROZEN: changing these values is a breaking change of every deal of every game.
 EXPECTED_WORDS = [4502905892030763666, 8244539360862257095, 4796467816299365045, 2928150388969481134]
 EXPECTED_BELOW = [19, 32, 7, 13, 47, 20, 48, 11]
+
+
+def test_assign_zones_respects_allowed_zones_and_room():
+    """The constrained deal used by resample: every card lands in an allowed zone and every zone
+    gets exactly its room; with a feasible instance (built from a hidden true deal) one try succeeds
+    often, and it reports a dead end instead of breaking a constraint."""
+    rng = np.random.default_rng(7)
+    successes = 0
+    for trial in range(300):
+        nz = int(rng.integers(2, 6))
+        n = int(rng.integers(1, 40))
+        truth = rng.integers(0, nz, n)                       # a consistent deal exists
+        room = [int((truth == z).sum()) for z in range(nz)]
+        allowed = [(1 << int(truth[c])) | int(rng.integers(0, 1 << nz)) for c in range(n)]
+        got = e._test_assign_zones(list(range(n)), allowed, room, trial)
+        if got is None:
+            continue
+        successes += 1
+        assert all(allowed[c] >> z & 1 for c, z in enumerate(got))
+        assert [got.count(z) for z in range(nz)] == room
+    assert successes > 100                  # callers reshuffle and retry on a dead end
+    assert e._test_assign_zones([0, 1], [0b01, 0b01], [1, 1], 0) is None   # infeasible: dead end

@@ -9,7 +9,8 @@ from libc.string cimport memcpy, memset
 cimport numpy as cnp
 import numpy as np
 
-from cardsim.core._types cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
+from cardsim.core._deal cimport assign_zones
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
 from cardsim.core._bits cimport CARDSIM_CHECKS, bit_nth
 from cardsim.core._types cimport MAX_ACTION_WORDS
@@ -88,6 +89,24 @@ def _test_hand(ops, query):
         else:
             hand_remove(&h, k)
     return [h.layer[i] for i in range(4)], [hand_count(&h, k) for k in query], hand_size(&h)
+
+
+def _test_assign_zones(list cards, list allowed, list room, uint64_t seed):
+    cdef uint8_t cs[256]
+    cdef uint8_t dest[256]
+    cdef uint32_t al[256]
+    cdef int rm[32]
+    cdef Rng r
+    cdef int i, ok
+    for i in range(len(cards)):
+        cs[i] = cards[i]
+    for i in range(len(allowed)):
+        al[i] = allowed[i]
+    for i in range(len(room)):
+        rm[i] = room[i]
+    rng_seed(&r, seed, 0, 0)
+    ok = assign_zones(cs, len(cards), al, rm, len(room), dest, &r)
+    return [dest[i] for i in range(len(cards))] if ok else None
 
 
 cdef class GameSpec:

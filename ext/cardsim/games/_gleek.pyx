@@ -46,7 +46,8 @@ longest non-trump suit; as follower plays the cheapest card that currently wins 
 its lowest card (non-trumps first).
 """
 from libc.string cimport memset
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
+from cardsim.core._deal cimport assign_zones
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
@@ -824,12 +825,13 @@ cdef void gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
     cdef GLState* s = <GLState*>st
     cdef const GLConfig* c = <const GLConfig*>cfg
     cdef uint64_t unknown = 0
-    cdef int8_t cards[44]
+    cdef uint8_t cards[44]
+    cdef uint8_t dest[44]
+    cdef uint32_t allowed[44]
     cdef int need[5]
-    cdef int cap[5]
     cdef uint64_t newh[5]
     cdef uint64_t forbid[5]
-    cdef int n = 0, q, i, j, t, tries, cd, total, pick, ok = 0, z, r
+    cdef int n = 0, q, i, j, t, tries, cd, ok = 0, z, r
     for z in range(5):
         need[z] = 0
         forbid[z] = 0
@@ -854,13 +856,17 @@ cdef void gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
         cards[n] = bit_low(unknown)
         n += 1
         unknown &= unknown - 1
+    for cd in range(44):                         # zones that may take each card
+        allowed[cd] = 0
+        for z in range(5):
+            if not (forbid[z] >> cd) & 1:
+                allowed[cd] |= 1 << z
     for tries in range(2000):
         for i in range(n - 1, 0, -1):
             j = rng_below(rng, i + 1)
             t = cards[i]; cards[i] = cards[j]; cards[j] = t
         for z in range(5):
             newh[z] = 0
-            cap[z] = need[z]
         ok = 1
         if tries < 64:
             i = 0
@@ -870,24 +876,10 @@ cdef void gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
                     i += 1
                 if newh[z] & forbid[z]:
                     ok = 0
-        else:
-            for i in range(n):
-                cd = cards[i]
-                total = 0
-                for z in range(5):
-                    if cap[z] > 0 and not (forbid[z] & bit(cd)):
-                        total += cap[z]
-                if total == 0:
-                    ok = 0
-                    break
-                pick = rng_below(rng, total)
-                for z in range(5):
-                    if cap[z] > 0 and not (forbid[z] & bit(cd)):
-                        if pick < cap[z]:
-                            break
-                        pick -= cap[z]
-                newh[z] |= bit(cd)
-                cap[z] -= 1
+        else:                                    # each card to a random zone that may take it
+            ok = assign_zones(cards, n, allowed, need, 5, dest, rng)
+            for i in range(n if ok else 0):
+                newh[dest[i]] |= bit(cards[i])
         if not ok:
             continue
         for q in range(3):

@@ -32,7 +32,8 @@ longest suit; as follower it plays low when partner already wins, else the cheap
 wins, else its lowest card.
 """
 from libc.string cimport memset
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from cardsim.core._deal cimport assign_zones
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_range, as_has, as_first
@@ -556,11 +557,12 @@ cdef void jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
     are not leaked."""
     cdef JWState* s = <JWState*>st
     cdef uint64_t unknown = 0
-    cdef int8_t cards[52]
+    cdef uint8_t cards[52]
+    cdef uint8_t dest[52]
+    cdef uint32_t allowed[52]
     cdef int need[4]
-    cdef int cap[4]
     cdef uint64_t newh[4]
-    cdef int n = 0, q, i, j, t, tries, c, total, pick, ok
+    cdef int n = 0, q, i, j, t, tries, c, ok
     for q in range(4):
         if q != p:
             unknown |= s.hand[q]
@@ -571,13 +573,17 @@ cdef void jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
         cards[n] = bit_low(unknown)
         n += 1
         unknown &= unknown - 1
+    for c in range(52):                          # seats that may hold each card: not shown void
+        allowed[c] = 0
+        for q in range(4):
+            if q != p and not (s.void_suits[q] >> card_suit(c)) & 1:
+                allowed[c] |= 1 << q
     for tries in range(2000):
         for i in range(n - 1, 0, -1):
             j = rng_below(rng, i + 1)
             t = cards[i]; cards[i] = cards[j]; cards[j] = t
         for q in range(4):
             newh[q] = 0
-            cap[q] = need[q]
         newh[p] = s.hand[p]
         ok = 1
         if tries < 64:                           # plain rejection: uniform over consistent deals
@@ -587,23 +593,9 @@ cdef void jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
                     newh[q] |= (<uint64_t>1) << cards[i]
                     i += 1
         else:                                    # each card to a random seat that may hold it
-            for i in range(n):
-                c = cards[i]
-                total = 0
-                for q in range(4):
-                    if cap[q] > 0 and not (s.void_suits[q] >> card_suit(c)) & 1:
-                        total += cap[q]
-                if total == 0:
-                    ok = 0
-                    break
-                pick = rng_below(rng, total)
-                for q in range(4):
-                    if cap[q] > 0 and not (s.void_suits[q] >> card_suit(c)) & 1:
-                        if pick < cap[q]:
-                            break
-                        pick -= cap[q]
-                newh[q] |= (<uint64_t>1) << c
-                cap[q] -= 1
+            ok = assign_zones(cards, n, allowed, need, 4, dest, rng)
+            for i in range(n if ok else 0):
+                newh[dest[i]] |= (<uint64_t>1) << cards[i]
         if not ok:
             continue
         for q in range(4):

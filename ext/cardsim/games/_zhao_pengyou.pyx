@@ -56,7 +56,8 @@ wins, when it dumps its best point card; for multi-card follows it adds point ca
 wins and its weakest cards otherwise.
 """
 from libc.string cimport memset
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, uint32_t
+from cardsim.core._deal cimport assign_zones
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
@@ -1101,42 +1102,28 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
 cdef int zp_assign_with_voids(const ZPState* s, const ZPConfig* c, int p, uint8_t* pool, int n,
                               const int* need, const Hand* base, Hand* newh, Rng* rng) noexcept nogil:
     """Constrained redeal for zp_resample: reorders `pool` so that the first need[q] cards (seats
-    in order, p skipped) go to seat q and the rest to the hidden zones, with no seat receiving an
-    effective suit it has shown void in. Returns 1 on success (newh filled), 0 if every try hit a
-    dead end (pool then holds the last attempt and newh the rejection result)."""
+    in order, p skipped) go to seat q and the rest to the hidden zones (zone 12: kitty, undrawn
+    pack), with no seat receiving an effective suit it has shown void in. Returns 1 on success
+    (newh filled), 0 if every try hit a dead end."""
     cdef uint8_t dest[216]
     cdef uint8_t out[216]
-    cdef int cap[13]
-    cdef int q, i, j, k, e, total, pick, tries, tmp, placed
+    cdef uint32_t allowed[54]
+    cdef int room[13]
+    cdef int q, i, j, k, kk, tries, tmp
+    for kk in range(54):
+        allowed[kk] = 1 << 12
+        for q in range(c.n):
+            if q != p and not (s.void[q] >> s.tr.eff[kk]) & 1:
+                allowed[kk] |= 1 << q
+    room[12] = n
+    for q in range(12):
+        room[q] = need[q] if (q < c.n and q != p) else 0
+        room[12] -= room[q]
     for tries in range(200):
         for i in range(n - 1, 0, -1):
             j = rng_below(rng, i + 1)
             tmp = pool[i]; pool[i] = pool[j]; pool[j] = tmp
-        for q in range(c.n):
-            cap[q] = need[q] if q != p else 0
-        cap[12] = n
-        for q in range(c.n):
-            cap[12] -= cap[q]
-        placed = 1
-        for i in range(n):
-            e = s.tr.eff[pool[i]]
-            total = cap[12]
-            for q in range(c.n):
-                if cap[q] > 0 and not (s.void[q] >> e) & 1:
-                    total += cap[q]
-            if total == 0:
-                placed = 0
-                break
-            pick = rng_below(rng, total)
-            dest[i] = 12
-            for q in range(c.n):
-                if cap[q] > 0 and not (s.void[q] >> e) & 1:
-                    if pick < cap[q]:
-                        dest[i] = q
-                        break
-                    pick -= cap[q]
-            cap[dest[i]] -= 1
-        if not placed:
+        if not assign_zones(pool, n, allowed, room, 13, dest, rng):
             continue
         k = 0
         for q in range(c.n):
