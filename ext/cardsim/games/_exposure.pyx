@@ -156,6 +156,17 @@ cdef int ex_match_outcome(const int32_t* score, int target) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # state machine
 # ---------------------------------------------------------------------------------------------
+cdef void clear_declarations(EXState* s, int q) noexcept nogil:
+    """Forget seat q's declarations: exposed and melded cards, table cards used, melds, points."""
+    cdef int i
+    s.exposed[q] = 0
+    s.melded[q] = 0
+    s.used_table[q] = 0
+    s.nmelds[q] = 0
+    s.meld_points[q] = 0
+    for i in range(EX_MAXMELD):
+        s.meld[q][i] = 0
+
 cdef void deal_from(EXState* s, const int8_t* perm) noexcept nogil:
     """Deal a shuffled deck (§3): cards 1-18 one at a time alternately, non-dealer first; cards
     19, 20, 21 face up as H-card, T-card, C-card; 22-24 aside. Resets the deal's state."""
@@ -163,16 +174,10 @@ cdef void deal_from(EXState* s, const int8_t* perm) noexcept nogil:
     cdef int nd = 1 - s.dealer
     for q in range(2):
         s.hand[q] = 0
-        s.exposed[q] = 0
-        s.melded[q] = 0
-        s.used_table[q] = 0
         s.played[q] = 0
-        s.nmelds[q] = 0
-        s.meld_points[q] = 0
         s.tricks[q] = 0
         s.void_suits[q] = 0
-        for i in range(EX_MAXMELD):
-            s.meld[q][i] = 0
+        clear_declarations(s, q)
     for i in range(24):
         s.card_trick[i] = -1
     for i in range(18):
@@ -474,13 +479,7 @@ cdef void ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
     cdef int tries
     cdef bint building
     if not visible(s, c, q, p):
-        s.exposed[q] = 0
-        s.melded[q] = 0
-        s.used_table[q] = 0
-        s.nmelds[q] = 0
-        s.meld_points[q] = 0
-        for i in range(EX_MAXMELD):
-            s.meld[q][i] = 0
+        clear_declarations(s, q)
         if s.phase == EX_PH_DECLARE and s.turn == q:
             s.sel = 0
     known = s.exposed[q]
