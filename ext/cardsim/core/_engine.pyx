@@ -270,7 +270,11 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
     cdef int i
     for i in range(spec.num_players):
         codes[i] = int(agents[i])
-    cdef _SearchBuffers sb = _SearchBuffers(spec, ismcts_iterations, ismcts_c)
+    cdef _SearchBuffers sb = None
+    cdef SearchWork* sw = NULL
+    if AGENT_ISMCTS in [codes[i] for i in range(spec.num_players)]:
+        sb = _SearchBuffers(spec, ismcts_iterations, ismcts_c)
+        sw = &sb.w
     rec = np.zeros(max_steps, dtype=np.int32)
     cdef int32_t[::1] rv = rec
     cdef void* st = PyMem_Malloc(spec.state_size)
@@ -280,7 +284,7 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
         raise MemoryError()
     try:
         rc = play_one(&spec.vt, spec.cfg, st, spec.num_players, spec.action_words, seed, deal, codes,
-                      max_steps, &steps, &dec, &ls, &rv[0], &sb.w, NULL, NULL)
+                      max_steps, &steps, &dec, &ls, &rv[0], sw, NULL, NULL)
     finally:
         PyMem_Free(st)
     if rc != 0:
