@@ -574,7 +574,10 @@ cdef class State:
         cdef State s = self.clone()
         cdef Rng r
         rng_seed(&r, seed, self.deal, STREAM_RESAMPLE + p)
-        self.spec.vt.resample(s.data, s.spec.cfg, p, &r)
+        if not self.spec.vt.resample(s.data, s.spec.cfg, p, &r):
+            raise CardsimError(
+                f"{self.spec.name}: resample found no world consistent with what player {p} knows "
+                f"(the state is unchanged; try another seed)")
         s.resampled = True
         s.legal_n = -1
         return s

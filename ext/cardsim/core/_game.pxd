@@ -14,7 +14,7 @@ ctypedef void (*apply_fn)(void* st, const void* cfg, int action) noexcept nogil
 ctypedef bint (*terminal_fn)(const void* st, const void* cfg) noexcept nogil
 ctypedef void (*returns_fn)(const void* st, const void* cfg, double* out) noexcept nogil
 ctypedef void (*observe_fn)(const void* st, const void* cfg, int player, float* out) noexcept nogil
-ctypedef void (*resample_fn)(void* st, const void* cfg, int player, Rng* rng) noexcept nogil
+ctypedef int (*resample_fn)(void* st, const void* cfg, int player, Rng* rng) noexcept nogil
 ctypedef int (*agent_fn)(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                          Rng* rng) noexcept nogil
 ctypedef void (*metrics_fn)(const void* st, const void* cfg, double* out) noexcept nogil
@@ -27,6 +27,6 @@ ctypedef struct GameVTable:
     terminal_fn is_terminal      # deal (or match, scope="match") over
     returns_fn returns           # per-seat returns, the game's own points
     observe_fn observe           # obs_size floats for player: public facts + own cards, nothing hidden
-    resample_fn resample         # redeal hidden cards consistently with what player knows
+    resample_fn resample         # redeal hidden cards consistently with what player knows; 1, or 0 if no consistent world was found (st then unspecified)
     agent_fn greedy              # the game's documented heuristic agent
     metrics_fn metrics           # num_metrics game-specific numbers for the result table

@@ -57,7 +57,8 @@ cdef int ismcts_choose(const GameVTable* vt, const void* cfg, const void* root, 
     nodes[0].total = 0.0
     for it in range(w.iterations):
         memcpy(w.det, root, w.state_size)
-        vt.resample(w.det, cfg, me, rng)
+        if not vt.resample(w.det, cfg, me, rng):
+            continue             # no consistent world this time: skip the iteration
         node = 0
         # selection and expansion
         while True:
@@ -122,4 +123,7 @@ cdef int ismcts_choose(const GameVTable* vt, const void* cfg, const void* root, 
             k = nodes[child].visits
             best = child
         child = nodes[child].next_sibling
+    if best < 0:                 # every determinization failed: a uniformly random legal action
+        n = vt.legal(root, cfg, &las)
+        return as_nth(&las, nw, <int>rng_below(rng, <unsigned int>n))
     return nodes[best].action

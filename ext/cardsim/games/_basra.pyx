@@ -775,7 +775,7 @@ cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         o[k + q] = s.deal_half[q] / 200.0
     k += 4
 
-cdef void ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal what p cannot see: the other seats' hands (sizes kept) and the stock, except the
     stock cards p knows are there (buried J/♦7 and the peeked bottom card if p saw it), which
     keep their places. If p did not see the peek, the peeked card becomes whichever card now
@@ -823,6 +823,7 @@ cdef void ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
             j += 1
     s.rng = rng[0]
     rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------

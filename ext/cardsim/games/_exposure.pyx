@@ -463,7 +463,7 @@ cdef void ex_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k + 1] = s.deal_pts[1] / 50.0
     k += 2
 
-cdef void ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal what p cannot see: the opponent's hidden cards and the three set-aside cards.
     The opponent keeps his hand size and every card he has exposed (and the cards of a meld he
     is building in view); no suit he has shown void in goes to him. Uniform over consistent
@@ -518,6 +518,7 @@ cdef void ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
         s.aside = old_aside
     s.rng = rng[0]
     rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------

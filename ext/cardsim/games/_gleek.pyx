@@ -814,7 +814,7 @@ cdef bint consistent(const GLState* s, const GLConfig* c, const uint64_t* newh, 
                 return False
     return True
 
-cdef void gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal the cards p cannot see: the other seats' unshown cards, the stock (until taken)
     and the buyer's discards (unless p is the buyer), each zone keeping its size. Hard
     constraints (card masks): suits shown void in play, the rest of a suit fully revealed at the
@@ -901,6 +901,7 @@ cdef void gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
             s.discards = newh[4]
     s.rng = rng[0]
     rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -549,7 +549,7 @@ cdef bint ta_ok(const JWState* s, const uint64_t* hand, int q) noexcept nogil:
                 return False
     return True
 
-cdef void jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+cdef int jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal the cards p cannot see among the other seats: each keeps its hand size, no seat
     gets a suit it has shown void in, and every TA bidder keeps >= 4 dealt cards of the suit it
     named. Tries uniform rejection sampling first (exactly uniform over consistent deals), then
@@ -613,6 +613,7 @@ cdef void jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
             s.hand[q] = newh[q]
     s.rng = rng[0]
     rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------

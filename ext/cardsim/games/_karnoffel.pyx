@@ -334,7 +334,7 @@ cdef void kn_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     k += 2
     o[k] = s.deal_no / (2.0 * c.match_target); k += 1
 
-cdef void kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+cdef int kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal what p cannot see: the face-down cards of the other seats and the stock. Each
     seat keeps its hand size and its own face-up card if still held (public, D5); there is no
     follow duty, so play reveals no voids and a uniform shuffle of the unknown cards is exactly
@@ -373,6 +373,7 @@ cdef void kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
         i += 1
     s.rng = rng[0]
     rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------

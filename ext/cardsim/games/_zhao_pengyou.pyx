@@ -1145,7 +1145,7 @@ cdef int zp_assign_with_voids(const ZPState* s, const ZPConfig* c, int p, uint8_
     return 0
 
 
-cdef void zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     """Redeal everything p cannot see: the other seats' unexposed cards, the undrawn pack and (for
     all but the declarer) the kitty discards; every zone keeps its size, exposed cards stay with
     their holder, and seats keep their shown voids when a few tries allow it. The deal stream is
@@ -1230,6 +1230,7 @@ cdef void zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
         i += 1
     s.rng = rng[0]
     rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------
