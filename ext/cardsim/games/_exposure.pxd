@@ -1,7 +1,9 @@
-# Exposure: state struct, config and the kernels other modules may cimport.
+# Exposure: the state struct and the state machine's kernels other modules may cimport (the
+# config and the pure rules are in _exposure_rules.pxd).
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
+from cardsim.games._exposure_rules cimport EXConfig
 
 cdef enum:
     EX_NUM_ACTIONS = 50      # 24 plays, 24 meld additions, DECLARE, DONE
@@ -15,16 +17,6 @@ cdef enum:
     EX_H = 0                 # face-up slots: high-rank card, trump card, contract card
     EX_T = 1
     EX_C = 2
-
-ctypedef struct EXConfig:
-    int32_t simultaneous     # DECLARATION_ORDER: 1 = hidden choices revealed after both (D1 alt)
-    int32_t min_hand         # MIN_HAND_CARDS_PER_MELD (2 or 1)
-    int32_t table_reuse      # TABLE_CARD_REUSE: a face-up card may serve several melds of one player
-    int32_t target_score     # TARGET_SCORE of a match
-    int32_t meld_pts[5]      # points: 3 of a kind, 4 of a kind, 4, 5, 6 in sequence
-    int32_t trick_pts        # points per trick won
-    int32_t contract_bonus   # bonus for exactly the contract target
-    int32_t match            # scope == "match"
 
 ctypedef struct EXState:
     Rng rng                  # deal stream: next deals of a match
@@ -58,7 +50,6 @@ ctypedef struct EXState:
     int32_t score[2]         # cumulative points
     int32_t deal_pts[2]      # points of the last scored deal
 
-cdef int ex_trick_winner(int lead, int follow, int trump, int high) noexcept nogil
-cdef uint32_t ex_follow_mask(uint32_t held, int led) noexcept nogil
-cdef int ex_meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part) noexcept nogil
-cdef int ex_match_outcome(const int32_t* score, int target) noexcept nogil
+cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
+cdef void ex_apply(void* st, const void* cfg, int a) noexcept nogil

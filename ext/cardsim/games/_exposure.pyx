@@ -2,7 +2,7 @@
 the high rank (H-card), the trump suit (T-card) and the contract target (C-card), meld
 declarations that expose cards, nine tricks, a game to 50.
 
-Implements shared/rules/exposure.md §1-§8 and follows its decisions D1-D5 as written: the
+Implements docs/rules/exposure.md §1-§8 and follows its decisions D1-D5 as written: the
 non-dealer declares first, then the dealer (D1; option ``declaration_order="simultaneous"``
 hides each player's declarations from the other until both have finished); a face-up card serves
 at most one meld of a given player, either player may use it (D2; option ``table_card_reuse``);
@@ -52,105 +52,20 @@ from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_count
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
+from cardsim.games._exposure_rules cimport (
+    EXConfig, EX_FULL, ex_windows, card_suit, card_rank, bit, rank_cards, suit_cards, rank_bits, rank_key,
+    trick_winner, legal_follows, meld_value, meld_extensions, deal_points, match_outcome)
 
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
-from cardsim import cards as _cards
+from cardsim.games._exposure_rules import (SUITS, RANKS, DISPLAY_ORDER, card_str, parse_suit, parse_rank,
+                                           parse_card, mask_to_cards, cards_to_mask)
 
-cdef uint32_t FULL = (<uint32_t>1 << 24) - 1
-cdef uint32_t SUIT0 = 0x111111          # the six cards of suit 0 (shift left by the suit)
-# windows of consecutive natural ranks that make a sequence meld (length 4, 5, 6)
-cdef uint32_t WINDOWS[6]
-WINDOWS[:] = [0x3F, 0x1F, 0x3E, 0x0F, 0x1E, 0x3C]
-
-SUITS = "SHDC"
-RANKS = ("9", "10", "J", "Q", "K", "A")
 OBS_SIZE = 24 + 2 + 72 + 2 * (24 + 24 + 9 * 24 + 1 + 1 + 1 + 4) + 24 + 24 + 2 + 2 + 2 + 3 + 24 + 2 + 1 + 2
 METRICS = ("dealer", "target", "tricks_0", "tricks_1", "meld_points_0", "meld_points_1",
            "bonus_seat", "points_0", "points_1", "deals", "winner")
 
-cdef inline int card_suit(int c) noexcept nogil:
-    return c & 3
-
-cdef inline int card_rank(int c) noexcept nogil:
-    return c >> 2
-
-cdef inline uint32_t bit(int c) noexcept nogil:
-    return (<uint32_t>1) << c
-
-cdef inline uint32_t rank_cards(int r) noexcept nogil:
-    return (<uint32_t>0xF) << (4 * r)
-
-cdef inline uint32_t rank_bits(uint32_t m) noexcept nogil:
-    """6-bit mask of the ranks present in card set m."""
-    m = m | (m >> 1)
-    m = m | (m >> 2)
-    return ((m & 1) | ((m >> 3) & 2) | ((m >> 6) & 4) | ((m >> 9) & 8) | ((m >> 12) & 16)
-            | ((m >> 15) & 32))
-
 cdef inline uint32_t table_mask(const EXState* s) noexcept nogil:
     return bit(s.table[0]) | bit(s.table[1]) | bit(s.table[2])
-
-
-# ---------------------------------------------------------------------------------------------
-# pure rules (also behind the public oracles)
-# ---------------------------------------------------------------------------------------------
-cdef inline int rank_key(int rank, bint led, int high) noexcept nogil:
-    """Trick strength of a rank (§2): natural when the high rank is the Ace; otherwise the high
-    rank is top, an Ace is second when followed and lowest when led."""
-    if high == 5:
-        return rank
-    if rank == high:
-        return 7
-    if rank == 5:
-        return -1 if led else 6
-    return rank
-
-cdef int ex_trick_winner(int lead, int follow, int trump, int high) noexcept nogil:
-    """Trick winner (§5). Validity: any two cards, lead first. Action: if exactly one trump was
-    played it wins; else if the follower followed suit the higher card by the §2 order wins
-    (the led card ranked as 'led', the follower's as 'followed'); else the leader wins.
-    Returns 0 (leader) or 1 (follower)."""
-    cdef int ls = card_suit(lead), fs = card_suit(follow)
-    if ls == trump and fs != trump:
-        return 0
-    if fs == trump and ls != trump:
-        return 1
-    if fs == ls:
-        return 1 if rank_key(card_rank(follow), False, high) > rank_key(card_rank(lead), True, high) else 0
-    return 0
-
-cdef uint32_t ex_follow_mask(uint32_t held, int led) noexcept nogil:
-    """Follow-suit rule (§5). Validity: a follower holding (hand or exposed) a card of the led
-    suit must play one; otherwise any card. led = -1: on lead, any card."""
-    cdef uint32_t m
-    if led < 0:
-        return held
-    m = held & (SUIT0 << card_suit(led))
-    return m if m else held
-
-cdef int ex_meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part) noexcept nogil:
-    """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of
-    one rank, or 4-6 cards of consecutive natural ranks (any suits), with at least min_hand of
-    them from the hand (`hand_part`). Points: the meld_points table (1, 2, 1, 2, 3)."""
-    cdef int n = cs_popcount(cards)
-    cdef uint32_t rs = rank_bits(cards)
-    cdef int nr = cs_popcount(rs)
-    if cs_popcount(hand_part & cards) < c.min_hand:
-        return -1
-    if nr == 1 and (n == 3 or n == 4):
-        return c.meld_pts[n - 3]
-    if nr == n and n >= 4 and (rs >> bit_low(rs)) == ((<uint32_t>1 << n) - 1):
-        return c.meld_pts[n - 2]
-    return -1
-
-cdef int ex_match_outcome(const int32_t* score, int target) noexcept nogil:
-    """Game end (§7): -2 = play on (nobody reached target), -1 = draw (equal scores), else the
-    seat with the higher score."""
-    if score[0] < target and score[1] < target:
-        return -2
-    if score[0] == score[1]:
-        return -1
-    return 0 if score[0] > score[1] else 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,71 +147,27 @@ cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noe
 cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noexcept nogil:
     """Declaration turn (§4). Validity: DONE iff no meld is being built; DECLARE iff the cards
     built form a legal meld; MELD k iff k is an own unmelded hand card or a face-up card this
-    player may still use, and the cards built plus k can still be completed into a legal meld.
-
-    Whether k fits depends only on its rank and on whether it is a hand or a face-up card (the
-    other available cards of its rank count the same either way), so the test runs once per
-    rank: a set of a kind needs 3+ cards of the rank in all with min_hand from the hand; a
-    sequence needs a window of 4-6 consecutive ranks around the built ranks whose missing ranks
-    are all available, with enough hand cards among them."""
-    cdef int p = s.turn, r, i, n = 0, best
+    player may still use, and the cards built plus k can still be completed into a legal meld
+    (meld_extensions)."""
+    cdef int p = s.turn, n = 0
     cdef uint32_t tm = table_mask(s)
-    cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~s.sel
-    cdef uint32_t At = avail_table(s, c, p)
-    cdef uint32_t A = Ah | At
-    cdef uint32_t RH = rank_bits(Ah), RA = rank_bits(A)
-    cdef int hs = cs_popcount(s.sel & ~tm)
-    cdef int nsel = cs_popcount(s.sel)
-    cdef uint32_t rsel = rank_bits(s.sel), ranks, sr, W, need, nib
-    cdef uint64_t m = 0
-    cdef bint distinct = cs_popcount(rsel) == nsel
+    cdef uint32_t ext = meld_extensions(c, s.sel, cs_popcount(s.sel & ~tm),
+                                        s.hand[p] & ~s.melded[p] & ~s.sel, avail_table(s, c, p))
     if s.sel == 0:
-        m = (<uint64_t>1) << EX_DONE
+        as_add(out, EX_DONE)
         n = 1
-    elif ex_meld_value(c, s.sel, ~tm) >= 0:
-        m = (<uint64_t>1) << EX_DECLARE
+    elif meld_value(c, s.sel, ~tm) >= 0:
+        as_add(out, EX_DECLARE)
         n = 1
-    ranks = RA
-    while ranks:
-        r = bit_low(ranks)
-        ranks &= ranks - 1
-        nib = rank_cards(r)
-        sr = rsel | ((<uint32_t>1) << r)
-        if sr == ((<uint32_t>1) << r):         # a set of a kind is possible
-            if (nsel + cs_popcount(A & nib) >= 3
-                    and hs + cs_popcount(Ah & nib) >= c.min_hand):
-                out.w[0] |= <uint64_t>(A & nib) << EX_MELD0
-                n += cs_popcount(A & nib)
-                continue
-        if not distinct or (rsel >> r) & 1:
-            continue
-        best = -1
-        for i in range(6):
-            W = WINDOWS[i]
-            if sr & ~W:
-                continue
-            need = W & ~sr
-            if need & ~RA:
-                continue
-            if cs_popcount(need & RH) > best:
-                best = cs_popcount(need & RH)
-        if best < 0:
-            continue
-        if hs + 1 + best >= c.min_hand:
-            out.w[0] |= <uint64_t>(Ah & nib) << EX_MELD0
-            n += cs_popcount(Ah & nib)
-        if hs + best >= c.min_hand:
-            out.w[0] |= <uint64_t>(At & nib) << EX_MELD0
-            n += cs_popcount(At & nib)
-    out.w[0] |= m
-    return n
+    out.w[0] |= (<uint64_t>ext) << EX_MELD0
+    return n + cs_popcount(ext)
 
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const EXState* s = <const EXState*>st
     cdef uint32_t m
     out.w[0] = 0
     if s.phase == EX_PH_PLAY:
-        m = ex_follow_mask(s.hand[s.turn], s.led)
+        m = legal_follows(s.hand[s.turn], s.led)
         out.w[0] = m
         return cs_popcount(m)
     if s.phase == EX_PH_DECLARE:
@@ -308,14 +179,13 @@ cdef void finish_deal(EXState* s, const EXConfig* c) noexcept nogil:
     cdef int q, o
     s.bonus_seat = -1
     for q in range(2):
-        s.deal_pts[q] = c.trick_pts * s.tricks[q] + s.meld_points[q]
+        s.deal_pts[q] = deal_points(c, s.tricks[q], s.meld_points[q], s.target)
         if s.tricks[q] == s.target:
-            s.deal_pts[q] += c.contract_bonus
             s.bonus_seat = q
         s.score[q] += s.deal_pts[q]
     s.deal_no += 1
     if c.match:
-        o = ex_match_outcome(s.score, c.target_score)
+        o = match_outcome(s.score, c.target_score)
         if o == -2:
             s.dealer = 1 - s.dealer
             deal_cards(s)
@@ -339,7 +209,7 @@ cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
         hp = s.sel & ~tm
         s.meld[p][s.nmelds[p]] = s.sel
         s.nmelds[p] += 1
-        s.meld_points[p] += ex_meld_value(c, s.sel, hp)
+        s.meld_points[p] += meld_value(c, s.sel, hp)
         s.melded[p] |= hp
         s.exposed[p] |= hp
         s.used_table[p] |= s.sel & tm
@@ -361,7 +231,7 @@ cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
         return
     if card_suit(card) != card_suit(s.led):
         s.void_suits[p] |= 1 << card_suit(s.led)
-    w = s.leader if ex_trick_winner(s.led, card, s.trump, s.high) == 0 else p
+    w = s.leader if trick_winner(s.led, card, s.trump, s.high) == 0 else p
     s.tricks[w] += 1
     s.tricks_done += 1
     s.led = -1
@@ -490,7 +360,7 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     forced = 0
     for i in range(4):
         if (s.void_suits[q] >> i) & 1:
-            forced |= pool & (SUIT0 << i)
+            forced |= pool & suit_cards(i)
     free = pool & ~forced
     while free:
         cards[n] = bit_low(free)
@@ -536,7 +406,7 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
     cdef bint ok
     if cs_popcount(rs) == cs_popcount(sel):
         for i in range(6):
-            W = WINDOWS[i]
+            W = ex_windows[i]
             if rs & ~W:
                 continue
             m = sel
@@ -553,7 +423,7 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
                 m |= bit(bit_low(pick))
             if not ok:
                 continue
-            v = ex_meld_value(c, m, ~tm)
+            v = meld_value(c, m, ~tm)
             if v > bv:
                 bv = v
                 best = m
@@ -562,7 +432,7 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
             if rs and not (rs >> r) & 1:
                 continue
             m = sel | ((Ah | At) & rank_cards(r))
-            v = ex_meld_value(c, m, ~tm)
+            v = meld_value(c, m, ~tm)
             if v > bv:
                 bv = v
                 best = m
@@ -589,11 +459,11 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
     cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger, o
     cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp, beat
     cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
-    unseen = FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
+    unseen = EX_FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
     opp = unseen
     for k in range(4):
         if (s.void_suits[q] >> k) & 1:
-            opp &= ~(SUIT0 << k)
+            opp &= ~suit_cards(k)
     if visible(s, c, q, p):
         opp |= s.exposed[q]
     if s.led < 0:
@@ -606,7 +476,7 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
             while beat:
                 o = bit_low(beat)
                 beat &= beat - 1
-                if ex_trick_winner(cd, o, s.trump, s.high) == 1:
+                if trick_winner(cd, o, s.trump, s.high) == 1:
                     danger += 1
             # want: fewest beaters, then cheapest; else: most beaters, then cheapest
             k = (danger * 64 + play_key(cd, True, s)) if want else ((24 - danger) * 64 + play_key(cd, True, s))
@@ -618,7 +488,7 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
     while tmp:
         cd = bit_low(tmp)
         tmp &= tmp - 1
-        if ex_trick_winner(s.led, cd, s.trump, s.high) == 1:
+        if trick_winner(s.led, cd, s.trump, s.high) == 1:
             # a winner: cheapest when wanted, else only as a last resort (lowest)
             k = play_key(cd, False, s) if want else 1000 + play_key(cd, False, s)
         else:
@@ -639,38 +509,6 @@ cdef int ex_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 # ---------------------------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------------------------
-def card_str(int c):
-    return RANKS[c >> 2] + SUITS[c & 3]
-
-_RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
-
-def parse_suit(text):
-    return _cards.parse_suit(text, "exposure")
-
-def parse_rank(text):
-    """'Q', '10', 'T', lower case ok -> rank index 0 ('9') .. 5 ('A')."""
-    t = text.strip().upper() if isinstance(text, str) else None
-    r = _cards.RANK_ALIASES.get(t)
-    if r not in _RANK_INDEX:
-        raise ParseError(f"exposure: bad rank {text!r}; ranks: 9 10 J Q K A")
-    return _RANK_INDEX[r]
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '9♦', lower case ok (cardsim.cards), and the spec's symbol-first '♦9'
-    -> card id (rank*4 + suit)."""
-    rank, suit = _cards.parse_card(text, "exposure", RANKS)
-    return _RANK_INDEX[rank] * 4 + suit
-
-DISPLAY_ORDER = tuple(r * 4 + suit for suit in range(4) for r in range(5, -1, -1))
-
-def mask_to_cards(uint32_t m):
-    """Cards of a mask in display order: suits S H D C, high to low."""
-    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
-
-def cards_to_mask(cards):
-    return _cards.ids_to_mask(cards, parse_card, "exposure")
-
-
 cdef class ExposureSpec(GameSpec):
     cdef EXConfig c
 
@@ -754,7 +592,7 @@ cdef class ExposureSpec(GameSpec):
         for p in range(2):
             n += cs_popcount(st.hand[p]) + cs_popcount(st.played[p])
             allm |= st.hand[p] | st.played[p]
-        return n if allm == FULL else -n
+        return n if allm == EX_FULL else -n
 
     def view(self, State s):
         """A dict of the facts of the position (for tests and display; includes hidden ones)."""
@@ -836,18 +674,6 @@ cdef class ExposureSpec(GameSpec):
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------
-def oracle_trick_winner(int lead, int follow, int trump, int high):
-    return ex_trick_winner(lead, follow, trump, high)
-
-def oracle_follow(uint32_t held, int led):
-    return ex_follow_mask(held, led)
-
-def oracle_match_outcome(int a, int b, int target):
-    cdef int32_t sc[2]
-    sc[0] = a
-    sc[1] = b
-    return ex_match_outcome(sc, target)
-
 def oracle_deal_order(list perm, int dealer):
     """Hands, face-up cards and aside from a deck in dealing order (perm[0] = card 1)."""
     cdef EXState st
@@ -861,14 +687,6 @@ def oracle_deal_order(list perm, int dealer):
             st.turn, st.high, st.trump, st.target)
 
 def oracle_score(ExposureSpec spec, list tricks, list meld_points, int target):
-    """Deal points per player (§6) with the engine's finishing kernel."""
-    cdef EXState st
-    cdef EXConfig c = spec.c
-    memset(&st, 0, sizeof(EXState))
-    c.match = 0
-    for q in range(2):
-        st.tricks[q] = tricks[q]
-        st.meld_points[q] = meld_points[q]
-    st.target = target
-    finish_deal(&st, &c)
-    return (st.deal_pts[0], st.deal_pts[1])
+    """Deal points per player (§6) with the engine's scoring kernel."""
+    return (deal_points(&spec.c, tricks[0], meld_points[0], target),
+            deal_points(&spec.c, tricks[1], meld_points[1], target))

@@ -1,4 +1,4 @@
-"""Exposure: options, presets and rule oracles (shared/rules/exposure.md).
+"""Exposure: options, presets and rule oracles (docs/rules/exposure.md).
 
 See the docstring of the compiled module `cardsim.games._exposure` for the action space, the
 observation layout, the returns and the greedy agent.
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _exposure as _k
+from cardsim.games import _exposure_rules as _r
 from cardsim.options import SCOPE, Option
 
 NAME = "exposure"
@@ -105,13 +106,13 @@ def trick_winner(plays: list[str], trump: str, high_rank: str) -> int:
     t, h = _trump(trump), _high(high_rank)
     if len(cards) == 1:
         return 0
-    return _k.oracle_trick_winner(cards[0], cards[1], t, h)
+    return _r.oracle_trick_winner(cards[0], cards[1], t, h)
 
 
 def legal_follows(hand: list[str], led: str | None, exposed: list[str] = ()) -> list[str]:
     """Cards of hand ∪ exposed that may be played to a trick led by `led` (None: on lead)."""
     m = _k.cards_to_mask(list(hand) + list(exposed))
-    return _k.mask_to_cards(_k.oracle_follow(m, -1 if led is None else _k.parse_card(led)))
+    return _k.mask_to_cards(_r.oracle_follow(m, -1 if led is None else _k.parse_card(led)))
 
 
 def contract_target(contract_card: str) -> int:
@@ -144,7 +145,7 @@ def match_outcome(scores: list[int], target_score: int = 50):
     """Game end (§7) after a deal: None = play another deal, -1 = draw, else the winning seat."""
     if len(scores) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in [*scores, target_score]):
         raise ConfigError(f"exposure: scores must be two ints and target_score an int, got {scores!r}, {target_score!r}")
-    o = _k.oracle_match_outcome(int(scores[0]), int(scores[1]), int(target_score))
+    o = _r.oracle_match_outcome(int(scores[0]), int(scores[1]), int(target_score))
     return None if o == -2 else o
 
 

@@ -1,0 +1,120 @@
+# Exposure, pure rules (docs/rules/exposure.md §2, §4-§7): card identities, the config, and the
+# rule kernels on cards and config only (no state struct). Hot ones are inline here; the rest
+# live in _exposure_rules.pyx. Card identity: rank*4 + suit, rank 0 = '9' .. 5 = 'A', suits S H D C.
+from cardsim.core._types cimport int32_t, uint32_t
+from cardsim.core._bits cimport cs_popcount, bit_low
+
+cdef enum:
+    EX_NCARDS = 24           # A K Q J 10 9 of four suits
+    EX_RANK_ACE = 5          # rank index of the Ace
+
+ctypedef struct EXConfig:
+    int32_t simultaneous     # DECLARATION_ORDER: 1 = hidden choices revealed after both (D1 alt)
+    int32_t min_hand         # MIN_HAND_CARDS_PER_MELD (2 or 1)
+    int32_t table_reuse      # TABLE_CARD_REUSE: a face-up card may serve several melds of one player
+    int32_t target_score     # TARGET_SCORE of a match
+    int32_t meld_pts[5]      # points: 3 of a kind, 4 of a kind, 4, 5, 6 in sequence
+    int32_t trick_pts        # points per trick won
+    int32_t contract_bonus   # bonus for exactly the contract target
+    int32_t match            # scope == "match"
+
+cdef extern from *:
+    """
+    /* windows of consecutive natural ranks that make a sequence meld (length 6, 5, 5, 4, 4, 4) */
+    static const unsigned int ex_windows[6] = {0x3F, 0x1F, 0x3E, 0x0F, 0x1E, 0x3C};
+    """
+    const uint32_t ex_windows[6]         # rank masks of the sequence windows
+
+cdef enum:
+    EX_FULL = 0xFFFFFF       # all 24 cards
+    EX_SUIT0 = 0x111111      # the six cards of suit 0 (shift left by the suit)
+
+cdef inline int card_suit(int c) noexcept nogil:
+    return c & 3
+
+cdef inline int card_rank(int c) noexcept nogil:
+    return c >> 2
+
+cdef inline uint32_t bit(int c) noexcept nogil:
+    return (<uint32_t>1) << c
+
+cdef inline uint32_t rank_cards(int r) noexcept nogil:
+    """The four cards of rank r."""
+    return (<uint32_t>0xF) << (4 * r)
+
+cdef inline uint32_t suit_cards(int s) noexcept nogil:
+    """The six cards of suit s."""
+    return (<uint32_t>EX_SUIT0) << s
+
+cdef inline uint32_t rank_bits(uint32_t m) noexcept nogil:
+    """6-bit mask of the ranks present in card set m."""
+    m = m | (m >> 1)
+    m = m | (m >> 2)
+    return ((m & 1) | ((m >> 3) & 2) | ((m >> 6) & 4) | ((m >> 9) & 8) | ((m >> 12) & 16)
+            | ((m >> 15) & 32))
+
+cdef inline int rank_key(int rank, bint led, int high) noexcept nogil:
+    """Trick strength of a rank (§2): natural when the high rank is the Ace; otherwise the high
+    rank is top, an Ace is second when followed and lowest when led."""
+    if high == EX_RANK_ACE:
+        return rank
+    if rank == high:
+        return 7
+    if rank == EX_RANK_ACE:
+        return -1 if led else 6
+    return rank
+
+cdef inline int trick_winner(int lead, int follow, int trump, int high) noexcept nogil:
+    """Trick winner (§5). Validity: any two cards, lead first. Action: if exactly one trump was
+    played it wins; else if the follower followed suit the higher card by the §2 order wins
+    (the led card ranked as 'led', the follower's as 'followed'); else the leader wins.
+    Returns 0 (leader) or 1 (follower)."""
+    cdef int ls = card_suit(lead), fs = card_suit(follow)
+    if ls == trump and fs != trump:
+        return 0
+    if fs == trump and ls != trump:
+        return 1
+    if fs == ls:
+        return 1 if rank_key(card_rank(follow), False, high) > rank_key(card_rank(lead), True, high) else 0
+    return 0
+
+cdef inline uint32_t legal_follows(uint32_t held, int led) noexcept nogil:
+    """Follow-suit rule (§5). Validity: a follower holding (hand or exposed) a card of the led
+    suit must play one; otherwise any card. led = -1: on lead, any card."""
+    cdef uint32_t m
+    if led < 0:
+        return held
+    m = held & suit_cards(card_suit(led))
+    return m if m else held
+
+cdef inline int meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part) noexcept nogil:
+    """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of
+    one rank, or 4-6 cards of consecutive natural ranks (any suits), with at least min_hand of
+    them from the hand (`hand_part`). Points: the meld_points table (1, 2, 1, 2, 3)."""
+    cdef int n = cs_popcount(cards)
+    cdef uint32_t rs = rank_bits(cards)
+    cdef int nr = cs_popcount(rs)
+    if cs_popcount(hand_part & cards) < c.min_hand:
+        return -1
+    if nr == 1 and (n == 3 or n == 4):
+        return c.meld_pts[n - 3]
+    if nr == n and n >= 4 and (rs >> bit_low(rs)) == ((<uint32_t>1 << n) - 1):
+        return c.meld_pts[n - 2]
+    return -1
+
+cdef inline int deal_points(const EXConfig* c, int tricks, int meld_points, int target) noexcept nogil:
+    """A player's points for the deal (§6): points_per_trick per trick won, his meld points,
+    and the contract bonus when he took exactly the contract target."""
+    return c.trick_pts * tricks + meld_points + (c.contract_bonus if tricks == target else 0)
+
+cdef inline int match_outcome(const int32_t* score, int target) noexcept nogil:
+    """Game end (§7): -2 = play on (nobody reached target), -1 = draw (equal scores), else the
+    seat with the higher score."""
+    if score[0] < target and score[1] < target:
+        return -2
+    if score[0] == score[1]:
+        return -1
+    return 0 if score[0] > score[1] else 1
+
+cdef uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_hand, uint32_t avail_hand,
+                              uint32_t avail_table) noexcept nogil
