@@ -1,7 +1,7 @@
 """Basra / Bastra, the Middle-Eastern fishing game: Egyptian rules and the regional presets
 (Jordanian, Yemeni, Ethiopian, Lebanese A, Lebanese B "Ashush", Palestinian, Syrian).
 
-Implements shared/rules/basra.md §1-§8: 2, 3 or 4 players (4 = partnerships {0,2} v {1,3} by
+Implements docs/rules/basra.md §1-§8: 2, 3 or 4 players (4 = partnerships {0,2} v {1,3} by
 default), seats counter-clockwise (next player = seat+1), first dealer random, the deal with
 its bottom-card peek, floor cleaning (J and ♦7 buried: bottom10 / bottom / random), hands in
 batches of hand_size, re-deals without floor cards, captures by matching and summing (§4.2),
@@ -21,15 +21,8 @@ cards common to every legal set are pre-chosen, then 52+k "TAKE k" adds floor ca
 some legal set contains the chosen cards and k), and 104 "DONE" captures exactly the chosen
 cards (legal iff they form a legal set); the play resolves by itself as soon as only one legal
 set remains compatible. Every legal action can be completed into a legal whole play.
-Legal sets are enumerated exactly (§4.2): sum groups by DFS over the floor numerals, then the
-unions of maximal disjoint families by a memoised search that decides the cards in order (see
-gen_unions). The kernel keeps at most BA_MAXSETS = 512 distinct sets per play and 2048 sum
-groups, and stops a search after 2 x 10^6 nodes (~0.2 s). These bounds are far beyond play:
-random play never showed more than 11 floor cards or 7 legal sets; floors of up to 16 small
-numerals (all the A-4, 17 maximal captures for a 10) are solved exactly and checked against
-the spec's reference algorithm. Only absurd floors (20+ small numerals, which play cannot
-build, since nearly every numeral played there must capture) could hit a bound; the list is
-then truncated, consistently and still without dead ends.
+Legal sets are enumerated exactly by the pure rules module `_basra_rules` (capture_sets, with
+its bounds documented there).
 
 Returns: per seat, its side's points minus the mean of the other sides' points (zero-sum), for
 the deal (scope "deal") or summed over every deal of the game / match (scope "match"). Points
@@ -54,357 +47,17 @@ card. Plays the best (lowest card id on ties); in the choose phase it steers to 
 """
 from libc.string cimport memset, memmove
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
+from cardsim.games._basra_rules cimport (
+    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, bit, side_of, is_sweeper, face_doubles, capture_sets,
+    basra_points, score_deal, game_end)
 
 from cardsim.errors import ConfigError, ParseError
-from cardsim import cards as _cards
-
-cdef enum:
-    MAXGROUPS = 2048
-    FAMILY_BUDGET = 2000000
-    MEMO_SIZE = 8192
-
-cdef uint64_t NUMERALS = (<uint64_t>1 << 40) - 1          # A..10
-cdef uint64_t JACKS = <uint64_t>0xF << 40
-cdef uint64_t TEN_Q_K = (<uint64_t>0xF << 36) | (<uint64_t>0xFF << 44)
-
-SUITS = "SHDC"
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-cdef inline uint64_t bit(int k) noexcept nogil:
-    return (<uint64_t>1) << k
-
-cdef inline uint64_t rank_mask(int r) noexcept nogil:
-    return (<uint64_t>0xF) << (4 * r)
-
-cdef inline int side_of(const BasraConfig* c, int p) noexcept nogil:
-    return p & 1 if c.nsides == 2 and c.nplayers == 4 else p
-
-
-# ---------------------------------------------------------------------------------------------
-# pure rules (also behind the public oracles)
-# ---------------------------------------------------------------------------------------------
-ctypedef struct CapCtx:
-    uint64_t groups[MAXGROUPS]   # sum groups, ordered by their lowest card
-    int ngroups
-    int lo_start[40]             # groups whose lowest card is ids[i]: [lo_start[i], lo_end[i])
-    int lo_end[40]
-    int8_t ids[40]               # candidate floor numerals (value < v), ascending
-    int n
-    uint64_t unions[BA_MAXSETS]  # distinct unions of maximal families
-    int nunions
-    int16_t by_hi[MAXGROUPS]     # group indices ordered by their highest card
-    int hi_start[41]             # groups whose highest card is ids[i]: by_hi[hi_start[i]:hi_start[i+1]]
-    bint use_memo                # big searches only (clearing the table costs more than tiny searches)
-    uint64_t memo[MEMO_SIZE]     # visited (position, covered) search states, 0 = empty
-    long budget                  # safety bound on search nodes
-
-cdef void gen_groups(CapCtx* x, const int8_t* vals, int start, int rem, uint64_t cur) noexcept nogil:
-    """Every subset (>= 2 cards: all values < v) of ids[start:] summing to rem; vals ascending."""
-    cdef int i
-    for i in range(start, x.n):
-        if vals[i] > rem:
-            return
-        if vals[i] == rem:
-            if x.ngroups < MAXGROUPS:
-                x.groups[x.ngroups] = cur | bit(x.ids[i])
-                x.ngroups += 1
-        else:
-            gen_groups(x, vals, i + 1, rem - vals[i], cur | bit(x.ids[i]))
-
-cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
-    cdef int i
-    for i in range(x.nunions):
-        if x.unions[i] == u:
-            return
-    if x.nunions < BA_MAXSETS:
-        x.unions[x.nunions] = u
-        x.nunions += 1
-
-cdef bint memo_seen(CapCtx* x, int i, uint64_t covered) noexcept nogil:
-    """Insert (i, covered) into the open-addressing table; True if it was already there."""
-    cdef uint64_t key = (covered | ((<uint64_t>(i + 1)) << 57))
-    cdef uint64_t h = (key * <uint64_t>0x9E3779B97F4A7C15) >> 51
-    cdef int k, slot
-    for k in range(16):
-        slot = (h + k) & (MEMO_SIZE - 1)
-        if x.memo[slot] == key:
-            return True
-        if x.memo[slot] == 0:
-            x.memo[slot] = key
-            return False
-    return False
-
-cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexcept nogil:
-    """Unions of the maximal families of disjoint groups (B-D3), by deciding the candidate
-    cards in order: card i is either covered by a group whose lowest card it is, or left
-    uncovered for good; a branch dies as soon as the cards left uncovered contain a whole
-    group (the family could never be maximal). The state (i, covered) determines the rest, so
-    repeated states are searched once. Exact; `budget` only guards absurd floors."""
-    cdef int k
-    cdef uint64_t ns
-    while i < x.n and (covered & bit(x.ids[i])):
-        i += 1
-    if i == x.n:
-        add_union(x, covered)
-        return
-    x.budget -= 1
-    if x.budget < 0 or (x.use_memo and memo_seen(x, i, covered)):
-        return
-    for k in range(x.lo_start[i], x.lo_end[i]):
-        if not (x.groups[k] & covered):
-            gen_unions(x, i + 1, covered | x.groups[k], skipped)
-    ns = skipped | bit(x.ids[i])
-    for k in range(x.hi_start[i], x.hi_start[i + 1]):      # a group left wholly uncovered ends
-        if (x.groups[x.by_hi[k]] & ~ns) == 0:              # with card i (earlier ones were
-            return                                         # checked when they were skipped)
-    gen_unions(x, i + 1, covered, ns)
-
-cdef void index_by_highest(CapCtx* x) noexcept nogil:
-    cdef int pos[52]
-    cdef int i, g, h
-    for i in range(x.n):
-        pos[x.ids[i]] = i
-    for i in range(x.n + 1):
-        x.hi_start[i] = 0
-    for g in range(x.ngroups):
-        x.hi_start[pos[63 - cs_clz(x.groups[g])] + 1] += 1
-    for i in range(x.n):
-        x.hi_start[i + 1] += x.hi_start[i]
-    for g in range(x.ngroups):                             # counting sort: hi_start[h] is the
-        h = pos[63 - cs_clz(x.groups[g])]                  # cursor of bucket h, then shifted
-        x.by_hi[x.hi_start[h]] = g                         # back to bucket starts below
-        x.hi_start[h] += 1
-    for i in range(x.n, 0, -1):
-        x.hi_start[i] = x.hi_start[i - 1]
-    x.hi_start[0] = 0
-
-cdef int ba_capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil:
-    """Legal capture sets of playing `card` on `floor` (§4.2, B-D3/B-D4/B-D5/B-D6).
-
-    Validity: empty floor -> only the trail (any card, J and ♦7 included); J, or ♦7 as a
-    sweeper, on a non-empty floor -> the whole floor; Q/K -> one same-rank card (player's
-    choice; `same_rank_take=all`: all of them), else trail; a numeral v -> one same-rank card
-    if any (compulsory) plus the union of a maximal family of disjoint groups of >= 2 numerals
-    summing to v; every distinct set is one choice (`capture_mode=maximum`: largest only).
-    Writes the sets (the empty set = trail) to out (BA_MAXSETS capacity), returns the count
-    (>= 1)."""
-    cdef int r = card >> 2, n = 0, i, k, nb, v, tot, best
-    cdef uint64_t same, R, b, m
-    cdef uint64_t bases[4]
-    cdef int8_t vals[40]
-    cdef CapCtx x
-    if floor == 0:
-        out[0] = 0
-        return 1
-    if r == 10 or (card == BA_D7 and c.d7_sweep):
-        out[0] = floor
-        return 1
-    same = floor & rank_mask(r)
-    nb = 0
-    if same == 0:
-        bases[0] = 0
-        nb = 1
-    elif c.rank_all:
-        bases[0] = same
-        nb = 1
-    else:
-        m = same
-        while m:
-            bases[nb] = m & (~m + 1)
-            nb += 1
-            m &= m - 1
-    if r >= 11:
-        for i in range(nb):
-            out[i] = bases[i]
-        return nb
-    v = r + 1
-    R = floor & (bit(4 * r) - 1)             # numerals worth less than v
-    x.nunions = 0
-    if cs_popcount(R) >= 2:
-        k = 0
-        tot = 0
-        m = R
-        while m:
-            i = bit_low(m)
-            m &= m - 1
-            x.ids[k] = i
-            vals[k] = (i >> 2) + 1
-            tot += vals[k]
-            k += 1
-        x.n = k
-        if tot >= v:
-            x.ngroups = 0
-            for i in range(k):
-                x.lo_start[i] = x.ngroups
-                if vals[i] < v:
-                    gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
-                x.lo_end[i] = x.ngroups
-            if x.ngroups == 1:
-                x.unions[0] = x.groups[0]
-                x.nunions = 1
-            elif x.ngroups > 1:
-                index_by_highest(&x)
-                x.use_memo = x.ngroups > 24
-                if x.use_memo:
-                    memset(x.memo, 0, sizeof(x.memo))
-                x.budget = FAMILY_BUDGET
-                gen_unions(&x, 0, 0, 0)
-    if x.nunions == 0:
-        x.unions[0] = 0
-        x.nunions = 1
-    for k in range(nb):
-        for i in range(x.nunions):
-            if n < BA_MAXSETS:
-                out[n] = bases[k] | x.unions[i]
-                n += 1
-    if c.cap_maximum and n > 1:
-        best = 0
-        for i in range(n):
-            if cs_popcount(out[i]) > best:
-                best = cs_popcount(out[i])
-        k = 0
-        for i in range(n):
-            if cs_popcount(out[i]) == best:
-                out[k] = out[i]
-                k += 1
-        n = k
-    return n
-
-cdef int floor_total(uint64_t f) noexcept nogil:
-    cdef int t = 0
-    while f:
-        t += (bit_low(f) >> 2) + 1
-        f &= f - 1
-    return t
-
-cdef bint fill_bin(int* cnt, int s, int k, int rem, int maxv) noexcept nogil:
-    cdef int val
-    cdef bint ok
-    if rem == 0:
-        return part_rest(cnt, s, k - 1)
-    val = rem if rem < maxv else maxv
-    while val >= 1:
-        if cnt[val]:
-            cnt[val] -= 1
-            ok = fill_bin(cnt, s, k, rem - val, val)
-            cnt[val] += 1
-            if ok:
-                return True
-        val -= 1
-    return False
-
-cdef bint part_rest(int* cnt, int s, int k) noexcept nogil:
-    if k <= 1:
-        return True
-    return fill_bin(cnt, s, k, s, 10)
-
-cdef bint equal_partition_below_10(uint64_t f) noexcept nogil:
-    """The numeral floor splits into k >= 2 groups (single cards allowed) of one equal sum
-    s < 10 (B-D20; WIK's A-2-7-8 = (1+8) + (2+7))."""
-    cdef int cnt[11]
-    cdef int i, t = 0, mx = 0, s, val
-    for i in range(11):
-        cnt[i] = 0
-    while f:
-        val = (bit_low(f) >> 2) + 1
-        f &= f - 1
-        cnt[val] += 1
-        t += val
-        if val > mx:
-            mx = val
-    for s in range(mx, 10):
-        if t % s == 0 and t // s >= 2 and part_rest(cnt, s, t // s):
-            return True
-    return False
-
-cdef int ba_basra_points(const BasraConfig* c, int card, uint64_t floor, bint last) noexcept nogil:
-    """Basra points for clearing `floor` (non-empty) with `card` (§4.3).
-
-    Validity: J never makes a normal basra, only `jack_on_lone_jack` on a lone J; no sweep bonus
-    at all when sweep_bonus is off (Syria); floor-size limit (Lebanese); lone rule (Palestinian/
-    Jordanian: lone card only, flat 20 or twice its value, ♦7 on a lone 7 = 14); ♦7 sweeps need
-    an all-numeral floor totalling <= 10 (Egyptian) or the Yemeni conditions; Q on a lone Q is
-    no basra when queen_on_lone_queen is off (Ethiopia). Points: 10 otherwise. `last`: this is
-    the last card of the deal (basra_on_last_play)."""
-    cdef int n = cs_popcount(floor), r = card >> 2, f
-    cdef bint d7 = card == BA_D7 and c.d7_sweep
-    if last and not c.basra_last:
-        return 0
-    if r == 10:
-        if n == 1 and (floor & JACKS):
-            return c.jack_lone_jack
-        return 0
-    if not c.sweep_bonus:
-        return 0
-    if c.floor_max and n > c.floor_max:
-        return 0
-    if c.lone_rule:
-        if n != 1:
-            return 0
-        f = bit_low(floor)
-        if d7:
-            return 14 if (f >> 2) == 6 else 0
-        if not c.lone_double:
-            return 20
-        if (f >> 2) >= 11:
-            return 2 * c.face_basra_value
-        return 2 * ((f >> 2) + 1)
-    if d7:
-        if not c.d7_yemeni:
-            return 10 if (floor & ~NUMERALS) == 0 and floor_total(floor) <= 10 else 0
-        if (floor & ~TEN_Q_K) == 0:
-            return 10
-        if floor & ~NUMERALS:
-            return 0
-        if floor_total(floor) < 10 or equal_partition_below_10(floor):
-            return 10
-        return 0
-    if r == 11 and n == 1 and not c.queen_lone_queen:
-        return 0
-    return 10
-
-cdef void ba_score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t* doubled,
-                        const int32_t* basra_half, int32_t* carry, int32_t* out_half,
-                        int8_t* majority_side) noexcept nogil:
-    """Score one deal (§6), in half points. Points: card points of each side's pile (doubled
-    cards twice), its basra points, and the majority bonus: the side with strictly the most
-    cards gets majority_points x (1 + carry) and the carry resets; a tie for most cards gives
-    nobody anything and, with majority_tie=carry, adds one to the carry (B-D12, B-D13)."""
-    cdef int s, best = -1, bestn = -1, n, k
-    cdef bint tie = False
-    cdef uint64_t m
-    for s in range(c.nsides):
-        out_half[s] = basra_half[s]
-        m = pile[s]
-        while m:
-            k = bit_low(m)
-            m &= m - 1
-            out_half[s] += c.card_half[k]
-        m = doubled[s] & pile[s]
-        while m:
-            k = bit_low(m)
-            m &= m - 1
-            out_half[s] += c.card_half[k]
-        n = cs_popcount(pile[s])
-        if n > bestn:
-            bestn = n
-            best = s
-            tie = False
-        elif n == bestn:
-            tie = True
-    if tie:
-        majority_side[0] = -1
-        if c.majority_carry:
-            carry[0] += 1
-    else:
-        majority_side[0] = best
-        out_half[best] += c.majority_half * (1 + carry[0])
-        carry[0] = 0
+from cardsim.games._basra_rules import SUITS, RANKS, card_str, parse_card, mask_to_cards, cards_to_mask
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,7 +125,7 @@ cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     deal_hands(s, c, c.hand_size)
     for i in range(4):
         s.floor |= bit(draw(s))
-    bad = JACKS | (bit(BA_D7) if c.d7_sweep else 0)
+    bad = ba_jacks | (bit(BA_D7) if c.d7_sweep else 0)
     guard = 0
     while s.floor & bad and guard < 200:
         f = bit_low(s.floor & bad)
@@ -502,48 +155,6 @@ cdef void ba_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # state machine
 # ---------------------------------------------------------------------------------------------
-cdef int game_end_check(BasraState* s, const BasraConfig* c) noexcept nogil:
-    """§7: -2 play on, -1 a drawn game, else the winning side. Targets compare in half points;
-    the ladder raises 51 -> 61 -> 71 in the same check (B-D15); a tie for highest is a draw or
-    (sudden death) plays on until one side is alone on top (B-D14)."""
-    cdef int t, cnt, sd, i, best = -1, hi = -1
-    cdef bint tie = False
-    if c.ladder and not c.best_of_5:
-        while True:
-            t = 2 * (51 + 10 * s.last_target)
-            cnt = 0
-            sd = -1
-            for i in range(c.nsides):
-                if s.cum_half[i] >= t:
-                    cnt += 1
-                    sd = i
-            if cnt == 0:
-                return -2
-            if cnt == 1:
-                return sd
-            if s.last_target < 2:
-                s.last_target += 1
-                continue
-            break
-    else:
-        t = 2 * (150 if c.best_of_5 else c.target)
-        cnt = 0
-        for i in range(c.nsides):
-            if s.cum_half[i] >= t:
-                cnt += 1
-        if cnt == 0:
-            return -2
-    for i in range(c.nsides):
-        if s.cum_half[i] > hi:
-            hi = s.cum_half[i]
-            best = i
-            tie = False
-        elif s.cum_half[i] == hi:
-            tie = True
-    if not tie:
-        return best
-    return -2 if c.sudden_death else -1
-
 cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
     """§5-§7: leftovers to the last capturer (else the dealer's side, B-D10), score, check."""
     cdef int i, res, side
@@ -551,7 +162,7 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
         side = s.last_capturer if s.last_capturer >= 0 else side_of(c, s.dealer)
         s.pile[side] |= s.floor
         s.floor = 0
-    ba_score_deal(c, s.pile, s.doubled, s.basra_half, &s.carry, s.deal_half, &s.majority_side)
+    score_deal(c, s.pile, s.doubled, s.basra_half, &s.carry, s.deal_half, &s.majority_side)
     for i in range(c.nsides):
         s.cum_half[i] += s.deal_half[i]
         s.total_half[i] += s.deal_half[i]
@@ -559,7 +170,7 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
     if not c.match:
         s.phase = BA_PH_END
         return
-    res = game_end_check(s, c)
+    res = game_end(c, s.cum_half, &s.last_target)
     if res != -2:
         if not c.best_of_5:
             s.winner = res
@@ -598,13 +209,11 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
         s.floor &= ~S
         s.last_capturer = side
         if S == F:
-            pts = ba_basra_points(c, card, F, last)
+            pts = basra_points(c, card, F, last)
             if pts:
                 s.basra_half[side] += 2 * pts
                 s.nbasra[side] += 1
-            if (c.face_doubling and cs_popcount(F) == 1 and (card >> 2) >= 10
-                    and (bit_low(F) >> 2) == (card >> 2)
-                    and (c.face_doubling == 1 or (card >> 2) == 10)):
+            if face_doubles(c, card, F):
                 s.doubled[side] |= F | bit(card)
     s.phase = BA_PH_PLAY
     s.pending = -1
@@ -637,7 +246,7 @@ cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         return cs_popcount(s.hand[s.turn])
     if s.phase != BA_PH_CHOOSE:
         return 0
-    n = ba_capture_sets(s.floor, s.pending, c, sets)
+    n = capture_sets(s.floor, s.pending, c, sets)
     cnt = 0
     for i in range(n):
         if (sets[i] & s.chosen) == s.chosen:
@@ -655,7 +264,7 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
     cdef uint64_t sets[BA_MAXSETS]
     cdef uint64_t inter = ~(<uint64_t>0), one = 0
     cdef int n, i, cnt = 0
-    n = ba_capture_sets(s.floor, s.pending, c, sets)
+    n = capture_sets(s.floor, s.pending, c, sets)
     for i in range(n):
         if (sets[i] & s.chosen) == s.chosen:
             inter &= sets[i]
@@ -674,7 +283,7 @@ cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     if s.phase == BA_PH_PLAY:
         s.hand[s.turn] &= ~bit(a)
         s.played[s.turn] |= bit(a)
-        n = ba_capture_sets(s.floor, a, c, sets)
+        n = capture_sets(s.floor, a, c, sets)
         if n == 1:
             resolve_play(s, c, a, sets[0])
             return
@@ -721,11 +330,6 @@ cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # observation and resampling
 # ---------------------------------------------------------------------------------------------
-cdef inline void put_bits(float* o, uint64_t m) noexcept nogil:
-    while m:
-        o[bit_low(m)] = 1.0
-        m &= m - 1
-
 cdef inline bint sees_peek(const BasraState* s, const BasraConfig* c, int p) noexcept nogil:
     return s.peek >= 0 and (c.cut_peek == 1 or (c.cut_peek == 0 and p == s.dealer))
 
@@ -841,12 +445,12 @@ cdef double play_value(const BasraState* s, const BasraConfig* c, int card, uint
             m &= m - 1
             v += c.card_half[k] * 0.5 + 0.75
         if S == s.floor:
-            v += ba_basra_points(c, card, s.floor, False) + 2.0
+            v += basra_points(c, card, s.floor, False) + 2.0
         else:
             rest = s.floor & ~S
             if cs_popcount(rest) == 1:
                 v -= 3.0
-        if (card >> 2) == 10 or (card == BA_D7 and c.d7_sweep):
+        if is_sweeper(c, card):
             v -= 4.0
     else:
         v -= c.card_half[card] * 0.5 + 0.5
@@ -866,14 +470,14 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         while m:
             card = bit_low(m)
             m &= m - 1
-            n = ba_capture_sets(s.floor, card, c, sets)
+            n = capture_sets(s.floor, card, c, sets)
             for i in range(n):
                 v = play_value(s, c, card, sets[i])
                 if v > bv:
                     bv = v
                     best = card
         return best
-    n = ba_capture_sets(s.floor, s.pending, c, sets)
+    n = capture_sets(s.floor, s.pending, c, sets)
     for i in range(n):
         if (sets[i] & s.chosen) == s.chosen:
             v = play_value(s, c, s.pending, sets[i])
@@ -891,46 +495,6 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 BA_TAKE0_ACTION = BA_TAKE0
 BA_COMMIT_ACTION = BA_COMMIT
 OBS_SIZE = 52 * 2 + 52 * 8 + 52 * 5 + 4 + 1 + 20 + 1 + 5 + 4 + 4 + 4 + 3 + 3 + 1 + 4
-
-def card_str(int c):
-    return RANKS[c >> 2] + SUITS[c & 3]
-
-_SYMBOLS = "♠♥♦♣♤♡♢♧"
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦', the spec's '♦7', lower case ok -> card id (rank*4 + suit),
-    through the shared notation of cardsim.cards."""
-    if isinstance(text, str):
-        t = text.strip()
-        if len(t) >= 2 and t[0] in _SYMBOLS:
-            t = t[1:] + t[0]
-    else:
-        t = text
-    rank, suit = _cards.parse_card(t, "basra", RANKS)
-    return RANKS.index(rank) * 4 + suit
-
-def mask_to_cards(uint64_t m):
-    """Cards of a mask in display order: rank A..K, suits S H D C."""
-    out = []
-    while m:
-        k = bit_low(m)
-        m &= m - 1
-        out.append(card_str(k))
-    return out
-
-def cards_to_mask(cards, int deck=52):
-    cdef uint64_t m = 0
-    if isinstance(cards, str):
-        raise ParseError(f"basra: expected a list of cards, got the string {cards!r}")
-    for t in cards:
-        c = parse_card(t)
-        if c >= deck:
-            raise ParseError(f"basra: card {t!r} is not in the {deck}-card pack")
-        if (m >> c) & 1:
-            raise ParseError(f"basra: card {t!r} given twice (one pack)")
-        m |= (<uint64_t>1) << c
-    return m
-
 
 cdef class BasraSpec(GameSpec):
     cdef BasraConfig c
@@ -1172,7 +736,8 @@ cdef class BasraSpec(GameSpec):
     def game_end(self, State s):
         """Run the §7 end-of-game check on the current points (-2 play on, -1 draw, else side);
         it may raise the ladder target, as the engine does."""
-        return game_end_check(<BasraState*>s.data, &self.c)
+        cdef BasraState* st = <BasraState*>s.data
+        return game_end(&self.c, st.cum_half, &st.last_target)
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------
@@ -1180,17 +745,15 @@ def oracle_capture_sets(BasraSpec spec, uint64_t floor, int card):
     cdef uint64_t sets[BA_MAXSETS]
     cdef int n
     with nogil:
-        n = ba_capture_sets(floor, card, &spec.c, sets)
+        n = capture_sets(floor, card, &spec.c, sets)
     return [sets[i] for i in range(n)]
 
 def oracle_basra_points(BasraSpec spec, int card, uint64_t floor, bint last=False):
-    return ba_basra_points(&spec.c, card, floor, last)
+    return basra_points(&spec.c, card, floor, last)
 
 def oracle_doubles(BasraSpec spec, int card, uint64_t floor):
     """True when this capture of the whole floor doubles the two cards (face_doubling)."""
-    c = &spec.c
-    return bool(c.face_doubling and cs_popcount(floor) == 1 and (card >> 2) >= 10
-                and (bit_low(floor) >> 2) == (card >> 2) and (c.face_doubling == 1 or (card >> 2) == 10))
+    return face_doubles(&spec.c, card, floor)
 
 def oracle_score(BasraSpec spec, list piles, list doubled, list basra_points, int carry=0):
     """Score a deal: piles / doubled as masks per side, basra points per side (real points).
@@ -1206,5 +769,5 @@ def oracle_score(BasraSpec spec, list piles, list doubled, list basra_points, in
         d[i] = doubled[i] if i < len(doubled) else 0
         b[i] = int(round(2 * basra_points[i])) if i < len(basra_points) else 0
         out[i] = 0
-    ba_score_deal(&spec.c, p, d, b, &cr, out, &ms)
+    score_deal(&spec.c, p, d, b, &cr, out, &ms)
     return [out[i] / 2.0 for i in range(spec.c.nsides)], cr, ms

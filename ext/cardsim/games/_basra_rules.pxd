@@ -1,0 +1,78 @@
+# Basra, pure rules (docs/rules/basra.md §2, §4-§7): card identities, the config, and the rule
+# kernels on cards and config only (no state struct): capture sets, basra points, deal scoring,
+# the game-end check. Card identity: rank*4 + suit, rank 0 = A .. 9 = 10, 10 = J, 11 = Q, 12 = K;
+# suits S H D C (0..3). The 44-card pack is identities 0..43.
+from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low
+
+cdef enum:
+    BA_MAXSETS = 512         # capacity for legal capture sets of one play
+    BA_D7 = 26               # the seven of diamonds (rank 6, suit 2)
+    BA_RANK_J = 10           # rank index of the Jack
+
+cdef extern from *:
+    """
+    static const unsigned long long ba_numerals = 0xFFFFFFFFFFULL;               /* A..10 */
+    static const unsigned long long ba_jacks = 0xFULL << 40;
+    static const unsigned long long ba_ten_q_k = (0xFULL << 36) | (0xFFULL << 44);
+    """
+    const uint64_t ba_numerals           # the 40 numerals A..10
+    const uint64_t ba_jacks              # the four Jacks
+    const uint64_t ba_ten_q_k            # the 10s, Queens and Kings (Yemeni ♦7 rule)
+
+ctypedef struct BasraConfig:
+    int32_t nplayers         # 2..4
+    int32_t nsides           # 2 (partnerships) or nplayers
+    int32_t deck             # 52 or 44
+    int32_t hand_size        # 4, 5 or 6
+    int32_t cut_peek         # 0 dealer, 1 both, 2 none
+    int32_t floor_bury       # 0 bottom10, 1 bottom, 2 random
+    int32_t d7_sweep         # seven_diamonds == "sweep"
+    int32_t rank_all         # same_rank_take == "all"
+    int32_t cap_maximum      # capture_mode == "maximum"
+    int32_t sweep_bonus      # basra bonus for clearing the floor
+    int32_t floor_max        # basra_floor_max, 0 = none
+    int32_t lone_rule        # only lone-card captures are basras (Palestinian/Jordanian)
+    int32_t lone_double      # lone_value == "double_value" (else flat 20)
+    int32_t face_basra_value # face_value_for_basra (Q/K under double_value)
+    int32_t d7_yemeni        # seven_d_rule == "yemeni"
+    int32_t jack_lone_jack   # basra points for J on a lone J
+    int32_t queen_lone_queen # Q on a lone Q is a basra
+    int32_t face_doubling    # 0 off, 1 QKJ, 2 J only
+    int32_t card_half[52]    # card points, in half points
+    int32_t majority_half    # majority bonus, in half points
+    int32_t majority_carry   # a tie for most cards carries the bonus over
+    int32_t basra_last       # a basra with the last card of the deal counts
+    int32_t target           # game target (ladder: 51, with ladder = 1)
+    int32_t ladder           # target == "ladder" (51/61/71)
+    int32_t sudden_death     # tie_rule == "sudden_death"
+    int32_t best_of_5        # match == "best_of_5_150"
+    int32_t match            # scope == "match"
+
+cdef inline uint64_t bit(int k) noexcept nogil:
+    return (<uint64_t>1) << k
+
+cdef inline uint64_t rank_mask(int r) noexcept nogil:
+    """The four cards of rank r."""
+    return (<uint64_t>0xF) << (4 * r)
+
+cdef inline int side_of(const BasraConfig* c, int p) noexcept nogil:
+    """Side of seat p: partners opposite ({0,2} v {1,3}) with 4 players in partnership."""
+    return p & 1 if c.nsides == 2 and c.nplayers == 4 else p
+
+cdef inline bint is_sweeper(const BasraConfig* c, int card) noexcept nogil:
+    """A J, or the ♦7 when it sweeps (§4.2): takes the whole floor."""
+    return (card >> 2) == BA_RANK_J or (card == BA_D7 and c.d7_sweep)
+
+cdef inline bint face_doubles(const BasraConfig* c, int card, uint64_t floor) noexcept nogil:
+    """Syrian face doubling (§8.1): a face card taking a lone face of its rank doubles both
+    (every face with QKJ, the J only with J_only)."""
+    return (c.face_doubling != 0 and cs_popcount(floor) == 1 and (card >> 2) >= BA_RANK_J
+            and (bit_low(floor) >> 2) == (card >> 2) and (c.face_doubling == 1 or (card >> 2) == BA_RANK_J))
+
+cdef int capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil
+cdef int basra_points(const BasraConfig* c, int card, uint64_t floor, bint last) noexcept nogil
+cdef void score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t* doubled,
+                     const int32_t* basra_half, int32_t* carry, int32_t* out_half,
+                     int8_t* majority_side) noexcept nogil
+cdef int game_end(const BasraConfig* c, const int32_t* game_half, int8_t* ladder_step) noexcept nogil
