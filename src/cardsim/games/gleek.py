@@ -1,4 +1,4 @@
-"""Gleek: options, presets and rule oracles (shared/rules/gleek.md).
+"""Gleek: options, presets and rule oracles (docs/rules/gleek.md).
 
 See the docstring of the compiled module `cardsim.games._gleek` for the action space, the
 observation layout, the returns and the greedy agent. Returns are chips (zero-sum): the deal's
@@ -17,6 +17,7 @@ import math
 
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _gleek as _k
+from cardsim.games import _gleek_rules as _r
 from cardsim.options import SCOPE, Option
 
 NAME = "gleek"
@@ -82,7 +83,7 @@ OPTIONS = (
     SCOPE,
 )
 
-# Published variants (shared/rules/gleek.md §8, sources S6 S7 S11).
+# Published variants (docs/rules/gleek.md §8, sources S6 S7 S11).
 PRESETS: dict[str, dict] = {
     "cotgrave": {"stock_opening_bid": 13, "tiddy_turnup_pay": 2},
     "cotton": {"stock_odd_chip": "eldest", "stock_raise": "plus_one"},
@@ -120,20 +121,20 @@ def trick_winner(plays: list[str], trump: str) -> int:
     cards = _cards(plays)
     if len(set(cards)) != len(cards):
         raise ParseError(f"gleek: a card appears twice in the trick {plays!r}")
-    return _k.oracle_trick_winner(cards, _k.parse_suit(trump))
+    return _r.oracle_trick_winner(cards, _k.parse_suit(trump))
 
 
 def legal_follows(hand: list[str], led: str | None) -> list[str]:
     """Cards of `hand` that may be played to a trick led by card `led` (None: on lead, any)."""
     m = _k.cards_to_mask(hand)
     led_suit = -1 if led is None else _k.parse_card(led) // 11
-    return _k.mask_to_cards(_k.oracle_follow(m, led_suit))
+    return _k.mask_to_cards(_r.oracle_follow(m, led_suit))
 
 
 def ruff_value(hand: list[str]) -> float:
     """Ruff value of a hand (§4.3): the best suit's sum of card values (A 11, K Q J 10, 10..4
     face value); math.inf for a hand holding all four Aces."""
-    v, _suit = _k.oracle_ruff(_k.cards_to_mask(hand))
+    v, _suit = _r.oracle_ruff(_k.cards_to_mask(hand))
     return math.inf if v == _k.RUFF_FOUR_ACES else v
 
 

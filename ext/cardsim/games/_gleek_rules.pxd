@@ -1,0 +1,124 @@
+# Gleek, pure rules (docs/rules/gleek.md §4-§6): card identities, the config, and the rule
+# kernels on cards and config only (no state struct): trick winner, follow rule, ruff value,
+# gleeks and mournivals, trick settlement. Hot ones are inline here; the rest live in
+# _gleek_rules.pyx. Card identity: suit*11 + rank, suits S H D C (0..3), rank 0 = '4' .. 6 = '10',
+# 7 = J, 8 = Q, 9 = K, 10 = A.
+from cardsim.core._types cimport int8_t, uint8_t, int32_t, uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_high
+
+cdef enum:
+    GL_NCARDS = 44           # 4 suits x A K Q J 10 9 8 7 6 5 4
+    GL_RANK_ACE = 10         # rank index of the Ace
+    GL_RUFF_FOUR_ACES = 1000 # ruff value of a hand holding all four Aces (beats every ruff)
+
+cdef extern from *:
+    """
+    /* card -> suit and card -> rank as tables: no division in the hot loops */
+    static const signed char gl_suit_of[44] = {0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,2,2,2,3,3,3,3,3,3,3,3,3,3,3};
+    static const signed char gl_rank_of[44] = {0,1,2,3,4,5,6,7,8,9,10,0,1,2,3,4,5,6,7,8,9,10,0,1,2,3,4,5,6,7,8,9,10,0,1,2,3,4,5,6,7,8,9,10};
+    """
+    const int8_t gl_suit_of[44]          # suit of each card
+    const int8_t gl_rank_of[44]          # rank of each card
+
+ctypedef struct GLConfig:
+    int32_t tiddy_pay        # each non-dealer pays the dealer this for a turned-up 4
+    int32_t towser_tumbler   # turn-up 5 / 6 pays 5 / 6 from each
+    int32_t opening_bid      # eldest's forced bid (12)
+    int32_t raise_one        # STOCK_RAISE: bids must be exactly high + 1
+    int32_t odd_to_eldest    # STOCK_ODD_CHIP: odd chip to eldest instead of the last passer
+    int32_t pay_full         # STOCK_PAYMENT: the full bid to each opponent
+    int32_t take_first       # EXCHANGE_ORDER: take the stock, then discard 7 of 19
+    int32_t honours_won      # HONOUR_SCORING: honours count for the trick winner
+    int32_t fold_pays_stake  # FOLD_PAYS: a folder owes the current stake
+    int32_t optional_decl    # GLEEK_DECLARATION: optional per set
+    int32_t max_bid          # MAX_STOCK_BID
+    int32_t max_revies       # MAX_REVIES
+    int32_t honour[4]        # honour value of trump A, K, Q, J
+    int32_t gleek[4]         # gleek value (3 of a rank) for A, K, Q, J, from each opponent
+    int32_t mournival[4]     # mournival value (4 of a rank) for A, K, Q, J, from each opponent
+    int32_t trick_value      # points per trick (3)
+    int32_t num_deals        # deals in a match
+    int32_t starting_chips   # chips each player starts a match with
+    int32_t match            # scope == "match"
+    int32_t nw               # action words: ceil(num_actions / 64)
+
+cdef inline uint64_t bit(int c) noexcept nogil:
+    return (<uint64_t>1) << c
+
+cdef inline uint64_t full_pack() noexcept nogil:
+    """All 44 cards."""
+    return ((<uint64_t>1) << 44) - 1
+
+cdef inline uint64_t suit_mask(int s) noexcept nogil:
+    """The eleven cards of suit s."""
+    return (<uint64_t>0x7FF) << (11 * s)
+
+cdef inline uint64_t rank_cards(int r) noexcept nogil:
+    """The four cards of rank r."""
+    return ((<uint64_t>1) << r) | ((<uint64_t>1) << (r + 11)) | ((<uint64_t>1) << (r + 22)) | ((<uint64_t>1) << (r + 33))
+
+cdef inline int card_suit(int c) noexcept nogil:
+    return gl_suit_of[c]
+
+cdef inline int card_rank(int c) noexcept nogil:
+    return gl_rank_of[c]
+
+cdef inline int winning_card(uint64_t trick, int led_suit, int trump) noexcept nogil:
+    """Trick winner (§5) on the mask of the cards played. Action: if any trump was played the
+    highest trump wins, else the highest card of the led suit (A high .. 4 low, the same order in
+    every suit; a higher rank is a higher bit). No ties: one pack. Returns the winning card."""
+    cdef uint64_t m = trick & suit_mask(trump)
+    if m == 0:
+        m = trick & suit_mask(led_suit)
+    return bit_high(m)
+
+cdef inline int trick_winner(const int8_t* cards, int n, int trump) noexcept nogil:
+    """Trick winner (§5) of cards[0..n-1], cards[0] leading: the index of the winning card
+    (see winning_card)."""
+    cdef uint64_t tm = 0
+    cdef int i, w
+    for i in range(n):
+        tm |= bit(cards[i])
+    w = winning_card(tm, card_suit(cards[0]), trump)
+    for i in range(n):
+        if cards[i] == w:
+            return i
+    return 0
+
+cdef inline uint64_t legal_follows(uint64_t hand, int led_suit) noexcept nogil:
+    """Follow-suit rule (§5). Validity: a follower holding the led suit must play one of them;
+    otherwise any card (no duty to trump). led_suit -1 = on lead: any card."""
+    cdef uint64_t m
+    if led_suit < 0:
+        return hand
+    m = hand & suit_mask(led_suit)
+    return m if m else hand
+
+cdef inline uint8_t hand_sets(uint64_t hand, int8_t* counts) noexcept nogil:
+    """Gleeks (exactly 3 of a rank) and mournivals (all 4) of A K Q J in a hand (§4.4): bit r of
+    the result for honour index r (0 A, 1 K, 2 Q, 3 J); counts[r] = cards of that rank (or 0)."""
+    cdef uint8_t out = 0
+    cdef int r, n
+    for r in range(4):
+        n = cs_popcount(hand & rank_cards(GL_RANK_ACE - r))
+        if n >= 3:
+            out |= 1 << r
+            if counts != NULL:
+                counts[r] = n
+        elif counts != NULL:
+            counts[r] = 0
+    return out
+
+cdef inline int honour_sum(const GLConfig* c, uint64_t cards, int trump) noexcept nogil:
+    """Honour value of the trump A/K/Q/J among cards."""
+    cdef int r, v = 0
+    for r in range(4):
+        if cards & bit(trump * 11 + GL_RANK_ACE - r):
+            v += c.honour[r]
+    return v
+
+cdef int ruff_value(uint64_t hand, int* best_suit) noexcept nogil
+cdef int sets_value(const GLConfig* c, uint64_t hand, uint8_t ranks) noexcept nogil
+cdef void trick_settlement(const GLConfig* c, const int8_t* tricks, const uint64_t* honours,
+                           int turnup, int dealer, uint64_t discards, int32_t* score,
+                           int32_t* total, int32_t* delta) noexcept nogil
