@@ -1,4 +1,4 @@
-"""Basra: every worked example of shared/rules/basra.md (§10, EX-B1 .. EX-B17) as card-string
+"""Basra: every worked example of docs/rules/basra.md (§10, EX-B1 .. EX-B17) as card-string
 scenarios, plus the capture kernel against the spec's reference algorithm, the factored choice
 phase, deal shapes, scoring sums, match ends, configuration errors and the greedy agent."""
 import itertools

@@ -1,4 +1,4 @@
-"""Exposure: the worked examples of shared/rules/exposure.md §10 (E1-E9) and scenarios, written
+"""Exposure: the worked examples of docs/rules/exposure.md §10 (E1-E9) and scenarios, written
 with card strings (spec ♦10 = engine 10D). Seat 0 = player A, seat 1 = player B."""
 import numpy as np
 import pytest

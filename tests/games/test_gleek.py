@@ -1,4 +1,4 @@
-"""Gleek: every worked example of shared/rules/gleek.md §10 (G1-G13) as a scenario with card
+"""Gleek: every worked example of docs/rules/gleek.md §10 (G1-G13) as a scenario with card
 strings, the options of §8, the chip invariants and greedy vs random."""
 import math
 

@@ -1,4 +1,4 @@
-"""Basra / Bastra: options, presets and rule oracles (shared/rules/basra.md).
+"""Basra / Bastra: options, presets and rule oracles (docs/rules/basra.md).
 
 Egyptian rules by default (``variant=None`` or ``variant="egyptian"``); the regional games are
 presets over the same options (§8.2) and every option can be overridden on its own. See the
