@@ -1,0 +1,139 @@
+"""PettingZoo AEC environments for every cardsim game (optional extra: ``pip install 'cardsim[rl]'``).
+
+    from cardsim.pettingzoo import env
+    e = env("joffre_whist")                     # any game of cardsim.GAMES, any of its options
+    e.reset(seed=3)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are ``player_0`` … ``player_{n-1}`` (seat p is ``player_p``). The seat to act is the game's
+``current_player``; there is no chance node (the deal comes from the seed). Each observation is a
+dict: ``observation`` (the engine's ``state.observation(p)``, float32, everything p may know and
+nothing hidden; layouts in docs/observations.md) and ``action_mask`` (int8 over the game's fixed
+action space, non-zero only for the agent to act). Rewards: after every step each agent is paid
+the change of its ``state.returns()``, so the cumulative reward of an episode equals the game's
+final returns (its own points; see the game's docs). An illegal action raises
+``cardsim.IllegalActionError`` and leaves the game unchanged.
+
+Seeding: ``reset(seed=s)`` starts deal 0 of seed s; each later ``reset()`` without a seed plays the
+next deal of the same seed, so an episode sequence is a pure function of the first seed.
+"""
+from __future__ import annotations
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:  # pragma: no cover - exercised only without the extra
+    raise ImportError("cardsim.pettingzoo needs pettingzoo and gymnasium: pip install 'cardsim[rl]'") from e
+
+import numpy as np
+
+from cardsim.errors import ConfigError
+from cardsim.game import make
+
+__all__ = ["env", "CardsimAECEnv"]
+
+
+def env(game: str, render_mode: str | None = None, **options) -> "CardsimAECEnv":
+    """An AEC environment for `game` configured with `options` (as ``cardsim.make``)."""
+    return CardsimAECEnv(game, render_mode=render_mode, **options)
+
+
+class CardsimAECEnv(AECEnv):
+    """One cardsim game as a PettingZoo AEC environment (see the module docstring)."""
+
+    def __init__(self, game: str, render_mode: str | None = None, **options):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.game = make(game, **options)
+        self.render_mode = render_mode
+        n = self.game.num_players
+        self.metadata = {"name": f"cardsim_{self.game.name}", "render_modes": ["ansi", "human"],
+                         "is_parallelizable": False}
+        self.possible_agents = [f"player_{p}" for p in range(n)]
+        self.agents = []
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, shape=(self.game.observation_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(self.game.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seed = 0
+        self._deal = -1
+        self.state = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def _seat(self, agent) -> int:
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            raise ConfigError(f"unknown agent {agent!r}; agents: {self.possible_agents}") from None
+
+    def observe(self, agent):
+        p = self._seat(agent)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if self.state is not None and not self.state.is_terminal() and self.state.current_player == p:
+            mask[self.state.legal_actions()] = 1
+        obs = self.state.observation(p) if self.state is not None else np.zeros(self.game.observation_size, np.float32)
+        return {"observation": obs, "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+                raise ConfigError(f"seed must be an int in [0, 2**64), got {seed!r}")
+            self._seed = int(seed)
+            self._deal = -1
+        self._deal += 1
+        self.state = self.game.new_state(self._seed, self._deal)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._last_returns = self.state.returns()
+        self._select()
+
+    def _select(self):
+        if self.state.is_terminal():
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def step(self, action):
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ConfigError(f"{self.agent_selection} must act (the game is not over); got None")
+        self.state.apply(int(action) if isinstance(action, np.integer) else action)
+        ret = self.state.returns()
+        delta = ret - self._last_returns
+        self._last_returns = ret
+        for p, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(delta[p])
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._accumulate_rewards()
+        self._select()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode ('ansi' or 'human')")
+            return None
+        return str(self.state)
+
+    def close(self):
+        self.state = None

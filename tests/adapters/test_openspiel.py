@@ -1,0 +1,87 @@
+"""OpenSpiel adapter: pyspiel's random_sim_test for every game, OpenSpiel's own (Python) MCTS and
+ISMCTS bots playing on it, and the no-leak contract of resample_from_infostate (skipped without
+open_spiel)."""
+import random
+
+import numpy as np
+import pytest
+
+import cardsim
+
+pyspiel = pytest.importorskip("pyspiel")
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from cardsim.openspiel import load_game  # noqa: E402
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_random_sim(game):
+    pyspiel.random_sim_test(load_game(game), num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_deal_matches_engine_and_tensors(game):
+    g = load_game(game, deals=8, seed=3)
+    assert isinstance(g, pyspiel.Game)
+    st = g.new_initial_state()
+    assert st.is_chance_node()
+    assert [o for o, _ in st.chance_outcomes()] == list(range(8))
+    st.apply_action(5)
+    ref = cardsim.make(game).new_state(3, 5)
+    assert st.inner == ref
+    p = st.current_player()
+    assert p == ref.current_player
+    assert st.legal_actions() == ref.legal_actions().tolist()
+    np.testing.assert_array_equal(st.observation_tensor(p), ref.observation(p))
+    np.testing.assert_array_equal(st.information_state_tensor(p), ref.observation(p))
+    assert st.information_state_string(p).startswith(f"seat {p} | hand ")
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_resample_from_infostate_keeps_what_the_player_knows(game):
+    g = load_game(game)
+    st = g.new_initial_state()
+    st.apply_action(2)
+    rng = np.random.default_rng(0)
+    for _ in range(12):                       # a few random moves into the deal
+        if st.is_terminal():
+            break
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    if st.is_terminal():
+        pytest.skip("deal ended early")
+    p = st.current_player()
+    r = st.resample_from_infostate(p, random.Random(1).random)
+    assert r.information_state_string(p) == st.information_state_string(p)
+    np.testing.assert_array_equal(r.observation_tensor(p), st.observation_tensor(p))
+    assert r.legal_actions() == st.legal_actions()
+
+
+def test_openspiel_bots_play_whole_deals():
+    """OpenSpiel's own MCTS and ISMCTS bots (the Python ones: OpenSpiel's C++ bots crash on any
+    Python-implemented game in this build, its own python_tic_tac_toe included)."""
+    g = load_game("karnoffel")
+    ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bots = [ismcts.ISMCTSBot(game=g, evaluator=ev, uct_c=2.0, max_simulations=20,
+                             random_state=np.random.RandomState(1)),
+            mcts.MCTSBot(g, 2.0, 20, ev, random_state=np.random.RandomState(2))]
+    for bot in bots:
+        st = g.new_initial_state()
+        st.apply_action(1)
+        while not st.is_terminal():
+            a = bot.step(st)
+            assert a in st.legal_actions()
+            st.apply_action(a)
+        assert sum(st.returns()) == 0
+
+
+def test_pyspiel_load_game_by_name_and_errors():
+    load_game("karnoffel")                    # registers cardsim_karnoffel
+    g = pyspiel.load_game("cardsim_karnoffel(players=6,stop_at_three=False)")
+    assert g.num_players() == 6 and g.cardsim.options["stop_at_three"] is False
+    assert load_game("basra", players=4, variant="yemeni").cardsim.options["variant"] == "yemeni"
+    with pytest.raises(cardsim.ConfigError):
+        load_game("chess")
+    with pytest.raises(cardsim.ConfigError):
+        load_game("karnoffel", players=5)
+    with pytest.raises(cardsim.ConfigError):
+        load_game("karnoffel", deals=1.5)
