@@ -1,8 +1,11 @@
-"""Core kernels: the frozen RNG stream (known answers), bit helpers, action sets, packed hands."""
+"""Core kernels: the frozen RNG stream (known answers), bit helpers, action sets, packed hands,
+and the core mechanisms every game uses: shuffles, trick record, resample policy, staged moves,
+spec installation, scenario states and the integer validator."""
 import numpy as np
 import pytest
 
 from cardsim.core import _engine as e
+from cardsim.core import _testing as t
 
 M64 = (1 << 64) - 1
 
@@ -68,23 +71,23 @@ def test_bit_helpers_against_python():
         x = int(rng.integers(1, 2**63)) | int(rng.integers(0, 2)) << 63
         bits = [i for i in range(64) if x >> i & 1]
         n = int(rng.integers(len(bits)))
-        assert e._test_bit_nth(x, n) == bits[n]
+        assert t._test_bit_nth(x, n) == bits[n]
 
 
 def test_action_set_ranges_against_python():
     rng = np.random.default_rng(1)
     for _ in range(500):
         lo, hi = sorted(int(v) for v in rng.integers(0, 1025, 2))
-        got = e._test_add_range(lo, hi)
+        got = t._test_add_range(lo, hi)
         assert got == list(range(lo, hi))
 
 
 def test_packed_hand_layers():
     # add 3 copies of 5, 1 of 9, remove one 5: layers and counts as DESIGN §3 says
-    layers, counts, size = e._test_hand([("add", 5), ("add", 5), ("add", 9), ("add", 5), ("remove", 5)], [5, 9, 1])
+    layers, counts, size = t._test_hand([("add", 5), ("add", 5), ("add", 9), ("add", 5), ("remove", 5)], [5, 9, 1])
     assert layers == [(1 << 5) | (1 << 9), 1 << 5, 0, 0]
     assert counts == [2, 1, 0] and size == 3
-    layers, counts, size = e._test_hand([("add", 63)] * 5 + [("remove", 1)], [63])
+    layers, counts, size = t._test_hand([("add", 63)] * 5 + [("remove", 1)], [63])
     assert counts == [4] and size == 4        # MAXCOPY = 4
 
 
@@ -105,11 +108,228 @@ def test_assign_zones_respects_allowed_zones_and_room():
         truth = rng.integers(0, nz, n)                       # a consistent deal exists
         room = [int((truth == z).sum()) for z in range(nz)]
         allowed = [(1 << int(truth[c])) | int(rng.integers(0, 1 << nz)) for c in range(n)]
-        got = e._test_assign_zones(list(range(n)), allowed, room, trial)
+        got = t._test_assign_zones(list(range(n)), allowed, room, trial)
         if got is None:
             continue
         successes += 1
         assert all(allowed[c] >> z & 1 for c, z in enumerate(got))
         assert [got.count(z) for z in range(nz)] == room
     assert successes > 100                  # callers reshuffle and retry on a dead end
-    assert e._test_assign_zones([0, 1], [0b01, 0b01], [1, 1], 0) is None   # infeasible: dead end
+    assert t._test_assign_zones([0, 1], [0b01, 0b01], [1, 1], 0) is None   # infeasible: dead end
+
+
+# ---- shuffles (core/_deal.pxd) ------------------------------------------------------------------
+def reference_below(words, n):
+    """rng_below(n) (Lemire multiply-shift with rejection) over an iterator of raw 64-bit words."""
+    m = (next(words) >> 32) * n
+    low = m & 0xFFFFFFFF
+    if low < n:
+        thr = ((1 << 32) - n) % n
+        while low < thr:
+            m = (next(words) >> 32) * n
+            low = m & 0xFFFFFFFF
+    return m >> 32
+
+
+def test_shuffle_is_the_frozen_fisher_yates():
+    """shuffle = for i from n-1 down to 1: swap(a[i], a[rng_below(i+1)]), the draw order every game
+    has always used (an independent Python reference over the raw stream)."""
+    for seed, n in ((1, 52), (9, 48), (123, 24), (5, 2), (5, 1), (5, 0)):
+        words = iter(e.rng_known_answers(seed, 0, 0, 4 * n + 8))
+        a = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = reference_below(words, i + 1)
+            a[i], a[j] = a[j], a[i]
+        assert t._test_shuffle(n, seed) == a
+
+
+def test_shuffle_prefix_is_the_frozen_partial_fisher_yates():
+    """shuffle_prefix(n, k) = for i in 0..k-1: swap(a[i], a[i + rng_below(n - i)]) (Karnöffel's
+    deal draws 5N cards this way)."""
+    for seed, n, k in ((1, 48, 20), (2, 48, 30), (3, 10, 10), (4, 10, 0), (5, 7, 1)):
+        words = iter(e.rng_known_answers(seed, 0, 0, 4 * n + 8))
+        a = list(range(n))
+        for i in range(k):
+            j = i + reference_below(words, n - i)
+            a[i], a[j] = a[j], a[i]
+        got = t._test_shuffle_prefix(n, k, seed)
+        assert got == a and sorted(got) == list(range(n))
+
+
+def test_shuffles_are_uniform():
+    from itertools import permutations
+    from scipy.stats import chisquare
+    perms = {p: i for i, p in enumerate(permutations(range(4)))}
+    counts = np.zeros(24)
+    for seed in range(12_000):
+        counts[perms[tuple(t._test_shuffle(4, seed))]] += 1
+    assert chisquare(counts).pvalue > 1e-4
+    pairs = {p: i for i, p in enumerate(permutations(range(5), 2))}
+    counts = np.zeros(20)
+    for seed in range(10_000):
+        counts[pairs[tuple(t._test_shuffle_prefix(5, 2, seed)[:2])]] += 1
+    assert chisquare(counts).pvalue > 1e-4
+
+
+# ---- trick record (core/_trick.pxd) -------------------------------------------------------------
+def test_trick_record_tracks_leader_order_cards_and_winner():
+    r = t._test_trick(leader=2, size=4, plays=[(2, 17), (3, 5), (0, 40), (1, 8)], winner_pos=2)
+    assert r["empty_before_start"] and r["leader_before"] == -1
+    assert r["leader"] == 2 and r["n"] == 4 and r["done"] and not r["empty"]
+    assert r["seats"] == [2, 3, 0, 1, -1]                 # play order; past the end: -1
+    assert r["cards"] == r["card_at"] == [17, 5, 40, 8]   # cards in play order
+    assert r["by_seat"][:4] == [40, 8, 17, 5] and set(r["by_seat"][4:]) == {-1}
+    assert r["index_of"][:4] == [2, 3, 0, 1] and set(r["index_of"][4:]) == {-1}
+    assert r["winner"] == 0                               # the seat of the play at position 2
+    part = t._test_trick(leader=5, size=6, plays=[(5, 1), (0, 2)])
+    assert not part["done"] and part["winner"] == -1 and part["seats"] == [5, 0, -1]
+    multi = t._test_trick(leader=1, size=3, plays=[(1, None), (2, None), (0, None)], winner_pos=1)
+    assert multi["done"] and multi["winner"] == 2 and set(multi["by_seat"]) == {-1}
+    assert r["size_bytes"] <= 32                          # small: single-card games embed it
+
+
+# ---- resample policy (core/_resample.pxd) -------------------------------------------------------
+def test_resample_zones_respects_allowed_zones_room_and_callback():
+    rng = np.random.default_rng(3)
+    for trial in range(200):
+        nz = int(rng.integers(2, 5))
+        n = int(rng.integers(1, 30))
+        truth = rng.integers(0, nz, n)
+        room = [int((truth == z).sum()) for z in range(nz)]
+        allowed = [(1 << int(truth[c])) | int(rng.integers(0, 1 << nz)) for c in range(n)]
+        need = min(room[0], 2)
+        rule = (0, need, list(range(0, n, 2)))           # zone 0 holds >= need even cards
+        if sum(1 for c in range(0, n, 2) if truth[c] == 0) < need:
+            rule = None
+        got, _ = t._test_resample_zones(list(range(n)), allowed, room, trial, min_rule=rule)
+        assert got is not None                            # a consistent world exists: found
+        assert all(allowed[c] >> z & 1 for c, z in enumerate(got))
+        assert [got.count(z) for z in range(nz)] == room
+        if rule:
+            assert sum(1 for c in rule[2] if got[c] == 0) >= need
+
+
+def test_resample_zones_reports_failure_instead_of_breaking_a_constraint():
+    """No world satisfies the callback (zone 0 must hold 3 of cards 0,1 with room 2): every try is
+    rejected and the policy returns failure, after both budgets, never a world that breaks it."""
+    got, calls = t._test_resample_zones([0, 1, 2, 3], [0b11] * 4, [2, 2], 1, exact_tries=10,
+                                        constrained_tries=20, min_rule=(0, 3, [0, 1]))
+    assert got is None and calls == 30
+    got, calls = t._test_resample_zones([0, 1], [0b01, 0b01], [1, 1], 1)   # per-card infeasible
+    assert got is None and calls == 0
+
+
+def test_resample_zones_exact_phase_is_uniform_over_consistent_worlds():
+    """Enumerate every consistent world of a small instance; the policy's worlds (exact phase) are
+    uniform over them (chi-square), including the callback's constraint."""
+    from itertools import combinations
+    from scipy.stats import chisquare
+    cards = [0, 1, 2, 3, 4, 5]
+    allowed = [0b011, 0b111, 0b110, 0b111, 0b101, 0b111]   # card 0 never in zone 2, ...
+    room = [2, 2, 2]
+    rule = (1, 1, [0, 1])                                  # zone 1 holds card 0 or 1
+    worlds = []
+    for z0 in combinations(cards, 2):
+        for z1 in combinations([c for c in cards if c not in z0], 2):
+            z = [0] * 6
+            for c in z1:
+                z[c] = 1
+            for c in cards:
+                if c not in z0 and c not in z1:
+                    z[c] = 2
+            if all(allowed[c] >> z[c] & 1 for c in cards) and any(z[c] == 1 for c in (0, 1)):
+                worlds.append(tuple(z))
+    index = {w: i for i, w in enumerate(worlds)}
+    counts = np.zeros(len(worlds))
+    for seed in range(6000):
+        got, _ = t._test_resample_zones(cards, allowed, room, seed, exact_tries=200,
+                                        constrained_tries=0, min_rule=rule)
+        counts[index[tuple(got)]] += 1
+    assert len(worlds) > 5 and counts.min() > 0
+    assert chisquare(counts).pvalue > 1e-4
+
+
+def test_resample_zones_constrained_phase_takes_over():
+    """With no exact budget the constrained deal alone finds a world where plain rejection
+    almost never would (each card pinned to one zone)."""
+    n = 24
+    allowed = [1 << (c % 3) for c in range(n)]
+    got, _ = t._test_resample_zones(list(range(n)), allowed, [8, 8, 8], 4, exact_tries=0,
+                                    constrained_tries=1)
+    assert got == [c % 3 for c in range(n)]
+
+
+# ---- staged moves (core/_staged.pxd) ------------------------------------------------------------
+def test_staged_legal_adds_offer_only_completable_adds():
+    """Basra-like capture choice: the chosen floor cards must stay a subset of one capture set;
+    only adds that keep that possible are offered, at base + identity."""
+    sets = [0b0111, 0b1001, 0b10000]                      # {0,1,2}, {0,3}, {4}
+    r = t._test_staged([0], candidates=0b11110, sets=sets, base=100, kind=2, target=7)
+    assert r["actions"] == [101, 102, 103] and r["count"] == 3   # 4 would break every set
+    assert r["n"] == 1 and r["kind"] == 2 and r["target"] == 7 and r["cards"][0] == 1
+    assert not r["active_before"] and r["active"]
+    assert r["committed"] == 1 and r["committed_layer0"] == 1
+    assert not r["active_after"] and r["n_after"] == 0 and r["kind_after"] == 0 and r["target_after"] == -1
+    r = t._test_staged([0, 1], candidates=0b11100, sets=sets)
+    assert r["actions"] == [2]
+    r = t._test_staged([0, 3], candidates=0b10110, sets=sets)
+    assert r["actions"] == [] and r["count"] == 0         # complete: only the game's commit remains
+    r = t._test_staged([5, 5, 6], candidates=0b1100000, sets=None, removes=[5])
+    assert r["actions"] == [5, 6] and r["n"] == 2 and r["cards"][5] == 1   # no callback: all offered
+
+
+def test_staged_adds_copies_of_one_identity():
+    """Multi-deck plays (Zhao Pengyou pairs): a second copy of an identity is a packed-hand layer;
+    the test callback refuses doubles, so an identity already staged is not offered again."""
+    r = t._test_staged([3], candidates=0b1000, sets=[0b1111])
+    assert r["actions"] == []
+    r = t._test_staged([3, 3], candidates=0, sets=None)
+    assert r["cards"][3] == 2 and r["n"] == 2
+
+
+# ---- spec installation, scenario states, the integer validator (core/_engine.pyx) ---------------
+def test_install_computes_sizes_and_checks_limits():
+    d = t._DummySpec(num_actions=130, players=3, obs_size=5, options={"x": 1})
+    assert d.action_words == 3 and d.num_actions == 130 and d.num_players == 3
+    assert d.name == "dummy" and d.metric_names == ("m",) and d.options == {"x": 1} and d.obs_size == 5
+    assert t._DummySpec(num_actions=64).action_words == 1
+    assert t._DummySpec(num_actions=1024).action_words == 16
+    from cardsim.errors import CardsimError
+    for bad in (dict(players=0), dict(players=13), dict(num_actions=0), dict(num_actions=1025),
+                dict(returns_sum="sum"), dict(metric_names=("a", "a")), dict(name=""),
+                dict(null_cfg=True), dict(skip=("legal",)), dict(skip=("resample", "greedy")),
+                dict(skip=("metrics",)), dict(obs_size=-1)):
+        with pytest.raises(CardsimError):
+            t._DummySpec(**bad)
+    assert t._DummySpec(skip=("metrics",), metric_names=()).metric_names == ()
+
+
+def test_scenario_state_is_fresh_and_not_replayable():
+    import copy
+    d = t._DummySpec()
+    s = d.new_state(1, 2)
+    assert s.replayable and not s.resampled
+    sc = d.scenario()
+    assert not sc.replayable and sc.history() == [] and not sc.is_terminal()
+    assert list(sc.legal_actions()) == [0]
+    assert not sc.clone().replayable and not copy.deepcopy(sc).replayable
+    assert not s.resample(0).replayable and s.replayable
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True), 1.0, 2.5, "1", None, [1], 1 + 0j])
+def test_check_int_refuses_non_integers(value):
+    from cardsim.errors import ConfigError
+    with pytest.raises(ConfigError, match="must be an integer"):
+        e.check_int(value, "x", 0, 10, ConfigError)
+
+
+def test_check_int_accepts_ints_and_numpy_ints_in_range():
+    from cardsim.errors import CardsimError
+    assert e.check_int(3, "x", 0, 10) == 3 and type(e.check_int(np.int8(3), "x", 0, 10)) is int
+    assert e.check_int(np.uint64(2**64 - 1), "seed", 0, 2**64 - 1) == 2**64 - 1
+    for bad in (-1, 11, 2**63, np.uint64(2**64 - 1), -2**70):
+        with pytest.raises(CardsimError, match="must be in 0..10"):
+            e.check_int(bad, "x", 0, 10)
+    with pytest.raises(CardsimError) as ei:
+        e.check_int("9" * 500, "x", 0, 10)
+    assert len(str(ei.value)) < 120                       # long inputs quoted only by a prefix

@@ -1,15 +1,43 @@
-# Dealing helpers shared by the games' resample kernels.
-from cardsim.core._types cimport uint8_t, uint32_t
+# Dealing mechanisms shared by every game: shuffles of the keyed deal stream and the constrained
+# deal used by the resample policy (_resample.pxd).
+#
+# FROZEN DRAW ORDERS: `shuffle` is the Fisher-Yates every game has always used (i from n-1 down
+# to 1, j = rng_below(i + 1)); `shuffle_prefix` is the partial form (i from 0 up to k-1,
+# j = i + rng_below(n - i)). Changing either changes every deal (golden playthroughs).
+from cardsim.core._types cimport card_t, uint8_t, uint32_t
 from cardsim.core._rng cimport Rng, rng_below
 
-cdef inline int assign_zones(const uint8_t* cards, int n, const uint32_t* allowed, const int* room,
+cdef inline void shuffle(card_t* a, int n, Rng* rng) noexcept nogil:
+    """Fisher-Yates: a uniform permutation of a[0..n-1] in place (n - 1 draws of the stream)."""
+    cdef int i, j
+    cdef card_t t
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(rng, i + 1)
+        t = a[i]; a[i] = a[j]; a[j] = t
+
+cdef inline void shuffle_prefix(card_t* a, int n, int k, Rng* rng) noexcept nogil:
+    """Partial Fisher-Yates: afterwards a[0..k-1] is a uniform k-permutation of the n entries
+    (k draws; the rest a[k..n-1] holds the others in no guaranteed order). 0 <= k <= n."""
+    cdef int i, j
+    cdef card_t t
+    for i in range(k):
+        j = i + <int>rng_below(rng, n - i)
+        t = a[i]; a[i] = a[j]; a[j] = t
+
+cdef inline void fill_identity(card_t* a, int n) noexcept nogil:
+    """a[i] = i for i < n (a fresh single pack before a shuffle)."""
+    cdef int i
+    for i in range(n):
+        a[i] = <card_t>i
+
+cdef inline int assign_zones(const card_t* cards, int n, const uint32_t* allowed, const int* room,
                              int nz, uint8_t* dest, Rng* rng) noexcept nogil:
     """Constrained random deal: put cards[i] into a zone z (0..nz-1, nz <= 32) whose bit is set in
     allowed[cards[i]] (indexed by card identity), zone z taking exactly room[z] cards (sum = n).
     Each card in turn goes to a random allowed zone with room left, weighted by that room, and
     dest[i] gets the zone. Returns 1, or 0 at a dead end (a card with no allowed zone left): the
-    caller reshuffles `cards` and tries again. Used when plain rejection sampling (exactly uniform
-    over consistent deals) keeps failing because many voids are known."""
+    caller reshuffles `cards` and tries again. Not uniform over the consistent deals (the
+    resample policy uses it only after exact rejection sampling has used its budget)."""
     cdef int cap[32]
     cdef int z, i, total, pick
     cdef uint32_t a

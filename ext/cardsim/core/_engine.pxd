@@ -11,8 +11,10 @@ cdef enum:
     AGENT_FIRST = 2              # lowest legal action (deterministic baseline)
     AGENT_ISMCTS = 3             # information-set MCTS (core/_search), seat's own stream
 
+cdef class State
+
 cdef class GameSpec:
-    cdef GameVTable vt           # filled once by the game's subclass
+    cdef GameVTable vt           # filled once by the game's subclass, then checked by install()
     cdef const void* cfg         # points at the subclass's typed config field
     cdef readonly str name       # registry name, e.g. "joffre_whist"
     cdef readonly int num_players  # seats at the table
@@ -23,6 +25,11 @@ cdef class GameSpec:
     cdef readonly tuple metric_names  # names of the vt.metrics columns
     cdef readonly dict options     # resolved options (after presets and defaults)
     cdef readonly str returns_sum  # "zero", "constant" or "none": the returns invariant
+
+    cdef int install(self, str name, const void* cfg, int num_players, int num_actions,
+                     Py_ssize_t state_size, int obs_size, metric_names, str returns_sum,
+                     dict options) except -1
+    cdef State _scenario_state(self)
 
 cdef class State:
     cdef readonly GameSpec spec  # the game this state belongs to
@@ -35,6 +42,7 @@ cdef class State:
     cdef readonly uint64_t seed  # seed of the deal
     cdef readonly uint64_t deal  # deal index
     cdef readonly bint resampled # True once resample() invented hidden cards (no replay)
+    cdef bint scenario           # built by a scenario helper, not dealt (no replay)
 
     cdef int _legal(self) noexcept
     cdef int _push(self, int action) except -1
@@ -46,3 +54,5 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
                   long* steps, long* decisions, long* legal_sum, int32_t* record,
                   SearchWork* sw, int* first, int* leads) noexcept nogil
+
+cpdef object check_int(object value, str what, object lo, object hi, object exc=*)

@@ -10,12 +10,10 @@ cimport numpy as cnp
 import numpy as np
 
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
-from cardsim.core._deal cimport assign_zones
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
-from cardsim.core._bits cimport CARDSIM_CHECKS, bit_nth
-from cardsim.core._types cimport MAX_ACTION_WORDS
-from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
-from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_nth, as_first, as_add_range
+from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low
+from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
+from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
 from cardsim.core._game cimport GameVTable
 from cardsim.core._search cimport SearchWork, MctsNode, ismcts_choose
 
@@ -52,6 +50,27 @@ cdef class _SearchBuffers:
 DEFAULT_MAX_STEPS = 1_000_000
 
 
+def _short(value, int limit=40):
+    """repr of value cut to `limit` characters (error messages never quote a long input)."""
+    r = repr(value)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+cpdef object check_int(object value, str what, object lo, object hi, object exc=None):
+    """The one integer validator of the public API: returns value as a Python int if it is an
+    integer (int or numpy integer; bool and numpy bool are refused, as are floats, strings and
+    None) with lo <= value <= hi; otherwise raises `exc` (default CardsimError; every project
+    error is a ValueError) naming `what` and the allowed range."""
+    if exc is None:
+        exc = CardsimError
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise exc(f"{what} must be an integer in {lo}..{hi}, got {_short(value)}")
+    v = int(value)
+    if v < lo or v > hi:
+        raise exc(f"{what} must be in {lo}..{hi}, got {_short(v)}")
+    return v
+
+
 def build_info():
     """How this extension was built (checks build: bounds checks and C asserts on)."""
     return {"checks": bool(CARDSIM_CHECKS)}
@@ -69,51 +88,69 @@ def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint
     return out
 
 
-def _test_bit_nth(uint64_t x, int n):
-    return bit_nth(x, n)
-
-
-def _test_add_range(int lo, int hi):
-    cdef ActionSet s
-    as_clear(&s, MAX_ACTION_WORDS)
-    as_add_range(&s, lo, hi)
-    return [a for a in range(MAX_ACTION_WORDS * 64) if as_has(&s, a)] if as_count(&s, MAX_ACTION_WORDS) == hi - lo else None
-
-
-def _test_hand(ops, query):
-    cdef Hand h
-    hand_clear(&h)
-    for op, k in ops:
-        if op == "add":
-            hand_add(&h, k)
-        else:
-            hand_remove(&h, k)
-    return [h.layer[i] for i in range(4)], [hand_count(&h, k) for k in query], hand_size(&h)
-
-
-def _test_assign_zones(list cards, list allowed, list room, uint64_t seed):
-    cdef uint8_t cs[256]
-    cdef uint8_t dest[256]
-    cdef uint32_t al[256]
-    cdef int rm[32]
-    cdef Rng r
-    cdef int i, ok
-    for i in range(len(cards)):
-        cs[i] = cards[i]
-    for i in range(len(allowed)):
-        al[i] = allowed[i]
-    for i in range(len(room)):
-        rm[i] = room[i]
-    rng_seed(&r, seed, 0, 0)
-    ok = assign_zones(cs, len(cards), al, rm, len(room), dest, &r)
-    return [dest[i] for i in range(len(cards))] if ok else None
-
-
 cdef class GameSpec:
     """One configured game: options resolved to a C config, the vtable and the sizes.
 
-    Subclasses (one per game, in ext/cardsim/games/) fill `vt`, `cfg` and the sizes, and override
-    the Python-level helpers below (strings, rendering, phases)."""
+    Subclasses (one per game, in ext/cardsim/games/) fill their config struct and `vt`, then call
+    `install` (the one place that sets the sizes and checks them), and override the Python-level
+    helpers below (strings, rendering, phases)."""
+
+    # ---- installation: every game's spec __init__ ends with one call -------------------------
+    cdef int install(self, str name, const void* cfg, int num_players, int num_actions,
+                     Py_ssize_t state_size, int obs_size, metric_names, str returns_sum,
+                     dict options) except -1:
+        """Install a configured game: name, config pointer (the subclass's own config field),
+        seats, action space, sizeof(state struct), observation length, metric names, returns
+        invariant and resolved options. Computes action_words = ceil(num_actions / 64) and
+        checks the limits (1 <= num_players <= MAX_PLAYERS, 1 <= num_actions <= 64 *
+        MAX_ACTION_WORDS) and that every vtable entry is set (vt.metrics only when there are
+        metrics). Fill `self.vt` before calling. Raises CardsimError (a game bug, not user input)."""
+        cdef GameVTable* vt = &self.vt
+        if not name:
+            raise CardsimError("GameSpec.install: empty game name")
+        if cfg == NULL:
+            raise CardsimError(f"{name}: GameSpec.install needs the config pointer")
+        if not 1 <= num_players <= MAX_PLAYERS:
+            raise CardsimError(f"{name}: {num_players} players; the engine supports 1..{MAX_PLAYERS}")
+        if not 1 <= num_actions <= 64 * MAX_ACTION_WORDS:
+            raise CardsimError(f"{name}: {num_actions} actions; the engine supports 1..{64 * MAX_ACTION_WORDS}")
+        if state_size <= 0 or obs_size < 0:
+            raise CardsimError(f"{name}: state size {state_size} / observation size {obs_size} invalid")
+        names = tuple(metric_names)
+        if not all(isinstance(m, str) for m in names) or len(set(names)) != len(names):
+            raise CardsimError(f"{name}: metric names must be distinct strings, got {names!r}")
+        if returns_sum not in ("zero", "constant", "none"):
+            raise CardsimError(f"{name}: returns_sum must be 'zero', 'constant' or 'none', got {returns_sum!r}")
+        missing = [k for k, ok in (("init", vt.init != NULL), ("current_player", vt.current_player != NULL),
+                                   ("legal", vt.legal != NULL), ("apply", vt.apply != NULL),
+                                   ("is_terminal", vt.is_terminal != NULL), ("returns", vt.returns != NULL),
+                                   ("observe", vt.observe != NULL), ("resample", vt.resample != NULL),
+                                   ("greedy", vt.greedy != NULL),
+                                   ("metrics", vt.metrics != NULL or not names)) if not ok]
+        if missing:
+            raise CardsimError(f"{name}: vtable entries not set: {', '.join(missing)}")
+        self.name = name
+        self.cfg = cfg
+        self.num_players = num_players
+        self.num_actions = num_actions
+        self.action_words = (num_actions + 63) // 64
+        self.state_size = <int>state_size
+        self.obs_size = obs_size
+        self.metric_names = names
+        self.returns_sum = returns_sum
+        self.options = dict(options)
+        return 0
+
+    cdef State _scenario_state(self):
+        """A state for a scenario helper (`spec.scenario(hands, **public_facts)`) to fill: dealt
+        by vt.init from (seed 0, deal 0) so every field is valid, with an empty history and no
+        cached legal set, marked not replayable (State.replayable is False: its history does not
+        lead to it from a deal). The helper overwrites the struct fields it sets."""
+        cdef State s = self.new_state(0, 0)
+        s.hist_len = 0
+        s.legal_n = -1
+        s.scenario = True
+        return s
 
     # ---- Python-level game specifics: overridden by each game -------------------------------
     def action_string(self, State s, int a):
@@ -197,7 +234,7 @@ cdef class GameSpec:
         cdef int i
         if len(agents) != P:
             raise CardsimError(f"{self.name}: need {P} agents, got {len(agents)}")
-        cdef int agent_codes[12]
+        cdef int agent_codes[MAX_PLAYERS]
         for i in range(P):
             agent_codes[i] = int(agents[i])
             if agent_codes[i] not in (AGENT_RANDOM, AGENT_GREEDY, AGENT_FIRST, AGENT_ISMCTS):
@@ -266,7 +303,7 @@ def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max
                    int ismcts_iterations=ISMCTS_ITERATIONS, double ismcts_c=ISMCTS_C):
     """The actions the batch kernel takes in deal (seed, deal) with these agent codes (to check
     that the kernel and the Python State API agree)."""
-    cdef int codes[12]
+    cdef int codes[MAX_PLAYERS]
     cdef int i
     for i in range(spec.num_players):
         codes[i] = int(agents[i])
@@ -305,12 +342,12 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     NULL, the number of lead changes (see run_batch). Returns 0, or -1 if the deal exceeded
     max_steps actions."""
     cdef Rng r
-    cdef Rng ar[12]
+    cdef Rng ar[MAX_PLAYERS]
     cdef ActionSet las
     cdef int p, n, a
     cdef long k = 0, dec = 0, ls = 0
-    cdef double cur[12]
-    cdef double last[12]
+    cdef double cur[MAX_PLAYERS]
+    cdef double last[MAX_PLAYERS]
     cdef int have_last = 0, prev_lead = 0, n_leads = 0, lead, q, same
     cdef double hi, lo
     rng_seed(&r, seed, deal, STREAM_DEAL)
@@ -464,7 +501,7 @@ cdef class State:
         for i in range(self.spec.action_words):
             w = self.legal_cache.w[i]
             while w:
-                out[j] = (i << 6) + __builtin_ctzll(w)
+                out[j] = (i << 6) + bit_low(w)
                 j += 1
                 w &= w - 1
         return arr
@@ -598,6 +635,7 @@ cdef class State:
         s.seed = self.seed
         s.deal = self.deal
         s.resampled = self.resampled
+        s.scenario = self.scenario
         if self.legal_n >= 0:
             s.legal_cache = self.legal_cache
             s.legal_n = self.legal_n
@@ -608,6 +646,12 @@ cdef class State:
 
     def __deepcopy__(self, memo):
         return self.clone()
+
+    @property
+    def replayable(self):
+        """True iff replaying history() on new_state(seed, deal) reproduces this state: False for
+        states built by a scenario helper and for resampled states."""
+        return not (self.resampled or self.scenario)
 
     def history(self):
         """Actions applied so far; replaying them on new_state(seed, deal) reproduces this state."""
@@ -637,10 +681,11 @@ cdef class State:
 
     def __reduce__(self):
         return (_restore_state, (self.spec, self.state_bytes(), self.history(),
-                                 self.seed, self.deal, self.resampled))
+                                 self.seed, self.deal, self.resampled, self.scenario))
 
 
-def _restore_state(GameSpec spec, bytes data, list hist, uint64_t seed, uint64_t deal, bint resampled):
+def _restore_state(GameSpec spec, bytes data, list hist, uint64_t seed, uint64_t deal, bint resampled,
+                   bint scenario=False):
     cdef State s = State._alloc(spec)
     if len(data) != spec.state_size:
         raise CardsimError("state bytes do not match the game")
@@ -650,8 +695,7 @@ def _restore_state(GameSpec spec, bytes data, list hist, uint64_t seed, uint64_t
     s.seed = seed
     s.deal = deal
     s.resampled = resampled
+    s.scenario = scenario
     return s
 
 
-cdef extern from *:
-    int __builtin_ctzll(uint64_t x) nogil

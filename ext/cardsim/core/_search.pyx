@@ -7,7 +7,7 @@ partnership game the partner always ties, which shifts every reward equally and 
 from libc.math cimport sqrt, log
 from libc.string cimport memcpy
 
-from cardsim.core._types cimport int32_t
+from cardsim.core._types cimport int32_t, MAX_PLAYERS
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_count, as_nth, as_has, as_remove, as_first
 from cardsim.core._game cimport GameVTable
@@ -38,8 +38,8 @@ cdef int ismcts_choose(const GameVTable* vt, const void* cfg, const void* root, 
     reward for the seat that chose it. Returns the most visited root child."""
     cdef MctsNode* nodes = w.nodes
     cdef ActionSet las, untried
-    cdef double ret[12]
-    cdef double rew[12]
+    cdef double ret[MAX_PLAYERS]
+    cdef double rew[MAX_PLAYERS]
     cdef int me = vt.current_player(root, cfg)
     cdef int nw = w.action_words
     cdef int n_nodes = 1, it, node, child, n, p, a, best, k

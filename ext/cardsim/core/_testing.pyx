@@ -1,0 +1,278 @@
+"""Test-only hooks into the core's inline C mechanisms (bits, action sets, hands, dealing, trick
+record, resample policy, staged moves). Not part of the public API: tests/test_core.py drives
+them; production modules never import this one."""
+from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MAX_ACTION_WORDS, MAX_PLAYERS
+from cardsim.core._bits cimport bit_nth, cs_popcount
+from cardsim.core._rng cimport Rng, rng_seed
+from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
+from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones
+from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
+                                  trick_seat_of, trick_card_at, trick_cards, trick_index_of,
+                                  trick_done, trick_empty, trick_set_winner)
+from cardsim.core._resample cimport resample_zones, world_check_fn
+from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_remove,
+                                   staged_commit, staged_active, staged_legal_adds, completable_fn)
+
+
+def _test_bit_nth(uint64_t x, int n):
+    return bit_nth(x, n)
+
+
+def _test_add_range(int lo, int hi):
+    cdef ActionSet s
+    as_clear(&s, MAX_ACTION_WORDS)
+    as_add_range(&s, lo, hi)
+    return [a for a in range(MAX_ACTION_WORDS * 64) if as_has(&s, a)] if as_count(&s, MAX_ACTION_WORDS) == hi - lo else None
+
+
+def _test_hand(ops, query):
+    cdef Hand h
+    hand_clear(&h)
+    for op, k in ops:
+        if op == "add":
+            hand_add(&h, k)
+        else:
+            hand_remove(&h, k)
+    return [h.layer[i] for i in range(4)], [hand_count(&h, k) for k in query], hand_size(&h)
+
+
+cdef int _fill(card_t* dst, list src, int cap) except -1:
+    if len(src) > cap:
+        raise ValueError(f"at most {cap} entries")
+    for i in range(len(src)):
+        dst[i] = src[i]
+    return len(src)
+
+
+def _test_assign_zones(list cards, list allowed, list room, uint64_t seed):
+    cdef card_t cs[256]
+    cdef uint8_t dest[256]
+    cdef uint32_t al[256]
+    cdef int rm[32]
+    cdef Rng r
+    cdef int i, ok, n = _fill(cs, cards, 256)
+    for i in range(len(allowed)):
+        al[i] = allowed[i]
+    for i in range(len(room)):
+        rm[i] = room[i]
+    rng_seed(&r, seed, 0, 0)
+    ok = assign_zones(cs, n, al, rm, len(room), dest, &r)
+    return [dest[i] for i in range(n)] if ok else None
+
+
+def _test_shuffle(int n, uint64_t seed, uint64_t deal=0, uint64_t stream=0):
+    """shuffle() of 0..n-1 on the (seed, deal, stream) generator."""
+    cdef card_t a[256]
+    cdef Rng r
+    fill_identity(a, n)
+    rng_seed(&r, seed, deal, stream)
+    shuffle(a, n, &r)
+    return [a[i] for i in range(n)]
+
+
+def _test_shuffle_prefix(int n, int k, uint64_t seed, uint64_t deal=0, uint64_t stream=0):
+    """shuffle_prefix() of 0..n-1: the whole array afterwards (first k = the drawn prefix)."""
+    cdef card_t a[256]
+    cdef Rng r
+    fill_identity(a, n)
+    rng_seed(&r, seed, deal, stream)
+    shuffle_prefix(a, n, k, &r)
+    return [a[i] for i in range(n)]
+
+
+def _test_trick(int leader, int size, list plays, int winner_pos=-1):
+    """Open a trick, add (seat, card) plays (card None = trick_add_seat), optionally set the
+    winner by position; returns a dict of everything the helpers report."""
+    cdef TrickRecord t
+    cdef int8_t cards[MAX_PLAYERS]
+    trick_reset(&t)
+    out = {"empty_before_start": bool(trick_empty(&t)), "leader_before": t.leader}
+    trick_start(&t, leader, size)
+    for seat, card in plays:
+        if card is None:
+            trick_add_seat(&t, seat)
+        else:
+            trick_add(&t, seat, card)
+    if winner_pos >= 0:
+        trick_set_winner(&t, winner_pos)
+    n = trick_cards(&t, cards)
+    out.update(leader=t.leader, n=t.n, done=bool(trick_done(&t)), empty=bool(trick_empty(&t)),
+               winner=t.winner, seats=[trick_seat_of(&t, i) for i in range(n + 1)],
+               cards=[cards[i] for i in range(n)],
+               card_at=[trick_card_at(&t, i) for i in range(n)],
+               index_of=[trick_index_of(&t, q) for q in range(MAX_PLAYERS)],
+               by_seat=[t.card[q] for q in range(MAX_PLAYERS)], size_bytes=sizeof(TrickRecord))
+    return out
+
+
+# ---- resample policy: a test callback "zone z holds at least m cards of the set S" ---------------
+ctypedef struct _MinCtx:
+    int zone
+    int m
+    uint64_t cards
+    int calls
+
+cdef bint _min_check(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    cdef _MinCtx* c = <_MinCtx*>ctx
+    cdef int i, got = 0
+    c.calls += 1
+    for i in range(n):
+        if dest[i] == c.zone and (c.cards >> cards[i]) & 1:
+            got += 1
+    return got >= c.m
+
+
+def _test_resample_zones(list cards, list allowed, list room, uint64_t seed, int exact_tries=64,
+                         int constrained_tries=2000, min_rule=None):
+    """resample_zones() on these hidden cards; min_rule = (zone, m, card list): the callback
+    requires zone to hold >= m of those cards. Returns (zones per card in the given order, or
+    None when no consistent world was found, callback calls)."""
+    cdef card_t cs[256]
+    cdef uint8_t dest[256]
+    cdef uint32_t al[256]
+    cdef int rm[32]
+    cdef Rng r
+    cdef _MinCtx ctx
+    cdef world_check_fn chk = NULL
+    cdef int i, ok, n = _fill(cs, cards, 256)
+    for i in range(256):
+        al[i] = 0
+    for i in range(len(allowed)):
+        al[i] = allowed[i]
+    for i in range(len(room)):
+        rm[i] = room[i]
+    ctx.calls = 0
+    if min_rule is not None:
+        ctx.zone, ctx.m = min_rule[0], min_rule[1]
+        ctx.cards = 0
+        for c in min_rule[2]:
+            ctx.cards |= (<uint64_t>1) << c
+        chk = _min_check
+    rng_seed(&r, seed, 0, 0)
+    ok = resample_zones(cs, n, al, rm, len(room), dest, &r, chk, &ctx, exact_tries, constrained_tries)
+    if not ok:
+        return None, ctx.calls
+    zone_of = {}
+    for i in range(n):
+        zone_of.setdefault(cs[i], []).append(dest[i])
+    return [zone_of[c].pop() for c in cards], ctx.calls
+
+
+# ---- staged moves: "the play must be a subset of one of these sets" (Basra's capture choice) ----
+ctypedef struct _SetsCtx:
+    int n
+    uint64_t sets[64]
+
+cdef bint _subset_of_some(const void* ctx, const Staged* play) noexcept nogil:
+    cdef const _SetsCtx* c = <const _SetsCtx*>ctx
+    cdef int i
+    if play.cards.layer[1]:
+        return False
+    for i in range(c.n):
+        if (play.cards.layer[0] & c.sets[i]) == play.cards.layer[0]:
+            return True
+    return False
+
+
+def _test_staged(list adds, uint64_t candidates, list sets, int base=0, int kind=1, int target=-1,
+                 list removes=None):
+    """Stage `adds` (identities) after staged_start(kind, target), take back `removes`, then list
+    the legal adds among `candidates` when a play must stay a subset of one of `sets` (sets=None:
+    no completability callback). Returns a dict of the stage and the actions."""
+    cdef Staged s
+    cdef ActionSet out
+    cdef _SetsCtx ctx
+    cdef completable_fn fn = NULL
+    cdef Hand done
+    staged_clear(&s)
+    active0 = bool(staged_active(&s))
+    staged_start(&s, kind, target)
+    for k in adds:
+        staged_add(&s, k)
+    for k in removes or []:
+        staged_remove(&s, k)
+    if sets is not None:
+        if len(sets) > 64:
+            raise ValueError("at most 64 sets")
+        ctx.n = len(sets)
+        for i, m in enumerate(sets):
+            ctx.sets[i] = m
+        fn = _subset_of_some
+    as_clear(&out, MAX_ACTION_WORDS)
+    cnt = staged_legal_adds(&s, candidates, base, fn, &ctx, &out)
+    acts = [a for a in range(MAX_ACTION_WORDS * 64) if as_has(&out, a)]
+    info = {"active_before": active0, "active": bool(staged_active(&s)), "n": s.n, "kind": s.kind,
+            "target": s.target, "cards": [hand_count(&s.cards, k) for k in range(64)],
+            "count": cnt, "actions": acts}
+    ncommit = staged_commit(&s, &done)
+    info.update(committed=ncommit, committed_layer0=done.layer[0], active_after=bool(staged_active(&s)),
+                n_after=s.n, kind_after=s.kind, target_after=s.target)
+    return info
+
+
+# ---- spec installation: a one-seat dummy game whose vtable the test fills partly ------------------
+from cardsim.core._engine cimport GameSpec
+from cardsim.core._actions cimport as_add
+from cardsim.core._game cimport GameVTable
+
+ctypedef struct _DummyState:
+    int done
+
+cdef void _d_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
+    (<_DummyState*>st).done = 0
+cdef int _d_player(const void* st, const void* cfg) noexcept nogil:
+    return -1 if (<const _DummyState*>st).done else 0
+cdef int _d_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    out.w[0] = 0
+    if (<const _DummyState*>st).done:
+        return 0
+    as_add(out, 0)
+    return 1
+cdef void _d_apply(void* st, const void* cfg, int a) noexcept nogil:
+    (<_DummyState*>st).done = 1
+cdef bint _d_terminal(const void* st, const void* cfg) noexcept nogil:
+    return (<const _DummyState*>st).done
+cdef void _d_returns(const void* st, const void* cfg, double* out) noexcept nogil:
+    out[0] = 0.0
+cdef void _d_observe(const void* st, const void* cfg, int p, float* out) noexcept nogil:
+    pass
+cdef int _d_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+    return 1
+cdef int _d_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    return 0
+cdef void _d_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
+    out[0] = 1.0
+
+
+cdef class _DummySpec(GameSpec):
+    """A one-action game used to test GameSpec.install (and the scenario-state helper)."""
+    cdef int c
+
+    def __init__(self, name="dummy", int players=1, int num_actions=1, int obs_size=0,
+                 metric_names=("m",), returns_sum="constant", options=None, skip=(), null_cfg=False):
+        if "init" not in skip:
+            self.vt.init = _d_init
+        if "current_player" not in skip:
+            self.vt.current_player = _d_player
+        if "legal" not in skip:
+            self.vt.legal = _d_legal
+        if "apply" not in skip:
+            self.vt.apply = _d_apply
+        if "is_terminal" not in skip:
+            self.vt.is_terminal = _d_terminal
+        if "returns" not in skip:
+            self.vt.returns = _d_returns
+        if "observe" not in skip:
+            self.vt.observe = _d_observe
+        if "resample" not in skip:
+            self.vt.resample = _d_resample
+        if "greedy" not in skip:
+            self.vt.greedy = _d_greedy
+        if "metrics" not in skip:
+            self.vt.metrics = _d_metrics
+        self.install(name, NULL if null_cfg else &self.c, players, num_actions, sizeof(_DummyState),
+                     obs_size, metric_names, returns_sum, options or {})
+
+    def scenario(self):
+        return self._scenario_state()

@@ -1,0 +1,79 @@
+# The trick record every trick game keeps for its current trick: who led, who played in which
+# order, what each seat played (single-card games), and the winner once decided.
+#
+# Single-card games (Joffre Whist, Karnöffel, Gleek, ...) use `card` directly. Multi-card games
+# (Zhao Pengyou, Tien Gow, Six Tigers) keep their plays as packed Hands in their own struct
+# (Hand plays[seat]) and use the record for leader / order / winner only, leaving `card` at -1
+# (trick_add_seat). 28 bytes, fixed size, memcpy-clonable like every state.
+from cardsim.core._types cimport int8_t, MAX_PLAYERS
+
+ctypedef struct TrickRecord:
+    int8_t leader                # seat that led, -1 before trick_start
+    int8_t n                     # plays made so far
+    int8_t size                  # plays that complete the trick (seats taking part)
+    int8_t winner                # winning seat once decided (trick_set_winner), else -1
+    int8_t order[MAX_PLAYERS]    # order[i] = seat of the i-th play
+    int8_t card[MAX_PLAYERS]     # card[seat] = card that seat played, -1 = none
+
+cdef inline void trick_reset(TrickRecord* t) noexcept nogil:
+    """No trick in progress: leader, winner and every card -1, no plays."""
+    cdef int i
+    t.leader = -1
+    t.n = 0
+    t.size = 0
+    t.winner = -1
+    for i in range(MAX_PLAYERS):
+        t.order[i] = -1
+        t.card[i] = -1
+
+cdef inline void trick_start(TrickRecord* t, int leader, int size) noexcept nogil:
+    """Open a trick led by `leader` that `size` plays (1..MAX_PLAYERS) complete."""
+    trick_reset(t)
+    t.leader = <int8_t>leader
+    t.size = <int8_t>size
+
+cdef inline void trick_add(TrickRecord* t, int seat, int card) noexcept nogil:
+    """Record that `seat` played `card` (the next play in order). Precondition: not done."""
+    t.order[t.n] = <int8_t>seat
+    t.card[seat] = <int8_t>card
+    t.n += 1
+
+cdef inline void trick_add_seat(TrickRecord* t, int seat) noexcept nogil:
+    """Record that `seat` played (multi-card games keep the play itself as a Hand)."""
+    t.order[t.n] = <int8_t>seat
+    t.n += 1
+
+cdef inline int trick_seat_of(const TrickRecord* t, int i) noexcept nogil:
+    """Seat of the i-th play (0 = the leader), -1 if not made yet."""
+    return t.order[i] if 0 <= i < t.n else -1
+
+cdef inline int trick_card_at(const TrickRecord* t, int i) noexcept nogil:
+    """Card of the i-th play in play order (single-card games); i < t.n."""
+    return t.card[t.order[i]]
+
+cdef inline int trick_cards(const TrickRecord* t, int8_t* out) noexcept nogil:
+    """out[i] = card of the i-th play, for the game's trick-winner rule; returns t.n."""
+    cdef int i
+    for i in range(t.n):
+        out[i] = t.card[t.order[i]]
+    return t.n
+
+cdef inline int trick_index_of(const TrickRecord* t, int seat) noexcept nogil:
+    """Position (0 = lead) at which `seat` played, -1 if it has not."""
+    cdef int i
+    for i in range(t.n):
+        if t.order[i] == seat:
+            return i
+    return -1
+
+cdef inline bint trick_done(const TrickRecord* t) noexcept nogil:
+    """True once every taking part seat has played."""
+    return t.n >= t.size
+
+cdef inline bint trick_empty(const TrickRecord* t) noexcept nogil:
+    """True when nobody has played yet (the next play leads)."""
+    return t.n == 0
+
+cdef inline void trick_set_winner(TrickRecord* t, int i) noexcept nogil:
+    """Mark the play at position i (0 = lead) as the winner; t.winner gets its seat."""
+    t.winner = t.order[i]
