@@ -6,7 +6,7 @@ import pytest
 import cardsim
 from cardsim import ConfigError, IllegalActionError, ParseError
 from cardsim.games import karnoffel as kn
-from cardsim.games.karnoffel import chosen_suit, deal_hands, trick_winner
+from cardsim.games.karnoffel import chosen_suit, scenario, trick_winner
 
 
 def play(state, *cards):
@@ -27,14 +27,14 @@ def test_k1_chosen_suit_in_a_deal():
              ["9C", "7S", "8S", "9S", "10S"],       # seat 1, up ♣9
              ["4H", "JS", "QS", "KS", "2C"],        # seat 2, up ♥4
              ["4S", "3C", "4C", "5C", "6C"]]        # seat 3, up ♠4
-    st = deal_hands(g, hands, dealer=0)
+    st = scenario(g, hands, dealer=0)
     v = g.spec.view(st)
     assert v["chosen"] == "H"
     assert v["up"] == ["KD", "9C", "4H", "4S"]
     assert st.current_player == 1                   # leader of trick 1 = next(dealer)
     assert st.phase == "play"
     # the tie goes to the card dealt first: with dealer 2 the order is 3, 0, 1, 2 -> ♠4 first
-    assert g.spec.view(deal_hands(g, hands, dealer=2))["chosen"] == "S"
+    assert g.spec.view(scenario(g, hands, dealer=2))["chosen"] == "S"
 
 
 def test_engine_deal_chosen_suit_and_up_cards():
@@ -63,7 +63,7 @@ def test_k2_no_follow_duty():
              ["10D", "7S", "8S", "9D", "10S"],
              ["9S", "2H", "KD", "5C", "JC"],
              ["4S", "3C", "4C", "6C", "7C"]]
-    st = deal_hands(g, hands, dealer=0)
+    st = scenario(g, hands, dealer=0)
     play(st, "10D")
     assert st.current_player == 2
     assert sorted(st.action_to_string(int(a)) for a in st.legal_actions()) == sorted(hands[2])
@@ -102,7 +102,7 @@ def test_k4_in_engine_play():
              ["QC", "2S", "3S", "5S", "6S"],        # seat 1, up ♣Q
              ["2H", "3H", "JS", "QS", "KS"],        # seat 2, up ♥2 (lowest, dealt 2nd)
              ["KC", "3C", "4C", "5C", "6C"]]        # seat 3, up ♣K
-    st = deal_hands(g, hands, dealer=0)
+    st = scenario(g, hands, dealer=0)
     assert g.spec.view(st)["chosen"] == "H"
     play(st, "QC", "3H", "KC", "2D")
     v = g.spec.view(st)
@@ -231,7 +231,7 @@ def k9_first_four_tricks(st):
 
 def test_k9_deal_ends_at_three_tricks():
     g = cardsim.make("karnoffel")
-    st = deal_hands(g, K9_HANDS, dealer=0)
+    st = scenario(g, K9_HANDS, dealer=0)
     assert g.spec.view(st)["chosen"] == "H"
     k9_first_four_tricks(st)
     v = g.spec.view(st)
@@ -246,7 +246,7 @@ def test_k9_deal_ends_at_three_tricks():
 
 def test_k9_stop_at_three_off_plays_all_five():
     g = cardsim.make("karnoffel", stop_at_three=False)
-    st = deal_hands(g, K9_HANDS, dealer=0)
+    st = scenario(g, K9_HANDS, dealer=0)
     k9_first_four_tricks(st)
     assert not st.is_terminal() and st.current_player == 1
     play(st, "9C", "KS", "KD", "10C")               # ♣10 beats the led ♣9
@@ -257,7 +257,7 @@ def test_k9_stop_at_three_off_plays_all_five():
 
 def test_stakes_ante():
     g = cardsim.make("karnoffel", stakes="ante", ante=4)
-    st = deal_hands(g, K9_HANDS, dealer=0)
+    st = scenario(g, K9_HANDS, dealer=0)
     k9_first_four_tricks(st)
     assert list(st.returns()) == [-4, 4, -4, 4]
 
@@ -269,7 +269,7 @@ def test_k10_six_players_chosen_suit():
     ups = ["QD", "KS", "7D", "7C", "9H", "8S"]      # seats 0..5; deal order 1..5, 0
     rest = [["2S", "3S", "4S", "5S"], ["2H", "3H", "4H", "5H"], ["2D", "3D", "4D", "5D"],
             ["2C", "3C", "4C", "5C"], ["6S", "6H", "6D", "6C"], ["10S", "10H", "10D", "10C"]]
-    st = deal_hands(g, [[u] + r for u, r in zip(ups, rest)], dealer=0)
+    st = scenario(g, [[u] + r for u, r in zip(ups, rest)], dealer=0)
     v = g.spec.view(st)
     assert v["chosen"] == "D" and st.current_player == 1
     assert len(v["stock"]) == 18
@@ -321,16 +321,16 @@ def test_options_validated():
     assert g.options["kaiser_banners"] is False and g.options["match_target"] == 5
     assert g.num_actions == 48 and g.returns_sum == "zero"
     with pytest.raises(ConfigError):
-        deal_hands(g, K9_HANDS[:3])
+        scenario(g, K9_HANDS[:3])
     with pytest.raises(ConfigError):
-        deal_hands(g, [h[:4] for h in K9_HANDS])
+        scenario(g, [h[:4] for h in K9_HANDS])
     with pytest.raises(ParseError):
-        deal_hands(g, [["AS", "2S", "3S", "4S", "5S"]] + K9_HANDS[1:])
+        scenario(g, [["AS", "2S", "3S", "4S", "5S"]] + K9_HANDS[1:])
 
 
 def test_action_strings():
     g = cardsim.make("karnoffel")
-    st = deal_hands(g, K9_HANDS, dealer=0)
+    st = scenario(g, K9_HANDS, dealer=0)
     assert st.string_to_action("JH") == st.string_to_action("j♥") == st.string_to_action(" jh ")
     assert st.string_to_action("10C") == st.string_to_action("TC")
     with pytest.raises(ParseError):
@@ -382,3 +382,54 @@ def test_greedy_beats_random(players):
     assert len(d) >= 10_000
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     assert d.mean() - half > 0, (d.mean(), half)
+
+
+# ---- scenario states (core: GameSpec._scenario_state) ----------------------------------------
+def test_scenario_builds_a_fresh_non_replayable_deal():
+    import pickle
+    g = cardsim.make("karnoffel")
+    st = g.spec.scenario(K9_HANDS, dealer=3)
+    assert not st.replayable and st.history() == [] and st.phase == "play"
+    assert g.spec.view(st)["dealer"] == 3 and st.current_player == 0
+    assert [set(st.hand(p)) for p in range(4)] == [set(h) for h in K9_HANDS]
+    assert not pickle.loads(pickle.dumps(st)).replayable and not st.clone().replayable
+    assert g.new_state(1, 1).replayable and g.spec.action_words == 1
+    assert scenario(g, K9_HANDS, dealer=np.int64(1)).current_player == 2
+
+
+@pytest.mark.parametrize("bad", [
+    dict(dealer=True), dict(dealer=1.0), dict(dealer=-1), dict(dealer=4), dict(dealer="0"),
+    dict(dealer=None), dict(up=["KC"]), dict(up=["3S", "KD", "JD", "2H"]),
+    dict(hands="KC QC 10C 3S 4S"), dict(hands=[["KC", "QC", "10C", "3S", "4S"]] * 4),
+    dict(hands=[h + ["2C"] for h in K9_HANDS]), dict(hands=[" ".join(h) for h in K9_HANDS]),
+])
+def test_scenario_refuses_bad_input(bad):
+    g = cardsim.make("karnoffel")
+    args = dict(hands=K9_HANDS, dealer=0, up=None) | bad
+    with pytest.raises((ConfigError, ParseError)):
+        g.spec.scenario(args.pop("hands"), **args)
+
+
+def test_resample_is_uniform_over_the_hidden_cards():
+    """Late position (one card each, all five tricks played out): the card a resample gives an
+    opponent whose up-card is gone is uniform over every card the observer cannot see."""
+    from scipy.stats import chisquare
+    g = cardsim.make("karnoffel", stop_at_three=False)
+    st = g.spec.scenario(K9_HANDS, dealer=0)
+    rng = np.random.default_rng(2)
+    for _ in range(16):
+        la = st.legal_actions()
+        st.apply(int(la[rng.integers(len(la))]))
+    v = g.spec.view(st)
+    played = {c for p in range(4) for c in v["played"][p]}
+    q = next(q for q in (1, 2, 3) if v["up"][q] not in st.hand(q))
+    known_up = {v["up"][r] for r in range(4) if v["up"][r] in st.hand(r)}
+    hidden = sorted(set(DECK48) - set(st.hand(0)) - played - known_up)
+    counts = {c: 0 for c in hidden}
+    for seed in range(len(hidden) * 100):
+        (c,) = st.resample(0, seed=seed).hand(q)
+        counts[c] += 1
+    assert chisquare(list(counts.values())).pvalue > 1e-4
+
+
+DECK48 = [r + s for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]

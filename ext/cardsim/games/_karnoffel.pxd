@@ -1,6 +1,7 @@
 # Karnöffel: state struct, config and the kernels other modules may cimport.
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
+from cardsim.core._trick cimport TrickRecord
 
 cdef enum:
     KN_DECK = 48             # 4 suits x 2..K (no Aces); card = suit*12 + rank, rank 0 = '2' .. 11 = 'K'
@@ -23,15 +24,13 @@ ctypedef struct KNState:
     uint64_t played[6]       # cards each seat has played this deal
     uint64_t stock           # undealt cards (face down, unused)
     int8_t up[6]             # face-up card dealt to each seat in round 1 (public, D5)
-    int8_t trick[6]          # card each seat played to the current trick, -1 = none yet
+    TrickRecord cur          # the current trick: leader, order, card by seat (core/_trick)
     int8_t card_trick[48]    # trick number (0..4) each card was played in, -1 = not played
     int8_t trick_leader[5]   # leader of each trick of this deal, -1 = not started
     int8_t trick_winner[5]   # winner of each completed trick, -1 = not completed
     int8_t phase             # KN_PH_*
     int8_t turn              # seat to act
     int8_t dealer            # dealer of this deal
-    int8_t leader            # leader of the current trick
-    int8_t ntrick            # cards in the current trick
     int8_t tricks_done       # completed tricks this deal
     int8_t chosen            # chosen suit 0..3 (S H D C)
     int8_t team_tricks[2]    # tricks won this deal by team 0 (even seats) and team 1 (odd seats)

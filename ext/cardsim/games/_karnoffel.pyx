@@ -42,10 +42,16 @@ Farbenstecher 58, Devil 60, K 50, Q 45, J 40, then 10..2 by rank.
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
+from cardsim.core._types cimport card_t, uint8_t, uint32_t
 from cardsim.core._rng cimport Rng, rng_below, rng_next
+from cardsim.core._deal cimport fill_identity, shuffle_prefix
+from cardsim.core._trick cimport (TrickRecord, trick_start, trick_add, trick_done, trick_cards,
+                                  trick_seat_of, trick_set_winner)
+from cardsim.core._resample cimport resample_zones
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._game cimport GameVTable
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
+from cardsim.core._engine import _short
 
 from cardsim import cards as _cards
 from cardsim.errors import ConfigError, ParseError
@@ -161,19 +167,15 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
     """Shuffle and deal (§3): a partial Fisher-Yates on the deal stream draws the 5N dealt cards
     in dealing order (the rest is the unused stock, whose order never matters). Round 1 (one
     face-up card each) and rounds 2-5 go to next(dealer), ..., dealer. Resets the deal."""
-    cdef int8_t perm[48]
+    cdef card_t perm[48]
     cdef int8_t upo[6]
-    cdef int i, j, t, q, r
+    cdef int i, q, r
     cdef uint64_t dealt = 0
-    for i in range(48):
-        perm[i] = i
-    for i in range(5 * N):
-        j = i + <int>rng_below(&s.rng, 48 - i)
-        t = perm[i]; perm[i] = perm[j]; perm[j] = t
+    fill_identity(perm, 48)
+    shuffle_prefix(perm, 48, 5 * N, &s.rng)
     for q in range(6):
         s.hand[q] = 0
         s.played[q] = 0
-        s.trick[q] = -1
         s.up[q] = -1
     for r in range(5):
         for i in range(N):
@@ -191,10 +193,9 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
     s.team_tricks[0] = 0
     s.team_tricks[1] = 0
     s.tricks_done = 0
-    s.ntrick = 0
-    s.leader = (s.dealer + 1) % N
-    s.turn = s.leader
-    s.trick_leader[0] = s.leader
+    trick_start(&s.cur, (s.dealer + 1) % N, N)
+    s.turn = s.cur.leader
+    s.trick_leader[0] = s.cur.leader
     s.phase = KN_PH_PLAY
 
 cdef void kn_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
@@ -241,28 +242,24 @@ cdef void kn_apply(void* st, const void* cfg, int card) noexcept nogil:
     cdef KNState* s = <KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
-    cdef int p = s.turn, i, w, team
+    cdef int p = s.turn, w, team
     cdef int8_t cards[6]
     s.hand[p] &= ~bit(card)
     s.played[p] |= bit(card)
     s.card_trick[card] = s.tricks_done
-    s.trick[p] = card
-    s.ntrick += 1
-    if s.ntrick < N:
+    trick_add(&s.cur, p, card)
+    if not trick_done(&s.cur):
         p += 1
         s.turn = 0 if p == N else p
         return
-    for i in range(N):
-        cards[i] = s.trick[(s.leader + i) % N]
-    w = (s.leader + kn_trick_winner(cards, N, s.chosen)) % N
-    for i in range(N):
-        s.trick[i] = -1
+    trick_cards(&s.cur, cards)
+    trick_set_winner(&s.cur, kn_trick_winner(cards, N, s.chosen))
+    w = s.cur.winner
     team = w & 1
     s.team_tricks[team] += 1
     s.trick_winner[s.tricks_done] = w
     s.tricks_done += 1
-    s.ntrick = 0
-    s.leader = w
+    trick_start(&s.cur, w, N)
     s.turn = w
     if (c.stop_at_three and s.team_tricks[team] >= 3) or s.tricks_done == 5:
         finish_deal(s, c, 0 if s.team_tricks[0] >= 3 else 1)
@@ -308,8 +305,8 @@ cdef void kn_observe(const void* st, const void* cfg, int p, float* o) noexcept 
             o[k + i] = (s.card_trick[i] + 1) / 5.0
     k += 48
     for q in range(6):
-        if s.trick[q] >= 0:
-            o[k + s.trick[q]] = 1.0
+        if s.cur.card[q] >= 0:
+            o[k + s.cur.card[q]] = 1.0
         k += 48
     for i in range(5):
         if s.trick_leader[i] >= 0:
@@ -335,42 +332,43 @@ cdef void kn_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k] = s.deal_no / (2.0 * c.match_target); k += 1
 
 cdef int kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal what p cannot see: the face-down cards of the other seats and the stock. Each
-    seat keeps its hand size and its own face-up card if still held (public, D5); there is no
-    follow duty, so play reveals no voids and a uniform shuffle of the unknown cards is exactly
-    uniform over the consistent deals. The deal stream is replaced too (later deals of a match
-    must not leak)."""
+    """Redeal what p cannot see with the core resample policy: the face-down cards of the other
+    seats and the stock. Each seat keeps its hand size and its own face-up card if still held
+    (public, D5); there is no follow duty, so play reveals no voids, every zone may take every
+    hidden card and the policy's first exact try (a uniform shuffle split seat by seat, then the
+    stock) is exactly uniform over the consistent deals. The deal stream is replaced too (later
+    deals of a match must not leak)."""
     cdef KNState* s = <KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
     cdef uint64_t unknown = s.stock, known
-    cdef int8_t cards[48]
-    cdef int need[6]
-    cdef int n = 0, q, i, j, t
+    cdef card_t cards[48]
+    cdef uint8_t dest[48]
+    cdef uint32_t allowed[48]
+    cdef int room[7]
+    cdef int n = 0, q, i
     for q in range(N):
-        need[q] = 0
+        room[q] = 0
         if q == p:
             continue
         known = bit(s.up[q]) & s.hand[q]
         unknown |= s.hand[q] & ~known
-        need[q] = cs_popcount(s.hand[q] & ~known)
+        room[q] = cs_popcount(s.hand[q] & ~known)
         s.hand[q] = known
+    room[N] = cs_popcount(s.stock)
     while unknown:
         cards[n] = bit_low(unknown)
+        allowed[cards[n]] = 0xFFFFFFFF
         n += 1
         unknown &= unknown - 1
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = cards[i]; cards[i] = cards[j]; cards[j] = t
-    i = 0
-    for q in range(N):
-        for j in range(need[q]):
-            s.hand[q] |= bit(cards[i])
-            i += 1
+    if not resample_zones(cards, n, allowed, room, N + 1, dest, rng, NULL, NULL, 1, 0):
+        return 0
     s.stock = 0
-    while i < n:
-        s.stock |= bit(cards[i])
-        i += 1
+    for i in range(n):
+        if dest[i] == N:
+            s.stock |= bit(cards[i])
+        else:
+            s.hand[dest[i]] |= bit(cards[i])
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -436,7 +434,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const KNState* s = <const KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
-    cdef int p = s.turn, n = s.ntrick, i, x, w, chosen = s.chosen
+    cdef int p = s.turn, n = s.cur.n, i, x, w, chosen = s.chosen
     cdef uint64_t m = legal.w[0], gone = 0, threats, tmp, sure = 0, winners = 0
     cdef int8_t cards[7]
     if n_legal == 1:
@@ -458,9 +456,8 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         if m & bit(x):
             return x
         return cheapest(m, chosen)
-    for i in range(n):
-        cards[i] = s.trick[(s.leader + i) % N]
-    w = (s.leader + kn_trick_winner(cards, n, chosen)) % N
+    trick_cards(&s.cur, cards)
+    w = trick_seat_of(&s.cur, kn_trick_winner(cards, n, chosen))
     if ((w ^ p) & 1) == 0:
         if n == N - 1:
             return cheapest(m, chosen)
@@ -516,16 +513,6 @@ cdef class KarnoffelSpec(GameSpec):
         self.c.match_target = opts["match_target"]
         self.c.match = opts["scope"] == "match"
         self.c.ante = opts["ante"] if opts["stakes"] == "ante" else 1
-        self.cfg = &self.c
-        self.name = "karnoffel"
-        self.num_players = self.c.nplayers
-        self.num_actions = KN_NUM_ACTIONS
-        self.action_words = 1
-        self.state_size = sizeof(KNState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "zero"
         self.vt.init = kn_init
         self.vt.current_player = kn_current_player
         self.vt.legal = kn_legal
@@ -536,6 +523,8 @@ cdef class KarnoffelSpec(GameSpec):
         self.vt.resample = kn_resample
         self.vt.greedy = kn_greedy
         self.vt.metrics = kn_metrics
+        self.install("karnoffel", &self.c, self.c.nplayers, KN_NUM_ACTIONS, sizeof(KNState), OBS_SIZE,
+                     METRICS, "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
     def action_string(self, State s, int a):
@@ -574,9 +563,9 @@ cdef class KarnoffelSpec(GameSpec):
         N = self.c.nplayers
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
-            "leader": st.leader, "chosen": SUITS[st.chosen],
+            "leader": st.cur.leader, "chosen": SUITS[st.chosen],
             "up": [card_str(st.up[p]) for p in range(N)],
-            "trick": [None if st.trick[p] < 0 else card_str(st.trick[p]) for p in range(N)],
+            "trick": [None if st.cur.card[p] < 0 else card_str(st.cur.card[p]) for p in range(N)],
             "team_tricks": [st.team_tricks[0], st.team_tricks[1]], "tricks_done": st.tricks_done,
             "trick_winners": [st.trick_winner[i] for i in range(st.tricks_done)],
             "score": [st.score[0], st.score[1]], "deal_no": st.deal_no,
@@ -599,38 +588,47 @@ cdef class KarnoffelSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def deal_hands(self, hands, int dealer=0, up=None):
-        """A fresh deal (play phase, nothing played) with these hands (card strings, 5 per seat) and the given dealer. up[q] is seat q's face-up card (default:
-        the first card of each hand); it fixes the chosen suit (§3.4, dealing order from
-        next(dealer)). Undealt cards form the stock; match scores are kept at 0-0."""
+    def scenario(self, hands, dealer=0, up=None):
+        """A fresh deal at the start of play (nothing played, match score 0-0) with these hands:
+        hands[q] is seat q's 5 cards (card strings); `dealer` (a seat) deals, so seat
+        next(dealer) leads; up[q] is seat q's face-up card (default: the first card of each
+        hand), which fixes the chosen suit (§3.4, dealing order from next(dealer)). Undealt
+        cards form the stock. The state is not replayable (State.replayable is False).
+        Raises ConfigError (or ParseError for a card that does not parse) before building."""
         cdef State s
         cdef KNState* st
         cdef int8_t upo[6]
         N = self.c.nplayers
         if not isinstance(hands, (list, tuple)) or len(hands) != N:
-            raise ConfigError(f"karnoffel: need {N} hands")
-        masks = [cards_to_mask(h) for h in hands]
+            raise ConfigError(f"karnoffel: need a list of {N} hands (one per seat)")
+        masks = []
         allm = 0
-        for h, m in zip(hands, masks):
-            if len(h) != 5:
-                raise ConfigError(f"karnoffel: every hand holds 5 cards, got {len(h)}")
-            if allm & m:
-                raise ConfigError("karnoffel: a card appears in two hands")
+        for q, h in enumerate(hands):
+            if not isinstance(h, (list, tuple)) or len(h) != 5:
+                raise ConfigError(f"karnoffel: hand {q} must be a list of 5 cards, got {_short(h)}")
+            m = cards_to_mask(h)
+            if allm & m or len(set(h)) != 5 or bin(m).count("1") != 5:
+                raise ConfigError(f"karnoffel: a card appears twice (hand {q})")
             allm |= m
-        if not 0 <= dealer < N:
-            raise ConfigError(f"karnoffel: dealer must be 0..{N - 1}")
-        ups = [parse_card(h[0]) for h in hands] if up is None else [parse_card(u) for u in up]
-        if len(ups) != N or any(not (masks[q] >> ups[q]) & 1 for q in range(N)):
-            raise ConfigError("karnoffel: up[q] must be a card of hand q, one per seat")
-        s = self.new_state(0, 0)
+            masks.append(m)
+        d = check_int(dealer, "karnoffel: dealer", 0, N - 1, ConfigError)
+        if up is None:
+            ups = [parse_card(h[0]) for h in hands]
+        else:
+            if not isinstance(up, (list, tuple)) or len(up) != N:
+                raise ConfigError(f"karnoffel: up must list {N} face-up cards, one per seat")
+            ups = [parse_card(u) for u in up]
+        if any(not (masks[q] >> ups[q]) & 1 for q in range(N)):
+            raise ConfigError("karnoffel: up[q] must be a card of hand q")
+        s = self._scenario_state()
         st = <KNState*>s.data
-        st.dealer = dealer
+        st.dealer = d
         deal_cards(st, N)
         for q in range(N):
             st.hand[q] = masks[q]
             st.up[q] = ups[q]
         for i in range(N):
-            upo[i] = ups[(dealer + 1 + i) % N]
+            upo[i] = ups[(d + 1 + i) % N]
         st.chosen = kn_chosen_suit(upo, N)
         st.stock = FULL & ~allm
         return s

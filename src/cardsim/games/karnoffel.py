@@ -103,7 +103,8 @@ def legal_plays(hand: list[str]) -> list[str]:
     return _k.mask_to_cards(_k.cards_to_mask(hand))
 
 
-def deal_hands(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None = None):
+def scenario(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None = None):
     """A state at the start of play with the given 5-card hands (for scenarios and analysis);
-    up[q] (default hands[q][0]) is seat q's face-up card and fixes the chosen suit."""
-    return game.spec.deal_hands(hands, dealer, up)
+    up[q] (default hands[q][0]) is seat q's face-up card and fixes the chosen suit. Same as
+    game.spec.scenario(hands, dealer=..., up=...); the state is not replayable."""
+    return game.spec.scenario(hands, dealer=dealer, up=up)
