@@ -44,7 +44,7 @@ def game():
 def test_j1_bid_legality(game):
     # E: 5 spades, 4 clubs, 2 hearts, 2 diamonds
     e_hand = ["AS", "KS", "QS", "JS", "10S", "AC", "KC", "QC", "JC", "AH", "KH", "AD", "KD"]
-    st = jw.deal_hands(game, hands_with({E: e_hand}), dealer=W)
+    st = jw.scenario(game, hands_with({E: e_hand}), dealer=W)
     play(st, "BID 3D")
     assert st.current_player == E
     got = legal_strings(st)
@@ -58,7 +58,7 @@ def test_j1_bid_legality(game):
 
 
 def test_j2_double_legality(game):
-    st = jw.deal_hands(game, hands_with({}), dealer=W)
+    st = jw.scenario(game, hands_with({}), dealer=W)
     play(st, "BID 2H")
     assert "DOUBLE" in legal_strings(st)
     passed = play(st.clone(), "PASS")
@@ -73,7 +73,7 @@ def test_j2_double_legality(game):
 
 
 def test_j3_doubler_becomes_declarer(game):
-    st = jw.deal_hands(game, hands_with({}), dealer=W)
+    st = jw.scenario(game, hands_with({}), dealer=W)
     play(st, "BID 1S", "BID 1D", "DOUBLE", "PASS", "PASS", "PASS")
     v = game.spec.view(st)
     assert v["phase"] == "play" and v["declarer"] == S
@@ -82,13 +82,13 @@ def test_j3_doubler_becomes_declarer(game):
 
 
 def test_j4_auction_end(game):
-    st = jw.deal_hands(game, hands_with({}), dealer=W)
+    st = jw.scenario(game, hands_with({}), dealer=W)
     play(st, "BID 1H", "PASS", "PASS", "PASS")
     v = game.spec.view(st)
     assert v["declarer"] == N and v["contract"] == "1H" and not v["contract_doubled"]
     assert st.current_player == N
     e_spades = ["AS", "KS", "QS", "JS"]
-    st = jw.deal_hands(game, hands_with({E: e_spades}), dealer=W)
+    st = jw.scenario(game, hands_with({E: e_spades}), dealer=W)
     play(st, "BID 1H", "BID 2TA-S", "BID 2JTA-D", "PASS", "PASS", "PASS")
     v = game.spec.view(st)
     assert v["declarer"] == S and v["contract"] == "2JTA-D" and v["trump"] == "D"
@@ -96,14 +96,14 @@ def test_j4_auction_end(game):
 
 
 def test_throw_in_redeals_with_next_dealer(game):
-    st = jw.deal_hands(game, hands_with({}), dealer=W)
+    st = jw.scenario(game, hands_with({}), dealer=W)
     before = st.hand(0)
     play(st, "PASS", "PASS", "PASS", "PASS")
     v = game.spec.view(st)
     assert v["phase"] == "auction" and v["dealer"] == N and v["throw_ins"] == 1 and v["deal_no"] == 0
     assert st.current_player == E and st.hand(0) != before
     forced = cardsim.make("joffre_whist", all_pass="dealer_bids")
-    st = jw.deal_hands(forced, hands_with({}), dealer=W)
+    st = jw.scenario(forced, hands_with({}), dealer=W)
     play(st, "PASS", "PASS", "PASS")
     assert st.current_player == W and "PASS" not in legal_strings(st)
 
@@ -205,7 +205,7 @@ def ta_deal(game, s_cards):
     n_clubs = ["JC", "10C", "9C", "8C"]
     other_clubs = [c for c in ["AC", "KC", "QC", "7C", "6C", "5C", "4C", "3C", "2C"] if c not in s_cards]
     e_clubs, w_clubs = other_clubs[::2], other_clubs[1::2]
-    st = jw.deal_hands(game, hands_with({N: n_clubs, S: s_cards, E: e_clubs, W: w_clubs}), dealer=W)
+    st = jw.scenario(game, hands_with({N: n_clubs, S: s_cards, E: e_clubs, W: w_clubs}), dealer=W)
     play(st, "BID 2TA-C", "PASS", "PASS", "PASS")
     assert game.spec.view(st)["declarer"] == N and st.current_player == S
     return st
@@ -336,13 +336,13 @@ def test_bad_oracle_input():
     with pytest.raises(ParseError):
         jw.score_deal("9D", 0, won_piles({}, {N: 13}))
     with pytest.raises(ConfigError):
-        jw.deal_hands(cardsim.make("joffre_whist"), [["AS"]] * 4)
+        jw.scenario(cardsim.make("joffre_whist"), [["AS"]] * 4)
 
 
 # ---- resample keeps what the observer knows -------------------------------------------------
 def test_resample_respects_ta_bids_and_shown_voids(game):
     e_hand = ["AS", "KS", "QS", "JS", "10S", "AC", "KC", "QC", "JC", "AH", "KH", "AD", "KD"]
-    st = jw.deal_hands(game, hands_with({E: e_hand}), dealer=W)
+    st = jw.scenario(game, hands_with({E: e_hand}), dealer=W)
     play(st, "BID 1H", "BID 2TA-S", "PASS", "PASS", "PASS")
     assert game_view(st)["declarer"] == E
     seen_hands = set()
@@ -372,3 +372,34 @@ def test_resample_respects_ta_bids_and_shown_voids(game):
             assert not any(c[-1] in voids[p] for c in r.hand(p)), (p, voids[p], r.hand(p))
         assert sorted(sum((r.hand(p) for p in range(4)), [])) == sorted(sum((st.hand(p) for p in range(4)), []))
     assert st.state_bytes() == raw                                     # resample never changes the original
+
+
+def test_resample_never_drops_a_ta_constraint_nor_keeps_the_true_hands(game):
+    """Issue 14: on a position where consistent worlds are rare (E named S, H and D in TA bids, S
+    named H and C, W named D and C; about 6 in 100,000 uniform redeals satisfy all seven), the old
+    resample dropped the TA constraint after 1,900 failed tries and kept the true hands after
+    2,000. Now every resample either is consistent with every bid or raises CardsimError."""
+    from cardsim.errors import CardsimError
+    n_hand = ["AS", "KS", "QS", "JS", "10S", "AH", "KH", "QH", "JH", "AD", "KD", "QD", "JD"]
+    e_hand = ["9S", "8S", "7S", "6S", "10H", "9H", "8H", "7H", "10D", "9D", "8D", "7D", "AC"]
+    s_hand = ["6H", "5H", "4H", "3H", "2H", "KC", "QC", "JC", "10C", "9C", "8C", "5S", "4S"]
+    st = jw.scenario(game, hands_with({N: n_hand, E: e_hand, S: s_hand}), dealer=W)
+    assert not st.replayable
+    play(st, "PASS", "BID 1TA-S", "BID 2TA-H", "BID 3TA-D", "BID 4TA-H", "BID 5TA-C", "BID 6TA-C",
+         "BID 7TA-D", "PASS", "PASS")
+    assert game_view(st)["declarer"] == E and st.phase == "play"
+    need = {E: "SHD", S: "HC", W: "DC"}
+    truth = [st.hand(p) for p in range(4)]
+    found = 0
+    for seed in range(40):
+        try:
+            r = st.resample(N, seed=seed)
+        except CardsimError:
+            continue
+        found += 1
+        assert r.hand(N) == truth[N] and not r.replayable
+        for p, suits in need.items():
+            assert len(r.hand(p)) == 13
+            for suit in suits:
+                assert sum(c.endswith(suit) for c in r.hand(p)) >= 4, (p, suit, r.hand(p))
+    assert found < 40        # most seeds find no world within the budget: reported, not faked

@@ -33,12 +33,15 @@ wins, else its lowest card.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
-from cardsim.core._deal cimport assign_zones
+from cardsim.core._types cimport card_t
+from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_range, as_has, as_first
 from cardsim.core._game cimport GameVTable
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
+from cardsim.core._engine import _short
 
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
 from cardsim import cards as _cards
@@ -233,13 +236,10 @@ cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks,
 cdef void deal_cards(JWState* s) noexcept nogil:
     """Shuffle (Fisher-Yates on the deal stream) and deal one card at a time clockwise from
     next(dealer) (§3); reset everything of the previous deal."""
-    cdef int8_t perm[52]
-    cdef int i, j, t
-    for i in range(52):
-        perm[i] = i
-    for i in range(51, 0, -1):
-        j = rng_below(&s.rng, i + 1)
-        t = perm[i]; perm[i] = perm[j]; perm[j] = t
+    cdef card_t perm[52]
+    cdef int i
+    fill_identity(perm, 52)
+    shuffle(perm, 52, &s.rng)
     for i in range(4):
         s.hand[i] = 0
         s.won[i] = 0
@@ -541,34 +541,51 @@ cdef void jw_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k] = s.deal_no / <float>c.num_deals; k += 1
     o[k] = s.throw_ins / 10.0; k += 1
 
-cdef bint ta_ok(const JWState* s, const uint64_t* hand, int q) noexcept nogil:
-    cdef int suit
-    for suit in range(4):
-        if (s.ta_suits[q] >> suit) & 1:
-            if cs_popcount((hand[q] | s.played[q]) & suit_mask(suit)) < 4:
+ctypedef struct TACheck:
+    const JWState* s         # the state being resampled (hands of the hidden seats cleared)
+    int p                    # the observer
+
+cdef bint ta_world_ok(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """Resample constraint that is not per card (§4, D6): every seat that bid TA in a suit was
+    dealt >= 4 cards of it (cards still held + cards it has played)."""
+    cdef const TACheck* k = <const TACheck*>ctx
+    cdef const JWState* s = k.s
+    cdef uint64_t dealt[4]
+    cdef int q, i, suit
+    for q in range(4):
+        dealt[q] = s.played[q]
+    for i in range(n):
+        dealt[dest[i]] |= (<uint64_t>1) << cards[i]
+    for q in range(4):
+        if q == k.p or not s.ta_suits[q]:
+            continue
+        for suit in range(4):
+            if (s.ta_suits[q] >> suit) & 1 and cs_popcount(dealt[q] & suit_mask(suit)) < 4:
                 return False
     return True
 
 cdef int jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal the cards p cannot see among the other seats: each keeps its hand size, no seat
-    gets a suit it has shown void in, and every TA bidder keeps >= 4 dealt cards of the suit it
-    named. Tries uniform rejection sampling first (exactly uniform over consistent deals), then
-    a constrained random assignment. The deal stream is replaced too, so later deals of a match
-    are not leaked."""
+    """Redeal the cards p cannot see among the other seats with the core resample policy: each
+    keeps its hand size, no seat gets a suit it has shown void in (per-card allowed seats), and
+    every TA bidder was dealt >= 4 cards of each suit it named (the ta_world_ok callback). Exact
+    rejection sampling first (uniform over the consistent deals), then constrained deals checked
+    by the same rules; returns 0 when neither finds a consistent deal (never the true hands,
+    never a deal that drops a constraint). The deal stream is replaced too, so later deals of a
+    match are not leaked."""
     cdef JWState* s = <JWState*>st
     cdef uint64_t unknown = 0
-    cdef uint8_t cards[52]
+    cdef card_t cards[52]
     cdef uint8_t dest[52]
     cdef uint32_t allowed[52]
-    cdef int need[4]
-    cdef uint64_t newh[4]
-    cdef int n = 0, q, i, j, t, tries, c, ok
+    cdef int room[4]
+    cdef int n = 0, q, i, c
+    cdef TACheck ctx
     for q in range(4):
         if q != p:
             unknown |= s.hand[q]
-            need[q] = cs_popcount(s.hand[q])
+            room[q] = cs_popcount(s.hand[q])
         else:
-            need[q] = 0
+            room[q] = 0
     while unknown:
         cards[n] = bit_low(unknown)
         n += 1
@@ -578,39 +595,16 @@ cdef int jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         for q in range(4):
             if q != p and not (s.void_suits[q] >> card_suit(c)) & 1:
                 allowed[c] |= 1 << q
-    for tries in range(2000):
-        for i in range(n - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            t = cards[i]; cards[i] = cards[j]; cards[j] = t
-        for q in range(4):
-            newh[q] = 0
-        newh[p] = s.hand[p]
-        ok = 1
-        if tries < 64:                           # plain rejection: uniform over consistent deals
-            i = 0
-            for q in range(4):
-                for j in range(need[q]):
-                    newh[q] |= (<uint64_t>1) << cards[i]
-                    i += 1
-        else:                                    # each card to a random seat that may hold it
-            ok = assign_zones(cards, n, allowed, need, 4, dest, rng)
-            for i in range(n if ok else 0):
-                newh[dest[i]] |= (<uint64_t>1) << cards[i]
-        if not ok:
-            continue
-        for q in range(4):
-            if q == p:
-                continue
-            for t in range(4):
-                if (s.void_suits[q] >> t) & 1 and newh[q] & suit_mask(t):
-                    ok = 0
-            if ok and tries < 1900 and not ta_ok(s, newh, q):
-                ok = 0
-        if ok:
-            break
-    if ok:
-        for q in range(4):
-            s.hand[q] = newh[q]
+    ctx.s = s
+    ctx.p = p
+    if not resample_zones(cards, n, allowed, room, 4, dest, rng, ta_world_ok, &ctx,
+                          RESAMPLE_EXACT_TRIES, 2000 - RESAMPLE_EXACT_TRIES):
+        return 0
+    for q in range(4):
+        if q != p:
+            s.hand[q] = 0
+    for i in range(n):
+        s.hand[dest[i]] |= (<uint64_t>1) << cards[i]
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -806,16 +800,6 @@ cdef class JoffreWhistSpec(GameSpec):
         self.c.royal_bonus = opts["royal_bonus"]
         self.c.num_deals = opts["num_deals"]
         self.c.match = opts["scope"] == "match"
-        self.cfg = &self.c
-        self.name = "joffre_whist"
-        self.num_players = 4
-        self.num_actions = JW_NUM_ACTIONS
-        self.action_words = 3
-        self.state_size = sizeof(JWState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "zero"
         self.vt.init = jw_init
         self.vt.current_player = jw_current_player
         self.vt.legal = jw_legal
@@ -826,6 +810,8 @@ cdef class JoffreWhistSpec(GameSpec):
         self.vt.resample = jw_resample
         self.vt.greedy = jw_greedy
         self.vt.metrics = jw_metrics
+        self.install("joffre_whist", &self.c, 4, JW_NUM_ACTIONS, sizeof(JWState), OBS_SIZE, METRICS,
+                     "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
     def action_string(self, State s, int a):
@@ -918,25 +904,29 @@ cdef class JoffreWhistSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def deal_hands(self, hands, int dealer=3):
-        """A fresh state (auction, `dealer` given) with these four 13-card hands (card strings)."""
+    def scenario(self, hands, dealer=3):
+        """A fresh deal at the start of the auction (match score 0-0) with these hands: hands[q]
+        is seat q's 13 cards (card strings), `dealer` the dealing seat (seat next(dealer) bids
+        first). The state is not replayable (State.replayable is False). Raises ConfigError (or
+        ParseError for a card that does not parse) before building anything."""
         cdef State s
         cdef JWState* st
-        if len(hands) != 4:
-            raise ConfigError("joffre_whist: need 4 hands")
-        masks = [cards_to_mask(h) for h in hands]
+        if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+            raise ConfigError("joffre_whist: need a list of 4 hands (one per seat)")
+        masks = []
         allm = 0
-        for h, m in zip(hands, masks):
-            if len(h) != 13:
-                raise ConfigError(f"joffre_whist: every hand has 13 cards, got {len(h)}")
+        for q, h in enumerate(hands):
+            if not isinstance(h, (list, tuple)) or len(h) != 13:
+                raise ConfigError(f"joffre_whist: hand {q} must be a list of 13 cards, got {_short(h)}")
+            m = cards_to_mask(h)
             if allm & m:
-                raise ConfigError("joffre_whist: a card appears in two hands")
+                raise ConfigError(f"joffre_whist: a card of hand {q} is also in an earlier hand")
             allm |= m
-        if not 0 <= dealer < 4:
-            raise ConfigError("joffre_whist: dealer must be 0..3")
-        s = self.new_state(0, 0)
+            masks.append(m)
+        d = check_int(dealer, "joffre_whist: dealer", 0, 3, ConfigError)
+        s = self._scenario_state()
         st = <JWState*>s.data
-        st.dealer = dealer
+        st.dealer = d
         deal_cards(st)
         for p in range(4):
             st.hand[p] = masks[p]

@@ -123,6 +123,7 @@ def _decode(bi: int):
     return (bi - 63) // 4 + 1, 6, (bi - 63) % 4
 
 
-def deal_hands(game, hands: list[list[str]], dealer: int = 3):
-    """A state at the start of the auction with the given hands (for scenarios and analysis)."""
-    return game.spec.deal_hands(hands, dealer)
+def scenario(game, hands: list[list[str]], dealer: int = 3):
+    """A state at the start of the auction with the given hands (for scenarios and analysis).
+    Same as game.spec.scenario(hands, dealer=...); the state is not replayable."""
+    return game.spec.scenario(hands, dealer=dealer)
