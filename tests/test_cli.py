@@ -84,3 +84,41 @@ def test_report_rejects_a_foreign_parquet(tmp_path, capsys):
     pq.write_table(pa.table({"x": [1, 2]}), tmp_path / "f.parquet")
     assert main(["report", str(tmp_path / "f.parquet"), "--out", str(tmp_path / "r.html")]) == 2
     assert "not a cardsim results file" in capsys.readouterr().err
+
+
+def test_no_silent_overwrites(tmp_path, capsys):
+    out, page = tmp_path / "s.json", tmp_path / "r.html"
+    assert main(["simulate", G, "--deals", "50", "--out", str(out)]) == 0
+    before = out.read_text()
+    assert main(["simulate", G, "--deals", "60", "--out", str(out)]) == 2
+    assert "exists; pass --force" in capsys.readouterr().err
+    assert out.read_text() == before
+    assert main(["simulate", G, "--deals", "60", "--out", str(out), "--force"]) == 0
+    assert out.read_text() != before
+    page.write_text("mine")
+    assert main(["report", str(out), "--out", str(page)]) == 2
+    assert "exists; pass --force" in capsys.readouterr().err and page.read_text() == "mine"
+
+
+def test_unknown_agent_is_named(capsys):
+    P = cardsim.make(G).num_players
+    assert main(["simulate", G, "--deals", "10", "--agents", "greedy,smart"]) == 2
+    err = capsys.readouterr().err
+    assert "'smart'" in err and "greedy" in err.split("agents:")[1]
+    assert main(["simulate", G, "--deals", "10", "--agents", ",".join(["greedy"] * (P + 1))]) == 2
+    assert f"{P + 1} agents given for {P} seats" in capsys.readouterr().err
+
+
+def test_every_flag_has_a_description_and_every_subcommand_examples(capsys):
+    from cardsim.cli import build_parser
+
+    ap = build_parser()
+    sub = next(a for a in ap._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, sp in sub.choices.items():
+        assert sp.epilog and "examples:" in sp.epilog and f"cardsim {name}" in sp.epilog, name
+        for a in sp._actions:
+            if a.dest == "help":
+                continue
+            assert a.help, f"{name} {a.option_strings or a.dest} has no description"
+            if a.option_strings and a.nargs != 0 and a.default is not None:
+                assert "default" in a.help, f"{name} {a.option_strings} does not state its default"

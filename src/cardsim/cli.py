@@ -83,17 +83,64 @@ def print_summary(s: dict, elapsed: float | None = None, file=None):
         print(f"  mean {k}: {fmt(v['mean'])} {_ci(v['ci95'])}", file=file)
 
 
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples in each subcommand's epilog as written."""
+
+
+def _sub(sub, name, help, examples, description=None):
+    """A subparser with its one-line help, a description and an 'examples' epilog."""
+    return sub.add_parser(name, help=help, description=description or help[0].upper() + help[1:] + ".",
+                          epilog="examples:\n" + "\n".join("  " + e for e in examples),
+                          formatter_class=_Help)
+
+
+def _add_game_arg(sp):
+    sp.add_argument("game", help="a registered game (list: cardsim games; rules: docs/rules/<game>.md)")
+
+
+def _add_options_args(sp):
+    sp.add_argument("--players", type=int, default=None, help="number of players (default: the game's default)")
+    sp.add_argument("--variant", default=None, help="a preset rule set, e.g. basra's yemeni (default: none)")
+    sp.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                    help="set a rule option, repeatable (default: the game's defaults; see cardsim games)")
+
+
 def _add_game_args(sp):
-    sp.add_argument("game")
-    sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--workers", type=int, default=None, help="threads, or Dask LocalCluster workers")
-    sp.add_argument("--players", type=int, default=None)
-    sp.add_argument("--variant", default=None)
-    sp.add_argument("--option", "-o", action="append", help="NAME=VALUE (repeatable)")
-    sp.add_argument("--backend", choices=("threads", "dask"), default="threads")
+    _add_game_arg(sp)
+    sp.add_argument("--seed", type=int, default=0, help="seed of the deal stream (default: 0)")
+    sp.add_argument("--workers", type=int, default=None,
+                    help="threads, or Dask LocalCluster workers (default: all cores)")
+    _add_options_args(sp)
+    sp.add_argument("--backend", choices=("threads", "dask"), default="threads",
+                    help="where deals run (default: threads)")
     sp.add_argument("--address", default=None, help="Dask scheduler address (default: a LocalCluster)")
-    sp.add_argument("--chunk-size", type=int, default=None)
-    sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    sp.add_argument("--chunk-size", type=int, default=None, help="deals per task (default: chosen from the run size)")
+    sp.add_argument("--json", action="store_true", help="print the result as JSON (default: a readable summary)")
+
+
+def _check_new_file(path, force: bool):
+    """Refuse to replace an existing file unless --force was given."""
+    import os
+
+    if path and os.path.exists(path) and not force:
+        raise CardsimError(f"{path} exists; pass --force to replace it, or choose another file name")
+
+
+def _agent_names(game, text: str) -> list[str]:
+    """--agents: one name for every seat or one per seat; unknown names are named in the error."""
+    from cardsim.core._engine import AGENT_CODES
+
+    names = [a.strip() for a in text.split(",")]
+    bad = [a for a in names if a not in AGENT_CODES]
+    if bad:
+        raise CardsimError(f"unknown agent{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))}; "
+                           f"agents: {', '.join(sorted(AGENT_CODES))}")
+    if len(names) == 1:
+        names = names * game.num_players
+    if len(names) != game.num_players:
+        raise CardsimError(f"{game.name}: {len(names)} agents given for {game.num_players} seats; "
+                           "give one per seat or a single name for all")
+    return names
 
 
 def _game_opts(args) -> dict:
@@ -109,7 +156,8 @@ def _game_opts(args) -> dict:
 # cardsim games
 
 def _games_parser(sub):
-    sp = sub.add_parser("games", help="list the registered games and their options")
+    sp = _sub(sub, "games", "list the registered games, their options with defaults, and variants",
+              ["cardsim games"])
     sp.set_defaults(func=cmd_games)
 
 
@@ -129,25 +177,37 @@ def cmd_games(args) -> int:
 # cardsim simulate
 
 def _simulate_parser(sub):
-    sp = sub.add_parser("simulate", help="run seeded deals and print a summary")
+    sp = _sub(sub, "simulate", "run seeded deals and print a summary",
+              ["cardsim simulate joffre_whist --deals 100000 --seed 1",
+               "cardsim simulate basra --variant yemeni --deals 1000000 --out y.parquet",
+               "cardsim simulate joffre_whist --agents greedy,random,greedy,random --out g.parquet",
+               "cardsim simulate zhao_pengyou --players 8 --matches 2000 --lead-changes --json",
+               "cardsim simulate gleek -o stock_raise=plus_one --deals 50000"])
     _add_game_args(sp)
     n = sp.add_mutually_exclusive_group()
-    n.add_argument("--deals", type=int, default=None, help="number of deals (default 10000)")
-    n.add_argument("--matches", type=int, default=None, help="number of whole matches (scope='match')")
-    sp.add_argument("--agents", default="random", help="comma-separated, one per seat, or one for all")
-    sp.add_argument("--out", default=None, help="write the table (.parquet/.csv, streamed) or the summary (.json)")
-    sp.add_argument("--summary-json", default=None, help="also write the summary as JSON")
-    sp.add_argument("--lead-changes", action="store_true", help="count lead changes of the running returns (kernel-side)")
-    sp.add_argument("--progress", dest="progress", action="store_true", default=None)
-    sp.add_argument("--no-progress", dest="progress", action="store_false")
+    n.add_argument("--deals", type=int, default=None, help="number of deals (default: 10000)")
+    n.add_argument("--matches", type=int, default=None,
+                   help="number of whole matches instead of deals (scope='match'; default: deals)")
+    sp.add_argument("--agents", default="random",
+                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts (default: random)")
+    sp.add_argument("--out", default=None,
+                    help="write the table (.parquet/.csv, streamed) or the summary (.json) (default: nothing written)")
+    sp.add_argument("--summary-json", default=None, help="also write the summary as JSON (default: no)")
+    sp.add_argument("--force", action="store_true",
+                    help="replace --out / --summary-json files that exist (default: refuse)")
+    sp.add_argument("--lead-changes", action="store_true",
+                    help="count lead changes of the running returns, kernel-side (default: off)")
+    sp.add_argument("--progress", dest="progress", action="store_true", default=None,
+                    help="show a progress bar (default: on a terminal for runs of 200000 or more)")
+    sp.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
     sp.set_defaults(func=cmd_simulate)
 
 
 def cmd_simulate(args) -> int:
     game = cardsim.make(args.game, **_game_opts(args))
-    agents = args.agents.split(",")
-    if len(agents) == 1:
-        agents = agents * game.num_players
+    agents = _agent_names(game, args.agents)
+    for path in (args.out, args.summary_json):
+        _check_new_file(path, args.force)
     count = args.matches if args.matches is not None else (args.deals if args.deals is not None else 10_000)
     progress = args.progress if args.progress is not None else (sys.stderr.isatty() and count >= 200_000)
     out = args.out
@@ -176,15 +236,19 @@ def cmd_simulate(args) -> int:
 # cardsim report
 
 def _report_parser(sub):
-    rp = sub.add_parser("report", help="HTML report with PNG plots from a saved run")
-    rp.add_argument("results", help=".parquet, .csv or .json (summary) file")
-    rp.add_argument("--out", default="report.html")
+    rp = _sub(sub, "report", "HTML report with PNG plots from a saved run",
+              ["cardsim report y.parquet --out report.html",
+               "cardsim report y.parquet --out report.html --force     # replace an existing report"])
+    rp.add_argument("results", help="a saved run: .parquet, .csv or .json (summary) file")
+    rp.add_argument("--out", default="report.html", help="the HTML file to write (default: report.html)")
+    rp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
     rp.set_defaults(func=cmd_report)
 
 
 def cmd_report(args) -> int:
     from cardsim.report import write_report
 
+    _check_new_file(args.out, args.force)
     path = write_report(args.results, args.out)
     print(f"report written: {path}")
     return 0
@@ -194,10 +258,11 @@ def cmd_report(args) -> int:
 # cardsim compare
 
 def _compare_parser(sub):
-    cp = sub.add_parser("compare", help="difference between two saved runs, with CIs and p-values")
-    cp.add_argument("a")
-    cp.add_argument("b")
-    cp.add_argument("--json", action="store_true")
+    cp = _sub(sub, "compare", "difference B - A between two saved runs, with CIs and p-values",
+              ["cardsim compare y.parquet g.parquet", "cardsim compare a.parquet b.parquet --json"])
+    cp.add_argument("a", help="run A: a .parquet, .csv or .json file written by simulate --out")
+    cp.add_argument("b", help="run B: same kinds as A")
+    cp.add_argument("--json", action="store_true", help="print the comparison as JSON (default: readable lines)")
     cp.set_defaults(func=cmd_compare)
 
 
@@ -232,11 +297,13 @@ def cmd_compare(args) -> int:
 # cardsim skill
 
 def _skill_parser(sub):
-    kp = sub.add_parser("skill", help="gain of a stronger agent over a weaker one, per seat")
+    kp = _sub(sub, "skill", "gain of a stronger agent over a weaker one, per seat",
+              ["cardsim skill gleek --deals 100000 --strong greedy --weak random",
+               "cardsim skill karnoffel --players 6 --json"])
     _add_game_args(kp)
-    kp.add_argument("--deals", type=int, default=10_000)
-    kp.add_argument("--strong", default="greedy")
-    kp.add_argument("--weak", default="random")
+    kp.add_argument("--deals", type=int, default=10_000, help="deals per comparison (default: 10000)")
+    kp.add_argument("--strong", default="greedy", help="the stronger agent (default: greedy)")
+    kp.add_argument("--weak", default="random", help="the weaker agent (default: random)")
     kp.set_defaults(func=cmd_skill)
 
 
