@@ -88,7 +88,7 @@ def bench_kernel_scaling(benchmark, request):
 
 
 def dask_vs_threads(deals=1_000_000, rounds=3):
-    from cardsim.simulate import local_cluster
+    from cardsim.executors import local_cluster
 
     t0 = time.perf_counter()
     client, cluster = local_cluster(2)

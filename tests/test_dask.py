@@ -13,7 +13,7 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
-    from cardsim.simulate import local_cluster
+    from cardsim.executors import local_cluster
 
     c, cluster = local_cluster(2)
     assert all(env["MALLOC_TRIM_THRESHOLD_"] == str(1 << 27) for env in c.run(lambda: dict(__import__("os").environ)).values())

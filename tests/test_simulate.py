@@ -7,7 +7,8 @@ import pytest
 
 import cardsim
 from cardsim import stats
-from cardsim.simulate import LeadTracker, accumulate_table, lead_changes_of
+from cardsim.result import accumulate_table
+from cardsim.runner import LeadTracker, lead_changes_of
 
 GAMES = list(cardsim.GAMES)
 

@@ -8,8 +8,8 @@ import pytest
 from scipy import stats as sst
 
 import cardsim
-from cardsim import stats
-from cardsim.stats import Accumulator, Hist, Moments, compare, t_interval, wilson, winners_mask
+from cardsim import compare, stats
+from cardsim.stats import Accumulator, Hist, Moments, t_interval, wilson, winners_mask
 
 
 def test_wilson_known_values():

@@ -63,7 +63,9 @@ def print_summary(s: dict, elapsed: float | None = None, file=None):
     took = f"  ({elapsed:.2f} s)" if elapsed is not None else ""
     from cardsim.report import plural
 
-    print(f"{s['game']}: {s['deals']} {plural(unit)}, seed {s['seed']}, agents {s['agents']}{took}", file=file)
+    from cardsim.stats import count_of
+
+    print(f"{s['game']}: {count_of(s)} {plural(unit)}, seed {s['seed']}, agents {s['agents']}{took}", file=file)
     for x in s["seats"]:
         print(f"  seat {x['seat']}: mean return {fmt(x['mean'])}  95% CI {_ci(x['ci95'])}  "
               f"win rate {fmt(x['win_rate'])} {_ci(x['win_ci95'])}  advantage p={fmt_p(x['advantage_p'])}", file=file)

@@ -7,7 +7,7 @@ The page is self-contained (plots embedded as data: URIs) and states exactly the
 `summary()`: it is built from the summary alone, so a summary-only run (keep_table=False, saved
 as .json) gives the same page. Plots: the return distribution of every seat, win rates with
 their Wilson intervals, each seat's running mean return converging over the deals (with a
-95% band), and the distributions of the game's metrics and of the duration. Needs matplotlib (`pip install 'cardsim[report]'`).
+95% band), and the distributions of the game's metrics and of the duration.
 """
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ import io
 import math
 
 import numpy as np
+
+from cardsim.result import as_result, summary_of
+from cardsim.results_io import write_text_atomic
+from cardsim.stats import count_of
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -75,7 +79,7 @@ def _figures(s: dict) -> dict:
     for p in range(P):
         h = s["histograms"][f"return_{p}"]
         ax = axes[0][p]
-        vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(s["deals"], 1)
+        vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(count_of(s), 1)
         if len(vals) and not h["width"] and len(vals) <= 25:
             ax.bar(vals, cnts, width=0.8 * _min_gap(vals), color=f"C{p}")
         elif len(vals):
@@ -124,7 +128,7 @@ def _figures(s: dict) -> dict:
         fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.4 * rows), squeeze=False)
         for i, (name, h) in enumerate(hists):
             ax = axes[i // cols][i % cols]
-            vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(s["deals"], 1)
+            vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(count_of(s), 1)
             if len(vals) and not h["width"] and len(vals) <= 25:
                 ax.bar(vals, cnts, width=0.8 * _min_gap(vals), color="C0")
             elif len(vals):
@@ -162,7 +166,7 @@ def render_html(s: dict, skill: dict | None = None) -> str:
            "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:3px 8px;"
            "text-align:right}th{background:#eee}</style></head><body>",
            f"<h1>{html.escape(str(s.get('game')))}: balance report</h1>",
-           f"<p>{fmt(s['deals'])} {plural(unit)}, seed {s.get('seed')}, agents {html.escape(', '.join(map(str, s.get('agents', []))))}, "
+           f"<p>{fmt(count_of(s))} {plural(unit)}, seed {s.get('seed')}, agents {html.escape(', '.join(map(str, s.get('agents', []))))}, "
            f"cardsim {html.escape(str(s.get('cardsim_version')))}.<br>Options: {html.escape(shown_opts)}</p>",
            "<h2>Seats</h2><table>",
            _row(["seat", "mean return", "95% CI", "sd", "win rate", "95% Wilson", "advantage", "advantage 95% CI",
@@ -225,12 +229,7 @@ def render_html(s: dict, skill: dict | None = None) -> str:
 def write_report(result, path, skill: dict | None = None) -> str:
     """Write the HTML report of `result` (a SimResult, a summary dict, or the path of a saved
     run) to `path`; returns the path."""
-    from cardsim.simulate import SimResult, load
-
-    if isinstance(result, (str, bytes)) or hasattr(result, "__fspath__"):
-        result = load(result)
-    s = result.summary() if isinstance(result, SimResult) else result
+    s = summary_of(as_result(result))
     text = render_html(s, skill)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_text_atomic(path, text)
     return str(path)

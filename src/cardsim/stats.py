@@ -23,7 +23,11 @@ Statistics (all with 95% intervals):
   actions per turn, forced turns counting 1), branching at decisions, decision share (turns with
   more than one legal action; Ludii's "DecisionMoves"), lead changes when recorded;
 - every game metric: mean, sd, interval, min, max and a histogram;
-- running means of each seat's return at log-spaced deal counts (for convergence plots).
+- running means of each seat's return at log-spaced deal counts (for convergence plots);
+- two-sample tests for comparing runs: Welch, Newcombe's interval for two proportions, paired t.
+
+This module is pure statistics: it imports nothing from cardsim (the import graph is acyclic,
+tests/test_layers.py). Definitions of every statistic: docs/glossary.md.
 """
 from __future__ import annotations
 
@@ -68,7 +72,8 @@ def t_test(mean: float, sd: float, n: int) -> float | None:
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple:
-    """Wilson score interval for a proportion k/n."""
+    """Wilson score interval for a proportion k/n (the formula scipy.stats.binomtest(k, n)
+    .proportion_ci(method="wilson") evaluates, written out for speed and any z)."""
     if n <= 0:
         return (None, None)
     p = k / n
@@ -276,6 +281,44 @@ def _hotelling(m: Moments, offset: int, P: int) -> dict:
             "p_value": _f(stats.f.sf(F, rank, n - rank))}
 
 
+def identical_groups(m: Moments, P: int) -> list | None:
+    """Seats whose returns (the first P columns of `m`) are identical in every row so far, as
+    groups of seats (partners in a partnership game), or None when no two seats are identical
+    or all are. Identical means equal means and zero variance of the difference, up to rounding
+    (the co-moments of identical columns are computed identically)."""
+    if m.n < 2 or P < 2:
+        return None
+    c = m.cov
+    scale = max(float(np.abs(c[:P, :P]).max()), 1e-300)
+    mscale = max(float(np.abs(m.mean[:P]).max()), 1e-300)
+    group = list(range(P))
+    for p in range(P):
+        for q in range(p + 1, P):
+            if group[q] != q:
+                continue
+            if (abs(c[p, p] + c[q, q] - 2 * c[p, q]) <= 1e-9 * scale
+                    and abs(m.mean[p] - m.mean[q]) <= 1e-9 * mscale
+                    and m.min[p] == m.min[q] and m.max[p] == m.max[q]):
+                group[q] = group[p]
+    groups: dict = {}
+    for p in range(P):
+        groups.setdefault(group[p], []).append(p)
+    out = list(groups.values())
+    if len(out) == P or len(out) == 1:
+        return None
+    return out
+
+
+def count_key(unit: str) -> str:
+    """The key a summary counts its rows under: "deals", or "matches" for a match run."""
+    return "matches" if unit == "match" else "deals"
+
+
+def count_of(s: dict) -> int:
+    """How many deals (or matches) a summary covers."""
+    return s["deals"] if "deals" in s else s["matches"]
+
+
 # ---------------------------------------------------------------------------------------------
 # the accumulator
 # ---------------------------------------------------------------------------------------------
@@ -393,7 +436,7 @@ class Accumulator:
             raise RuntimeError("Accumulator.finish() first")
         m, P, n = self.mom, self.P, self.mom.n
         out = dict(meta or {})
-        out["deals"] = n
+        out[count_key(out.get("unit", "deal"))] = n
         seats = []
         for p in range(P):
             st = _mean_stats(m.mean[p], m.var(p), n, m.min[p], m.max[p])
@@ -404,6 +447,7 @@ class Accumulator:
                           "win_rate": _f(self.wins[p] / n) if n else None, "win_ci95": wilson(int(self.wins[p]), n),
                           "advantage": adv["mean"], "advantage_ci95": adv["ci95"], "advantage_p": adv["p_value"]})
         out["seats"] = seats
+        out["teams"] = identical_groups(m, P)
         rates = [s["win_rate"] for s in seats if s["win_rate"] is not None]
         out["seat_balance"] = {**_hotelling(m, 0, P),
                                "win_rate_gap": _f(max(rates) - min(rates)) if rates else None,
@@ -508,9 +552,10 @@ def winners_mask(R: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# comparing two runs
+# two-sample tests (compare() in cardsim.analysis.compare uses them)
 # ---------------------------------------------------------------------------------------------
-def _welch(ma, sa, na, mb, sb, nb) -> dict:
+def welch(ma, sa, na, mb, sb, nb) -> dict:
+    """Difference mb - ma of two independent means (Welch's t interval and test)."""
     from scipy import stats
 
     d = (mb - ma) if (ma is not None and mb is not None) else None
@@ -522,10 +567,11 @@ def _welch(ma, sa, na, mb, sb, nb) -> dict:
         return {"a": ma, "b": mb, "diff": d, "ci95": (d, d), "p_value": 1.0 if d == 0 else 0.0}
     df = (va + vb) ** 2 / ((va * va / (na - 1) if na > 1 else 0) + (vb * vb / (nb - 1) if nb > 1 else 0) or 1e-300)
     h = float(stats.t.ppf(0.975, df)) * se
-    return {"a": ma, "b": mb, "diff": d, "ci95": (d - h, d + h), "p_value": float(2 * stats.t.sf(abs(d / se), df))}
+    p = stats.ttest_ind_from_stats(mb, sb, nb, ma, sa, na, equal_var=False).pvalue
+    return {"a": ma, "b": mb, "diff": d, "ci95": (d - h, d + h), "p_value": float(p)}
 
 
-def _two_prop(ka, na, kb, nb) -> dict:
+def two_proportions(ka, na, kb, nb) -> dict:
     """Difference of two independent proportions: Newcombe's hybrid (Wilson) interval, z test."""
     from scipy import stats
 
@@ -543,66 +589,11 @@ def _two_prop(ka, na, kb, nb) -> dict:
     return {"a": pa, "b": pb, "diff": d, "ci95": (lo, hi), "p_value": p}
 
 
-def _paired(x: np.ndarray, y: np.ndarray) -> dict:
+def paired_difference(x: np.ndarray, y: np.ndarray) -> dict:
+    """Mean of y - x over paired rows (the same deals), t interval and test."""
     d = y - x
     n = len(d)
     m = float(d.mean()) if n else float("nan")
     sd = float(d.std(ddof=1)) if n > 1 else float("nan")
     return {"a": _f(x.mean()) if n else None, "b": _f(y.mean()) if n else None, "diff": _f(m),
             "ci95": t_interval(m, sd, n), "p_value": t_test(m, sd, n)}
-
-
-def compare(a, b) -> dict:
-    """The difference b - a between two runs (two variants, two agent line-ups, two seeds), with
-    95% intervals and p-values, per seat (mean return, win rate), for draws, duration and every
-    metric the two runs share.
-
-    a, b: SimResult objects, summary dicts, or paths of saved results (.parquet, .csv, .json).
-    When both runs kept their tables over the same seed and deal indices (the same deals under
-    two rule sets or line-ups), return differences are *paired* deal by deal (common random
-    numbers: much tighter intervals); otherwise Welch's t test on the two summaries, and
-    Newcombe/z for win and draw rates (runs treated as independent)."""
-    from cardsim.simulate import SimResult, load
-
-    ra = load(a) if isinstance(a, (str, bytes)) or hasattr(a, "__fspath__") else a
-    rb = load(b) if isinstance(b, (str, bytes)) or hasattr(b, "__fspath__") else b
-    sa = ra.summary() if isinstance(ra, SimResult) else ra
-    sb = rb.summary() if isinstance(rb, SimResult) else rb
-    paired = (isinstance(ra, SimResult) and isinstance(rb, SimResult) and ra.table is not None
-              and rb.table is not None and ra.seed == rb.seed and len(ra.table) == len(rb.table)
-              and ra.num_players == rb.num_players and np.array_equal(ra.table["deal"], rb.table["deal"]))
-    na, nb = sa["deals"], sb["deals"]
-    out = {"a": {k: sa.get(k) for k in ("game", "options", "agents", "seed", "deals", "unit")},
-           "b": {k: sb.get(k) for k in ("game", "options", "agents", "seed", "deals", "unit")},
-           "method": "paired" if paired else "independent", "seats": []}
-    P = min(len(sa["seats"]), len(sb["seats"]))
-    for p in range(P):
-        A, B = sa["seats"][p], sb["seats"][p]
-        if paired:
-            ret = _paired(ra.table[f"return_{p}"], rb.table[f"return_{p}"])
-        else:
-            ret = _welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
-        win = _two_prop(A["wins"], na, B["wins"], nb)
-        adv = _welch(A["advantage"], None, na, B["advantage"], None, nb)
-        out["seats"].append({"seat": p, "mean": ret, "win_rate": win,
-                             "advantage": {"a": adv["a"], "b": adv["b"], "diff": adv["diff"]}})
-    out["draws"] = _two_prop(sa["draws"]["count"], na, sb["draws"]["count"], nb)
-    out["duration"] = {}
-    for k in ("actions", "decisions"):
-        if paired:
-            out["duration"][k] = _paired(ra.table[k].astype(float), rb.table[k].astype(float))
-        else:
-            A, B = sa["duration"][k], sb["duration"][k]
-            out["duration"][k] = _welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
-    out["metrics"] = {}
-    for k in sa.get("metrics", {}):
-        if k in sb.get("metrics", {}):
-            if paired:
-                out["metrics"][k] = _paired(ra.table[k], rb.table[k])
-            else:
-                A, B = sa["metrics"][k], sb["metrics"][k]
-                out["metrics"][k] = _welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
-    fa, fb = sa.get("first_player"), sb.get("first_player")
-    if fa and fb:
-        out["first_player_win_rate"] = _two_prop(fa["positions"][0]["wins"], na, fb["positions"][0]["wins"], nb)
-    return out

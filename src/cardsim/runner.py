@@ -1,0 +1,283 @@
+"""The runner: a run cut into chunks, one task per chunk, each task one nogil kernel call.
+
+Determinism. Deal i of seed s is keyed only by (s, i), and each seat's agent by (s, i, seat), so a
+deal's row never depends on the worker count, the chunk size, the executor or the machine. A task
+is a plain tuple (game name, options, seed, deal range, agent codes, ...): picklable, so it runs
+on a thread, a process or a Dask worker alike. When a chunk is made of whole canonical blocks
+(cardsim.stats.BLOCK) the task also computes each block's statistics where it runs, so the
+driver merges small block records instead of rows.
+
+Tasks are generated lazily (`plan`): memory does not depend on the number of deals.
+
+Python agents (objects with `act(state)`) take the slow path (`python_task`): every step goes
+through the State API; C agents in the same line-up are then emulated through the API with
+their own seeded numpy streams (their choices differ from the kernel's, deterministically).
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from cardsim import stats
+from cardsim.core._engine import AGENT_CODES, kernel_actions
+from cardsim.errors import CardsimError, ConfigError
+from cardsim.game import Game, make
+from cardsim.results_io import jsonable
+
+DEFAULT_CHUNK = 20_000
+CHUNK_BLOCKS = {"threads": 2, "dask": 4}   # default chunk, in canonical blocks, for big runs
+MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
+DEFAULT_AGENT = "random"
+_GAMES: dict = {}
+
+
+def _game_key(name: str, options: dict) -> str:
+    return json.dumps([name, jsonable({k: v for k, v in options.items() if k != "variant"})], sort_keys=True)
+
+
+def get_game(name: str, options: dict) -> Game:
+    """The Game for (name, resolved options), built once per process (workers cache it)."""
+    key = _game_key(name, options)
+    g = _GAMES.get(key)
+    if g is None:
+        g = make(name, **{k: v for k, v in options.items() if k != "variant" or v is not None})
+        _GAMES[key] = g
+    return g
+
+
+def remember_game(g: Game):
+    """Let tasks on this process reuse `g` instead of building it again."""
+    _GAMES.setdefault(_game_key(g.name, dict(g.options)), g)
+
+
+# ---------------------------------------------------------------------------------------------
+# argument checks shared by simulate() and skill()
+# ---------------------------------------------------------------------------------------------
+def check_int(name, v, lo, hi=None):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo or (hi is not None and v >= hi):
+        rng = f"[{lo}, {hi})" if hi is not None else f">= {lo}"
+        raise ConfigError(f"{name} must be an int {rng}, got {str(v)[:60]}")
+    return int(v)
+
+
+def resolve_game(game, matches=None, options=None) -> Game:
+    """A Game from a name and options (or a Game as given); matches= rebuilds it with scope='match'."""
+    options = options or {}
+    if isinstance(game, Game):
+        if options:
+            raise ConfigError("pass options to make(), not to simulate(), when giving a Game")
+        g = game
+        if matches is not None and g.options.get("scope") != "match":
+            if "scope" not in g.options:
+                raise ConfigError(f"{g.name} has no scope option: it cannot play matches")
+            g = make(g.name, **{**{k: v for k, v in g.options.items() if k != "variant" or v is not None},
+                                "scope": "match"})
+        return g
+    if matches is not None:
+        if options.get("scope", "match") != "match":
+            raise ConfigError("matches= plays whole matches: scope must be 'match' (or use deals=)")
+        options = {**options, "scope": "match"}
+    return make(game, **options)
+
+
+def agent_codes(game: Game, agents) -> tuple[list, list]:
+    """(codes, names): one per seat; C agents as kernel codes, Python agents as themselves."""
+    n = game.num_players
+    if agents is None:
+        agents = [DEFAULT_AGENT] * n
+    if isinstance(agents, str):
+        agents = [agents] * n
+    try:
+        agents = list(agents)
+    except TypeError:
+        raise ConfigError(f"agents must be a name, a list of names or agent objects, got {str(agents)[:60]}") from None
+    if len(agents) != n:
+        raise ConfigError(f"{game.name}: need {n} agents (one per seat), got {len(agents)}")
+    out = []
+    for a in agents:
+        if isinstance(a, str):
+            if a not in AGENT_CODES:
+                raise ConfigError(f"unknown agent {a[:40]!r}; agents: {sorted(AGENT_CODES)} or an object with act(state)")
+            out.append(AGENT_CODES[a])
+        elif callable(getattr(a, "act", None)):
+            out.append(a)
+        else:
+            raise ConfigError(f"agent {str(a)[:40]} is neither a name ({sorted(AGENT_CODES)}) nor an object with act(state)")
+    names = [a if isinstance(a, str) else repr(a) for a in agents]
+    return out, names
+
+
+def default_chunk(count: int, workers: int, backend: str, own_executor: bool) -> int:
+    """About 4 tasks per worker: whole canonical blocks for big runs, at most DEFAULT_CHUNK rows."""
+    block = stats.BLOCK
+    per = -(-count // (4 * workers)) if count else 1
+    if per >= block:
+        nblk = CHUNK_BLOCKS["threads" if backend == "threads" and own_executor else "dask"]
+        return block * min(nblk, max(1, round(per / block)))
+    return max(1, min(DEFAULT_CHUNK, per))
+
+
+def plan(count: int, chunk_size: int, make_task):
+    """The tasks of a run, generated lazily: make_task(start, size) for each chunk in deal order."""
+    return (make_task(s, min(chunk_size, count - s)) for s in range(0, count, chunk_size))
+
+
+def num_tasks(count: int, chunk_size: int) -> int:
+    return -(-count // chunk_size)
+
+
+# ---------------------------------------------------------------------------------------------
+# lead changes
+# ---------------------------------------------------------------------------------------------
+class LeadTracker:
+    """Counts lead changes over a sequence of running returns: the leaders are the seats with the
+    highest running return (none while all are equal); a lead change is a new set of leaders that
+    shares no seat with the previous one (so a partnership taking the lead from the other counts
+    once, and a tie that keeps the old leader among the leaders counts nothing)."""
+
+    __slots__ = ("prev", "changes", "last")
+
+    def __init__(self):
+        self.prev, self.changes, self.last = 0, 0, None
+
+    def see(self, r: np.ndarray):
+        if self.last is not None and np.array_equal(r, self.last):
+            return
+        self.last = r
+        if r.max() == r.min():
+            return
+        m = int(((r == r.max()) * (1 << np.arange(len(r)))).sum())
+        if self.prev and not (m & self.prev):
+            self.changes += 1
+        self.prev = m
+
+
+def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
+    """Lead changes in deal (seed, deal) played by C agents `codes`: the kernel's action sequence
+    is replayed through the State API and the running returns() watched after every action (see
+    LeadTracker). Games whose returns() stay 0 until the end count 0 by construction. The batch
+    kernel counts the same thing natively (run_batch(lead_changes=True)); this replay is the
+    independent reference the tests compare it with."""
+    st = game.new_state(seed, deal)
+    lt = LeadTracker()
+    for a in kernel_actions(game.spec, seed, deal, list(codes)):
+        st.apply(a)
+        lt.see(st.returns())
+    return lt.changes
+
+
+# ---------------------------------------------------------------------------------------------
+# chunk tasks (top-level and picklable: they run on threads, processes or Dask workers)
+# ---------------------------------------------------------------------------------------------
+def _finish_cols(g: Game, seed: int, start: int, part: dict, want_fp: bool) -> dict:
+    R = part["returns"]
+    count = len(R)
+    cols = {"deal": np.arange(start, start + count, dtype=np.int64)}
+    for p in range(g.num_players):
+        cols[f"return_{p}"] = np.ascontiguousarray(R[:, p])
+    cols["winners"] = stats.winners_mask(R)
+    if want_fp:
+        cols["first_player"] = np.asarray(part["first_player"], np.int8)
+    cols["actions"] = part["actions"].astype(np.int32)
+    cols["decisions"] = part["decisions"].astype(np.int32)
+    cols["legal_sum"] = part["legal_sum"].astype(np.int64)
+    if "lead_changes" in part:
+        cols["lead_changes"] = part["lead_changes"].astype(np.int32)
+    M = part["metrics"]
+    for i, m in enumerate(g.metric_names):
+        cols[m] = np.ascontiguousarray(M[:, i])
+    return cols
+
+
+def _with_blocks(g: Game, cols: dict, start: int, block: int, want_fp: bool, want_lc: bool, want_rows: bool):
+    """A task's answer: its rows, or (when `block` is set: the chunk is made of whole canonical
+    blocks) the statistics of each block, computed here on the worker, plus the rows if the
+    caller keeps or writes them. Shipping block statistics instead of rows keeps the driver idle
+    and the Dask traffic small."""
+    if not block:
+        return {"rows": cols}
+    extra = (["lead_changes"] if want_lc else []) + list(g.metric_names)
+    n = len(cols["actions"])
+    blocks = [stats.block_stats({k: v[lo:lo + block] for k, v in cols.items()}, start + lo, g.num_players, extra,
+                                want_fp)
+              for lo in range(0, n, block)]
+    return {"rows": cols if want_rows else None, "blocks": blocks, "n": n}
+
+
+def kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=False, block=0, want_rows=True):
+    """One chunk on the batch kernel: deals start..start+count-1 of seed, as table columns."""
+    g = get_game(name, options)
+    part = g.spec.run_batch(seed, start, count, list(codes), lead_changes=bool(want_lc))
+    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
+
+
+def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc=False, block=0, want_rows=True):
+    """Slow path: some seat is a Python agent; C agents are emulated through the same API."""
+    g = get_game(name, options)
+    P = g.num_players
+    M = len(g.metric_names)
+    rets = np.zeros((count, P))
+    acts = np.zeros(count, np.int64)
+    decs = np.zeros(count, np.int64)
+    lsum = np.zeros(count, np.int64)
+    mets = np.zeros((count, M))
+    fps = np.zeros(count, np.int8)
+    lcs = np.zeros(count, np.int32)
+    for d in range(count):
+        st = g.new_state(seed, start + d)
+        fps[d] = st.current_player
+        rngs = [np.random.default_rng([seed, start + d, p]) for p in range(P)]
+        k = 0
+        lt = LeadTracker()
+        while not st.is_terminal():
+            if k >= MAX_PY_STEPS:
+                raise CardsimError(f"{name}: deal {start + d} of seed {seed} did not end within {MAX_PY_STEPS} actions")
+            la = st.legal_actions()
+            p = st.current_player
+            if len(la) > 1:
+                decs[d] += 1
+                lsum[d] += len(la)
+            ag = agents[p]
+            if not isinstance(ag, int):
+                a = ag.act(st)
+            elif ag == AGENT_CODES["random"]:
+                a = la[rngs[p].integers(len(la))]
+            elif ag == AGENT_CODES["first"]:
+                a = la[0]
+            elif ag == AGENT_CODES.get("ismcts", -1):
+                a = g.spec.ismcts_action(st, seed=int(rngs[p].integers(2**63)))
+            else:
+                a = g.spec.greedy_action(st, int(rngs[p].integers(2**63)))
+            st.apply(a)
+            k += 1
+            if want_lc:
+                lt.see(st.returns())
+        rets[d] = st.returns()
+        acts[d] = k
+        lcs[d] = lt.changes
+        mm = st.metrics()
+        mets[d] = [mm[n] for n in g.metric_names]
+    part = {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets,
+            "first_player": fps}
+    if want_lc:
+        part["lead_changes"] = lcs
+    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
+
+
+def skill_task(name, options, seed, start, count, weak, strong):
+    """One chunk of skill(): the weak line-up, then `strong` at each seat in turn, same deals."""
+    g = get_game(name, options)
+    P = g.num_players
+    base = g.spec.run_batch(seed, start, count, [weak] * P)["returns"]
+    bw = stats.winners_mask(base)
+    out = {"actions": np.zeros(count)}
+    for p in range(P):
+        codes = [weak] * P
+        codes[p] = strong
+        r = g.spec.run_batch(seed, start, count, codes)["returns"]
+        w = stats.winners_mask(r)
+        out[f"gain_{p}"] = r[:, p] - base[:, p]
+        out[f"wgain_{p}"] = ((w >> p) & 1).astype(np.float64) - ((bw >> p) & 1)
+        out[f"base_{p}"] = base[:, p]
+    return out
