@@ -1,0 +1,61 @@
+# Hakka Six Tigers: pure rules on card masks and a small rules config (no state struct).
+# Card identity: suit * 9 + (number - 1), suits SHI GUAN SUO XIAN = 0..3 (strongest first),
+# CLOUD = 36. A play or a hand is a mask (bit k = identity k).
+from cardsim.core._types cimport int8_t, int32_t, uint64_t
+
+cdef enum:
+    ST_DECK = 37             # 36 suit cards + CLOUD
+    ST_CLOUD = 36            # the suitless card, value 1
+    ST_SHI1 = 0              # fixed old card SHI1
+    ST_XIAN1 = 27            # fixed old card XIAN1
+    PT_NONE = 0              # not a legal pattern
+    PT_SINGLE = 1            # one card
+    PT_RUN = 2               # >= 3 consecutive numbers of one suit
+    PT_SET = 3               # 3 or 4 cards of one number
+    ST_MAX_PLAYS = 160       # room for every lead / beat of a 12-card hand (bound in the .pyx)
+
+ctypedef struct STRules:
+    int32_t set_natural      # set order 9 > 8 > ... > 1 (else X4: 9 > 1 > 8 > ... > 2)
+    int32_t cloud_in_sets    # CLOUD may serve as a 1 in a set of 1s (X3 variant)
+
+ctypedef struct STPlay:
+    int8_t type              # PT_*
+    int8_t size              # number of cards
+    int8_t key               # strength within (type, size): single = card id, run = (3-suit)*16+top, set = set rank
+
+cdef inline uint64_t st_bit(int c) noexcept nogil:
+    return (<uint64_t>1) << c
+
+cdef inline uint64_t st_full() noexcept nogil:
+    """All 37 identities."""
+    return ((<uint64_t>1) << 37) - 1
+
+cdef inline uint64_t st_suit_mask(int s) noexcept nogil:
+    """The nine cards of suit s (0 = SHI .. 3 = XIAN)."""
+    return (<uint64_t>0x1FF) << (9 * s)
+
+cdef inline uint64_t st_fixed_old() noexcept nogil:
+    """SHI1, XIAN1, CLOUD: old whenever held (§2.5)."""
+    return st_bit(ST_SHI1) | st_bit(ST_XIAN1) | st_bit(ST_CLOUD)
+
+cdef inline int st_suit(int c) noexcept nogil:
+    """Suit 0..3 of a card, 4 for CLOUD."""
+    return c // 9
+
+cdef inline int st_number(int c) noexcept nogil:
+    """Number 1..9 of a card; CLOUD counts as 1."""
+    return 1 if c == ST_CLOUD else c % 9 + 1
+
+cdef uint64_t st_old_mask(uint64_t played) noexcept nogil
+cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil
+cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept nogil
+cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil
+cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules* r,
+                       uint64_t* out) noexcept nogil
+cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil
+cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil
+cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcept nogil
+cdef int st_dream_matches(uint64_t win_cards, int dream_card) noexcept nogil
+cdef int st_sung_points(int t, uint64_t win_cards, bint five_tigers) noexcept nogil
+cdef void st_payments(int nplayers, const int8_t* active, int winner, int special, int dreamer,
+                      int pts, int dream_pts, int32_t* out) noexcept nogil

@@ -1,0 +1,389 @@
+"""Hakka Six Tigers (Luk Fu): the pure rules, on card masks and a rules config only.
+
+Rules as implemented: docs/rules/six_tigers.md. This module holds the pattern rules (§2.3-§2.4),
+the dynamic old cards (§2.5), the single-card lead restriction (§5.2), beating (§5.3), the trick
+winner (§5.1), the dreamer's matches and the payments (§6). The state machine
+(`_six_tigers`) and the public oracles (`cardsim.games.six_tigers`) both run these kernels.
+
+Card identity: suit * 9 + (number - 1) with suits SHI, GUAN, SUO, XIAN = 0..3 (strongest first),
+CLOUD = 36. Numbers of one suit are consecutive bits, so a run is a block of set bits.
+
+Bound on the enumerations (ST_MAX_PLAYS = 160): a 12-card hand has at most 12 singles, at most
+28 runs in one fully held suit (sum over lengths 3..9 of 10 - L) plus one run in the three
+cards left, and at most 3 numbers held four times (5 sets each, 15 with CLOUD as a 1): well
+under 160 plays.
+"""
+from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+
+cdef uint64_t RED_CARDS = ((<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
+                           | (<uint64_t>1 << ST_SHI1) | (<uint64_t>1 << ST_XIAN1) | (<uint64_t>1 << 7)
+                           | (<uint64_t>1 << ST_CLOUD))
+
+
+cdef inline uint64_t number_mask(int n, bint with_cloud) noexcept nogil:
+    """The four suit cards of number n (1..9), plus CLOUD for n = 1 when with_cloud."""
+    cdef uint64_t m = ((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 18) | (<uint64_t>1 << 27)) << (n - 1)
+    if n == 1 and with_cloud:
+        m |= st_bit(ST_CLOUD)
+    return m
+
+cdef inline int set_rank(int n, const STRules* r) noexcept nogil:
+    """Rank of a set of number n (§2.4). Default (DECISION X4): 9 > 1 > 8 > ... > 2, i.e. 9 -> 10,
+    1 -> 9, others their number; set_natural: the number itself (9 > 8 > ... > 1)."""
+    if r.set_natural:
+        return n
+    if n == 9:
+        return 10
+    if n == 1:
+        return 9
+    return n
+
+
+cdef uint64_t st_old_mask(uint64_t played) noexcept nogil:
+    """The old cards (§2.5) given the cards already played (face up, plus face down under
+    old_tracking = all_played, DECISION X9).
+
+    Points: the fixed old cards SHI1, XIAN1 and CLOUD while unplayed, and the top card of each
+    suit: its highest-numbered card not yet played (cards in any hand, the dreamer's included,
+    count as not played). Only cards in a hand are old in effect; the mask may hold the top
+    card of a suit wherever it lies."""
+    cdef uint64_t old = st_fixed_old() & ~played
+    cdef uint64_t rest
+    cdef int s
+    for s in range(4):
+        rest = st_suit_mask(s) & ~played
+        if rest:
+            old |= st_bit(bit_high(rest))
+    return old
+
+
+cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil:
+    """Classify a set of cards (§2.2-§2.4). Returns PT_SINGLE, PT_RUN, PT_SET or PT_NONE and
+    fills out (type, size, key).
+
+    Validity: SINGLE any one card; RUN >= 3 cards of one suit with consecutive numbers (no
+    wrap, CLOUD never); SET 3 or 4 cards of one number (CLOUD as a 1 only with cloud_in_sets,
+    DECISION X3). Key: single = the card; run = (3 - suit) * 16 + top number (suit first, then
+    number); set = its rank in the set order (X4 or natural)."""
+    cdef int n = cs_popcount(m), lo, s, num
+    out.type = PT_NONE
+    out.size = n
+    out.key = 0
+    if n == 0:
+        return PT_NONE
+    lo = bit_low(m)
+    if n == 1:
+        out.type = PT_SINGLE
+        out.key = lo
+        return PT_SINGLE
+    if n < 3:
+        return PT_NONE
+    num = st_number(lo)
+    if n <= 4 and (m & ~number_mask(num, r.cloud_in_sets)) == 0:
+        out.type = PT_SET
+        out.key = set_rank(num, r)
+        return PT_SET
+    if m & st_bit(ST_CLOUD):
+        return PT_NONE
+    s = st_suit(lo)
+    if (m & ~st_suit_mask(s)) == 0 and (m >> lo) == ((<uint64_t>1 << n) - 1):
+        out.type = PT_RUN
+        out.key = (3 - s) * 16 + st_number(bit_high(m))
+        return PT_RUN
+    return PT_NONE
+
+
+cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept nogil:
+    """Whether cand beats the current high play (§5.3).
+
+    Validity: the same type and the same number of cards. Singles: same suit, higher number;
+    nothing beats a led SHI1, XIAN1 or CLOUD (a fixed old card is the current high only when it
+    was led, since it can never beat); CLOUD never beats. Runs: higher (suit, top number).
+    Sets: higher in the set order."""
+    cdef STPlay p
+    cdef int c, h
+    if st_pattern(cand, r, &p) == PT_NONE or p.type != high.type or p.size != high.size:
+        return False
+    if p.type == PT_SINGLE:
+        h = high.key
+        c = p.key
+        if st_bit(h) & st_fixed_old() or c == ST_CLOUD:
+            return False
+        return st_suit(c) == st_suit(h) and c > h
+    return p.key > high.key
+
+
+cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil:
+    """Cards of `hand` that may be led as a single (§5.2).
+
+    Validity: with N = the non-old cards in hand, a normal player leads a card of N whose suit
+    is the highest suit present in N, or any card when N is empty; a special player may also
+    lead any old card at any time."""
+    cdef uint64_t nonold = hand & ~old, res = 0
+    cdef int s
+    if nonold == 0:
+        return hand
+    for s in range(4):
+        if nonold & st_suit_mask(s):
+            res = nonold & st_suit_mask(s)
+            break
+    if special:
+        res |= hand & old
+    return res
+
+
+cdef int enum_runs(uint64_t hand, int exact, int min_key, uint64_t* out, int n) noexcept nogil:
+    """Append every run in hand (length exactly `exact`, or >= 3 when exact = 0) whose key is
+    above min_key; returns the new count."""
+    cdef int s, a, L, lmin, lmax
+    cdef uint64_t bits, blk
+    for s in range(4):
+        bits = (hand >> (9 * s)) & 0x1FF
+        for a in range(7):
+            lmin = 3 if exact == 0 else exact
+            lmax = 9 - a if exact == 0 else exact
+            for L in range(lmin, lmax + 1):
+                if a + L > 9:
+                    break
+                blk = ((<uint64_t>1 << L) - 1) << a
+                if (bits & blk) != blk:
+                    break
+                if (3 - s) * 16 + a + L > min_key:
+                    out[n] = blk << (9 * s)
+                    n += 1
+    return n
+
+cdef int enum_sets(uint64_t hand, int exact, int min_key, const STRules* r, uint64_t* out, int n) noexcept nogil:
+    """Append every set in hand (size exactly `exact`, or 3..4 when exact = 0) whose rank is
+    above min_key; returns the new count."""
+    cdef int num, k
+    cdef uint64_t grp, sub
+    for num in range(1, 10):
+        if set_rank(num, r) <= min_key:
+            continue
+        grp = hand & number_mask(num, r.cloud_in_sets)
+        if cs_popcount(grp) < 3:
+            continue
+        sub = grp
+        while sub:
+            k = cs_popcount(sub)
+            if (exact == 0 and 3 <= k <= 4) or k == exact:
+                out[n] = sub
+                n += 1
+            sub = (sub - 1) & grp
+    return n
+
+
+cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules* r,
+                       uint64_t* out) noexcept nogil:
+    """Every legal lead (§5.1-§5.2) as a card mask: the allowed singles, every run and every
+    set in hand (runs and sets are never restricted). out needs ST_MAX_PLAYS entries."""
+    cdef int n = 0
+    cdef uint64_t s = st_single_leads(hand, old, special)
+    while s:
+        out[n] = s & (~s + 1)
+        s &= s - 1
+        n += 1
+    n = enum_runs(hand, 0, -1, out, n)
+    return enum_sets(hand, 0, -1, r, out, n)
+
+
+cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil:
+    """Every play from hand that beats the current high play (§5.3), as card masks."""
+    cdef int n = 0
+    cdef uint64_t m
+    if high.type == PT_SINGLE:
+        if st_bit(high.key) & st_fixed_old():
+            return 0
+        m = hand & st_suit_mask(st_suit(high.key)) & ~((st_bit(high.key) << 1) - 1)
+        while m:
+            out[n] = m & (~m + 1)
+            m &= m - 1
+            n += 1
+        return n
+    if high.type == PT_RUN:
+        return enum_runs(hand, high.size, high.key, out, 0)
+    if high.type == PT_SET:
+        return enum_sets(hand, high.size, high.key, r, out, 0)
+    return 0
+
+
+cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil:
+    """Whether hand holds at least one play that beats the current high (X7 obligation)."""
+    cdef uint64_t buf[ST_MAX_PLAYS]
+    if high.type == PT_SINGLE:
+        if st_bit(high.key) & st_fixed_old():
+            return False
+        return (hand & st_suit_mask(st_suit(high.key)) & ~((st_bit(high.key) << 1) - 1)) != 0
+    return st_enum_beats(hand, high, r, buf) > 0
+
+
+cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcept nogil:
+    """Index of the winning play of a trick (§5.1): plays[0] is the lead (a legal pattern), each
+    later play that beats the current high becomes the current high, any other play is a
+    discard. Returns -1 if the lead is no pattern."""
+    cdef STPlay high
+    cdef int i, w = 0
+    if st_pattern(plays[0], r, &high) == PT_NONE:
+        return -1
+    for i in range(1, n):
+        if st_beats(plays[i], &high, r):
+            st_pattern(plays[i], r, &high)
+            w = i
+    return w
+
+
+cdef int st_dream_matches(uint64_t win_cards, int dream_card) noexcept nogil:
+    """Dreamer's extra tricks (§6.2, DECISION X13): the winning cards with the same number as
+    the dreamer's card, suit irrelevant, CLOUD counting as a 1 on either side."""
+    return cs_popcount(win_cards & number_mask(st_number(dream_card), True) & ~st_bit(dream_card))
+
+
+cdef int st_sung_points(int t, uint64_t win_cards, bint five_tigers) noexcept nogil:
+    """Sung's scoring (§7 option scoring = "sung"). Points: (winning cards - 5) + the red cards
+    among the winning cards (the four 9s, SHI1, XIAN1, SHI8, CLOUD); 12 cards with all 8 reds
+    score 30; Five Tigers (Ung Fu Ha San) scores 6. t < 6 scores 0."""
+    cdef int reds
+    if five_tigers:
+        return 6
+    if t < 6:
+        return 0
+    reds = cs_popcount(win_cards & RED_CARDS)
+    if t == 12 and reds == 8:
+        return 30
+    return t - 5 + reds
+
+
+cdef void st_payments(int nplayers, const int8_t* active, int winner, int special, int dreamer,
+                      int pts, int dream_pts, int32_t* out) noexcept nogil:
+    """Payments of a round (§6.2) into out[0..nplayers-1] (net points per seat; zero-sum).
+
+    Points: each active player other than the winner pays `pts` to the winner and, when
+    dream_pts > 0, `dream_pts` to the dreamer (the winner never pays the dreamer). Liability
+    (DECISION X14): a special player who is not the winner pays the shares of both losing active
+    players (winner's and dreamer's), the other loser pays nothing. No winner (winner < 0): no
+    payments."""
+    cdef int q, payer
+    for q in range(nplayers):
+        out[q] = 0
+    if winner < 0:
+        return
+    for q in range(nplayers):
+        if not active[q] or q == winner:
+            continue
+        payer = special if (special >= 0 and special != winner) else q
+        out[payer] -= pts
+        out[winner] += pts
+        if dreamer >= 0 and dream_pts > 0:
+            out[payer] -= dream_pts
+            out[dreamer] += dream_pts
+
+
+# ---- Python entry points for the oracles (masks in, ints / masks out) ---------------------------
+def py_rules(bint set_natural=False, bint cloud_in_sets=False):
+    return (set_natural, cloud_in_sets)
+
+cdef inline void fill_rules(STRules* r, tuple rules):
+    r.set_natural = rules[0]
+    r.cloud_in_sets = rules[1]
+
+def py_pattern(uint64_t m, tuple rules):
+    """(type, size, key) of a card mask; type 0 = no pattern."""
+    cdef STRules r
+    cdef STPlay p
+    fill_rules(&r, rules)
+    st_pattern(m, &r, &p)
+    return (p.type, p.size, p.key)
+
+def py_trick_winner(list plays, tuple rules):
+    cdef STRules r
+    cdef uint64_t ps[8]
+    fill_rules(&r, rules)
+    for i, m in enumerate(plays[:8]):
+        ps[i] = m
+    return st_trick_winner(ps, min(len(plays), 8), &r)
+
+def py_old_mask(uint64_t played):
+    return st_old_mask(played)
+
+def py_leads(uint64_t hand, uint64_t played, bint special, tuple rules):
+    cdef STRules r
+    cdef uint64_t buf[ST_MAX_PLAYS]
+    fill_rules(&r, rules)
+    n = st_enum_leads(hand & st_full(), st_old_mask(played), special, &r, buf)
+    return [buf[i] for i in range(n)]
+
+def py_beats(uint64_t hand, uint64_t high, tuple rules):
+    cdef STRules r
+    cdef STPlay h
+    cdef uint64_t buf[ST_MAX_PLAYS]
+    fill_rules(&r, rules)
+    if st_pattern(high, &r, &h) == PT_NONE:
+        return []
+    n = st_enum_beats(hand & st_full(), &h, &r, buf)
+    return [buf[i] for i in range(n)]
+
+def py_dream_matches(uint64_t win_cards, int dream_card):
+    return st_dream_matches(win_cards, dream_card)
+
+def py_sung_points(int t, uint64_t win_cards, bint five_tigers):
+    return st_sung_points(t, win_cards, five_tigers)
+
+def py_payments(int nplayers, list active, int winner, int special, int dreamer, int pts, int dream_pts):
+    cdef int8_t act[4]
+    cdef int32_t out[4]
+    for i in range(nplayers):
+        act[i] = 1 if active[i] else 0
+    st_payments(nplayers, act, winner, special, dreamer, pts, dream_pts, out)
+    return [out[i] for i in range(nplayers)]
+
+
+# ---- card notation (DESIGN §4): suit word then number, CLOUD ------------------------------------
+SUITS = ("SHI", "GUAN", "SUO", "XIAN")
+SUIT_ALIASES = {"SHI": 0, "GUAN": 1, "SUO": 2, "XIAN": 3,
+                "SUP": 0, "GON": 1, "ZOK": 2, "SIN": 3,         # NovelGames' Hakka names
+                "拾": 0, "貫": 1, "索": 2, "綫": 3}
+CLOUD_NAMES = ("CLOUD", "WANSIN", "雲綫")
+DISPLAY_ORDER = tuple(s * 9 + n for s in range(4) for n in range(8, -1, -1)) + (ST_CLOUD,)
+
+
+def card_str(int c):
+    """'SHI9', 'GUAN1', ..., 'CLOUD'."""
+    if c == ST_CLOUD:
+        return "CLOUD"
+    return SUITS[c // 9] + str(c % 9 + 1)
+
+
+def parse_card(text):
+    """'SHI9', 'guan7', 'SUO1', 'XIAN3', 'CLOUD' (also 'SUP9', 'GON7', 'ZOK1', 'SIN3', 'WANSIN'
+    and the characters 拾 貫 索 綫 雲綫) -> card id 0..36. Anything else raises ParseError."""
+    from cardsim.errors import ParseError
+    if not isinstance(text, str):
+        raise ParseError(f"six_tigers: a card must be a string like 'SHI9' or 'CLOUD', got {text!r}")
+    t = text.strip().upper()
+    if t in CLOUD_NAMES:
+        return ST_CLOUD
+    if len(t) >= 2 and t[-1] in "123456789" and t[:-1] in SUIT_ALIASES:
+        return SUIT_ALIASES[t[:-1]] * 9 + int(t[-1]) - 1
+    raise ParseError(f"six_tigers: malformed card {text!r}; expected a suit (SHI GUAN SUO XIAN, or "
+                     f"SUP GON ZOK SIN) then a number 1-9, e.g. 'SHI9', 'GUAN1', or CLOUD (WANSIN)")
+
+
+def mask_to_cards(uint64_t m):
+    """Cards of a mask in display order: SHI, GUAN, SUO, XIAN high to low, then CLOUD."""
+    return [card_str(c) for c in DISPLAY_ORDER if (m >> c) & 1]
+
+
+def cards_to_mask(cards):
+    """Card strings -> mask; a bare string or a card given twice raises ParseError."""
+    from cardsim.errors import ParseError
+    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"six_tigers: expected a list of card strings, got {cards!r}")
+    m = 0
+    for t in cards:
+        c = parse_card(t)
+        if (m >> c) & 1:
+            raise ParseError(f"six_tigers: card {t!r} given twice (one pack of 37 distinct cards)")
+        m |= 1 << c
+    return m
