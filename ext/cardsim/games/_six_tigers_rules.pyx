@@ -377,13 +377,8 @@ def mask_to_cards(uint64_t m):
 
 def cards_to_mask(cards):
     """Card strings -> mask; a bare string or a card given twice raises ParseError."""
+    from cardsim import cards as _cards
     from cardsim.errors import ParseError
-    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
+    if not isinstance(cards, (list, tuple, str)):
         raise ParseError(f"six_tigers: expected a list of card strings, got {cards!r}")
-    m = 0
-    for t in cards:
-        c = parse_card(t)
-        if (m >> c) & 1:
-            raise ParseError(f"six_tigers: card {t!r} given twice (one pack of 37 distinct cards)")
-        m |= 1 << c
-    return m
+    return _cards.ids_to_mask(cards, parse_card, "six_tigers")
