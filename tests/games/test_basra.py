@@ -743,3 +743,107 @@ def test_resample_keeps_known_stock_cards():
         break
     else:
         pytest.fail("no deal with a buried card")
+
+
+# ---- bad input never crashes, never scores (issue: hardening) ----------------------------------
+def test_best_of_5_returns_rank_the_sides_by_games_won():
+    """A best-of-5 match's returns rank the sides as the match result does (games won), not by
+    total points (before: the winners column named the loser in ~9% of matches)."""
+    g = cardsim.make("basra", players=2, scope="match", match="best_of_5_150")
+    r = g.spec.run_batch(3, 0, 150, [0, 0])
+    win = r["metrics"][:, g.metric_names.index("winner")].astype(int)
+    pts = r["metrics"][:, [g.metric_names.index("points_0"), g.metric_names.index("points_1")]]
+    assert np.any(np.argmax(pts, axis=1) != win)            # points alone would misname some
+    for ret, w in zip(r["returns"], win):
+        assert w >= 0 and ret[w] > ret[1 - w]
+    st = g.new_state(seed=3, deal=0)
+    rng = np.random.default_rng(1)
+    while not st.is_terminal():
+        la = st.legal_actions()
+        st.apply(int(la[rng.integers(len(la))]))
+    v = g.spec.view(st)
+    assert list(st.returns()) == [v["games_won"][0] - v["games_won"][1], v["games_won"][1] - v["games_won"][0]]
+
+
+@pytest.mark.parametrize("kw", [
+    {"turn": -100}, {"turn": 5}, {"turn": 2}, {"turn": 1.0}, {"turn": True}, {"dealer": 2}, {"dealer": -1},
+    {"dealer": "0"}, {"last_capturer": 2}, {"last_capturer": -1}, {"carry": -1}, {"carry": 2**40},
+    {"carry": 0.5}, {"piles": [["5S"], ["5H"], ["5D"]]}, {"piles": "5S"}, {"stock": None}, {"floor": 7},
+])
+def test_position_validates_every_argument(kw):
+    """basra.position range-checks every argument before it touches the state (before: turn=-100
+    crashed at exit, turn=5 gave a non-terminal state with no legal action)."""
+    g = cardsim.make("basra", players=2)
+    args = {"hands": [["QC"], ["2S"]], "floor": ["KD"], "dealer": 1} | kw
+    with pytest.raises(cardsim.CardsimError):
+        basra.position(g, **args)
+
+
+def test_position_refuses_dead_positions():
+    g = cardsim.make("basra", players=2)
+    with pytest.raises(ConfigError, match="must hold a card"):
+        basra.position(g, [[], ["2S"]], ["KD"], dealer=1, turn=0)        # seat to act holds nothing
+    with pytest.raises(ConfigError, match="hand"):
+        basra.position(g, [["AS", "2S", "3S", "4S", "5S"], ["2H"]], [], dealer=1)   # 5 > hand_size 4
+    with pytest.raises(ConfigError):
+        basra.position(g, [["AS"], ["2S"], ["3S"]], [], dealer=1)         # 3 hands for 2 players
+    with pytest.raises(ParseError):
+        basra.position(g, None, [], dealer=1)
+    st = basra.position(g, [["QC"], ["2S"]], ["KD"], dealer=1, turn=0, last_capturer=1, carry=2)
+    assert st.legal_actions().size > 0 and st.spec.view(st)["carry"] == 2
+
+
+def test_scenario_is_the_one_name_for_building_a_state():
+    g = cardsim.make("basra", players=2)
+    a = g.spec.scenario([["QC"], ["2S"]], floor=["KD"], dealer=1)
+    b = basra.position(g, [["QC"], ["2S"]], ["KD"], dealer=1)
+    assert str(a) == str(b) and a.legal_actions().tolist() == b.legal_actions().tolist()
+    pack = [basra._k.card_str(c) for c in range(52)]
+    c = g.spec.scenario(None, pack=pack, dealer=1)
+    d = basra.deal_pack(g, pack, dealer=1)
+    assert str(c) == str(d)
+    with pytest.raises(ConfigError):
+        g.spec.scenario([["QC"], ["2S"]], pack=pack)
+    with pytest.raises(ConfigError):
+        g.spec.scenario([["QC"], ["2S"]], floor=["KD"], colour="red")
+
+
+@pytest.mark.parametrize("args", [
+    ([["5S", "6S"], ["5S"]], {}),                                    # a card in two piles
+    ([["5S"], ["6S"]], {"carry": -1}),
+    ([["5S"], ["6S"]], {"carry": 1.5}),
+    ([["5S"], ["6S"]], {"carry": 2**70}),
+    ([["5S"], ["6S"]], {"basras": [10, -10]}),
+    ([["5S"], ["6S"]], {"basras": [10.25, 0]}),
+    ([["5S"], ["6S"]], {"basras": [10]}),
+    ([["5S"], ["6S"]], {"basras": [None, 0]}),
+    ([["5S"], ["6S"]], {"doubled": [["QS"], []]}),                   # doubled card not in the pile
+    ([["5S"], ["6S"]], {"doubled": [[], [], []]}),
+    (None, {}), (5, {}), ([None, ["6S"]], {}), ([7, ["6S"]], {}),
+])
+def test_score_deal_refuses_inconsistent_inputs(args):
+    piles, kw = args
+    with pytest.raises(cardsim.CardsimError):
+        score_deal(piles, **kw)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: capture_options(None, "5H"), lambda: capture_options(5, "5H"), lambda: capture_options(["2S"], None),
+    lambda: capture_options(["2S"], 5), lambda: basra_points(None, "5H"), lambda: basra_points(3, "5H"),
+    lambda: basra_points(["2S"], None), lambda: basra_points(["2S", "3S"], "5H", last_play="yes"),
+])
+def test_oracles_refuse_non_card_lists(call):
+    with pytest.raises(cardsim.CardsimError):
+        call()
+
+
+def test_set_scores_validates():
+    g = cardsim.make("basra", players=2, scope="match")
+    st = g.new_state(seed=1)
+    for bad in ([1, 2, 3], [1.3, 2], None, [2**40, 0], [-1, 0]):
+        with pytest.raises(cardsim.CardsimError):
+            g.spec.set_scores(st, bad)
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.set_scores(st, [10, 20], ladder_step=3)
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.set_scores(st, [10, 20], carry=-2)

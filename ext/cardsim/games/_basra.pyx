@@ -27,7 +27,10 @@ its bounds documented there).
 Returns: per seat, its side's points minus the mean of the other sides' points (zero-sum), for
 the deal (scope "deal") or summed over every deal of the game / match (scope "match"). Points
 are real points (Syrian halves as .5); the kernel keeps half points. With two sides this is
-"own minus opponents". Metrics: points_s, cards_s, basras_s per side (last deal; points are the
+"own minus opponents". A best-of-5 match (scope "match", match "best_of_5_150") is decided by
+games won, so its returns are games won minus the mean of the other sides' games won: they rank
+the sides as the match result does (total points could name the loser; they stay in the
+metrics). Metrics: points_s, cards_s, basras_s per side (last deal; points are the
 whole state's), majority_side (-1 none), carry, winner (scope match: side, -1 draw/none), deals.
 
 Observation (float32, length OBS_SIZE), blocks in order: own hand (52); floor (52); cards played
@@ -57,7 +60,8 @@ from cardsim.games._basra_rules cimport (
     basra_points, score_deal, game_end)
 
 from cardsim.errors import ConfigError, ParseError
-from cardsim.games._basra_rules import SUITS, RANKS, card_str, parse_card, mask_to_cards, cards_to_mask
+from cardsim.games._basra_rules import (SUITS, RANKS, card_str, parse_card, mask_to_cards, cards_to_mask,
+                                        check_int)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,6 +310,13 @@ cdef void ba_returns(const void* st, const void* cfg, double* out) noexcept nogi
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef int p, sd
     cdef double tot = 0.0, own
+    if c.match and c.best_of_5:                    # the match result is games won, not points
+        for sd in range(c.nsides):
+            tot += s.games_won[sd]
+        for p in range(c.nplayers):
+            own = s.games_won[side_of(c, p)]
+            out[p] = own - (tot - own) / (c.nsides - 1)
+        return
     for sd in range(c.nsides):
         tot += s.total_half[sd]
     for p in range(c.nplayers):
@@ -658,19 +669,47 @@ cdef class BasraSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def deal_pack(self, pack, int dealer=0):
-        """A fresh deal from an ordered pack (card strings, top card first): hands, floor and
-        floor cleaning exactly as the engine deals (§3)."""
+    def scenario(self, hands, **facts):
+        """A state built from card strings, for scenario tests and analysis; every argument is
+        validated before the state is touched (ConfigError / ParseError).
+
+        hands: one card list per seat (at most hand_size cards each), with the public facts
+        floor, stock (top card first), piles (cards captured per side so far), dealer, turn
+        (default: dealer's right, dealer + 1), last_capturer (a side or None) and carry
+        (majority ties carried in). Cards listed nowhere are out of play (the pack is then
+        incomplete, which scenarios allow). Or hands=None and pack=[52 or 44 cards, top first]
+        (with dealer): a fresh deal dealt from that pack exactly as the engine deals (§3)."""
+        unknown = sorted(set(facts) - {"floor", "stock", "dealer", "turn", "last_capturer", "piles", "carry",
+                                       "pack"})
+        if unknown:
+            raise ConfigError(f"basra: unknown scenario facts {unknown}; known: floor, stock, dealer, turn, "
+                              f"last_capturer, piles, carry (or pack with dealer)")
+        if facts.get("pack") is not None:
+            if hands is not None or set(facts) - {"pack", "dealer"}:
+                raise ConfigError("basra: a scenario from a pack takes only pack= and dealer= (hands=None)")
+            return self._from_pack(facts["pack"], facts.get("dealer", 0))
+        facts.pop("pack", None)
+        return self._position(hands, **facts)
+
+    def deal_pack(self, pack, dealer=0):
+        """Same as scenario(None, pack=pack, dealer=dealer)."""
+        return self._from_pack(pack, dealer)
+
+    def position(self, hands, floor, stock=(), dealer=0, turn=None, last_capturer=None, piles=None, carry=0):
+        """Same as scenario(hands, floor=..., ...)."""
+        return self._position(hands, floor, stock, dealer, turn, last_capturer, piles, carry)
+
+    def _from_pack(self, pack, dealer):
         cdef State s
         cdef BasraState* st
+        cdef int i
         m = cards_to_mask(pack, self.c.deck)
         if len(pack) != self.c.deck:
             raise ConfigError(f"basra: the pack must hold all {self.c.deck} cards, got {len(pack)}")
-        if not 0 <= dealer < self.c.nplayers:
-            raise ConfigError(f"basra: dealer must be 0..{self.c.nplayers - 1}")
+        dealer = check_int("dealer", dealer, 0, self.c.nplayers - 1)
+        ids = [parse_card(t) for t in pack]
         s = self.new_state(0, 0)
         st = <BasraState*>s.data
-        ids = [parse_card(t) for t in pack]
         for i, k in enumerate(reversed(ids)):
             st.stock[i] = k
         st.nstock = self.c.deck
@@ -678,25 +717,40 @@ cdef class BasraSpec(GameSpec):
         deal_from_stock(st, &self.c)
         return s
 
-    def position(self, hands, floor, stock=(), int dealer=0, turn=None, last_capturer=None,
-                 piles=None, carry=0):
-        """A mid-deal position from card strings: hands per seat, floor, stock (top first), the
-        cards already captured per side (piles); cards listed nowhere are out of play (the pack
-        is then incomplete, which scenario tests allow). For scenario tests and analysis."""
+    def _position(self, hands, floor=(), stock=(), dealer=0, turn=None, last_capturer=None, piles=None, carry=0):
         cdef State s
         cdef BasraState* st
+        cdef int p, i
         N = self.c.nplayers
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
+            raise ParseError(f"basra: hands must be a list of {N} card lists, got {hands!r:.60}")
         if len(hands) != N:
-            raise ConfigError(f"basra: need {N} hands")
+            raise ConfigError(f"basra: need {N} hands, got {len(hands)}")
         hm = [cards_to_mask(h, self.c.deck) for h in hands]
+        for p, h in enumerate(hands):
+            if len(h) > self.c.hand_size:
+                raise ConfigError(f"basra: hand {p} holds {len(h)} cards; a hand holds at most "
+                                  f"hand_size = {self.c.hand_size}")
         fm = cards_to_mask(floor, self.c.deck)
         sm = cards_to_mask(stock, self.c.deck)
-        pm = [cards_to_mask(p, self.c.deck) for p in (piles or [])]
+        if piles is None:
+            piles = ()
+        if isinstance(piles, (str, bytes)) or not isinstance(piles, (list, tuple)) or len(piles) > self.c.nsides:
+            raise ConfigError(f"basra: piles must be a list of at most {self.c.nsides} card lists (one per "
+                              f"side), got {piles!r:.60}")
+        pm = [cards_to_mask(pl, self.c.deck) for pl in piles]
+        dealer = check_int("dealer", dealer, 0, N - 1)
+        turn = (dealer + 1) % N if turn is None else check_int("turn", turn, 0, N - 1)
+        last_capturer = -1 if last_capturer is None else check_int("last_capturer (a side)", last_capturer, 0,
+                                                                   self.c.nsides - 1)
+        carry = check_int("carry", carry, 0, MAX_CARRY)
         used = 0
         for m in hm + [fm, sm] + pm:
             if used & m:
                 raise ConfigError("basra: a card appears twice in the position")
             used |= m
+        if hm[turn] == 0:
+            raise ConfigError(f"basra: the seat to act ({turn}) must hold a card")
         s = self.new_state(0, 0)
         st = <BasraState*>s.data
         for p in range(4):
@@ -712,8 +766,8 @@ cdef class BasraSpec(GameSpec):
             st.stock[i] = k
         st.nstock = len(ids)
         st.dealer = dealer
-        st.turn = (dealer + 1) % N if turn is None else turn
-        st.last_capturer = -1 if last_capturer is None else last_capturer
+        st.turn = turn
+        st.last_capturer = last_capturer
         st.buried = 0
         st.chosen = 0
         st.pending = -1
@@ -722,12 +776,19 @@ cdef class BasraSpec(GameSpec):
         st.phase = BA_PH_PLAY
         return s
 
-    def set_scores(self, State s, game_points, carry=None, int ladder_step=0):
-        """Set the current game's points per side (real points) and the carry."""
+    def set_scores(self, State s, game_points, carry=None, ladder_step=0):
+        """Set the current game's points per side (real points, multiples of 0.5) and the carry."""
         cdef BasraState* st = <BasraState*>s.data
-        for i, v in enumerate(game_points):
-            st.cum_half[i] = int(round(2 * v))
-            st.total_half[i] = int(round(2 * v))
+        cdef int i
+        S = self.c.nsides
+        if isinstance(game_points, (str, bytes)) or not isinstance(game_points, (list, tuple)) or len(game_points) != S:
+            raise ConfigError(f"basra: game_points must be {S} numbers (one per side), got {game_points!r:.60}")
+        halves = [half_points("game_points", v, MAX_POINTS) for v in game_points]
+        carry = None if carry is None else check_int("carry", carry, 0, MAX_CARRY)
+        ladder_step = check_int("ladder_step", ladder_step, 0, 2)
+        for i in range(S):
+            st.cum_half[i] = halves[i]
+            st.total_half[i] = halves[i]
         if carry is not None:
             st.carry = carry
         st.last_target = ladder_step
@@ -738,6 +799,18 @@ cdef class BasraSpec(GameSpec):
         it may raise the ladder target, as the engine does."""
         cdef BasraState* st = <BasraState*>s.data
         return game_end(&self.c, st.cum_half, &st.last_target)
+
+
+MAX_CARRY = 10_000            # majority ties carried over: far beyond play, keeps the bonus in range
+MAX_POINTS = 1_000_000        # points per side given to set_scores / score_deal
+
+def half_points(name, value, limit):
+    """A number of points (a multiple of 0.5, 0..limit, not a bool) -> half points."""
+    import numbers
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= limit
+            or 2 * value != int(2 * value)):
+        raise ConfigError(f"basra: {name} must be multiples of 0.5 in 0..{limit}, got {value!r:.60}")
+    return int(2 * value)
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------

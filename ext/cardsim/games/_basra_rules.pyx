@@ -19,7 +19,7 @@ from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
 
 from cardsim import cards as _cards
-from cardsim.errors import ParseError
+from cardsim.errors import ConfigError, ParseError
 
 cdef enum:
     MAXGROUPS = 2048
@@ -426,9 +426,10 @@ def mask_to_cards(uint64_t m):
     return out
 
 def cards_to_mask(cards, int deck=52):
+    """A list of card strings (one pack: no card twice, all in the deck-card pack) -> mask."""
     cdef uint64_t m = 0
-    if isinstance(cards, str):
-        raise ParseError(f"basra: expected a list of cards, got the string {cards!r}")
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"basra: expected a list of card strings, got {_short(cards)}")
     for t in cards:
         c = parse_card(t)
         if c >= deck:
@@ -439,3 +440,17 @@ def cards_to_mask(cards, int deck=52):
     return m
 
 
+
+
+def _short(value):
+    """repr of a value for an error message, cut to a short prefix."""
+    r = repr(value)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+def check_int(name, value, int lo, long long hi):
+    """`value` as an int in lo..hi (numpy integers accepted; bools, floats, strings refused) or a
+    ConfigError naming the range."""
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
+        raise ConfigError(f"basra: {name} must be an int in {lo}..{hi}, got {_short(value)}")
+    return int(value)

@@ -14,6 +14,8 @@ is named.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _basra as _k
 from cardsim.options import SCOPE, Option
@@ -240,6 +242,13 @@ def _floor_ids(floor, deck):
     return ids
 
 
+def _card(card, deck):
+    c = _k.parse_card(card)
+    if c >= deck:
+        raise ParseError(f"basra: card {card!r} is not in the {deck}-card pack")
+    return c
+
+
 def capture_options(floor: list[str], card: str, variant: str = "egyptian", **options) -> list[dict]:
     """Every legal outcome of playing `card` on `floor` (§4.2, §4.3), with the engine's kernels:
     a list of {"captured": [floor cards taken, in floor order], "basra_points": int}, in the
@@ -249,9 +258,7 @@ def capture_options(floor: list[str], card: str, variant: str = "egyptian", **op
     spec = _spec(variant, options)
     deck = spec.deck_size
     ids = _floor_ids(floor, deck)
-    c = _k.parse_card(card)
-    if c >= deck:
-        raise ParseError(f"basra: card {card!r} is not in the {deck}-card pack")
+    c = _card(card, deck)
     if c in ids:
         raise ParseError(f"basra: card {card!r} is both played and on the floor (one pack)")
     fmask = 0
@@ -272,7 +279,11 @@ def basra_points(floor: list[str], card: str, variant: str = "egyptian", last_pl
     clear it."""
     spec = _spec(variant, options)
     ids = _floor_ids(floor, spec.deck_size)
-    c = _k.parse_card(card)
+    c = _card(card, spec.deck_size)
+    if c in ids:
+        raise ParseError(f"basra: card {card!r} is both played and on the floor (one pack)")
+    if not isinstance(last_play, (bool, np.bool_)):
+        raise ConfigError(f"basra: last_play must be True or False, got {last_play!r:.60}")
     fmask = sum(1 << k for k in ids)
     if not fmask or fmask not in _k.oracle_capture_sets(spec, fmask, c):
         return 0
@@ -283,7 +294,11 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
                carry: int = 0, variant: str = "egyptian", **options) -> tuple[list[float], int, int]:
     """Score one deal (§6) with the engine's kernel: piles[s] = the cards side s captured,
     basras[s] = its basra points, doubled[s] = its doubled (Syrian) cards, carry = majority ties
-    carried in. Returns (points per side, new carry, majority side or -1)."""
+    carried in. Returns (points per side, new carry, majority side or -1). Inconsistent inputs
+    (a card in two piles, a doubled card outside its side's pile, negative or fractional
+    counts) raise ConfigError / ParseError instead of being scored."""
+    if isinstance(piles, (str, bytes)) or not isinstance(piles, (list, tuple)):
+        raise ParseError(f"basra: piles must be a list of 2, 3 or 4 card lists, got {piles!r:.60}")
     n = len(piles)
     opts = dict(options)
     if n == 3:
@@ -298,18 +313,39 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     spec = _spec(variant, opts)
     deck = spec.deck_size
     masks = [_k.cards_to_mask(p, deck) for p in piles]
-    dbl = [_k.cards_to_mask(p, deck) for p in (doubled or [])]
-    return _k.oracle_score(spec, masks, dbl, list(basras or [0] * n), carry)
+    used = 0
+    for m in masks:
+        if used & m:
+            raise ConfigError(f"basra: a card appears in two piles: {_k.mask_to_cards(used & m)}")
+        used |= m
+    if doubled is None:
+        doubled = []
+    if isinstance(doubled, (str, bytes)) or not isinstance(doubled, (list, tuple)) or len(doubled) > n:
+        raise ConfigError(f"basra: doubled must be a list of at most {n} card lists, got {doubled!r:.60}")
+    dbl = [_k.cards_to_mask(p, deck) for p in doubled]
+    for s, m in enumerate(dbl):
+        if m & ~masks[s]:
+            raise ConfigError(f"basra: doubled cards {_k.mask_to_cards(m & ~masks[s])} are not in side {s}'s pile")
+    if basras is None:
+        basras = [0] * n
+    if isinstance(basras, (str, bytes)) or not isinstance(basras, (list, tuple)) or len(basras) != n:
+        raise ConfigError(f"basra: basras must be {n} numbers (basra points per side), got {basras!r:.60}")
+    halves = [_k.half_points("basra points", b, _k.MAX_POINTS) for b in basras]
+    carry = _k.check_int("carry", carry, 0, _k.MAX_CARRY)
+    return _k.oracle_score(spec, masks, dbl, [h / 2 for h in halves], carry)
 
 
 def deal_pack(game, pack: list[str], dealer: int = 0):
-    """A fresh deal dealt from an ordered pack (top card first), as the engine deals (§3)."""
-    return game.spec.deal_pack(pack, dealer)
+    """A fresh deal dealt from an ordered pack (top card first), as the engine deals (§3); the
+    same as game.spec.scenario(None, pack=pack, dealer=dealer)."""
+    return game.spec.scenario(None, pack=pack, dealer=dealer)
 
 
 def position(game, hands, floor, stock=(), dealer=0, turn=None, last_capturer=None, piles=None, carry=0):
-    """A mid-deal position from card strings (see BasraSpec.position)."""
-    return game.spec.position(hands, floor, stock, dealer, turn, last_capturer, piles, carry)
+    """A mid-deal position from card strings; the same as game.spec.scenario(hands, floor=...,
+    stock=..., dealer=..., turn=..., last_capturer=..., piles=..., carry=...)."""
+    return game.spec.scenario(hands, floor=floor, stock=stock, dealer=dealer, turn=turn,
+                              last_capturer=last_capturer, piles=piles, carry=carry)
 
 
 # ---- whole plays <-> factored actions ----------------------------------------------------------
