@@ -552,3 +552,96 @@ def test_resample_keeps_showdown_suit():
         assert sorted(c for c in r.hand(2) if c[-1] == "D") == sorted("KD QD JD 5D 4D".split())
         assert ruff_value(r.hand(1)) == 44 and ruff_value(r.hand(2)) == 39
         assert r.hand(0) == st.hand(0)
+
+
+# ---- bad input never crashes, never scores (issue: hardening) ----------------------------------
+@pytest.mark.parametrize("kw", [
+    {"chips": []}, {"chips": [1]}, {"chips": (1,)}, {"chips": [1, 2, 3.5]}, {"chips": [1, 2, 2**40]},
+    {"chips": "abc"}, {"dead": 10**6}, {"dead": -1}, {"dead": 1.5}, {"dealer": 3}, {"dealer": True},
+])
+def test_scenario_validates_every_argument(kw):
+    """spec.deal_hands / spec.scenario check every argument before touching the state (before:
+    make("gleek").spec.deal_hands(hands, turnup, 0, 0, []) segfaulted, dead=10**6 wrapped the stake)."""
+    g = game(scope="match")
+    args = {"dealer": 0, "dead": 0, "chips": None} | kw
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.deal_hands(filled_hands({}, "7H"), "7H", args["dealer"], args["dead"], args["chips"])
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.scenario(filled_hands({}, "7H"), turnup="7H", **args)
+
+
+def test_scenario_bad_hands_and_the_one_name():
+    g = game()
+    for bad in (None, 5, "AS", [["AS"]] * 3, filled_hands({}, "7H")[:2]):
+        with pytest.raises(cardsim.CardsimError):
+            g.spec.scenario(bad, turnup="7H")
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.scenario(filled_hands({}, "7H"), turnup=None)
+    with pytest.raises(ConfigError):
+        g.spec.scenario(filled_hands({}, "7H"), turnup="7H", colour="red")
+    a = g.spec.scenario(filled_hands({}, "7H"), turnup="7H", dealer=1, dead=2)
+    b = deal_hands(g, filled_hands({}, "7H"), "7H", dealer=1, dead=2)
+    assert str(a) == str(b) and view(a)["base"] == 6
+
+
+def test_a_large_dead_count_does_not_wrap_the_stake():
+    g = game()
+    st = g.spec.scenario(filled_hands({}, "7H"), turnup="7H", dealer=0, dead=100_000)
+    act(st, "PASS", "PASS")
+    act(st, *("DISCARD " + c for c in st.hand(1)[:7]))
+    act(st, "VIE")
+    assert view(st)["base"] == 200_002 and view(st)["stake"] == 200_002
+    act(st, "REVIE")
+    assert view(st)["stake"] == 400_004
+
+
+def test_resample_never_breaks_a_showdown_constraint():
+    """P2 shows spades worth 15 with 12 cards: his other nine cards can only be the 4-5-6 of each
+    other suit. Resample either finds such a world or says it found none; it never returns a
+    world that breaks the showdown (before: after 1,900 failed tries it accepted one)."""
+    p2 = "4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C".split()
+    st = deal_hands(game(), filled_hands({2: p2}, "7H"), "7H", dealer=0)
+    act(st, "PASS", "PASS")
+    act(st, *("DISCARD " + c for c in st.hand(1)[:7]))
+    act(st, "VIE", "SEE", "PASS")
+    v = view(st)
+    assert v["showdown"] and v["ruff"][2] == 15 and v["ruff_suit"][2] == "S"
+    for seed in range(6):
+        try:
+            r = st.resample(0, seed=seed)
+        except cardsim.CardsimError:
+            continue
+        assert sorted(r.hand(2)) == sorted(p2)
+        assert ruff_value(r.hand(1)) == v["ruff"][1]
+        assert np.array_equal(r.observation(0), st.observation(0))
+
+
+@pytest.mark.parametrize("args", [
+    ([5, 4, 3], [["AH"], ["AH"], []], "7H", 0, ()),               # the same honour in two seats
+    ([5.0, 4, 3], [[], [], []], "7H", 0, ()),                       # float trick counts
+    ([5, 4, 3.5], [[], [], []], "7H", 0, ()),
+    ([True, 8, 3], [[], [], []], "7H", 0, ()),
+    ([5, 4, 3], [["7H"], [], []], "7H", 0, ()),                    # the turn-up held by a seat
+    ([5, 4, 3], [["AH"], [], []], "7H", 0, ["AH"]),                # an honour both held and discarded
+    ([5, 4, 3], [[], [], []], "7H", 0, ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S"]),   # 8 discards
+    ([5, 4, 3], [[], [], []], "7H", 1.0, ()),
+    ([5, 4, 3], None, "7H", 0, ()), ([5, 4, 3], [None, [], []], "7H", 0, ()), ([5, 4, 3], [5, [], []], "7H", 0, ()),
+    ([5, 4, 3], [[], [], []], None, 0, ()), ([5, 4, 3], [[], [], []], "7H", 0, None), (None, [[], [], []], "7H", 0, ()),
+])
+def test_trick_settlement_refuses_inconsistent_inputs(args):
+    tricks, honours, turnup, dealer, discards = args
+    with pytest.raises(cardsim.CardsimError):
+        trick_settlement(tricks, honours, turnup, dealer=dealer, discards=discards)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: gleek_settlement([["AS", "AH", "AD"], ["AS"], []]),     # one card in two hands
+    lambda: gleek_settlement(None), lambda: gleek_settlement([None, [], []]), lambda: gleek_settlement([5, [], []]),
+    lambda: gleek_value(None), lambda: gleek_value(7), lambda: ruff_value(None), lambda: ruff_value(3),
+    lambda: trick_winner(None, "S"), lambda: trick_winner(5, "S"), lambda: trick_winner(["AS", "KS"], None),
+    lambda: legal_follows(None, None), lambda: legal_follows(5, None), lambda: legal_follows(["AS"], 5),
+    lambda: deal_hands(game(), None, "7H"), lambda: deal_hands(game(), 5, "7H"),
+])
+def test_oracles_refuse_bad_card_lists(call):
+    with pytest.raises(cardsim.CardsimError):
+        call()

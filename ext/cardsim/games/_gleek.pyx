@@ -62,6 +62,7 @@ from cardsim.errors import ConfigError, ParseError
 from cardsim.games._gleek_rules import (SUITS, RANKS, HONOUR_NAMES, RUFF_FOUR_ACES, DISPLAY_ORDER, card_str,
                                         parse_suit, parse_card, mask_to_cards, cards_to_mask)
 from cardsim.games._gleek_state import OBS_SIZE
+from cardsim.games._basra_rules import check_int    # (temporary: the core's check_int replaces it)
 
 PHASES = ("auction", "exchange", "vie", "declare", "play", "end")
 METRICS = ("dealer", "buyer", "price", "vied", "stake", "showdown", "trump", "discarded_honours",
@@ -338,14 +339,23 @@ cdef class GleekSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def deal_hands(self, hands, turnup, int dealer=0, int dead=0, chips=None):
-        """A fresh state at the start of the auction: three 12-card hands (card strings), the
-        turn-up; the 7 remaining cards form the stock. Turn-up payment and eldest's forced bid
-        are applied as in a real deal."""
+    def scenario(self, hands, **facts):
+        """A fresh state at the start of the auction, for scenario tests and analysis: three
+        12-card hands (card strings) and the public facts turnup (required), dealer (0..2),
+        dead (consecutive dead ruffs before this deal, 0..MAX_DEAD: base stake 2 x (1 + dead))
+        and chips (3 balances before this deal, scope "match"); the 7 remaining cards form the
+        stock. Turn-up payment and eldest's forced bid are applied as in a real deal. Every
+        argument is validated before the state is touched (ConfigError / ParseError)."""
         cdef State s
         cdef GLState* st
-        if len(hands) != 3:
-            raise ConfigError("gleek: need 3 hands")
+        cdef int p
+        unknown = sorted(set(facts) - {"turnup", "dealer", "dead", "chips"})
+        if unknown:
+            raise ConfigError(f"gleek: unknown scenario facts {unknown}; known: turnup, dealer, dead, chips")
+        if "turnup" not in facts:
+            raise ConfigError("gleek: a scenario needs the turn-up card (turnup='7H')")
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 3:
+            raise ConfigError(f"gleek: hands must be 3 lists of 12 cards, got {hands!r:.60}")
         masks = [cards_to_mask(h) for h in hands]
         allm = 0
         for h, m in zip(hands, masks):
@@ -354,13 +364,16 @@ cdef class GleekSpec(GameSpec):
             if allm & m:
                 raise ConfigError("gleek: a card appears in two hands")
             allm |= m
-        tu = parse_card(turnup)
+        tu = parse_card(facts["turnup"])
         if (allm >> tu) & 1:
             raise ConfigError("gleek: the turn-up is in a hand")
-        if not 0 <= dealer < 3:
-            raise ConfigError("gleek: dealer must be 0..2")
-        if dead < 0:
-            raise ConfigError("gleek: dead must be >= 0")
+        dealer = check_int(facts.get("dealer", 0), "gleek: dealer", 0, 2)
+        dead = check_int(facts.get("dead", 0), "gleek: dead", 0, MAX_DEAD)
+        chips = facts.get("chips")
+        if chips is not None:
+            if isinstance(chips, (str, bytes)) or not isinstance(chips, (list, tuple)) or len(chips) != 3:
+                raise ConfigError(f"gleek: chips must be 3 ints, got {chips!r:.60}")
+            chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS) for v in chips]
         s = self.new_state(0, 0)
         st = <GLState*>s.data
         st.dealer = dealer
@@ -373,6 +386,14 @@ cdef class GleekSpec(GameSpec):
         st.stock = full_pack() & ~allm & ~bit(tu)
         setup_deal(st, &self.c)
         return s
+
+    def deal_hands(self, hands, turnup, dealer=0, dead=0, chips=None):
+        """Same as scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
+        return self.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
+
+
+MAX_DEAD = 100_000            # dead ruffs given to a scenario: the stake (int32) stays exact
+MAX_CHIPS = 1_000_000_000     # chip balances given to a scenario
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------

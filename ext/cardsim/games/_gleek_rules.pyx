@@ -10,6 +10,7 @@ from cardsim.core._types cimport int8_t, int16_t, uint8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 
 from cardsim import cards as _cards
+from cardsim.errors import ParseError
 
 cdef int16_t RUFF_SUM[2048]          # ruff value of an 11-bit suit holding
 
@@ -101,6 +102,9 @@ def mask_to_cards(uint64_t m):
     return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
 
 def cards_to_mask(cards):
+    """A list of card strings (one pack: no card twice) -> mask."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"gleek: expected a list of card strings, got {cards!r:.60}")
     return _cards.ids_to_mask(cards, parse_card, "gleek")
 
 

@@ -50,10 +50,10 @@ ctypedef struct GLState:
     int8_t open_acted        # players who acted in the open round
     int8_t vied              # someone vied this deal
     int8_t revies            # revies so far
-    int16_t stake            # current stake S (0 = no vie yet)
-    int16_t base             # base stake B of this deal
-    int16_t committed[3]     # chips each seat committed
-    int16_t owe[3]           # what each seat owes if it loses (committed, or the stake when folding)
+    int32_t stake            # current stake S (0 = no vie yet)
+    int32_t base             # base stake B of this deal
+    int32_t committed[3]     # chips each seat committed
+    int32_t owe[3]           # what each seat owes if it loses (committed, or the stake when folding)
     uint8_t folded           # bitmask of folded seats
     uint8_t checked          # bitmask of seats that checked in the open round
     int8_t pending[3]        # seats still to respond, in order
@@ -61,7 +61,7 @@ ctypedef struct GLState:
     int8_t showdown          # the ruff went to a showdown
     int8_t ruff_suit[3]      # suit each seat revealed at the showdown, -1 = none
     int16_t ruff[3]          # ruff value each seat revealed at the showdown, -1 = none
-    int16_t dead             # consecutive dead ruffs before this deal
+    int32_t dead             # consecutive dead ruffs before this deal
     # gleeks and mournivals
     uint8_t sets[3]          # per seat, bit r = holds a gleek/mournival of rank r (0 A,1 K,2 Q,3 J)
     uint8_t declared[3]      # per seat, bit r = declared that set

@@ -689,9 +689,11 @@ cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         for q in range(3):
             if q != p:
                 newh[q] |= s.hand[q] & s.shown[q]
-        if tries >= 1900 or consistent(s, c, newh, p):
+        if consistent(s, c, newh, p):
             break
         ok = 0
+    if not ok:
+        return 0                                 # no consistent world found: say so
     if ok:
         for q in range(3):
             if q != p:

@@ -145,10 +145,19 @@ def gleek_value(hand: list[str], **options) -> int:
     return _k.oracle_sets_value(make(NAME, **options).spec, _k.cards_to_mask(hand))
 
 
+def _hand_list(hands, what):
+    """Three card lists, no card in two of them -> their masks."""
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 3:
+        raise ConfigError(f"gleek: {what} must be 3 card lists (one per seat), got {hands!r:.60}")
+    masks = [_k.cards_to_mask(h) for h in hands]
+    if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
+        raise ConfigError(f"gleek: a card appears in two seats' {what}")
+    return masks
+
+
 def gleek_settlement(hands: list[list[str]], **options) -> list[int]:
     """Net chips of each seat from gleeks and mournivals (§4.4): 2 V[p] - sum of the others' V."""
-    if len(hands) != 3:
-        raise ConfigError("gleek: need 3 hands")
+    _hand_list(hands, "hands")
     V = [gleek_value(h, **options) for h in hands]
     return [2 * V[p] - sum(V[q] for q in range(3) if q != p) for p in range(3)]
 
@@ -157,25 +166,34 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
                      discards: list[str] = (), **options):
     """Trick settlement (§6.5) with the engine's kernel. honours[p] = the cards that count for
     seat p (held in hand, or won in tricks with honour_scoring='won'; only trump A/K/Q/J score);
-    discards = the buyer's discards. Returns (scores, T, chip deltas)."""
+    discards = the buyer's discards (at most 7). Returns (scores, T, chip deltas). Inconsistent
+    inputs (a card counted for two seats or also discarded, the turn-up among them, trick counts
+    that are not 3 ints summing to 12) raise ConfigError / ParseError."""
     from cardsim.game import make
 
-    if len(tricks) != 3 or sum(tricks) != 12 or any(t < 0 for t in tricks):
+    if isinstance(tricks, (str, bytes)) or not isinstance(tricks, (list, tuple)) or len(tricks) != 3:
+        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r:.60}")
+    tricks = [_k.check_int(t, "gleek: tricks", 0, 12) for t in tricks]
+    if sum(tricks) != 12:
         raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r}")
-    if len(honours) != 3:
-        raise ConfigError("gleek: honours needs 3 card lists, one per seat")
-    if dealer not in range(3):
-        raise ConfigError("gleek: dealer must be a seat 0..2")
+    masks = _hand_list(honours, "honours")
+    dealer = _k.check_int(dealer, "gleek: dealer", 0, 2)
+    tu = _k.parse_card(turnup)
+    dm = _k.cards_to_mask(discards)
+    if len(discards) > 7:
+        raise ConfigError(f"gleek: the buyer discards 7 cards, got {len(discards)}")
+    if dm & (masks[0] | masks[1] | masks[2]):
+        raise ConfigError("gleek: a card is both discarded and counted for a seat")
+    if ((masks[0] | masks[1] | masks[2] | dm) >> tu) & 1:
+        raise ConfigError("gleek: the turn-up counts for the dealer by itself; it cannot be held, won or discarded")
     spec = make(NAME, **options).spec
-    return _k.oracle_trick_settlement(spec, list(tricks), [_k.cards_to_mask(h) for h in honours],
-                                      _k.parse_card(turnup), dealer, _k.cards_to_mask(discards))
+    return _k.oracle_trick_settlement(spec, tricks, masks, tu, dealer, dm)
 
 
 def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead: int = 0,
                chips: list[int] | None = None):
     """A state at the start of the auction with the given hands and turn-up (the 7 other cards
     form the stock); `dead` = consecutive dead ruffs before this deal (base stake 2 x (1 + dead));
-    `chips` = balances before this deal (scope="match")."""
-    if chips is not None and (len(chips) != 3 or not all(isinstance(c, int) for c in chips)):
-        raise ConfigError("gleek: chips must be 3 ints")
-    return game.spec.deal_hands(hands, turnup, dealer, dead, chips)
+    `chips` = balances before this deal (scope="match"). The same as
+    game.spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
+    return game.spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
