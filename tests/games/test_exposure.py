@@ -427,3 +427,55 @@ def test_declaration_legal_set_matches_brute_force(opts):
             la = st.legal_actions()
             st.apply(int(la[rng.integers(len(la))]))
     assert checked > 100
+
+
+# ---- bad input never crashes, never scores (issue: hardening) ----------------------------------
+def _rest(*used):
+    return [c for c in ex._k.mask_to_cards((1 << 24) - 1) if c not in [x for u in used for x in u]]
+
+
+@pytest.mark.parametrize("scores", [[], (1,), [1], [1, 2, 3], [1.5, 2], [True, 0], [2**40, 0], [-1, 0], "ab", 7])
+def test_scenario_validates_scores(scores):
+    """exposure.deal_hands(..., scores=[]) / (1,) segfaulted and scores=[1] read garbage: every
+    scenario argument is now checked before the state is touched."""
+    g = make(scope="match")
+    with pytest.raises(cardsim.CardsimError):
+        ex.deal_hands(g, [E6_HAND, _rest(E6_HAND, E6_TABLE)[:9]], E6_TABLE, dealer=1, scores=scores)
+
+
+@pytest.mark.parametrize("kw", [
+    {"hands": None}, {"hands": 5}, {"hands": [E6_HAND]}, {"table": None}, {"table": ["AS"]}, {"dealer": 2},
+    {"dealer": 1.0}, {"dealer": None}, {"colour": "red"},
+])
+def test_scenario_validates_every_argument(kw):
+    g = make()
+    args = {"hands": [E6_HAND, _rest(E6_HAND, E6_TABLE)[:9]], "table": E6_TABLE, "dealer": 1} | kw
+    hands = args.pop("hands")
+    with pytest.raises(cardsim.CardsimError):
+        g.spec.scenario(hands, **args)
+
+
+def test_scenario_is_the_one_name_for_building_a_state():
+    g = make(scope="match")
+    hands = [E6_HAND, _rest(E6_HAND, E6_TABLE)[:9]]
+    a = g.spec.scenario(hands, table=E6_TABLE, dealer=1, scores=[10, 20])
+    b = ex.deal_hands(g, hands, E6_TABLE, dealer=1, scores=(10, 20))
+    assert str(a) == str(b) and g.spec.view(a)["score"] == [10, 20]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ex.match_outcome([2**70, 0]), lambda: ex.match_outcome([0, 2**31]), lambda: ex.match_outcome([1, 2], 2**40),
+    lambda: ex.match_outcome([1, 2], 0), lambda: ex.match_outcome(None), lambda: ex.match_outcome([1.0, 2]),
+    lambda: ex.trick_winner(None, "H", "Q"), lambda: ex.trick_winner(5, "H", "Q"),
+    lambda: ex.legal_follows(None, None), lambda: ex.legal_follows(5, None), lambda: ex.legal_follows(["AS"], None, None),
+    lambda: ex.legal_follows(["AS"], 5), lambda: ex.contract_target(None), lambda: ex.score_deal(None, [0, 0], 4),
+    lambda: ex.score_deal([5, 4], None, 4), lambda: ex.score_deal([5, 4], [0, 0], None),
+    lambda: ex.deal_order(None, 0), lambda: ex.deal_order(5, 0), lambda: ex.deal_order(_rest(), 1.0),
+    lambda: ex.declaration_actions(None), lambda: ex.declaration_actions([None]),
+    lambda: ex.declare_melds(None, E6_TABLE, []), lambda: ex.declare_melds(E6_HAND, None, []),
+    lambda: ex.declare_melds(E6_HAND, E6_TABLE, None), lambda: ex.declare_melds(E6_HAND, E6_TABLE, [None]),
+    lambda: ex.declare_melds(E6_HAND[:8], E6_TABLE, []),
+])
+def test_oracles_refuse_bad_arguments(call):
+    with pytest.raises(cardsim.CardsimError):
+        call()

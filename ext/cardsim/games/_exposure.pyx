@@ -59,6 +59,7 @@ from cardsim.games._exposure_rules cimport (
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
 from cardsim.games._exposure_rules import (SUITS, RANKS, DISPLAY_ORDER, card_str, parse_suit, parse_rank,
                                            parse_card, mask_to_cards, cards_to_mask)
+from cardsim.games._basra_rules import check_int    # (temporary: the core's check_int replaces it)
 
 OBS_SIZE = 24 + 2 + 72 + 2 * (24 + 24 + 9 * 24 + 1 + 1 + 1 + 4) + 24 + 24 + 2 + 2 + 2 + 3 + 24 + 2 + 1 + 2
 METRICS = ("dealer", "target", "tricks_0", "tricks_1", "meld_points_0", "meld_points_1",
@@ -384,8 +385,8 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         tmp.w[0] = 0
         if not building or legal_declare(s, c, &tmp) > 0:
             break
-        s.hand[q] = old_hand                  # (practically unreachable) keep the true cards
-        s.aside = old_aside
+    else:
+        return 0                              # no consistent world found: say so
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -633,30 +634,42 @@ cdef class ExposureSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def deal_hands(self, hands, table, int dealer=1, scores=None):
-        """A fresh state (declaration phase) with these two 9-card hands and face-up cards
-        [H, T, C] (card strings); the remaining three cards are set aside."""
+    def scenario(self, hands, **facts):
+        """A fresh state (declaration phase), for scenario tests and analysis: two 9-card hands
+        (card strings) and the public facts table (the face-up cards [H, T, C], required),
+        dealer (0 or 1, default 1) and scores (the two cumulative scores before this deal,
+        scope "match"); the remaining three cards are set aside. Every argument is validated
+        before the state is touched (ConfigError / ParseError)."""
         cdef State s
         cdef EXState* st
         cdef int8_t perm[24]
-        if len(hands) != 2:
-            raise ConfigError("exposure: need 2 hands")
-        if len(table) != 3:
-            raise ConfigError("exposure: need 3 face-up cards [H, T, C]")
-        if not 0 <= dealer < 2:
-            raise ConfigError("exposure: dealer must be 0 or 1")
+        cdef int i
+        unknown = sorted(set(facts) - {"table", "dealer", "scores"})
+        if unknown:
+            raise ConfigError(f"exposure: unknown scenario facts {unknown}; known: table, dealer, scores")
+        table = facts.get("table")
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 2:
+            raise ConfigError(f"exposure: hands must be 2 lists of 9 cards, got {hands!r:.60}")
         masks = [cards_to_mask(h) for h in hands]
         for h in hands:
             if len(h) != 9:
                 raise ConfigError(f"exposure: every hand has 9 cards, got {len(h)}")
+        tm = cards_to_mask(table)
+        if len(table) != 3:
+            raise ConfigError("exposure: need 3 face-up cards [H, T, C]")
         tcards = [parse_card(t) for t in table]
+        dealer = check_int(facts.get("dealer", 1), "exposure: dealer", 0, 1)
+        scores = facts.get("scores")
+        if scores is not None:
+            if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)) or len(scores) != 2:
+                raise ConfigError(f"exposure: scores must be 2 ints, got {scores!r:.60}")
+            scores = [check_int(v, "exposure: scores", 0, MAX_SCORE) for v in scores]
         allm = masks[0] | masks[1]
-        if masks[0] & masks[1] or len(set(tcards)) != 3 or any((allm >> t) & 1 for t in tcards):
+        if masks[0] & masks[1] or allm & tm:
             raise ConfigError("exposure: a card appears twice among the hands and face-up cards")
         nd = 1 - dealer
         h = [sorted(c for c in range(24) if (masks[q] >> c) & 1) for q in range(2)]
-        used = allm | sum(1 << t for t in tcards)
-        rest = [c for c in range(24) if not (used >> c) & 1]
+        rest = [c for c in range(24) if not ((allm | tm) >> c) & 1]
         for i in range(9):
             perm[2 * i] = h[nd][i]
             perm[2 * i + 1] = h[dealer][i]
@@ -671,6 +684,13 @@ cdef class ExposureSpec(GameSpec):
             st.score[0] = scores[0]
             st.score[1] = scores[1]
         return s
+
+    def deal_hands(self, hands, table, dealer=1, scores=None):
+        """Same as scenario(hands, table=table, dealer=dealer, scores=scores)."""
+        return self.scenario(hands, table=table, dealer=dealer, scores=scores)
+
+
+MAX_SCORE = 1_000_000         # cumulative scores given to a scenario
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------

@@ -111,7 +111,10 @@ def trick_winner(plays: list[str], trump: str, high_rank: str) -> int:
 
 def legal_follows(hand: list[str], led: str | None, exposed: list[str] = ()) -> list[str]:
     """Cards of hand ∪ exposed that may be played to a trick led by `led` (None: on lead)."""
-    m = _k.cards_to_mask(list(hand) + list(exposed))
+    hm, em = _k.cards_to_mask(hand), _k.cards_to_mask(exposed)
+    if hm & em:
+        raise ParseError(f"exposure: a card is both in the hand and exposed: {_k.mask_to_cards(hm & em)}")
+    m = hm | em
     return _k.mask_to_cards(_r.oracle_follow(m, -1 if led is None else _k.parse_card(led)))
 
 
@@ -125,10 +128,10 @@ def score_deal(tricks: list[int], meld_points: list[int], contract: str | int, *
     contract target (an int) or the C-card / its rank."""
     from cardsim.game import make
 
-    if (len(tricks) != 2 or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks)
-            or sum(tricks) != 9):
+    if (not isinstance(tricks, (list, tuple)) or len(tricks) != 2
+            or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks) or sum(tricks) != 9):
         raise ConfigError(f"exposure: tricks must be two counts summing to 9, got {tricks!r}")
-    if len(meld_points) != 2 or any(isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= 900
+    if not isinstance(meld_points, (list, tuple)) or len(meld_points) != 2 or any(isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= 900
                                     for m in meld_points):
         raise ConfigError(f"exposure: meld_points must be two ints in 0..900, got {meld_points!r}")
     if isinstance(contract, int) and not isinstance(contract, bool):
@@ -143,16 +146,19 @@ def score_deal(tricks: list[int], meld_points: list[int], contract: str | int, *
 
 def match_outcome(scores: list[int], target_score: int = 50):
     """Game end (§7) after a deal: None = play another deal, -1 = draw, else the winning seat."""
-    if len(scores) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in [*scores, target_score]):
-        raise ConfigError(f"exposure: scores must be two ints and target_score an int, got {scores!r}, {target_score!r}")
-    o = _r.oracle_match_outcome(int(scores[0]), int(scores[1]), int(target_score))
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)) or len(scores) != 2:
+        raise ConfigError(f"exposure: scores must be two ints, got {scores!r:.60}")
+    a, b = (_k.check_int(v, "exposure: scores", -2**31, 2**31 - 1) for v in scores)
+    target = _k.check_int(target_score, "exposure: target_score", 1, 2**31 - 1)
+    o = _r.oracle_match_outcome(a, b, target)
     return None if o == -2 else o
 
 
 def deal_order(deck: list[str], dealer: int) -> dict:
     """Where each card of a deck (in dealing order) goes (§3), by the engine's dealing kernel."""
-    if dealer not in (0, 1):
-        raise ConfigError(f"exposure: dealer must be 0 or 1, got {dealer!r}")
+    dealer = _k.check_int(dealer, "exposure: dealer", 0, 1)
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, (list, tuple)):
+        raise ParseError(f"exposure: a deck is a list of the 24 cards, got {deck!r:.60}")
     perm = [_k.parse_card(c) for c in deck]
     if len(perm) != 24 or len(set(perm)) != 24:
         raise ConfigError("exposure: a deck is the 24 distinct cards")
@@ -164,16 +170,19 @@ def deal_order(deck: list[str], dealer: int) -> dict:
 
 def deal_hands(game, hands: list[list[str]], table: list[str], dealer: int = 1, scores=None):
     """A state at the start of the declarations with the given hands and face-up cards [H, T, C]
-    (for scenarios and analysis); the other three cards are set aside."""
-    return game.spec.deal_hands(hands, table, dealer, scores)
+    (for scenarios and analysis); the other three cards are set aside. The same as
+    game.spec.scenario(hands, table=table, dealer=dealer, scores=scores)."""
+    return game.spec.scenario(hands, table=table, dealer=dealer, scores=scores)
 
 
 def declaration_actions(melds: list[list[str]]) -> list[str]:
     """The action strings that declare `melds` in order and end the turn: for each meld one
     'MELD <card>' per card, then 'DECLARE'; finally 'DONE'."""
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)):
+        raise ParseError(f"exposure: melds must be a list of card lists, got {melds!r:.60}")
     out = []
     for meld in melds:
-        if isinstance(meld, str) or not meld:
+        if isinstance(meld, str) or not isinstance(meld, (list, tuple)) or not meld:
             raise ParseError(f"exposure: a meld is a non-empty list of cards, got {meld!r}")
         out += ["MELD " + _k.card_str(_k.parse_card(c)) for c in meld] + ["DECLARE"]
     return out + ["DONE"]
@@ -188,8 +197,11 @@ def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **o
     g = make(NAME, **options)
     hm = _k.cards_to_mask(hand)
     tm = _k.cards_to_mask(table)
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)) or any(
+            isinstance(m, (str, bytes)) or not isinstance(m, (list, tuple)) for m in melds):
+        raise ParseError(f"exposure: melds must be a list of card lists, got {melds!r:.60}")
     rest = [_k.card_str(c) for c in range(24) if not ((hm | tm) >> c) & 1]
-    st = g.spec.deal_hands([list(hand), rest[:9]], list(table), 1)   # player 0 declares first
+    st = g.spec.scenario([list(hand), rest[:9]], table=list(table), dealer=1)   # player 0 declares first
     for meld in melds:
         for card in meld:
             a = st.string_to_action("MELD " + card)
