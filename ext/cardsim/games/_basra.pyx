@@ -706,7 +706,7 @@ cdef class BasraSpec(GameSpec):
         m = cards_to_mask(pack, self.c.deck)
         if len(pack) != self.c.deck:
             raise ConfigError(f"basra: the pack must hold all {self.c.deck} cards, got {len(pack)}")
-        dealer = check_int("dealer", dealer, 0, self.c.nplayers - 1)
+        dealer = check_int(dealer, "basra: dealer", 0, self.c.nplayers - 1)
         ids = [parse_card(t) for t in pack]
         s = self.new_state(0, 0)
         st = <BasraState*>s.data
@@ -739,11 +739,11 @@ cdef class BasraSpec(GameSpec):
             raise ConfigError(f"basra: piles must be a list of at most {self.c.nsides} card lists (one per "
                               f"side), got {piles!r:.60}")
         pm = [cards_to_mask(pl, self.c.deck) for pl in piles]
-        dealer = check_int("dealer", dealer, 0, N - 1)
-        turn = (dealer + 1) % N if turn is None else check_int("turn", turn, 0, N - 1)
-        last_capturer = -1 if last_capturer is None else check_int("last_capturer (a side)", last_capturer, 0,
+        dealer = check_int(dealer, "basra: dealer", 0, N - 1)
+        turn = (dealer + 1) % N if turn is None else check_int(turn, "basra: turn", 0, N - 1)
+        last_capturer = -1 if last_capturer is None else check_int(last_capturer, "basra: last_capturer (a side)", 0,
                                                                    self.c.nsides - 1)
-        carry = check_int("carry", carry, 0, MAX_CARRY)
+        carry = check_int(carry, "basra: carry", 0, MAX_CARRY)
         used = 0
         for m in hm + [fm, sm] + pm:
             if used & m:
@@ -784,8 +784,8 @@ cdef class BasraSpec(GameSpec):
         if isinstance(game_points, (str, bytes)) or not isinstance(game_points, (list, tuple)) or len(game_points) != S:
             raise ConfigError(f"basra: game_points must be {S} numbers (one per side), got {game_points!r:.60}")
         halves = [half_points("game_points", v, MAX_POINTS) for v in game_points]
-        carry = None if carry is None else check_int("carry", carry, 0, MAX_CARRY)
-        ladder_step = check_int("ladder_step", ladder_step, 0, 2)
+        carry = None if carry is None else check_int(carry, "basra: carry", 0, MAX_CARRY)
+        ladder_step = check_int(ladder_step, "basra: ladder_step", 0, 2)
         for i in range(S):
             st.cum_half[i] = halves[i]
             st.total_half[i] = halves[i]

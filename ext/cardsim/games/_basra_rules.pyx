@@ -447,10 +447,10 @@ def _short(value):
     r = repr(value)
     return r if len(r) <= 60 else r[:57] + "..."
 
-def check_int(name, value, int lo, long long hi):
-    """`value` as an int in lo..hi (numpy integers accepted; bools, floats, strings refused) or a
-    ConfigError naming the range."""
+def check_int(value, what, lo, hi, exc=ConfigError):
+    """(Temporary stand-in for the core's check_int.) `value` as an int in lo..hi (numpy integers
+    accepted; bools, floats, strings refused), else `exc` naming the range."""
     import numbers
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
-        raise ConfigError(f"basra: {name} must be an int in {lo}..{hi}, got {_short(value)}")
+        raise exc(f"{what} must be an int in {lo}..{hi}, got {_short(value)}")
     return int(value)

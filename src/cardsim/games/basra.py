@@ -331,7 +331,7 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     if isinstance(basras, (str, bytes)) or not isinstance(basras, (list, tuple)) or len(basras) != n:
         raise ConfigError(f"basra: basras must be {n} numbers (basra points per side), got {basras!r:.60}")
     halves = [_k.half_points("basra points", b, _k.MAX_POINTS) for b in basras]
-    carry = _k.check_int("carry", carry, 0, _k.MAX_CARRY)
+    carry = _k.check_int(carry, "basra: carry", 0, _k.MAX_CARRY)
     return _k.oracle_score(spec, masks, dbl, [h / 2 for h in halves], carry)
 
 
