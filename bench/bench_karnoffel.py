@@ -1,6 +1,6 @@
 """Karnöffel speed (issue: Karnöffel). Release build: pytest bench/bench_karnoffel.py --benchmark-only
 Target: random agents, batch kernel, one thread, at least 0.27 x the deals/s of the reference loop
-(shared/reference/trick_limit.c, mode 1) measured in the same run (4 and 6 players)."""
+(the trick_limit fixture of bench/conftest.py, mode 1) measured in the same run (4 and 6 players)."""
 import pytest
 
 import cardsim

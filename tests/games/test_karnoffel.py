@@ -1,4 +1,4 @@
-"""Karnöffel: the worked examples of shared/rules/karnoffel.md §10 (K1-K10) and scenarios, with
+"""Karnöffel: the worked examples of docs/rules/karnoffel.md §10 (K1-K10) and scenarios, with
 card strings (engine notation: rank then suit, e.g. '9C' = ♣9, '10D' = ♦10)."""
 import numpy as np
 import pytest

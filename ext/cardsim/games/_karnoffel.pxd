@@ -1,22 +1,13 @@
-# Karnöffel: state struct, config and the kernels other modules may cimport.
+# Karnöffel: the state struct (the config and card rules live in _karnoffel_rules.pxd).
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport TrickRecord
+from cardsim.games._karnoffel_rules cimport KNConfig
 
 cdef enum:
-    KN_DECK = 48             # 4 suits x 2..K (no Aces); card = suit*12 + rank, rank 0 = '2' .. 11 = 'K'
     KN_NUM_ACTIONS = 48      # action a = play card a
-    KN_MAXP = 6              # largest table (3 vs 3)
-    KN_HAND = 5              # cards dealt to each player
     KN_PH_PLAY = 0
     KN_PH_END = 1
-
-ctypedef struct KNConfig:
-    int32_t nplayers         # 4 or 6
-    int32_t stop_at_three    # end the deal as soon as a team has 3 tricks (D2)
-    int32_t match_target     # game points that win a match (D3)
-    int32_t match            # scope == "match"
-    int32_t ante             # stakes: chips each player antes per deal (1 when stakes = "none")
 
 ctypedef struct KNState:
     Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
@@ -37,6 +28,3 @@ ctypedef struct KNState:
     int8_t deal_winner       # team that won the last finished deal, -1 = none yet
     int16_t deal_no          # deals finished in this match
     int32_t score[2]         # game points per team (one per deal won)
-
-cdef int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept nogil
-cdef int kn_chosen_suit(const int8_t* up, int n) noexcept nogil

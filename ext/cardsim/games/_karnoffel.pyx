@@ -2,13 +2,20 @@
 face-up card, privileged cards whose power depends on the led suit and on being led, no duty to
 follow, first team to three tricks wins the deal.
 
-Implements shared/rules/karnoffel.md §1-§8 and follows its decisions D1-D7 as written: the
+Implements docs/rules/karnoffel.md §1-§8 and follows its decisions D1-D7 as written: the
 Dummett/Parlett ranking of the privileged cards (D1); the deal stops as soon as a team holds 3
 tricks (D2, option stop_at_three); one game point per deal, a match to match_target = 5 (D3);
 partial beaters blocked only by a King/Queen/Jack of the led suit (D4); up-cards stay public
 until played (D5); the lowest of N up-cards chooses the suit, ties to the earliest dealt (D6);
 the Devil may lead any trick (D7). KAISER_BANNERS is not implemented (the spec gives no rank for
 a declared Banner); the Python module rejects it with a ConfigError.
+
+Layout (the template for every game, docs/ADDING_A_GAME.md): `_karnoffel_rules.pxd/.pyx` hold the
+pure rules on cards and config (chosen suit, trick winner, card notation, the oracles' entry
+points); this module holds the state machine (deal, legal, apply, scoring), observation and
+resampling, the greedy agent and the Python face (KarnoffelSpec). Core mechanisms used:
+shuffle_prefix (deal), TrickRecord (current trick), resample_zones (resample),
+GameSpec.install, _scenario_state (spec.scenario).
 
 Seats 0..N-1 in playing order (counter-clockwise at the table); team of seat p = p % 2
 (partners opposite with 4 players, alternate with 6). First dealer random from the deal
@@ -53,126 +60,31 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.core._engine import _short
 
-from cardsim import cards as _cards
+from cardsim.games._karnoffel_rules cimport (KNConfig, KN_DECK, KN_HAND, KN_TRICKS, R2, R3, R4, R5, R6,
+                                             R7, RJ, RQ, RK, kn_full, card_suit, card_rank, bit, team_of,
+                                             kn_trick_winner, kn_chosen_suit)
+from cardsim.games._karnoffel_rules import (SUITS, RANKS, DISPLAY_ORDER, card_str, parse_suit, parse_card,
+                                            mask_to_cards, cards_to_mask, oracle_trick_winner,
+                                            oracle_chosen_suit)
 from cardsim.errors import ConfigError, ParseError
 
-cdef uint64_t FULL = ((<uint64_t>1) << 48) - 1
-cdef uint64_t SUIT_MASK_0 = 0xFFF
-cdef enum:
-    R2 = 0
-    R3 = 1
-    R4 = 2
-    R5 = 3
-    R6 = 4
-    R7 = 5
-    RJ = 9
-    RQ = 10
-    RK = 11
-
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 OBS_SIZE = 48 + 288 + 288 + 48 + 288 + 30 + 30 + 4 + 2 + 2 + 6 + 6 + 6 + 2 + 1
 METRICS = ("winner_team", "team0_tricks", "team1_tricks", "tricks_played", "chosen_suit",
            "dealer", "team0_points", "team1_points", "deals")
 
-cdef inline int card_suit(int c) noexcept nogil:
-    return c // 12
-
-cdef inline int card_rank(int c) noexcept nogil:
-    return c % 12
-
-cdef inline uint64_t suit_mask(int s) noexcept nogil:
-    return SUIT_MASK_0 << (12 * s)
-
-cdef inline uint64_t bit(int c) noexcept nogil:
-    return (<uint64_t>1) << c
-
-
 # ---------------------------------------------------------------------------------------------
-# pure rules (also behind the public oracles)
-# ---------------------------------------------------------------------------------------------
-cdef int kn_chosen_suit(const int8_t* up, int n) noexcept nogil:
-    """Chosen suit (§3.4). Validity: up[0..n-1] are the face-up cards in dealing order. Action:
-    the suit of the lowest by natural order (2 lowest, K highest); a tie goes to the card dealt
-    earliest (strict comparison in dealing order). Returns the suit 0..3."""
-    cdef int i, best = 0
-    for i in range(1, n):
-        if card_rank(up[i]) < card_rank(up[best]):
-            best = i
-    return card_suit(up[best])
-
-cdef inline int privileged_order(int c, int chosen) noexcept nogil:
-    """Scan position (0..4) of a privileged card of the chosen suit in the order 6, 2, 3, 4, 5;
-    -1 for any other card (the Karnöffel and the Devil are handled before the scan)."""
-    if card_suit(c) != chosen:
-        return -1
-    cdef int r = card_rank(c)
-    if r == R6:
-        return 0
-    if r == R2:
-        return 1
-    if r == R3:
-        return 2
-    if r == R4:
-        return 3
-    if r == R5:
-        return 4
-    return -1
-
-cdef int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept nogil:
-    """Trick winner (§5), cards[0] led, n >= 1 cards (a partial trick gives the current winner).
-
-    Points: 1. the Karnöffel (J of the chosen suit) wins wherever it is; 2. else a led Devil
-    (7 of chosen) wins; 3. else, with P the highest ordinary card of the led suit (a non-led
-    Devil is never P: it cannot win), the first privileged card present in the order 6, 2, 3,
-    4, 5 of chosen that P does not block wins (3 blocked by a K, 4 by K/Q, 5 by K/Q/J; 6 and 2
-    never; only led-suit cards block, D4); 4. else P wins. Returns the index into cards."""
-    cdef int i, c, r, led = card_suit(cards[0]), p = -1, prank = -1, o
-    cdef int priv[5]
-    for i in range(5):
-        priv[i] = -1
-    for i in range(n):
-        c = cards[i]
-        if card_suit(c) == chosen and card_rank(c) == RJ:
-            return i
-    if card_suit(cards[0]) == chosen and card_rank(cards[0]) == R7:
-        return 0
-    for i in range(n):
-        c = cards[i]
-        o = privileged_order(c, chosen)
-        if o >= 0:
-            priv[o] = i
-        elif card_suit(c) == led:
-            r = card_rank(c)
-            if r > prank and not (card_suit(c) == chosen and r == R7):
-                prank = r
-                p = i
-    if priv[0] >= 0:
-        return priv[0]
-    if priv[1] >= 0:
-        return priv[1]
-    if priv[2] >= 0 and prank != RK:
-        return priv[2]
-    if priv[3] >= 0 and prank != RK and prank != RQ:
-        return priv[3]
-    if priv[4] >= 0 and prank != RK and prank != RQ and prank != RJ:
-        return priv[4]
-    return p
-
-
-# ---------------------------------------------------------------------------------------------
-# state machine
+# state machine (the rules themselves are in _karnoffel_rules.pxd)
 # ---------------------------------------------------------------------------------------------
 cdef void deal_cards(KNState* s, int N) noexcept nogil:
     """Shuffle and deal (§3): a partial Fisher-Yates on the deal stream draws the 5N dealt cards
     in dealing order (the rest is the unused stock, whose order never matters). Round 1 (one
     face-up card each) and rounds 2-5 go to next(dealer), ..., dealer. Resets the deal."""
-    cdef card_t perm[48]
+    cdef card_t perm[KN_DECK]
     cdef int8_t upo[6]
     cdef int i, q, r
     cdef uint64_t dealt = 0
-    fill_identity(perm, 48)
-    shuffle_prefix(perm, 48, 5 * N, &s.rng)
+    fill_identity(perm, KN_DECK)
+    shuffle_prefix(perm, KN_DECK, KN_HAND * N, &s.rng)
     for q in range(6):
         s.hand[q] = 0
         s.played[q] = 0
@@ -185,7 +97,7 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
     for i in range(N):
         upo[i] = perm[i]
         s.up[(s.dealer + 1 + i) % N] = perm[i]
-    s.stock = FULL & ~dealt
+    s.stock = kn_full & ~dealt
     memset(s.card_trick, -1, 48)
     memset(s.trick_leader, -1, 5)
     memset(s.trick_winner, -1, 5)
@@ -255,13 +167,13 @@ cdef void kn_apply(void* st, const void* cfg, int card) noexcept nogil:
     trick_cards(&s.cur, cards)
     trick_set_winner(&s.cur, kn_trick_winner(cards, N, s.chosen))
     w = s.cur.winner
-    team = w & 1
+    team = team_of(w)
     s.team_tricks[team] += 1
     s.trick_winner[s.tricks_done] = w
     s.tricks_done += 1
     trick_start(&s.cur, w, N)
     s.turn = w
-    if (c.stop_at_three and s.team_tricks[team] >= 3) or s.tricks_done == 5:
+    if (c.stop_at_three and s.team_tricks[team] >= 3) or s.tricks_done == KN_TRICKS:
         finish_deal(s, c, 0 if s.team_tricks[0] >= 3 else 1)
     else:
         s.trick_leader[s.tricks_done] = w
@@ -441,7 +353,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         return as_first(legal, 1)
     for i in range(N):
         gone |= s.played[i]
-    threats = FULL & ~gone & ~s.hand[p]
+    threats = kn_full & ~gone & ~s.hand[p]
     if n == 0:
         tmp = m
         while tmp:
@@ -483,27 +395,6 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 # ---------------------------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------------------------
-def card_str(int c):
-    return RANKS[c % 12] + SUITS[c // 12]
-
-def parse_suit(text):
-    return _cards.parse_suit(text, "karnoffel")
-
-def parse_card(text):
-    """'KS', '10H', 'TD', '7♦', lower case ok -> card id (Aces are not in the deck)."""
-    rank, suit = _cards.parse_card(text, "karnoffel", RANKS)
-    return suit * 12 + RANKS.index(rank)
-
-DISPLAY_ORDER = tuple(suit * 12 + r for suit in range(4) for r in range(11, -1, -1))
-
-def mask_to_cards(uint64_t m):
-    """Cards of a mask in display order: suits S H D C, high to low by natural order."""
-    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
-
-def cards_to_mask(cards):
-    return _cards.ids_to_mask(cards, parse_card, "karnoffel")
-
-
 cdef class KarnoffelSpec(GameSpec):
     cdef KNConfig c
 
@@ -555,7 +446,7 @@ cdef class KarnoffelSpec(GameSpec):
         for p in range(self.c.nplayers):
             n += cs_popcount(st.hand[p]) + cs_popcount(st.played[p])
             allm |= st.hand[p] | st.played[p]
-        return n if allm == FULL else -n
+        return n if allm == kn_full else -n
 
     def view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
@@ -630,19 +521,5 @@ cdef class KarnoffelSpec(GameSpec):
         for i in range(N):
             upo[i] = ups[(d + 1 + i) % N]
         st.chosen = kn_chosen_suit(upo, N)
-        st.stock = FULL & ~allm
+        st.stock = kn_full & ~allm
         return s
-
-
-# ---- oracles' kernels --------------------------------------------------------------------------
-def oracle_trick_winner(list cards, int chosen):
-    cdef int8_t cs[6]
-    for i, c in enumerate(cards):
-        cs[i] = c
-    return kn_trick_winner(cs, len(cards), chosen)
-
-def oracle_chosen_suit(list cards):
-    cdef int8_t cs[6]
-    for i, c in enumerate(cards):
-        cs[i] = c
-    return kn_chosen_suit(cs, len(cards))

@@ -1,4 +1,4 @@
-"""Karnöffel: options, presets and rule oracles (shared/rules/karnoffel.md).
+"""Karnöffel: options, presets and rule oracles (docs/rules/karnoffel.md).
 
 4 or 6 players in two teams (seat p is on team p % 2), 48 cards (no Aces), five cards each, the
 chosen suit from the lowest face-up card, no duty to follow, first team to three tricks wins the
