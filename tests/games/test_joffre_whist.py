@@ -1,4 +1,4 @@
-"""Joffre Whist: every worked example of shared/rules/joffre_whist.md §10 (J1-J13), written with
+"""Joffre Whist: every worked example of docs/rules/joffre_whist.md §10 (J1-J13), written with
 card strings, plus the greedy agent's strength and bad-input behaviour."""
 import numpy as np
 import pytest

@@ -1,7 +1,7 @@
 """Joffre Whist (E. Lynch, 1909): 4 players in partnerships, an auction over seven strains with
 Trump Attack and Joffre Trump Attack, whist play, a reconstructed score table.
 
-Implements shared/rules/joffre_whist.md §1-§8 and follows its decisions D1-D13 as written:
+Implements docs/rules/joffre_whist.md §1-§8 and follows its decisions D1-D13 as written:
 ♦10 + ♠2 are the Joffre (D1); linear unit table, replaceable (D2); slam = 2 x row(7) (D3); JTA
 success with either partner holding both Joffre cards alone (D4, option); failed doubled JTA x2
 (D5, option); TA needs 4 cards of the named suit (D6, option); TA opening lead by the partner (D7);
@@ -30,11 +30,19 @@ of level >= 3 when it holds 3+ quick tricks against it; in play it leads a maste
 one, otherwise draws trumps as declarer side with 3+ trumps, otherwise the lowest card of its
 longest suit; as follower it plays low when partner already wins, else the cheapest card that
 wins, else its lowest card.
+
+Layout (as Karnöffel's, docs/ADDING_A_GAME.md): `_joffre_whist_rules.pxd/.pyx` hold the pure rules
+on cards and config (bid layout and ranking, TA length rule, follow rule, trick winner, deal
+score, notation, oracles' entry points); this module holds the state machine (auction, play,
+scoring hand-off), observation and resampling, the greedy agent and the Python face. Core
+mechanisms used: shuffle (deal), TrickRecord (current trick), resample_zones with the TA rule as
+its callback, GameSpec.install, _scenario_state (spec.scenario).
 """
 from libc.string cimport memset
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
-from cardsim.core._types cimport card_t
+from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._trick cimport (trick_reset, trick_start, trick_add, trick_done, trick_cards,
+                                  trick_seat_of, trick_set_winner)
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
@@ -43,17 +51,15 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.core._engine import _short
 
+from cardsim.games._joffre_whist_rules cimport (JWConfig, JW_NUM_ACTIONS, JW_PASS, JW_DOUBLE, JW_BID0,
+                                                JW_NBIDS, JW_NT, JW_TA, JW_JTA, jw_full, suit_mask,
+                                                card_suit, card_rank, strain_suit, ta_length_ok,
+                                                bid_rank, first_bid_of_rank, bid_decode, bid_index,
+                                                row, jw_follow_mask, jw_trick_winner, jw_score)
+from cardsim.games._joffre_whist_rules import (SUITS, RANKS, STRAIN_NAMES, DISPLAY_ORDER, card_str,
+                                               parse_suit, parse_card, bid_str, parse_bid, mask_to_cards,
+                                               cards_to_mask, oracle_trick_winner, oracle_follow)
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
-from cardsim import cards as _cards
-
-cdef uint64_t FULL = (<uint64_t>1 << 52) - 1
-cdef uint64_t SUIT_MASK_0 = 0x1FFF
-cdef int D10 = 2 * 13 + 8       # ♦10
-cdef int S2 = 0                 # ♠2
-cdef int CJ = 3 * 13 + 9        # ♣J
-# strain (NT S D C H) -> trump suit id (S=0 H=1 D=2 C=3)
-cdef int8_t STRAIN_SUIT[5]
-STRAIN_SUIT[:] = [-1, 0, 2, 3, 1]
 
 # TA_BITS[s]: the action-set words holding the 7 TA bids naming suit s (actions 89 + 4l + s)
 cdef uint64_t TA_BITS[4][3]
@@ -63,172 +69,9 @@ for _s in range(4):
         _a = JW_BID0 + 35 + 4 * _l + _s
         TA_BITS[_s][_a // 64] |= (<uint64_t>1) << (_a % 64)
 
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-STRAIN_NAMES = ("NT", "S", "D", "C", "H", "TA", "JTA")
 OBS_SIZE = 52 + 208 + 52 + 208 + 364 + 364 + 368 + 7 + 7 + 4 + 4 + 1 + 4 + 3 + 4 + 4 + 4 + 4 + 1 + 2 + 1 + 1
 METRICS = ("declarer", "strain", "level", "doubled", "made", "declarer_tricks", "ns_points",
            "ew_points", "joffre_team", "throw_ins")
-
-cdef uint8_t SUIT_OF[52]
-for _c in range(52):
-    SUIT_OF[_c] = _c // 13
-
-cdef inline uint64_t suit_mask(int s) noexcept nogil:
-    return SUIT_MASK_0 << (13 * s)
-
-cdef inline int card_suit(int c) noexcept nogil:
-    return c // 13
-
-cdef inline int card_rank(int c) noexcept nogil:
-    return c % 13
-
-
-# ---------------------------------------------------------------------------------------------
-# bids
-# ---------------------------------------------------------------------------------------------
-cdef inline int bid_rank(int bi) noexcept nogil:
-    """Rank of bid index bi (0..90): strain dominates level; TA/JTA suits share a rank (§2)."""
-    if bi < 35:
-        return bi
-    if bi < 63:
-        return 35 + (bi - 35) // 4
-    return 42 + (bi - 63) // 4
-
-cdef inline int first_bid_of_rank(int r) noexcept nogil:
-    """Smallest bid index of rank r (r in 0..49; 91 when r = 49)."""
-    if r < 35:
-        return r
-    if r < 42:
-        return 35 + (r - 35) * 4
-    return 63 + (r - 42) * 4
-
-cdef inline void bid_decode(int bi, int* level, int* strain, int* named) noexcept nogil:
-    if bi < 35:
-        strain[0] = bi // 7
-        level[0] = bi % 7 + 1
-        named[0] = -1
-    elif bi < 63:
-        strain[0] = JW_TA
-        level[0] = (bi - 35) // 4 + 1
-        named[0] = (bi - 35) % 4
-    else:
-        strain[0] = JW_JTA
-        level[0] = (bi - 63) // 4 + 1
-        named[0] = (bi - 63) % 4
-
-cdef inline int bid_index(int level, int strain, int named) noexcept nogil:
-    if strain < JW_TA:
-        return strain * 7 + level - 1
-    if strain == JW_TA:
-        return 35 + (level - 1) * 4 + named
-    return 63 + (level - 1) * 4 + named
-
-
-# ---------------------------------------------------------------------------------------------
-# pure rules (also behind the public oracles)
-# ---------------------------------------------------------------------------------------------
-cdef uint64_t jw_follow_mask(uint64_t hand, int led_suit, int trump) noexcept nogil:
-    """Follow-suit rule (§5). Validity: a follower holding the led suit must play it; else a
-    holder of trumps must trump (any trump, no over-trump duty); else any card. Returns the mask
-    of legal cards of `hand` (led_suit -1 = on lead: any card)."""
-    cdef uint64_t m
-    if led_suit < 0:
-        return hand
-    m = hand & suit_mask(led_suit)
-    if m:
-        return m
-    if trump >= 0:
-        m = hand & suit_mask(trump)
-        if m:
-            return m
-    return hand
-
-cdef int jw_trick_winner(const int8_t* cards, int n, int trump) noexcept nogil:
-    """Trick winner (§5): the highest trump if any trump was played, else the highest card of
-    the led suit (cards[0] leads). No ties in a single deck. Returns the index into cards."""
-    cdef int led = card_suit(cards[0])
-    cdef int best = 0, i, key, bkey = -1, s
-    for i in range(n):
-        s = card_suit(cards[i])
-        if s == trump:
-            key = 32 + card_rank(cards[i])
-        elif s == led:
-            key = 16 + card_rank(cards[i])
-        else:
-            key = 0
-        if key > bkey:
-            bkey = key
-            best = i
-    return best
-
-cdef inline int32_t row(const JWConfig* c, int strain, int k) noexcept nogil:
-    return k * c.unit[strain]
-
-cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks, int declarer,
-                   int level, int strain, int named, int doubled, int32_t* pts, int8_t* made,
-                   int8_t* joffre_team) noexcept nogil:
-    """Score one deal (§6). Points: the contract (made: row(DT-6), slam on level 7; failed JTA:
-    2 x row(level) to the opponents; failed other: row(OT-6) to the opponents), x2 when doubled;
-    then Joffre (15, or 50 in a JTA contract), honours (2) and royal honours (8) to whichever
-    team qualifies, never doubled. pts[0] = NS, pts[1] = EW."""
-    cdef int T = declarer & 1
-    cdef int DT = tricks[T] + tricks[T + 2]
-    cdef int OT = 13 - DT
-    cdef int holder = -1, p, t, ok
-    cdef int32_t v
-    cdef uint64_t joffre = ((<uint64_t>1) << D10) | ((<uint64_t>1) << S2)
-    cdef uint64_t team_won[2]
-    cdef uint64_t hon
-    cdef int trump
-    pts[0] = 0
-    pts[1] = 0
-    for p in range(4):
-        if (won[p] & joffre) == joffre:
-            holder = p
-    team_won[0] = won[0] | won[2]
-    team_won[1] = won[1] | won[3]
-    ok = DT >= 6 + level
-    if ok and strain == JW_JTA:
-        if c.joffre_declarer_only:
-            ok = holder == declarer
-        else:
-            ok = holder >= 0 and (holder & 1) == T
-    made[0] = ok
-    if ok:
-        if level == 7:
-            v = 2 * row(c, strain, 7) if c.slam_mode == 0 else row(c, strain, 7) + c.slam_bonus
-        else:
-            v = row(c, strain, DT - 6)
-        pts[T] += v * (2 if doubled else 1)
-    elif strain == JW_JTA:
-        v = 2 * row(c, JW_JTA, level)
-        pts[1 - T] += v * (2 if (doubled and c.failed_jta_double) else 1)
-    elif OT > 6:
-        pts[1 - T] += row(c, strain, OT - 6) * (2 if doubled else 1)
-    joffre_team[0] = -1
-    if holder >= 0:
-        pts[holder & 1] += c.jta_joffre_bonus if strain == JW_JTA else c.joffre_bonus
-        joffre_team[0] = holder & 1
-    if strain == JW_NT:
-        for t in range(2):
-            if team_won[t] & ((<uint64_t>1) << CJ):
-                pts[t] += c.honours_bonus
-    else:
-        trump = named if strain >= JW_TA else STRAIN_SUIT[strain]
-        hon = (<uint64_t>0xF << 9) << (13 * trump)    # J Q K A of the trump suit
-        for t in range(2):
-            if c.honours_per_card:
-                pts[t] += c.honours_bonus * cs_popcount(team_won[t] & hon)
-            elif (team_won[t] & hon) == hon:
-                pts[t] += c.honours_bonus
-    hon = 0
-    for t in range(4):
-        hon |= (<uint64_t>0xF << 9) << (13 * t)
-    for t in range(2):
-        if (team_won[t] & hon) == hon:
-            pts[t] += c.royal_bonus
-
 
 # ---------------------------------------------------------------------------------------------
 # state machine
@@ -244,7 +87,6 @@ cdef void deal_cards(JWState* s) noexcept nogil:
         s.hand[i] = 0
         s.won[i] = 0
         s.played[i] = 0
-        s.trick[i] = -1
         s.tricks[i] = 0
         s.dbl_at[i] = -1
         s.pass_at[i] = -2
@@ -264,8 +106,7 @@ cdef void deal_cards(JWState* s) noexcept nogil:
     s.has_doubled = 0
     s.phase = JW_PH_AUCTION
     s.turn = (s.dealer + 1) & 3
-    s.leader = -1
-    s.ntrick = 0
+    trick_reset(&s.cur)
     s.tricks_done = 0
     s.declarer = -1
     s.level = 0
@@ -295,7 +136,7 @@ cdef uint64_t play_mask(const JWState* s) noexcept nogil:
     """Legal cards of the seat to act in the play phase (§5), incl. the TA lead rule."""
     cdef uint64_t h = s.hand[s.turn]
     cdef uint64_t t
-    if s.ntrick == 0:
+    if s.cur.n == 0:
         if (s.strain == JW_TA and s.turn == ((s.declarer + 2) & 3) and s.ta_count < 3):
             t = h & suit_mask(s.trump)
             if t:
@@ -333,7 +174,7 @@ cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     as_add_range(out, JW_BID0 + lo, JW_NUM_ACTIONS)
     if not c.ta_any_suit:
         for suit in range(4):
-            if cs_popcount(s.hand[p] & suit_mask(suit)) < 4:
+            if not ta_length_ok(s.hand[p], suit):
                 out.w[1] &= ~TA_BITS[suit][1]
                 out.w[2] &= ~TA_BITS[suit][2]
     return cs_popcount(out.w[0]) + cs_popcount(out.w[1]) + cs_popcount(out.w[2])
@@ -352,16 +193,16 @@ cdef void start_play(JWState* s, int declarer) noexcept nogil:
     s.level = lvl
     s.strain = strain
     s.named = named
-    s.trump = named if strain >= JW_TA else STRAIN_SUIT[strain]
+    s.trump = named if strain >= JW_TA else strain_suit(strain)
     s.cdoubled = s.doubled
     s.phase = JW_PH_PLAY
     if strain == JW_JTA:                       # opening leader (§5, D7)
-        s.leader = (declarer + 1) & 3
+        trick_start(&s.cur, (declarer + 1) & 3, 4)
     elif strain == JW_TA:
-        s.leader = (declarer + 2) & 3
+        trick_start(&s.cur, (declarer + 2) & 3, 4)
     else:
-        s.leader = declarer
-    s.turn = s.leader
+        trick_start(&s.cur, declarer, 4)
+    s.turn = s.cur.leader
 
 cdef void finish_deal(JWState* s, const JWConfig* c) noexcept nogil:
     cdef int32_t pts[2]
@@ -415,9 +256,9 @@ cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
     the top bit of the trick's trumps, else of its led-suit cards."""
     cdef int p = s.turn
     cdef uint64_t b = (<uint64_t>1) << card
-    cdef int suit = SUIT_OF[card], w, i, top
+    cdef int suit = card_suit(card), w, i, top
     cdef uint64_t m
-    if s.ntrick == 0:
+    if s.cur.n == 0:
         s.led = suit
         if (s.strain == JW_TA and p == ((s.declarer + 2) & 3) and s.ta_count < 3):
             if suit == s.trump:
@@ -431,10 +272,9 @@ cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
     s.hand[p] &= ~b
     s.played[p] |= b
     s.card_trick[card] = s.tricks_done
-    s.trick[p] = card
+    trick_add(&s.cur, p, card)
     s.trick_mask |= b
-    s.ntrick += 1
-    if s.ntrick < 4:
+    if not trick_done(&s.cur):
         s.turn = (p + 1) & 3
         return
     m = s.trick_mask & suit_mask(s.trump) if s.trump >= 0 else 0
@@ -443,16 +283,14 @@ cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
     top = bit_high(m)
     w = 0
     for i in range(4):
-        if s.trick[i] == top:
+        if s.cur.card[i] == top:
             w = i
-        s.trick[i] = -1
     s.won[w] |= s.trick_mask
     s.trick_mask = 0
     s.led = -1
     s.tricks[w] += 1
     s.tricks_done += 1
-    s.ntrick = 0
-    s.leader = w
+    trick_start(&s.cur, w, 4)
     s.turn = w
     if s.tricks_done == 13:
         finish_deal(s, c)
@@ -500,8 +338,8 @@ cdef void jw_observe(const void* st, const void* cfg, int p, float* o) noexcept 
             o[k + i] = (s.card_trick[i] + 1) / 13.0
     k += 52
     for q in range(4):
-        if s.trick[q] >= 0:
-            o[k + s.trick[q]] = 1.0
+        if s.cur.card[q] >= 0:
+            o[k + s.cur.card[q]] = 1.0
         k += 52
     for i in range(JW_NBIDS):
         if s.bid_by[i] >= 0:
@@ -560,7 +398,7 @@ cdef bint ta_world_ok(const void* ctx, const card_t* cards, const uint8_t* dest,
         if q == k.p or not s.ta_suits[q]:
             continue
         for suit in range(4):
-            if (s.ta_suits[q] >> suit) & 1 and cs_popcount(dealt[q] & suit_mask(suit)) < 4:
+            if (s.ta_suits[q] >> suit) & 1 and not ta_length_ok(dealt[q], suit):
                 return False
     return True
 
@@ -614,7 +452,7 @@ cdef int jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
 # greedy agent
 # ---------------------------------------------------------------------------------------------
 cdef double quick_tricks(uint64_t hand, int suit) noexcept nogil:
-    cdef uint64_t h = (hand >> (13 * suit)) & SUIT_MASK_0
+    cdef uint64_t h = (hand & suit_mask(suit)) >> (13 * suit)
     cdef int n = cs_popcount(h)
     cdef double q = 0.0
     if h & (1 << 12):
@@ -639,7 +477,7 @@ cdef int greedy_bid(const JWState* s, const JWConfig* c, const ActionSet* legal)
                 if lens[suit] < 2:
                     est -= 1.0
         else:
-            suit = STRAIN_SUIT[strain]
+            suit = strain_suit(strain)
             est = base + 3.0 + 0.9 * (lens[suit] - 3 if lens[suit] > 3 else 0)
             if lens[suit] < 4:
                 est -= 1.0
@@ -682,7 +520,7 @@ cdef int greedy_play(const JWState* s, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, i, c, suit, w, best, longest
     cdef uint64_t m = legal.w[0], gone = 0, winners = 0, tmp, trumps
     cdef int8_t cards[4]
-    cdef int n = s.ntrick
+    cdef int n = s.cur.n
     for i in range(4):
         gone |= s.played[i]
     if n == 0:
@@ -706,10 +544,9 @@ cdef int greedy_play(const JWState* s, const ActionSet* legal) noexcept nogil:
         if longest > 0:
             return lowest_card(m & suit_mask(best), s.trump)
         return lowest_card(m, s.trump)
-    for i in range(n):
-        cards[i] = s.trick[(s.leader + i) & 3]
+    trick_cards(&s.cur, cards)
     w = jw_trick_winner(cards, n, s.trump)
-    if ((s.leader + w) & 3) == ((p + 2) & 3) and (n == 3 or card_rank(cards[w]) >= 10):
+    if trick_seat_of(&s.cur, w) == ((p + 2) & 3) and (n == 3 or card_rank(cards[w]) >= 10):
         return lowest_card(m, s.trump)
     # cheapest winning card
     best = -1
@@ -735,51 +572,6 @@ cdef int jw_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 # ---------------------------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------------------------
-def card_str(int c):
-    return RANKS[c % 13] + SUITS[c // 13]
-
-def parse_suit(text):
-    return _cards.parse_suit(text, "joffre_whist")
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦', lower case ok -> card id."""
-    rank, suit = _cards.parse_card(text, "joffre_whist")
-    return suit * 13 + RANKS.index(rank)
-
-def bid_str(int bi):
-    cdef int lvl, strain, named
-    bid_decode(bi, &lvl, &strain, &named)
-    if strain >= JW_TA:
-        return f"{lvl}{STRAIN_NAMES[strain]}-{SUITS[named]}"
-    return f"{lvl}{STRAIN_NAMES[strain]}"
-
-def parse_bid(text):
-    """'3D', '1NT', '2TA-S', '4JTA♥', '2 TA S' -> bid index 0..90."""
-    if not isinstance(text, str) or not text.strip():
-        raise ParseError(f"joffre_whist: malformed bid {text!r}")
-    t = text.strip().upper().replace(" ", "").replace("-", "").replace(":", "")
-    if t[:1].isdigit() and 1 <= int(t[0]) <= 7:
-        lvl = int(t[0])
-        rest = t[1:]
-        for strain, name in ((6, "JTA"), (5, "TA")):
-            if rest.startswith(name) and len(rest) == len(name) + 1 and rest[-1] in _cards.SUIT_ALIASES:
-                return bid_index(lvl, strain, _cards.SUIT_ALIASES[rest[-1]])
-        if rest == "NT":
-            return bid_index(lvl, 0, -1)
-        if rest in _cards.SUIT_ALIASES:
-            return bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
-    raise ParseError(f"joffre_whist: malformed bid {text!r}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
-
-DISPLAY_ORDER = tuple(suit * 13 + r for suit in range(4) for r in range(12, -1, -1))
-
-def mask_to_cards(uint64_t m):
-    """Cards of a mask in display order: suits S H D C, high to low."""
-    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
-
-def cards_to_mask(cards):
-    return _cards.ids_to_mask(cards, parse_card, "joffre_whist")
-
-
 cdef class JoffreWhistSpec(GameSpec):
     cdef JWConfig c
 
@@ -861,7 +653,7 @@ cdef class JoffreWhistSpec(GameSpec):
         for p in range(4):
             n += cs_popcount(st.hand[p]) + cs_popcount(st.played[p])
             allm |= st.hand[p] | st.played[p]
-        return n if allm == FULL else -n
+        return n if allm == jw_full else -n
 
     def view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
@@ -875,7 +667,7 @@ cdef class JoffreWhistSpec(GameSpec):
             "contract": None if st.declarer < 0 else bid_str(bid_index(st.level, st.strain, st.named)),
             "contract_doubled": bool(st.cdoubled),
             "trump": None if st.trump < 0 else SUITS[st.trump],
-            "leader": st.leader, "trick": [None if st.trick[p] < 0 else card_str(st.trick[p]) for p in range(4)],
+            "leader": st.cur.leader, "trick": [None if st.cur.card[p] < 0 else card_str(st.cur.card[p]) for p in range(4)],
             "tricks": [st.tricks[p] for p in range(4)], "tricks_done": st.tricks_done,
             "ta_count": st.ta_count, "score": [st.score[0], st.score[1]],
             "deal_points": [st.deal_pts[0], st.deal_pts[1]], "deal_no": st.deal_no,
@@ -933,16 +725,7 @@ cdef class JoffreWhistSpec(GameSpec):
         return s
 
 
-# ---- oracles' kernels --------------------------------------------------------------------------
-def oracle_trick_winner(list cards, int trump):
-    cdef int8_t cs[4]
-    for i, c in enumerate(cards):
-        cs[i] = c
-    return jw_trick_winner(cs, len(cards), trump)
-
-def oracle_follow(uint64_t hand, int led_suit, int trump):
-    return jw_follow_mask(hand, led_suit, trump)
-
+# ---- oracles' entry points needing a configured spec ---------------------------------------------
 def oracle_score(JoffreWhistSpec spec, list won, list tricks, int declarer, int level, int strain,
                  int named, int doubled):
     cdef uint64_t w[4]

@@ -1,4 +1,4 @@
-"""Joffre Whist: options, presets and rule oracles (shared/rules/joffre_whist.md).
+"""Joffre Whist: options, presets and rule oracles (docs/rules/joffre_whist.md).
 
 See the docstring of the compiled module `cardsim.games._joffre_whist` for the action space,
 the observation layout, the returns and the greedy agent.
