@@ -50,7 +50,8 @@ def main(names=None):
         lines.append("")
         lines += [signature(v, k) for k, v in items
                   if not k.startswith("_") and callable(v) and not isinstance(v, type)
-                  and type(v).__name__ in ("cython_function_or_method", "builtin_function_or_method", "function")]
+                  and type(v).__name__ in ("cython_function_or_method", "builtin_function_or_method", "function",
+                                        "method")]
         for k, v in items:
             if isinstance(v, type) and issubclass(v, GameSpec) and v is not GameSpec:
                 lines += ["", f"class {k}(GameSpec):", "    def __init__(self, opts: dict[str, Any]) -> None: ..."]

@@ -10,11 +10,19 @@ from cardsim.games._joffre_whist_rules cimport (JWConfig, JW_NT, JW_TA, JW_JTA, 
                                                 jw_follow_mask, jw_trick_winner)
 
 from cardsim import cards as _cards
+from cardsim.core.notation import SuitedPack
 from cardsim.errors import ParseError
 
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 STRAIN_NAMES = ("NT", "S", "D", "C", "H", "TA", "JTA")
+_PACK = SuitedPack("joffre_whist", RANKS)
+DISPLAY_ORDER = _PACK.display_order
+card_str = _PACK.card_str            # identity -> 'AS', '10H'
+parse_suit = _PACK.parse_suit        # 'S' / '♥' -> 0..3
+parse_card = _PACK.parse_card        # 'AS', '10H', 'TD', '7♦' -> identity
+mask_to_cards = _PACK.mask_to_cards  # mask -> cards in display order (S H D C, high to low)
+cards_to_mask = _PACK.cards_to_mask  # card strings -> mask
 
 
 cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks, int declarer,
@@ -83,17 +91,6 @@ cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks,
 
 
 # ---- notation -----------------------------------------------------------------------------------
-def card_str(int c):
-    return RANKS[c % 13] + SUITS[c // 13]
-
-def parse_suit(text):
-    return _cards.parse_suit(text, "joffre_whist")
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦', lower case ok -> card id."""
-    rank, suit = _cards.parse_card(text, "joffre_whist")
-    return suit * 13 + RANKS.index(rank)
-
 def bid_str(int bi):
     cdef int lvl, strain, named
     bid_decode(bi, &lvl, &strain, &named)
@@ -106,7 +103,7 @@ def parse_bid(text):
     if not isinstance(text, str) or not text.strip():
         raise ParseError(f"joffre_whist: malformed bid {text!r}")
     t = text.strip().upper().replace(" ", "").replace("-", "").replace(":", "")
-    if t[:1].isdigit() and 1 <= int(t[0]) <= 7:
+    if t[:1] in ("1", "2", "3", "4", "5", "6", "7"):          # ASCII digits only ('٣NT' is no bid)
         lvl = int(t[0])
         rest = t[1:]
         for strain, name in ((6, "JTA"), (5, "TA")):
@@ -117,15 +114,6 @@ def parse_bid(text):
         if rest in _cards.SUIT_ALIASES:
             return bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
     raise ParseError(f"joffre_whist: malformed bid {text!r}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
-
-DISPLAY_ORDER = tuple(suit * 13 + r for suit in range(4) for r in range(12, -1, -1))
-
-def mask_to_cards(uint64_t m):
-    """Cards of a mask in display order: suits S H D C, high to low."""
-    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
-
-def cards_to_mask(cards):
-    return _cards.ids_to_mask(cards, parse_card, "joffre_whist")
 
 
 # ---- oracles' entry points ------------------------------------------------------------------------

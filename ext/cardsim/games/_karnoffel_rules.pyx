@@ -5,35 +5,18 @@ oracles (`cardsim.games.karnoffel`); nothing here sees a game state."""
 from cardsim.core._types cimport int8_t, uint64_t
 from cardsim.games._karnoffel_rules cimport KN_MAXP, kn_trick_winner, kn_chosen_suit
 
-from cardsim import cards as _cards
+from cardsim.core.notation import SuitedPack
 from cardsim.errors import ParseError
 
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-DISPLAY_ORDER = tuple(suit * 12 + r for suit in range(4) for r in range(11, -1, -1))
-
-
-def card_str(int c):
-    return RANKS[c % 12] + SUITS[c // 12]
-
-
-def parse_suit(text):
-    return _cards.parse_suit(text, "karnoffel")
-
-
-def parse_card(text):
-    """'KS', '10H', 'TD', '7♦', lower case ok -> card id (Aces are not in the deck)."""
-    rank, suit = _cards.parse_card(text, "karnoffel", RANKS)
-    return suit * 12 + RANKS.index(rank)
-
-
-def mask_to_cards(uint64_t m):
-    """Cards of a mask in display order: suits S H D C, high to low by natural order."""
-    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
-
-
-def cards_to_mask(cards):
-    return _cards.ids_to_mask(cards, parse_card, "karnoffel")
+_PACK = SuitedPack("karnoffel", RANKS)
+DISPLAY_ORDER = _PACK.display_order
+card_str = _PACK.card_str            # identity -> 'KS', '10H'
+parse_suit = _PACK.parse_suit        # 'S' / '♥' -> 0..3
+parse_card = _PACK.parse_card        # 'KS', '10H', 'TD', '7♦' -> identity (no Aces in this deck)
+mask_to_cards = _PACK.mask_to_cards  # mask -> cards in display order (S H D C, high to low)
+cards_to_mask = _PACK.cards_to_mask  # card strings -> mask
 
 
 cdef int _load(list cards, int8_t* out) except -1:
