@@ -403,3 +403,12 @@ def test_resample_never_drops_a_ta_constraint_nor_keeps_the_true_hands(game):
             for suit in suits:
                 assert sum(c.endswith(suit) for c in r.hand(p)) >= 4, (p, suit, r.hand(p))
     assert found < 40        # most seeds find no world within the budget: reported, not faked
+
+
+@pytest.mark.parametrize("text", ["٣NT", "３NT", "0NT", "8S", "NT", "1", "1TA", "2TA-X", ""])
+def test_bids_need_an_ascii_level_and_a_strain(text):
+    with pytest.raises(ParseError):
+        jw._k.parse_bid(text)
+    st = jw.scenario(cardsim.make("joffre_whist"), hands_with({}), dealer=W)
+    with pytest.raises(ParseError):
+        st.string_to_action("BID " + text)
