@@ -9,6 +9,10 @@
     cardsim report RESULTS --out report.html          HTML page with PNG plots (from .parquet/.csv/.json)
     cardsim compare A B [--json]                      difference B - A of two saved runs
     cardsim skill GAME [--deals N] [--strong greedy] [--weak random] ...
+    cardsim replay GAME [--seed S] [--deal D] [--agents ...] [--seat P] [--html FILE]
+                                                      a seeded deal move by move
+    cardsim play GAME [--seat P] [--agents ...] [--seed S]   play one seat in the terminal
+    cardsim bench [GAME ...] [--deals N]              deals/s on 1 and all cores, ratio to the C reference
 
 `simulate --out x.parquet` streams the rows to disk as they arrive (the table is not kept in
 memory) with the run's metadata, so `cardsim report x.parquet` rebuilds exactly the same summary.
@@ -327,6 +331,120 @@ def cmd_skill(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# cardsim replay
+
+def _replay_parser(sub):
+    sp = _sub(sub, "replay", "follow one seeded deal move by move: hands, auction, tricks or captures, score",
+              ["cardsim replay joffre_whist --seed 1 --deal 0",
+               "cardsim replay basra --seed 1 --deal 0 --seat 0      # only what seat 0 sees",
+               "cardsim replay zhao_pengyou --players 7 --agents random --deal 3",
+               "cardsim replay gleek --seed 2 --deal 5 --html deal.html"],
+              description="Print deal D of seed S as a person at the table would follow it. The moves are "
+                          "exactly those `cardsim simulate` plays in that deal with the same agents.")
+    _add_game_arg(sp)
+    sp.add_argument("--seed", type=int, default=0, help="seed of the deal stream (default: 0)")
+    sp.add_argument("--deal", type=int, default=0, help="which deal of the seed (default: 0)")
+    sp.add_argument("--agents", default="greedy",
+                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts (default: greedy)")
+    sp.add_argument("--seat", type=int, default=None,
+                    help="show only what this seat sees: its own hand and the public moves (default: everything)")
+    _add_options_args(sp)
+    sp.add_argument("--html", default=None, metavar="FILE", help="also write the replay as a web page (default: no)")
+    sp.add_argument("--force", action="store_true", help="replace the --html file if it exists (default: refuse)")
+    sp.add_argument("--ascii", action="store_true",
+                    help="suit letters instead of the symbols ♠♥♦♣ (default: symbols when the terminal can show them)")
+    sp.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args) -> int:
+    from cardsim.replay import replay_lines, symbols_supported, to_html, write_text
+
+    game = cardsim.make(args.game, **_game_opts(args))
+    _check_new_file(args.html, args.force)
+    sym = not args.ascii and symbols_supported(sys.stdout)
+    lines = replay_lines(game, seed=args.seed, deal=args.deal, agents=args.agents, seat=args.seat, symbols=sym)
+    for line in lines:
+        print(line)
+    if args.html:
+        page = to_html(replay_lines(game, seed=args.seed, deal=args.deal, agents=args.agents, seat=args.seat,
+                                    symbols=True), f"{game.name}: seed {args.seed}, deal {args.deal}")
+        write_text(args.html, page)
+        print(f"written: {args.html}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# cardsim play
+
+def _play_parser(sub):
+    sp = _sub(sub, "play", "play one seat of a deal in the terminal against the engine's agents",
+              ["cardsim play karnoffel", "cardsim play joffre_whist --seat 2 --agents greedy",
+               "cardsim play zhao_pengyou --players 5 --seed 7     # type a pair as: AS AS"],
+              description="You play one seat; the other seats are played by agents. At the prompt type a "
+                          "listed move (AS, 10H, PASS, BID 3D, TAKE 7C, ...), several cards for one play "
+                          "(AS AS KS), or: hint, undo, moves, help, quit.")
+    _add_game_arg(sp)
+    sp.add_argument("--seat", type=int, default=0, help="the seat you play (default: 0)")
+    sp.add_argument("--agents", default="greedy",
+                    help="the other seats' agents, one for all or one per seat (your own entry is ignored): "
+                         "random, greedy, first, ismcts (default: greedy)")
+    sp.add_argument("--seed", type=int, default=None, help="seed of the deal (default: a new random seed, printed)")
+    sp.add_argument("--deal", type=int, default=0, help="which deal of the seed (default: 0)")
+    _add_options_args(sp)
+    sp.add_argument("--ascii", action="store_true",
+                    help="suit letters instead of the symbols ♠♥♦♣ (default: symbols when the terminal can show them)")
+    sp.set_defaults(func=cmd_play)
+
+
+def cmd_play(args) -> int:
+    import random
+
+    from cardsim.play import Session
+    from cardsim.replay import symbols_supported
+
+    game = cardsim.make(args.game, **_game_opts(args))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    sess = Session(game, seat=args.seat, agents=args.agents, seed=seed, deal=args.deal,
+                   symbols=not args.ascii and symbols_supported(sys.stdout))
+    sess.run()
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# cardsim bench
+
+def _bench_parser(sub):
+    sp = _sub(sub, "bench", "deals/s per game on 1 core and all cores, with the ratio to the C reference loop",
+              ["cardsim bench", "cardsim bench joffre_whist karnoffel --deals 50000",
+               "cardsim bench basra --agents greedy --json"],
+              description="A standard table for comparing machines and builds: deals/s of each game's batch "
+                          "kernel on one core and of simulate() on all cores, and the ratio to the C reference "
+                          "loop (bench/reference/trick_limit.c, gcc -O2) measured in the same run.")
+    sp.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default: all)")
+    sp.add_argument("--deals", type=int, default=20_000, help="deals per timed round and core (default: 20000)")
+    sp.add_argument("--rounds", type=int, default=3, help="timed rounds, the median is shown (default: 3)")
+    sp.add_argument("--workers", type=int, default=None, help="threads for the all-cores column (default: all cores)")
+    sp.add_argument("--agents", default="random", help="the agent on every seat (default: random)")
+    sp.add_argument("--reference", default=None, metavar="FILE",
+                    help="the reference C source (default: bench/reference/trick_limit.c of the checkout)")
+    sp.add_argument("--json", action="store_true", help="print the figures as JSON (default: a table)")
+    sp.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args) -> int:
+    from cardsim.bench import run
+
+    if args.json:
+        res = run(args.games, deals=args.deals, rounds=args.rounds, workers=args.workers, agents=args.agents,
+                  reference=args.reference, out=lambda *_: None)
+        print(json.dumps(res, indent=2))
+    else:
+        run(args.games, deals=args.deals, rounds=args.rounds, workers=args.workers, agents=args.agents,
+            reference=args.reference)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # the command table and entry point: one line per subcommand, in --help order
 
 COMMANDS = (
@@ -335,6 +453,9 @@ COMMANDS = (
     _report_parser,
     _compare_parser,
     _skill_parser,
+    _replay_parser,
+    _play_parser,
+    _bench_parser,
 )
 
 

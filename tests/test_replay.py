@@ -1,0 +1,132 @@
+"""`cardsim replay`: the deal move by move, generic over every registered game.
+
+Checked against the engine itself: the replayed actions are the batch kernel's (`kernel_actions`),
+the printed returns are the kernel's, every trick line names the seat the engine credits, and a
+replay seen by one seat never prints another seat's hidden cards."""
+import re
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.cli import main
+from cardsim.core._engine import AGENT_CODES, kernel_actions
+from cardsim.replay import from_symbols, replay_lines, resolve_agents, turn_visibility, with_symbols
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_replay_shows_the_kernels_deal(game):
+    g = cardsim.make(game)
+    lines = replay_lines(game, seed=3, deal=2, agents="greedy")
+    text = "\n".join(lines)
+    acts = kernel_actions(g.spec, 3, 2, [AGENT_CODES["greedy"]] * g.num_players)
+    st = g.new_state(seed=3, deal=2)
+    for p in range(g.num_players):
+        assert f"seat {p}: {' '.join(st.hand(p))}" in text        # every starting hand
+    for a in acts:
+        st.apply(a)
+    r = st.returns()
+    assert "  returns: " + "  ".join(f"seat {p}: {float(x) + 0.0:g}" for p, x in enumerate(r)) in lines
+    assert f"docs/rules/{game}.md" in text
+    assert f"{st.phase}" == "end" or st.is_terminal()
+
+
+@pytest.mark.parametrize("game", [g for g in cardsim.GAMES
+                                  if "tricks_done" in (getattr(cardsim.make(g).spec, "view", lambda s: {})(cardsim.make(g).new_state()))])
+def test_trick_lines_name_the_engines_winners(game):
+    """For trick games: one 'trick k' line per trick the engine completed, in order, whose winner
+    is the seat the engine's view reports as winning that trick."""
+    g = cardsim.make(game)
+    for deal in range(3):
+        lines = replay_lines(g, seed=5, deal=deal)
+        tricks = [x for x in lines if x.startswith("  trick ")]
+        st = g.new_state(seed=5, deal=deal)
+        winners = []
+        for a in kernel_actions(g.spec, 5, deal, [AGENT_CODES["greedy"]] * g.num_players):
+            before = g.spec.view(st)["tricks_done"]
+            st.apply(a)
+            v = g.spec.view(st)
+            if v["tricks_done"] != before:
+                winners.append(v["trick_winners"][-1] if v.get("trick_winners") else
+                               v["last_winner"] if v.get("last_winner") is not None else v["leader"])
+        assert len(tricks) == len(winners) > 0
+        for k, (line, w) in enumerate(zip(tricks, winners), 1):
+            assert line.startswith(f"  trick {k}: ") and line.endswith(f"-> seat {w} wins"), line
+
+
+def test_seat_view_hides_other_hands_and_hidden_moves():
+    # Gleek: the stock buyer's seven discards are face down; Zhao Pengyou: the kitty burial
+    for game, hidden_word in (("gleek", "DISCARD"), ("zhao_pengyou", "DISCARD")):
+        g = cardsim.make(game)
+        full = "\n".join(replay_lines(game, seed=1, deal=0))
+        assert hidden_word in full
+        for seat in range(g.num_players):
+            lines = replay_lines(game, seed=1, deal=0, seat=seat)
+            st = g.new_state(seed=1, deal=0)
+            for p in range(g.num_players):
+                if p != seat:
+                    assert f"seat {p}: {' '.join(st.hand(p))}" not in lines
+            # a seat sees its own discards, never another seat's
+            for x in lines:
+                m = re.match(r"  seat (\d+): .*DISCARD", x)
+                if m:
+                    assert int(m.group(1)) == seat, x
+
+
+def test_turn_visibility_against_the_observation():
+    """A hidden action is one some other legal action would have left indistinguishable."""
+    g = cardsim.make("zhao_pengyou")
+    st = g.new_state(seed=1, deal=0)
+    while st.phase != "kitty":
+        st.apply(g.spec.greedy_action(st))
+    start, acts = st.clone(), []
+    seat = st.current_player
+    while st.current_player == seat and st.phase == "kitty":
+        a = g.spec.greedy_action(st)
+        acts.append(a)
+        st.apply(a)
+    other = (seat + 1) % g.num_players
+    assert turn_visibility(start, acts, st, other) == [False] * len(acts)
+    assert turn_visibility(start, acts, st, seat) == [True] * len(acts)
+    assert turn_visibility(start, acts, st, None) == [True] * len(acts)
+    # the observation really cannot tell the burial apart: swapping the first discard for another
+    alt = start.clone()
+    b = next(int(x) for x in alt.legal_actions() if int(x) not in acts)
+    alt.apply(b)
+    for a in acts[1:]:
+        alt.apply(a)
+    assert np.array_equal(alt.observation(other), st.observation(other))
+    assert not np.array_equal(alt.observation(seat), st.observation(seat))
+
+
+def test_symbols():
+    assert with_symbols("AS 10H TAKE 7D BID 2TA-S BID 1S PASS SJ 5C*") == "A♠ 10♥ TAKE 7♦ BID 2TA-S BID 1♠ PASS SJ 5♣*"
+    assert from_symbols("A♠ 10♥ TAKE 7♦ BID 1♠") == "AS 10H TAKE 7D BID 1S"
+
+
+def test_agents_are_checked_by_name():
+    g = cardsim.make("joffre_whist")
+    assert resolve_agents(g, "greedy") == ["greedy"] * 4
+    with pytest.raises(cardsim.ConfigError, match="'smart'"):
+        resolve_agents(g, "greedy,smart,greedy,greedy")
+    with pytest.raises(cardsim.ConfigError, match="3 agents given for 4 seats"):
+        resolve_agents(g, "greedy,random,greedy")
+
+
+def test_cli_replay_text_html_and_errors(tmp_path, capsys):
+    assert main(["replay", "karnoffel", "--seed", "2", "--deal", "1", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == replay_lines("karnoffel", seed=2, deal=1)
+    page = tmp_path / "deal.html"
+    assert main(["replay", "basra", "--seed", "2", "--html", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!doctype html>") and "captures" in html and "♠" in html
+    capsys.readouterr()
+    assert main(["replay", "basra", "--seed", "2", "--html", str(page)]) == 2     # no silent overwrite
+    assert "--force" in capsys.readouterr().err
+    assert main(["replay", "basra", "--seed", "2", "--html", str(page), "--force"]) == 0
+    capsys.readouterr()
+    assert main(["replay", "gleek", "--seat", "3"]) == 2
+    assert "seat must be 0..2" in capsys.readouterr().err
+    assert main(["replay", "gleek", "--agents", "greedy,smart,random"]) == 2
+    assert "'smart'" in capsys.readouterr().err
