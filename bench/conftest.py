@@ -1,6 +1,6 @@
-"""Shared benchmark fixtures. The reference speed-of-light loop (shared/reference/trick_limit.c)
-is compiled with gcc -O2 and run in the same session, so every speed target is a ratio measured
-on the same machine at the same time."""
+"""Shared benchmark fixtures. The reference speed-of-light loop (bench/reference/trick_limit.c, see
+bench/reference/README.md) is compiled with gcc -O2 and run in the same session, so every speed
+target is a ratio measured on the same machine at the same time."""
 import os
 import pathlib
 import shutil
@@ -13,10 +13,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def _reference_source():
-    # CARDSIM_REFERENCE, else shared/ beside the checkout (CI), else up to two levels higher
-    # (developer worktrees under a common parent)
-    for cand in (os.environ.get("CARDSIM_REFERENCE"), HERE.parent.parent / "shared/reference/trick_limit.c",
-                 HERE.parent.parent.parent / "shared/reference/trick_limit.c"):
+    # CARDSIM_REFERENCE (another copy), else the one in the repository
+    for cand in (os.environ.get("CARDSIM_REFERENCE"), HERE / "reference" / "trick_limit.c"):
         if cand and pathlib.Path(cand).is_file():
             return pathlib.Path(cand)
     return None
@@ -28,7 +26,7 @@ def trick_limit(request):
     Skips when the reference or gcc is missing; returns None in smoke mode (--benchmark-disable)."""
     src = _reference_source()
     if src is None or shutil.which("gcc") is None:
-        pytest.skip("shared/reference/trick_limit.c or gcc not available")
+        pytest.skip("bench/reference/trick_limit.c or gcc not available")
     disabled = request.config.getoption("benchmark_disable", False)
     tmp = tempfile.mkdtemp()
     exe = os.path.join(tmp, "trick_limit")
@@ -51,16 +49,9 @@ def trick_limit(request):
 
 
 def _parse_rate(out: str) -> float:
-    import re
+    from cardsim.bench import parse_rate
 
-    m = re.search(r"median[^0-9]*([0-9.]+)\s*(M|k)?\s*deals/s", out, re.I)
-    if m:
-        v = float(m.group(1))
-        return v * (1e6 if m.group(2) == "M" else 1e3 if m.group(2) == "k" else 1)
-    nums = re.findall(r"([0-9]+(?:\.[0-9]+)?)\s*deals/s", out)
-    if not nums:
-        raise RuntimeError(f"cannot read the reference output: {out!r}")
-    return float(nums[-1])
+    return parse_rate(out)
 
 
 def deals_per_second(benchmark, deals):

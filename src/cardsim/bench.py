@@ -1,0 +1,137 @@
+"""`cardsim bench`: a standard table of deals/s per game on 1 core and on all cores, with the ratio
+to the C reference loop (`bench/reference/trick_limit.c`: the simplest trick game, random legal
+cards, hands as bitsets) compiled with `gcc -O2` and measured in the same run on the same
+machine — so the ratio, unlike the raw figure, compares across machines and builds.
+
+1 core: the game's batch kernel (`spec.run_batch`, one thread, no Python inside a deal); all
+cores: `cardsim.simulate(..., workers=W, keep_table=False)`, the path users run. Each figure is
+the median of `rounds` timed runs after one warm-up.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+import cardsim
+from cardsim.errors import ConfigError
+
+REFERENCE = pathlib.Path("bench") / "reference" / "trick_limit.c"
+
+
+def find_reference(path=None) -> pathlib.Path | None:
+    """The reference C source: `path`, else $CARDSIM_REFERENCE, else bench/reference/trick_limit.c
+    in the current directory or in the checkout this package was installed from (editable)."""
+    here = pathlib.Path(__file__).resolve()
+    cands = [path, os.environ.get("CARDSIM_REFERENCE"), pathlib.Path.cwd() / REFERENCE,
+             here.parents[2] / REFERENCE]
+    for c in cands:
+        if c and pathlib.Path(c).is_file():
+            return pathlib.Path(c)
+    return None
+
+
+def parse_rate(out: str) -> float:
+    """Median deals/s from the reference's output ('median 1093221 deals/s ...')."""
+    m = re.search(r"median\s+([0-9.]+)\s*deals/s", out)
+    if not m:
+        raise RuntimeError(f"cannot read the reference output: {out!r}")
+    return float(m.group(1))
+
+
+class Reference:
+    """The compiled reference loop (a temporary executable, removed by close())."""
+
+    def __init__(self, source: pathlib.Path, compiler: str = "gcc"):
+        self.tmp = tempfile.mkdtemp(prefix="cardsim-bench-")
+        self.exe = os.path.join(self.tmp, "trick_limit")
+        subprocess.run([compiler, "-O2", "-o", self.exe, str(source)], check=True, capture_output=True)
+
+    def rate(self, deals: int, rounds: int, mode: str = "1") -> float:
+        out = subprocess.run([self.exe, mode, str(deals), str(rounds), "42"], check=True, capture_output=True,
+                             text=True).stdout
+        return parse_rate(out)
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _median_rate(fn, deals: int, rounds: int) -> float:
+    fn()                                                    # warm-up (page faults, thread pool)
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return deals / statistics.median(times)
+
+
+def measure(game: str, deals: int, rounds: int, workers: int, agents: str = "random", seed: int = 1) -> dict:
+    """deals/s of one game: the kernel on one thread and simulate() on `workers` threads."""
+    from cardsim.core._engine import AGENT_CODES
+
+    g = cardsim.make(game)
+    if agents not in AGENT_CODES:
+        raise ConfigError(f"unknown agent {agents!r}; agents: {', '.join(sorted(AGENT_CODES))}")
+    codes = [AGENT_CODES[agents]] * g.num_players
+    one = _median_rate(lambda: g.spec.run_batch(seed, 0, deals, codes), deals, rounds)
+    many = None
+    if workers > 1:
+        many = _median_rate(lambda: cardsim.simulate(g, deals=deals * workers, seed=seed, agents=agents,
+                                                     workers=workers, keep_table=False),
+                            deals * workers, rounds)
+    return {"game": game, "players": g.num_players, "agents": agents, "deals_per_s_1": one,
+            f"deals_per_s_{workers}": many, "workers": workers}
+
+
+def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = None, agents: str = "random",
+        reference=None, out=print) -> dict:
+    """Measure every game named (default: all) and print the table; returns the figures."""
+    games = list(games or cardsim.GAMES)
+    for g in games:
+        if g not in cardsim.GAMES:
+            raise ConfigError(f"unknown game {g!r}; games: {', '.join(cardsim.GAMES)}")
+    for k, v in (("deals", deals), ("rounds", rounds)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ConfigError(f"--{k} must be a positive int, got {v!r}")
+    from cardsim.core._engine import AGENT_CODES
+
+    if agents not in AGENT_CODES:
+        raise ConfigError(f"unknown agent {agents!r}; agents: {', '.join(sorted(AGENT_CODES))}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ConfigError(f"--workers must be a positive int, got {workers!r}")
+    workers = workers or os.cpu_count() or 1
+    src = find_reference(reference)
+    ref_rate, why = None, None
+    if src is None:
+        why = f"reference loop not found ({REFERENCE}; run from the repository or pass --reference)"
+    elif shutil.which("gcc") is None:
+        why = "gcc not found: no reference loop"
+    else:
+        ref = Reference(src)
+        try:
+            ref_rate = ref.rate(max(deals * 10, 100_000), max(rounds, 3))
+        finally:
+            ref.close()
+    rows = [measure(g, deals, rounds, workers, agents) for g in games]
+    w = f"{workers} cores"
+    out(f"cardsim {cardsim.__version__} bench: {deals} deals per round, median of {rounds} rounds, agents {agents}, "
+        f"{os.cpu_count()} cores on this machine")
+    out(f"{'game':<14} {'players':>7} {'deals/s 1 core':>15} {('deals/s ' + w):>16} {'scaling':>8} {'ratio to ref':>13}")
+    for r in rows:
+        many = r[f"deals_per_s_{workers}"]
+        ratio = f"{r['deals_per_s_1'] / ref_rate:.3f}" if ref_rate else "-"
+        many_s = f"{many:,.0f}" if many else "-"
+        scale = f"{many / r['deals_per_s_1']:.2f}x" if many else "-"
+        out(f"{r['game']:<14} {r['players']:>7} {r['deals_per_s_1']:>15,.0f} {many_s:>16} {scale:>8} {ratio:>13}")
+    if ref_rate:
+        out(f"reference: {src.name} (gcc -O2, 1 core) {ref_rate:,.0f} deals/s, measured in this run; "
+            "ratio = deals/s on 1 core / reference")
+    else:
+        out(why)
+    return {"rows": rows, "reference_deals_per_s": ref_rate, "workers": workers}
