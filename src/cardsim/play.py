@@ -21,7 +21,7 @@ import sys
 import cardsim
 import cardsim.agents
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError
-from cardsim.replay import Narrator, from_symbols, resolve_agents, with_symbols
+from cardsim.replay import Narrator, from_symbols, public_facts, resolve_agents, with_symbols
 
 HELP = ("type a move as listed (e.g. AS, 10H, PASS, BID 3D), several cards for one play "
         "(e.g. AS AS KS), or: undo, hint, moves, help, quit")
@@ -135,6 +135,9 @@ class Session:
         pending = self.nar.pending(s)
         if pending:
             self.say("  on the table: " + pending)
+        facts = public_facts(s)
+        if facts:
+            self.say(f"  table: {facts}")
         self.say(f"[{s.phase}] seat {self.seat}, your hand: {' '.join(s.hand(self.seat)) or '-'}")
         self.say(f"  legal: {self.moves()}")
 

@@ -238,6 +238,28 @@ class Narrator:
         self._flush_trick(None)
 
 
+# view() keys that hold public facts only (face-up cards, trump, contract, scores), shown to a seat
+_PUBLIC = ("floor", "up", "turnup", "high_card", "trump_card", "contract_card", "trump", "chosen", "trump_suit",
+           "trump_rank", "contract", "declarer", "calls", "exposed", "tricks", "team_tricks", "score")
+
+
+def public_facts(state) -> str:
+    """The public facts of a position that its `view()` reports (face-up cards, trump, contract,
+    tricks, score), as one line; '' for a game without a view."""
+    v = _view(state) or {}
+    parts = []
+    for k in _PUBLIC:
+        x = v.get(k)
+        if x is None or x == [] or (isinstance(x, list) and all(not y for y in x)):
+            continue
+        if isinstance(x, list) and all(isinstance(y, list) for y in x):
+            x = " | ".join(" ".join(map(str, y)) or "-" for y in x)
+        elif isinstance(x, list):
+            x = " ".join(map(str, x))
+        parts.append(f"{k.replace('_', ' ')}: {x}")
+    return "; ".join(parts)
+
+
 def _hand_line(state, p):
     return f"  seat {p}: {' '.join(state.hand(p)) or '-'}"
 
