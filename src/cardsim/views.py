@@ -1,0 +1,105 @@
+"""HTML views of states for notebooks: `state_html(state)` shows the position — every seat's hand,
+the cards in play and the scores — as a small self-contained table (no scripts, no external CSS).
+
+Generic over the public State API (`hand`, `phase`, `current_player`, `returns`, `str(state)`) and
+the game's `view()` where it exists: the cards on the table are the view's `trick` (by seat),
+`floor` or `building` entries; the scores its `score` / `game_points` / `chips` / `deal_points`
+entries, with `returns()` once the state is terminal. `State._repr_html_` is wired to it.
+`seat=p` hides every hand but p's (a position as that seat sees it)."""
+from __future__ import annotations
+
+import html
+
+from cardsim.replay import SYMBOLS, with_symbols
+
+_RED = ("♥", "♦")
+_SCORE_KEYS = ("score", "game_points", "chips", "deal_points", "tricks", "team_tricks", "captured")
+_TABLE_KEYS = ("trick", "floor", "building", "pending")
+
+
+def _cards(cards) -> str:
+    if not cards:
+        return '<span style="color:#999">–</span>'
+    out = []
+    for c in cards:
+        t = html.escape(with_symbols(str(c)))
+        red = any(s in t for s in _RED)
+        out.append(f'<span style="color:#c00">{t}</span>' if red else t)
+    return " ".join(out)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, list):
+        return " ".join(_fmt(x) for x in v)
+    return html.escape(str(v))
+
+
+def state_html(state, seat: int | None = None) -> str:
+    """An HTML table of the position: one row per seat (hand, card in play), then the cards on
+    the table and the scores. With `seat`, the other seats' hands are hidden (shown as a count)."""
+    n = state.num_players
+    name = state.spec.name
+    view = getattr(state.spec, "view", None)
+    v = view(state) if view is not None else {}
+    turn = state.current_player
+    rows = []
+    trick = v.get("trick") if isinstance(v.get("trick"), list) and len(v.get("trick")) == n else None
+    for p in range(n):
+        hand = state.hand(p)
+        if seat is not None and p != seat:
+            cell = f'<span style="color:#999">{len(hand)} cards</span>'
+        else:
+            cell = _cards(hand)
+        played = ""
+        if trick is not None and trick[p]:
+            played = _cards(trick[p] if isinstance(trick[p], list) else [trick[p]])
+        mark = "▶ " if p == turn else ""
+        rows.append(f"<tr><th style='text-align:left'>{mark}seat {p}</th><td>{cell}</td><td>{played}</td></tr>")
+    extra = []
+    for k in _TABLE_KEYS:
+        if k == "trick" or k not in v or v[k] in (None, [], ""):
+            continue
+        if seat is not None and k in ("building", "pending") and turn != seat:
+            continue                                   # another seat's unfinished (hidden) selection
+        val = v[k] if isinstance(v[k], list) else [v[k]]
+        extra.append(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td colspan=2>{_cards(val)}</td></tr>")
+    scores = []
+    for k in _SCORE_KEYS:
+        if k in v and v[k] is not None:
+            scores.append(f"{html.escape(k.replace('_', ' '))}: {_fmt(v[k])}")
+    if state.is_terminal():
+        scores.append("returns: " + _fmt([float(x) for x in state.returns()]))
+    status = "terminal" if state.is_terminal() else f"seat {turn} to act"
+    head = (f"<caption style='text-align:left'><b>{html.escape(name)}</b> · phase {html.escape(str(state.phase))}"
+            f" · {status}</caption>")
+    table = ("<table style='border-collapse:collapse;font-family:monospace'>" + head
+             + "<tr><th></th><th style='text-align:left'>hand</th><th style='text-align:left'>in play</th></tr>"
+             + "".join(rows) + "".join(extra) + "</table>")
+    foot = f"<div style='font-family:monospace'>{' · '.join(scores)}</div>" if scores else ""
+    return f"<div class='cardsim-state'>{table}{foot}</div>"
+
+
+def summary_html(s: dict) -> str:
+    """An HTML table of a run's summary (`SimResult.summary()`): one row per seat with the mean
+    return and its 95% CI, the win rate and its Wilson interval, the seat-advantage p-value; then
+    the seat balance, draws and duration. For `SimResult._repr_html_` in notebooks."""
+    from cardsim.report import fmt, fmt_ci, fmt_p, plural
+
+    unit = s.get("unit", "deal")
+    e = html.escape
+    rows = "".join(
+        f"<tr><td>seat {x['seat']}</td><td>{e(fmt(x['mean']))}</td><td>{e(fmt_ci(x['ci95']))}</td>"
+        f"<td>{e(fmt(x['win_rate']))}</td><td>{e(fmt_ci(x['win_ci95']))}</td><td>{e(fmt_p(x['advantage_p']))}</td></tr>"
+        for x in s["seats"])
+    b, d = s.get("seat_balance", {}), s.get("duration", {})
+    foot = [f"seat balance p={fmt_p(b.get('p_value'))}", f"draws {fmt(s.get('draws', {}).get('rate'))}"]
+    if d.get("actions"):
+        foot.append(f"actions per {unit} {fmt(d['actions']['mean'])}")
+    head = f"{s['game']}: {s['deals']} {plural(unit)}, seed {s['seed']}, agents {s['agents']}"
+    return ("<div class='cardsim-summary'><table style='border-collapse:collapse;font-family:monospace'>"
+            f"<caption style='text-align:left'><b>{e(head)}</b></caption>"
+            "<tr><th></th><th>mean return</th><th>95% CI</th><th>win rate</th><th>95% CI</th><th>advantage p</th></tr>"
+            + rows + "</table>"
+            f"<div style='font-family:monospace'>{e(' · '.join(foot))}</div></div>")
