@@ -122,3 +122,13 @@ def test_every_flag_has_a_description_and_every_subcommand_examples(capsys):
             assert a.help, f"{name} {a.option_strings or a.dest} has no description"
             if a.option_strings and a.nargs != 0 and a.default is not None:
                 assert "default" in a.help, f"{name} {a.option_strings} does not state its default"
+
+
+def test_errors_point_to_the_rules_and_do_not_contradict(capsys):
+    mod = cardsim.game.game_module(G)
+    assert main(["simulate", G, "-o", "nope=1", "--deals", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "'nope'" in err and f"docs/rules/{G}.md" in err
+    if any(o.name == "scope" for o in mod.OPTIONS):
+        assert main(["simulate", G, "--matches", "3", "-o", "scope=deal"]) == 2
+        assert "--matches plays whole matches" in capsys.readouterr().err

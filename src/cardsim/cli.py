@@ -149,6 +149,11 @@ def _agent_names(game, text: str) -> list[str]:
     return names
 
 
+def rules_doc(game: str) -> str:
+    """Where a game's rules are documented: docs/rules/<game>.md in the cardsim repository."""
+    return f"docs/rules/{game}.md"
+
+
 def _game_opts(args) -> dict:
     opts = _options(args.option)
     if args.players is not None:
@@ -170,7 +175,7 @@ def _games_parser(sub):
 def cmd_games(args) -> int:
     for name in cardsim.GAMES:
         mod = cardsim.game.game_module(name)
-        print(f"{name}  (players {', '.join(map(str, mod.PLAYERS))})")
+        print(f"{name}  (players {', '.join(map(str, mod.PLAYERS))})  rules: {rules_doc(name)}")
         for o in mod.OPTIONS:
             allowed = f" one of {list(o.choices)}" if o.choices else ""
             print(f"    {o.name} = {o.default!r}{allowed}  {o.doc}")
@@ -210,6 +215,9 @@ def _simulate_parser(sub):
 
 
 def cmd_simulate(args) -> int:
+    if args.matches is not None and _options(args.option).get("scope", "match") != "match":
+        raise CardsimError("--matches plays whole matches, but -o scope=deal asks for single deals: "
+                           "drop -o scope=deal, or use --deals")
     game = cardsim.make(args.game, **_game_opts(args))
     agents = _agent_names(game, args.agents)
     for path in (args.out, args.summary_json):
@@ -472,7 +480,11 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except CardsimError as e:
-        print(f"cardsim: error: {e}", file=sys.stderr)
+        game = getattr(args, "game", None)
+        hint = ""
+        if isinstance(e, cardsim.ConfigError) and game in cardsim.GAMES and "unknown agent" not in str(e):
+            hint = f" (options and rules: cardsim games, {rules_doc(game)})"
+        print(f"cardsim: error: {e}{hint}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"cardsim: error: {type(e).__name__}: {e}", file=sys.stderr)

@@ -1,0 +1,71 @@
+"""docs/rules/<game>.md: the rules as the engine implements them, kept in step with the code —
+every option with its default, every preset, every decision the game module cites by code, the
+way moves are typed — and nothing in them (or in the files users start from) points outside the
+repository."""
+import pathlib
+import re
+
+import pytest
+
+import cardsim
+from cardsim.game import game_module
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOCUMENTED = ("joffre_whist", "zhao_pengyou", "basra", "gleek", "karnoffel", "exposure")
+
+
+def _doc(game):
+    return (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", DOCUMENTED)
+def test_every_option_with_its_default(game):
+    doc = _doc(game)
+    mod = game_module(game)
+    for o in mod.OPTIONS:
+        assert re.search(rf"\| `{o.name}` \| `{re.escape(repr(o.default))}` \|", doc), f"{o.name} = {o.default!r}"
+        for c in o.choices or ():
+            assert f"`{c!r}`" in doc, f"{o.name}: choice {c!r}"
+    for name in mod.PRESETS:
+        assert f"| `{name}` |" in doc
+    assert f"Players: {', '.join(map(str, mod.PLAYERS))} (default {mod.DEFAULT_PLAYERS}" in doc
+
+
+@pytest.mark.parametrize("game", DOCUMENTED)
+def test_every_decision_the_engine_cites_is_documented(game):
+    import importlib
+
+    doc = _doc(game)
+    kdoc = importlib.import_module(f"cardsim.games._{game}").__doc__ or ""
+    codes = set(re.findall(r"\b(?:[A-Z]-)?D\d+\b", kdoc + (game_module(game).__doc__ or "")))
+    codes |= {c for o in game_module(game).OPTIONS for c in re.findall(r"\b(?:[A-Z]-)?D\d+\b", o.doc)}
+    assert codes, "the module cites no decision codes"
+    for code in sorted(codes):
+        assert re.search(rf"\b{re.escape(code)}\b", doc), f"{code} is not explained in docs/rules/{game}.md"
+
+
+@pytest.mark.parametrize("game", DOCUMENTED)
+def test_doc_sections_and_notation(game):
+    doc = _doc(game)
+    for heading in ("## How the engine plays it", "## Options", "## Card notation and moves", "## The rules"):
+        assert heading in doc
+    assert f"cardsim replay {game}" in doc and f"cardsim play {game}" in doc
+    assert f"tests/games/test_{game}.py" in doc and (ROOT / "tests" / "games" / f"test_{game}.py").exists()
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
+                                  ROOT / "bench" / "conftest.py", ROOT / "src" / "cardsim" / "cli.py"],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_points_outside_the_repository(path):
+    text = path.read_text(encoding="utf-8")
+    assert not re.search(r"\bshared/|\bseeds/[0-9a-f]", text), f"{path.relative_to(ROOT)} cites shared/ or seeds/"
+
+
+def test_cardsim_games_points_to_the_rules_docs(capsys):
+    from cardsim.cli import main
+
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    for game in cardsim.GAMES:
+        if game in DOCUMENTED:
+            assert f"rules: docs/rules/{game}.md" in out
