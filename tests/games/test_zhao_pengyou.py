@@ -57,9 +57,7 @@ def test_z01_trump_order_h8():
 def test_z02_declaration():
     g = cardsim.make("zhao_pengyou", players=6)
     for seed in range(20):
-        st = g.new_state(seed=seed)
-        g.spec.set_ranks(st, ["5"] * 6, range(6))
-        g.spec.rng_reseed(st, 0)
+        st = g.spec.scenario(None, seed=seed, ranks=["5"] * 6, active=range(6), starter=0)
         while st.phase == "draw":
             texts = [st.action_to_string(a) for a in st.legal_actions()]
             if "DECLARE S" in texts:
@@ -177,12 +175,12 @@ def test_z17():
 # ---- §9.5 top cards and throw shapes -------------------------------------------------------------------
 def _six(hands, trump="H", rank="5", leader=0, **kw):
     g = cardsim.make("zhao_pengyou", players=6, **kw)
-    return g, g.spec.setup_play(hands, trump, rank, declarer=leader, **{})
+    return g, g.spec.scenario(hands, trump_suit=trump, trump_rank=rank, declarer=leader)
 
 
 def test_z18_top_cards():
-    others = [["2D", "3D", "4D", "6D"], ["QS", "7D", "8D", "9D"], ["2C", "3C", "4C", "6C"],
-              ["7C", "8C", "9C", "10C"], ["JC", "QC", "KC", "AC"]]
+    others = [["2D", "3D", "4D", "6D", "10D"], ["QS", "7D", "8D", "9D", "JD"], ["2C", "3C", "4C", "6C", "QD"],
+              ["7C", "8C", "9C", "10C", "KD"], ["JC", "QC", "KC", "AC", "AD"]]
     # the other AS and KS copies are gone; seat 2 holds QS
     for attempt, stands in ((["AS", "KS", "QS"], True), (["AS", "KS", "QS", "JS"], False)):
         g, s = _six([["AS", "AS", "KS", "QS", "JS"]] + others)
@@ -264,7 +262,7 @@ def test_z29_failed_throw():
     hands = [["AS", "KS", "QS", "2D"], ["3D", "4D", "5D", "6D"], ["7D", "8D", "9D", "10D"],
              ["KS", "JD", "QD", "KD"], ["2C", "3C", "4C", "5C"], ["6C", "7C", "8C", "9C"]]
     g = cardsim.make("zhao_pengyou", players=6)
-    s = g.spec.setup_play(hands, "H", "2", 0, played=[["AS"], [], [], [], [], []])
+    s = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=0, played=[["AS"], [], [], [], [], []])
     zp.play(s, ["AS", "KS", "QS"])
     v = g.spec.view(s)
     assert v["lead_format"] == "single" and v["trick"][0] == ["QS"]
@@ -281,17 +279,17 @@ def test_z29_reveal_blocker_and_penalty_and_reject():
     obs = {}
     for ft in ("force_lowest_group", "reveal_blocker"):
         g = cardsim.make("zhao_pengyou", players=6, failed_throw=ft)
-        s = g.spec.setup_play(hands, "H", "2", 0)
+        s = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=0)
         zp.play(s, ["AS", "KS", "QS"])
         obs[ft] = s.observation(1)
     assert not np.array_equal(obs["force_lowest_group"], obs["reveal_blocker"])
     g = cardsim.make("zhao_pengyou", players=6, failed_throw="reject")
-    s = g.spec.setup_play(hands, "H", "2", 0)
+    s = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=0)
     for c in ("AS", "KS"):
         s.apply_string(c)
     texts = [s.action_to_string(a) for a in s.legal_actions()]
     assert "COMMIT" in texts and "QS" not in texts            # AS KS stands, AS KS QS would not
-    s2 = g.spec.setup_play(hands, "H", "2", 0)
+    s2 = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=0)
     s2.apply_string("KS")
     assert "QS" not in [s2.action_to_string(a) for a in s2.legal_actions()]  # K+Q can never be a legal lead now
 
@@ -303,7 +301,7 @@ def _friend_game(players=6, **kw):
 def test_z30_friend_by_second_copy_and_declarer_consumes():
     hands = [["AH", "KC"], ["AH", "3S"], ["4S", "5S"], ["6S", "7S"], ["8S", "9S"], ["10S", "JS"]]
     g = _friend_game()
-    s = g.spec.setup_play(hands, "D", "2", 0, calls=[("AH", 2), ("KC", 1)])
+    s = g.spec.scenario(hands, trump_suit="D", trump_rank="2", declarer=0, calls=[("AH", 2), ("KC", 1)])
     zp.play(s, ["AH"])
     zp.play(s, ["AH"])
     v = g.spec.view(s)
@@ -325,7 +323,7 @@ def test_z30_friend_by_second_copy_and_declarer_consumes():
 def test_z31_friend_by_pair_lead():
     hands = [["2S", "3S"], ["4S", "5S"], ["6S", "7S"], ["8S", "9S"], ["QD", "QD"], ["10S", "JS"]]
     g = _friend_game()
-    s = g.spec.setup_play(hands, "H", "2", 0, leader=4, calls=[("QD", 2), ("AC", 1)])
+    s = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=0, leader=4, calls=[("QD", 2), ("AC", 1)])
     zp.play(s, ["QD", "QD"])
     assert g.spec.view(s)["decl"] == [0, 4]
 
@@ -335,7 +333,7 @@ def test_friend_points_discarded_and_called_card_removed():
     hands = [["2S", "9D"], ["AS", "KD"], ["10S", "3D"], ["4S", "4D"], ["6S", "KD"], ["7S", "8D"]]
     for mode, expect_removed in (("removed", True), ("to_trick_winner", False)):
         g = _friend_game(called_card_points=mode)
-        s = g.spec.setup_play(hands, "H", "5", 0, calls=[("KD", 2), ("AC", 1)])
+        s = g.spec.scenario(hands, trump_suit="H", trump_rank="5", declarer=0, calls=[("KD", 2), ("AC", 1)])
         for p in range(6):
             zp.play(s, [next(c for c in s.hand(p) if c.endswith("S"))])
         assert g.spec.view(s)["captured"][1] == 10            # AS wins the 10S
@@ -356,7 +354,7 @@ def test_friend_self_consume_option():
     hands = [["AH", "2S"], ["AH", "3S"], ["4S", "5S"], ["6S", "7S"], ["8S", "9S"], ["10S", "JS"]]
     for consume, decl in ((True, [0]), (False, [0, 1])):
         g = _friend_game(friend_self_consume=consume)
-        s = g.spec.setup_play(hands, "D", "2", 0, calls=[("AH", 1), ("KC", 1)])
+        s = g.spec.scenario(hands, trump_suit="D", trump_rank="2", declarer=0, calls=[("AH", 1), ("KC", 1)])
         zp.play(s, ["AH"])     # copy 1 by the declarer
         zp.play(s, ["AH"])     # copy 2 by seat 1
         assert g.spec.view(s)["decl"] == decl
@@ -364,15 +362,18 @@ def test_friend_self_consume_option():
 
 def test_z32_z33_z34_scores():
     g = _friend_game()
-    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
-    v = g.spec.setup_scoring(s, [0, 0, 0, 30, 45, 0], 3, [0, 1, 2], ["KD", "5S", "2C", "3C", "4C", "6C"])
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=0, captured=[0, 0, 0, 30, 45, 0],
+                          last_winner=3, decl=[0, 1, 2], kitty=["KD", "5S", "2C", "3C", "4C", "6C"], finished=True)
+    v = g.spec.view(s)
     assert v["opp_points"] == 105 and not v["decl_won"] and v["gained"] == [0, 0, 0, 1, 1, 1]
-    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
-    v = g.spec.setup_scoring(s, [0] * 6, 0, [0, 3], ["KD", "5S"])
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=0, captured=[0] * 6,
+                          last_winner=0, decl=[0, 3], kitty=["KD", "5S"], finished=True)
+    v = g.spec.view(s)
     assert v["opp_points"] == 0 and v["gained"] == [4, 0, 0, 4, 0, 0]
     g7 = _friend_game(7)
-    s = g7.spec.setup_play([["2S"]] * 7, "H", "2", 0)
-    v = g7.spec.setup_scoring(s, [0, 0, 0, 35, 0, 0, 0], 0, [0, 1, 2], [])
+    s = g7.spec.scenario([[]] * 7, trump_suit="H", trump_rank="2", declarer=0, captured=[0, 0, 0, 35, 0, 0, 0],
+                          last_winner=0, decl=[0, 1, 2], kitty=[], finished=True)
+    v = g7.spec.view(s)
     assert v["opp_points"] == 35 and v["gained"] == [1, 1, 1, 0, 0, 0, 0]
 
 
@@ -382,8 +383,9 @@ def test_z32_z33_z34_scores():
                                               (12, 159, "decl"), (12, 160, "opp1"), (12, 400, "opp3")])
 def test_score_thresholds(players, p, winner):
     g = _friend_game(players)
-    s = g.spec.setup_play([["2S"]] * players, "H", "2", 0)
-    v = g.spec.setup_scoring(s, [0, p] + [0] * (players - 2), 0, [0], [])
+    s = g.spec.scenario([[]] * players, trump_suit="H", trump_rank="2", declarer=0, captured=[0, p] + [0] * (players - 2),
+                          last_winner=0, decl=[0], kitty=[], finished=True)
+    v = g.spec.view(s)
     M = 1 + zp.TABLE[players]["calls"]
     if winner == "decl":
         assert v["gained"][0] == ((2 + 2 * (M - 1)) if p == 0 else (1 + (M - 1)))
@@ -395,7 +397,7 @@ def test_kitty_multiplier_option():
     for mult, expect in (("x2", 2 * 15), ("largest_component", 2 * 2 * 15)):
         g = _friend_game(kitty_multiplier=mult)
         hands = [["2S", "2S"], ["AS", "AS"], ["3D", "4D"], ["6D", "7D"], ["8D", "9D"], ["JD", "QD"]]
-        s = g.spec.setup_play(hands, "H", "5", 0, kitty=["KC", "5C"])
+        s = g.spec.scenario(hands, trump_suit="H", trump_rank="5", declarer=0, kitty=["KC", "5C"])
         zp.play(s, ["2S", "2S"])
         for p in range(1, 6):
             zp.play(s, s.hand(p))
@@ -409,7 +411,7 @@ def test_throw_penalty_option():
     res = {}
     for ft in ("force_lowest_group", "penalty"):
         g = _friend_game(failed_throw=ft)
-        s = g.spec.setup_play(hands, "H", "2", 0)
+        s = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=0)
         zp.play(s, ["AS", "KS", "QS"])
         while not s.is_terminal():
             s.apply(int(s.legal_actions()[0]))
@@ -423,31 +425,33 @@ def test_throw_penalty_option():
 def test_z35_rank_advancement():
     g = cardsim.make("zhao_pengyou", players=6, scope="match")
     # DECL = {0} alone, P_opp 10 -> 1 + short 2 = 3 game points; seat 0 active at 9 -> Q
-    s = g.spec.setup_play([["2S"]] * 6, "H", "9", 0)
-    g.spec.set_ranks(s, ["9", "3", "3", "2", "2", "2"], [0, 3])
-    v = g.spec.setup_scoring(s, [0, 10, 0, 0, 0, 0], 0, [0], [])
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="9", declarer=0, captured=[0, 10, 0, 0, 0, 0],
+                          last_winner=0, decl=[0], kitty=[], ranks=["9", "3", "3", "2", "2", "2"], active=[0, 3], finished=True)
+    v = g.spec.view(s)
     assert v["ranks"][0] == "Q" and not s.is_terminal()
     # OPP wins with 160 (2 points): passive 3 -> 4; with 100 (1 point): passive 3 stays 3
     for p_opp, new in ((160, "4"), (100, "3")):
-        s = g.spec.setup_play([["2S"]] * 6, "H", "9", 0)
-        g.spec.set_ranks(s, ["9", "3", "3", "2", "2", "2"], [0])
-        v = g.spec.setup_scoring(s, [0, p_opp, 0, 0, 0, 0], 0, [0], [])
+        s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="9", declarer=0, captured=[0, p_opp, 0, 0, 0, 0],
+                              last_winner=0, decl=[0], kitty=[], ranks=["9", "3", "3", "2", "2", "2"], active=[0], finished=True)
+        v = g.spec.view(s)
         assert v["ranks"][1] == new and v["active"] == [1, 2, 3, 4, 5]
     # active K + 2 -> A (capped): the match is over, that player wins
-    s = g.spec.setup_play([["2S"]] * 6, "H", "K", 0)
-    g.spec.set_ranks(s, ["K", "3", "3", "2", "2", "2"], [0, 1, 2])
-    v = g.spec.setup_scoring(s, [0] * 6, 0, [0, 1, 2], [])
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="K", declarer=0, captured=[0] * 6,
+                          last_winner=0, decl=[0, 1, 2], kitty=[], ranks=["K", "3", "3", "2", "2", "2"], active=[0, 1, 2], finished=True)
+    v = g.spec.view(s)
     assert v["ranks"][0] == "A" and v["match_winners"] == [0] and s.is_terminal()
     assert s.returns()[0] == 12
 
 
 def test_z36_next_starter():
     g = cardsim.make("zhao_pengyou", players=6, scope="match")
-    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 2)
-    v = g.spec.setup_scoring(s, [0, 0, 0, 0, 0, 170], 5, [2, 3, 4], [])
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=2, captured=[0, 0, 0, 0, 0, 170],
+                          last_winner=5, decl=[2, 3, 4], kitty=[], finished=True)
+    v = g.spec.view(s)
     assert v["starter"] == 5 and v["phase"] in ("draw", "kitty")
-    s = g.spec.setup_play([["2S"]] * 6, "H", "2", 2)
-    v = g.spec.setup_scoring(s, [0, 0, 0, 0, 0, 10], 2, [2, 3, 4], [])
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=2, captured=[0, 0, 0, 0, 0, 10],
+                          last_winner=2, decl=[2, 3, 4], kitty=[], finished=True)
+    v = g.spec.view(s)
     assert v["starter"] == 2                                   # DECL won: the declarer starts
 
 
@@ -507,9 +511,7 @@ def test_own_draw_only_windows():
 
 def test_redeal_when_nobody_declares():
     g = cardsim.make("zhao_pengyou", players=6, scope="match")
-    s = g.new_state(seed=3)
-    g.spec.set_ranks(s, ["5", "2", "2", "2", "2", "2"], [1, 2])
-    g.spec.rng_reseed(s, 4)
+    s = g.spec.scenario(None, seed=3, ranks=["5", "2", "2", "2", "2", "2"], active=[1, 2], starter=4)
     starter = g.spec.view(s)["starter"]
     assert starter == 4
     while s.phase == "draw" and g.spec.view(s)["redeals"] == 0:
@@ -543,11 +545,20 @@ def test_kitty_and_calls_rules():
     assert s.phase == "play" and s.current_player == decl
 
 
+def _fillers(seats, size, used=()):
+    """Hands of pointless plain diamonds and clubs (never a trump in these tests: trump H, rank 5),
+    within the two copies of a 6-player pack."""
+    used = Counter(used)
+    pool = [r + su for su in "DC" for r in ("2", "3", "4", "6", "7", "8", "9", "J", "Q", "A")
+            for _ in range(2 - used[r + su])]
+    assert len(pool) >= seats * size
+    return [pool[i * size:(i + 1) * size] for i in range(seats)]
+
+
 def test_lead_building_actions():
     g = _friend_game()
-    filler = ["2D", "3D", "4D", "6D", "7D", "8D", "9D"]
-    hands = [["AS", "AS", "KS", "KS", "QS", "5H", "BJ"]] + [list(filler) for _ in range(5)]
-    s = g.spec.setup_play(hands, "H", "5", 0)
+    hands = [["AS", "AS", "KS", "KS", "QS", "5H", "BJ"]] + _fillers(5, 7)
+    s = g.spec.scenario(hands, trump_suit="H", trump_rank="5", declarer=0)
     texts = lambda: sorted(s.action_to_string(a) for a in s.legal_actions())
     assert texts() == sorted(["AS", "KS", "QS", "5H", "BJ"])
     s.apply_string("AS")
@@ -565,7 +576,7 @@ def test_lead_building_actions():
 def test_play_helper_and_errors():
     g = _friend_game()
     hands = [["AS", "KS"], ["2D", "3D"], ["4D", "5D"], ["6D", "7D"], ["8D", "9D"], ["10D", "JD"]]
-    s = g.spec.setup_play(hands, "H", "5", 0)
+    s = g.spec.scenario(hands, trump_suit="H", trump_rank="5", declarer=0)
     assert zp.play_to_actions(s, ["AS"]) == [s.string_to_action("AS"), s.string_to_action("COMMIT")]
     before = s.state_bytes()
     with pytest.raises(IllegalActionError):
@@ -600,11 +611,11 @@ def test_partial_set_obligation_option():
 
 def test_component_throw_validity():
     # a pair of queens is top by component if nobody holds a higher pair, although a single KS is out
-    filler = ["7D", "8D", "9D", "10D", "JD"]
-    hands = [["AS", "AS", "QS", "QS", "2D"], ["KS", "3D", "4D", "5D", "6D"]] + [list(filler) for _ in range(4)]
+    hands = [["AS", "AS", "QS", "QS", "2D"], ["KS", "3D", "4D", "5D", "6D"]]
+    hands += _fillers(4, 5, used=hands[0] + hands[1])
     for validity, stands in (("card", False), ("component", True)):
         g = cardsim.make("zhao_pengyou", players=6, throw_validity=validity)
-        s = g.spec.setup_play(hands, "H", "5", 0)
+        s = g.spec.scenario(hands, trump_suit="H", trump_rank="5", declarer=0)
         zp.play(s, ["AS", "AS", "QS", "QS"])
         assert (g.spec.view(s)["lead_format"] == "throw") == stands
 
@@ -667,10 +678,18 @@ def factored_follows(hand, lead, T, R, partial=False):
     """Whole follows reachable through the engine's action space: a 6-player table where seat 0
     leads `lead` (a stand-alone throw: the other seats hold nothing of its suit that could block)
     and seat 1 holds `hand`; explore every ADD sequence."""
-    g = cardsim.make("zhao_pengyou", players=6, partial_set_obligation=partial)
-    L = len(lead)
-    filler = ["2C", "3C", "4C", "6C", "7C", "8C"][:L]
-    s0 = g.spec.setup_play([list(lead), list(hand)] + [list(filler) for _ in range(4)], T, R, 0)
+    g = cardsim.make("zhao_pengyou", players=9, partial_set_obligation=partial)   # 3 packs, 3 big jokers
+    copies = lambda c: 0 if c == "SJ" else 3
+    L, h = len(lead), len(hand)
+    lead_suit = zp.card_order(lead[0], T, R)[0]
+    used = Counter(lead) + Counter(hand)
+    if any(n > copies(c) for c, n in used.items()):
+        return None
+    pool = [c for c in [r + su for su in "SHDC" for r in RANKS] + ["BJ"]
+            if zp.card_order(c, T, R)[0] != lead_suit for _ in range(copies(c) - used[c])]
+    pads = [pool[i * h:(i + 1) * h] for i in range(8)]          # every seat holds h cards (no dead ends)
+    hands = [list(lead) + pads[7][:h - L], list(hand)] + pads[:7]
+    s0 = g.spec.scenario(hands, trump_suit=T, trump_rank=R, declarer=0)
     zp.play(s0, lead)
     if g.spec.view(s0)["lead_format"] is None or g.spec.view(s0)["trick"][0] != sorted_play(lead, s0):
         return None
@@ -695,6 +714,7 @@ def sorted_play(cards, s):
     return order if Counter(order) == Counter(cards) else None
 
 
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 CARD_POOL = ["AH", "KH", "QH", "10H", "5H", "2H", "AS", "QS", "7C", "5C", "9D", "BJ"]
 
 
@@ -745,11 +765,10 @@ def test_greedy_beats_random():
 
 
 def test_kitty_multiplier_throw_with_tractor_component():
-    d6 = ["2D", "3D", "4D", "6D", "7D", "8D"]
-    hands = [["AS", "AS", "KS", "KS", "9S", "9S"], ["2H", "2H", "3H", "3H", "4H", "4H"]] + [list(d6) for _ in range(4)]
+    hands = [["AS", "AS", "KS", "KS", "9S", "9S"], ["2H", "2H", "3H", "3H", "4H", "4H"]] + _fillers(4, 6)
     for mult, expect in (("x2", 20 + 2 * 15), ("largest_component", 20 + 2 * 4 * 15)):
         g = _friend_game(kitty_multiplier=mult)
-        s = g.spec.setup_play(hands, "H", "5", 0, kitty=["KC", "5C"])
+        s = g.spec.scenario(hands, trump_suit="H", trump_rank="5", declarer=0, kitty=["KC", "5C"])
         zp.play(s, hands[0])
         assert g.spec.view(s)["lead_format"] == "throw"
         for p in range(1, 6):
@@ -762,8 +781,9 @@ def test_score_table_options():
     g = cardsim.make("zhao_pengyou", players=6, thresholds=(30, 60, 90), game_points=(3, 1, 1, 0, 2, 3, 4))
     for p_opp, gained in ((0, [5, 0, 0, 0, 0, 0]), (50, [1, 0, 0, 0, 0, 0]), (60, [0, 2, 2, 2, 2, 2]),
                           (120, [0, 3, 3, 3, 3, 3]), (180, [0, 4, 4, 4, 4, 4])):
-        s = g.spec.setup_play([["2S"]] * 6, "H", "2", 0)
-        v = g.spec.setup_scoring(s, [0, p_opp, 0, 0, 0, 0], 0, [0], [])
+        s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=0, captured=[0, p_opp, 0, 0, 0, 0],
+                              last_winner=0, decl=[0], kitty=[], finished=True)
+        v = g.spec.view(s)
         assert v["gained"] == gained, p_opp
     with pytest.raises(ConfigError):
         cardsim.make("zhao_pengyou", thresholds=(80, 40, 100))

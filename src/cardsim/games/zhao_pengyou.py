@@ -1,8 +1,8 @@
 """Zhao Pengyou 找朋友 (Finding Friends): options, the deck table, rule oracles and helpers
-(shared/rules/zhao_pengyou.md).
+(docs/rules/zhao_pengyou.md).
 
-See the docstring of the compiled module `cardsim.games._zhao_pengyou` for the action space, the
-observation layout, the returns and the greedy agent.
+See the docstrings of the compiled modules `cardsim.games._zhao_pengyou` (overview, decisions),
+`_zhao_pengyou_state` (action space, returns, observation layout) and `_zhao_pengyou_greedy`.
 
 Card strings follow DESIGN §4: 'AS', '10H', 'BJ' (big joker), 'SJ' (small joker). Beware: the
 rules spec writes the jack of spades as `SJ` and the jokers as `BJK`/`SJK`; here 'JS' is the jack of
@@ -99,14 +99,17 @@ def build(opts: dict):
     return _k.ZhaoPengyouSpec(opts, TABLE[opts["players"]])
 
 
+MAX_FOLLOWS = _k.MAX_FOLLOWS
+
+
 def _trump(trump_suit, trump_rank):
     return _k.parse_suit(trump_suit), _k.parse_rank(trump_rank)
 
 
 def _cards(cards, what):
     if not isinstance(cards, (list, tuple)):
-        raise ParseError(f"zhao_pengyou: {what} must be a list of card strings, got {cards!r}")
-    return [str(c) if isinstance(c, str) else c for c in cards]
+        raise ParseError(f"zhao_pengyou: {what} must be a list of card strings, got {_k._short(cards)}")
+    return list(cards)
 
 
 _FMT_NAMES = {1: "single", 2: "set", 3: "sequence", 4: "throw"}
@@ -122,14 +125,16 @@ def lead_format(cards: list[str], trump_suit: str, trump_rank: str) -> str:
     s, r = _trump(trump_suit, trump_rank)
     f, _, _, _ = _k.oracle_classify(cards, s, r)
     if f < 0:
-        raise IllegalActionError(f"zhao_pengyou: {cards!r} is no valid lead: {_FMT_ERRORS[f]}")
+        raise IllegalActionError(f"zhao_pengyou: {_k._short(cards)} is no valid lead: {_FMT_ERRORS[f]}")
     return _FMT_NAMES[f]
 
 
 def legal_follows(hand: list[str], lead: list[str], trump_suit: str, trump_rank: str,
                   partial_set_obligation: bool = False) -> list[list[str]]:
-    """Every distinct legal follow (a multiset of len(lead) cards of hand) to a legal lead,
-    enumerated through the engine's own factored legality kernel."""
+    """Every distinct legal follow (a multiset of len(lead) cards of hand) to a legal lead, by the
+    engine's own follow-obligation kernel. At most MAX_FOLLOWS (10,000) follows are listed: a
+    position with more raises ConfigError (use is_legal_follow to check single plays); the work
+    is proportional to the number of follows, so the limit also bounds the time."""
     hand = _cards(hand, "a hand")
     lead = _cards(lead, "a lead")
     lead_format(lead, trump_suit, trump_rank)
@@ -140,16 +145,18 @@ def legal_follows(hand: list[str], lead: list[str], trump_suit: str, trump_rank:
 def is_legal_follow(hand: list[str], lead: list[str], play: list[str], trump_suit: str, trump_rank: str,
                     partial_set_obligation: bool = False) -> bool:
     """Whole-play legality of a follow (§5.4), by the engine's kernel."""
+    hand = _cards(hand, "a hand")
+    lead = _cards(lead, "a lead")
     lead_format(lead, trump_suit, trump_rank)
     s, r = _trump(trump_suit, trump_rank)
-    return _k.oracle_follow_ok(_cards(hand, "a hand"), lead, _cards(play, "a play"), s, r,
-                               bool(partial_set_obligation))
+    return _k.oracle_follow_ok(hand, lead, _cards(play, "a play"), s, r, bool(partial_set_obligation))
 
 
 def trick_winner(plays: list[list[str]], trump_suit: str, trump_rank: str) -> int:
-    """Index of the winning play; plays[0] is the lead (a throw lead is taken as standing)."""
+    """Index of the winning play; plays[0] is the lead (a throw lead is taken as standing). A trick
+    holding more copies of a card than 4 packs have raises ConfigError."""
     if not isinstance(plays, (list, tuple)) or not plays:
-        raise ParseError(f"zhao_pengyou: a trick is a list of plays (lists of card strings), got {plays!r}")
+        raise ParseError(f"zhao_pengyou: a trick is a list of plays (lists of card strings), got {_k._short(plays)}")
     plays = [_cards(p, "a play") for p in plays]
     lead_format(plays[0], trump_suit, trump_rank)
     s, r = _trump(trump_suit, trump_rank)
@@ -188,7 +195,6 @@ def play(state, cards: list[str]):
     return state
 
 
-def setup_play(game, hands, trump_suit, trump_rank, declarer=0, leader=None, calls=(), kitty=(), decl=None,
-               played=None):
-    """A play-phase state with the given hands (for scenarios and analysis); see ZhaoPengyouSpec.setup_play."""
-    return game.spec.setup_play(hands, trump_suit, trump_rank, declarer, leader, calls, kitty, decl, played)
+def scenario(game, hands, **facts):
+    """A state built from given facts (for scenarios and analysis); see ZhaoPengyouSpec.scenario."""
+    return game.spec.scenario(hands, **facts)

@@ -1,14 +1,12 @@
-# Zhao Pengyou (Finding Friends): config, state struct and the kernels other modules may cimport.
+# Zhao Pengyou state machine: the state struct (fixed size, no pointers) and the kernels the
+# greedy agent and the Python face cimport. Pure rules live in _zhao_pengyou_rules.
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
+from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig
 
 cdef enum:
-    ZP_NID = 54              # identities: suit*13 + rank (S H D C, rank 0='2'..12='A'), 52 SJK, 53 BJK
-    ZP_SJK = 52
-    ZP_BJK = 53
-    ZP_TRUMP = 4             # effective suit index of the trump suit
     ZP_A_ADD = 0             # 0..53: add one copy of identity k to the play being built
     ZP_A_COMMIT = 54         # commit the lead built so far
     ZP_A_PASS = 55           # declaration window: pass
@@ -16,49 +14,13 @@ cdef enum:
     ZP_A_DISCARD = 60        # 60..113: discard one copy of identity k to the kitty
     ZP_A_CALL = 114          # 114 + 4*id + (N-1): call the N-th copy of plain identity id (id < 52)
     ZP_NUM_ACTIONS = 322
+    ZP_ACTION_WORDS = 6      # ceil(322 / 64)
     ZP_PH_DRAW = 0
     ZP_PH_KITTY = 1
     ZP_PH_CALL = 2
     ZP_PH_PLAY = 3
     ZP_PH_END = 4
-    ZP_F_SINGLE = 1
-    ZP_F_SET = 2
-    ZP_F_SEQ = 3
-    ZP_F_THROW = 4
     ZP_MAX_CALLS = 5
-    ZP_MAX_DECK = 216
-
-ctypedef struct ZPTrump:
-    uint8_t eff[54]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
-    uint8_t strength[54]     # strength inside its effective suit (higher = stronger; equal = tie)
-    int8_t seqpos[54]        # position in the sequence order of its suit, -1 = never in a sequence
-    uint64_t smask[5]        # identities of each effective suit
-    int8_t suit              # trump suit 0..3
-    int8_t rank              # trump rank 0..12
-
-ctypedef struct ZPConfig:
-    int32_t n                # players
-    int32_t decks            # 52-card packs d
-    int32_t nbig             # big jokers
-    int32_t nsmall           # small jokers
-    int32_t cpp              # cards per player
-    int32_t kitty            # kitty size (6, or 8 with 5 players)
-    int32_t calls            # friend calls F
-    int32_t total            # cards in the pack
-    int32_t kitty_mult       # 0: x2 (seed); 1: 2 x largest component of the last lead (V2)
-    int32_t component_top    # throw validity by component instead of by card (V3)
-    int32_t reject_throw     # failed throws are illegal actions (V4 'reject')
-    int32_t throw_penalty    # points per failed attempt (V4 'penalty'), 0 = none
-    int32_t reveal_blocker   # reveal who stopped a failed throw (V4)
-    int32_t self_consume     # a called copy played inside DECL consumes the call (V5)
-    int32_t called_removed   # the revealing copy's points count for nobody (V6, D11)
-    int32_t partial_sets     # shengji-style partial set obligation (V7)
-    int32_t every_window     # declaration windows after every draw for everyone (V8)
-    int32_t defend_a         # match ends when a deal at trump rank A is won by DECL (V9)
-    int32_t match            # scope == "match"
-    int32_t max_deals        # safety cap on deals in a match
-    int32_t gp[7]            # game points: DECL at 0 (base, per short), DECL below t1 (base, per short), OPP 1/2/3
-    int32_t thr[3]           # thresholds per pack: t1 (40), t2 (80), t3 (100)
 
 ctypedef struct ZPState:
     Rng rng                  # deal stream: redeals and the next deals of a match
@@ -114,8 +76,16 @@ ctypedef struct ZPState:
     int8_t fail_seat         # seat of the last failed throw, -1
     int8_t decl_won          # 1 DECL won the last deal, 0 OPP, -1 none yet
 
-cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil
-cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit) noexcept nogil
-cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, int k, int m, int suit) noexcept nogil
-cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int fmt, int k,
-                       int m, int suit, int L) noexcept nogil
+cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil
+cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil
+cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil
+cdef int trick_winner_so_far(const ZPState* s, const ZPConfig* c, const Hand* extra) noexcept nogil
+cdef void zp_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int zp_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint zp_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
+cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef void zp_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
+cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil

@@ -1,0 +1,184 @@
+"""Zhao Pengyou 找朋友: the greedy agent (the default agent wherever none is given).
+
+Greedy agent: declares as soon as it may with its longest suit when at least a third of its
+cards would be trumps, otherwise at the last window; discards its lowest non-trump, non-point
+cards from its shortest suits; calls the first copy of plain aces (kings where the trump rank is
+A) it does not hold, shortest suits first; leads all copies of a master card of a plain suit
+(no unseen stronger card), else a trump pair, else all copies of its lowest card of its longest
+plain suit; follows a single lead with the cheapest winning card unless its known team already
+wins, when it dumps its best point card; for multi-card follows it adds point cards when its team
+wins and its weakest cards otherwise.
+"""
+from cardsim.core._types cimport uint64_t
+from cardsim.core._bits cimport bit_low
+from cardsim.core._rng cimport Rng
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count, hand_size, hand_size_in
+from cardsim.core._actions cimport ActionSet, as_has, as_first
+from cardsim.games._zhao_pengyou_rules cimport ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, id_points, hand_points, rank_mask
+from cardsim.games._zhao_pengyou_state cimport (
+    ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_ACTION_WORDS, ZP_PH_DRAW,
+    ZP_PH_KITTY, ZP_PH_CALL, trick_winner_so_far)
+
+
+cdef inline bint known_mate(const ZPState* s, int p, int q) noexcept nogil:
+    """Does p know q to be on its team? DECL members know DECL; others assume that everyone not
+    known to be in DECL is with them."""
+    if (s.decl_mask >> p) & 1:
+        return (s.decl_mask >> q) & 1
+    return not ((s.decl_mask >> q) & 1)
+
+cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, su, best = -1, bn = -1, cnt, size
+    cdef uint64_t rm = rank_mask(s.rank[p])
+    size = hand_size(&s.hand[p])
+    for su in range(4):
+        if as_has(legal, ZP_A_DECLARE + su):
+            cnt = (hand_size_in(&s.hand[p], (<uint64_t>0x1FFF) << (13 * su))
+                   + hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << 52)))
+            if cnt > bn:
+                bn = cnt
+                best = su
+    if best < 0:
+        return ZP_A_PASS
+    if (3 * bn >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:
+        return ZP_A_DECLARE + best
+    return ZP_A_PASS
+
+cdef int discard_score(const ZPState* s, int p, int k) noexcept nogil:
+    cdef int sc = s.tr.strength[k]
+    if s.tr.eff[k] == ZP_TRUMP:
+        sc += 1000
+    sc += 50 * id_points(k)
+    if s.tr.eff[k] != ZP_TRUMP:
+        sc += 4 * hand_size_in(&s.hand[p], s.tr.smask[s.tr.eff[k]])
+    return sc
+
+cdef int greedy_call(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, su, r, best = -1, bl = 999, ln, k, a, held
+    for r in range(12, 10, -1):
+        for su in range(4):
+            k = su * 13 + r
+            if s.tr.eff[k] == ZP_TRUMP:
+                continue
+            held = hand_count(&s.hand[p], k)
+            if held >= c.decks:
+                continue
+            a = ZP_A_CALL + 4 * k + held
+            if not as_has(legal, a):
+                continue
+            ln = hand_size_in(&s.hand[p], s.tr.smask[su]) + 20 * (12 - r)
+            if ln < bl:
+                bl = ln
+                best = a
+        if best >= 0:
+            return best
+    return as_first(legal, ZP_ACTION_WORDS)
+
+cdef int greedy_lead(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, k, best = -1, bs = -999, sc, su, ln
+    cdef uint64_t ids
+    if s.cur_n > 0:
+        k = bit_low(s.cur.layer[0])
+        if as_has(legal, ZP_A_ADD + k):
+            return ZP_A_ADD + k
+        if as_has(legal, ZP_A_COMMIT):
+            return ZP_A_COMMIT
+        return as_first(legal, ZP_ACTION_WORDS)
+    ids = s.hand[p].layer[0]
+    while ids:
+        k = bit_low(ids)
+        ids &= ids - 1
+        su = s.tr.eff[k]
+        if su != ZP_TRUMP:
+            ln = hand_size_in(&s.hand[p], s.tr.smask[su])
+            if s.tr.strength[k] >= 11 and is_master_copies(s, c, p, k):
+                sc = 300 + 20 * hand_count(&s.hand[p], k) + s.tr.strength[k]
+            else:
+                sc = 100 + 3 * ln - s.tr.strength[k] - 5 * id_points(k) + 10 * (hand_count(&s.hand[p], k) - 1)
+        else:
+            if hand_count(&s.hand[p], k) >= 2 and (s.decl_mask >> p) & 1:
+                sc = 200 + s.tr.strength[k]
+            else:
+                sc = 20 - s.tr.strength[k]
+        if sc > bs:
+            bs = sc
+            best = k
+    return ZP_A_ADD + best
+
+cdef bint is_master_copies(const ZPState* s, const ZPConfig* c, int p, int k) noexcept nogil:
+    """Every copy of every stronger card of k's suit is in p's hand or already played."""
+    cdef int su = s.tr.eff[k], j, tot
+    cdef uint64_t m = s.tr.smask[su]
+    while m:
+        j = bit_low(m)
+        m &= m - 1
+        if s.tr.strength[j] > s.tr.strength[k]:
+            tot = c.nsmall if j == ZP_SJK else (c.nbig if j == ZP_BJK else c.decks)
+            if hand_count(&s.hand[p], j) + s.played_count[j] < tot:
+                return False
+    return True
+
+cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, w, k, best = -1, bs = -99999, sc, pts_trick = 0, i
+    cdef bint mate_wins
+    cdef Hand one
+    cdef uint64_t ids = s.hand[p].layer[0]
+    w = trick_winner_so_far(s, c, NULL)
+    mate_wins = known_mate(s, p, w)
+    for i in range(c.n):
+        pts_trick += hand_points(&s.trick[i])
+    if s.lead_len == 1:
+        while ids:
+            k = bit_low(ids)
+            ids &= ids - 1
+            if not as_has(legal, ZP_A_ADD + k):
+                continue
+            hand_clear(&one)
+            hand_add(&one, k)
+            if mate_wins:
+                sc = 100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+            elif trick_winner_so_far(s, c, &one) == p and (pts_trick > 0 or id_points(k) > 0 or s.tr.eff[k] != ZP_TRUMP):
+                sc = 5000 - s.tr.strength[k] - (100 if s.tr.eff[k] == ZP_TRUMP else 0) + 10 * id_points(k)
+            else:
+                sc = -100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+            if sc > bs:
+                bs = sc
+                best = k
+        return ZP_A_ADD + best
+    while ids:
+        k = bit_low(ids)
+        ids &= ids - 1
+        if not as_has(legal, ZP_A_ADD + k):
+            continue
+        if mate_wins:
+            sc = 100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+        else:
+            sc = -100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+        sc += 30 * hand_count(&s.cur, k)
+        if sc > bs:
+            bs = sc
+            best = k
+    return ZP_A_ADD + best
+
+cdef int zp_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int k, best = -1, bs = 1 << 30, sc
+    cdef uint64_t ids
+    if s.phase == ZP_PH_DRAW:
+        return greedy_draw(s, c, legal)
+    if s.phase == ZP_PH_KITTY:
+        ids = s.hand[s.turn].layer[0]
+        while ids:
+            k = bit_low(ids)
+            ids &= ids - 1
+            sc = discard_score(s, s.turn, k)
+            if sc < bs:
+                bs = sc
+                best = k
+        return ZP_A_DISCARD + best
+    if s.phase == ZP_PH_CALL:
+        return greedy_call(s, c, legal)
+    if s.nplays == 0:
+        return greedy_lead(s, c, legal)
+    return greedy_follow(s, c, legal)

@@ -1,0 +1,110 @@
+# Zhao Pengyou pure rules (docs/rules/zhao_pengyou.md §2, §5, §6): card identities, the trump
+# tables, the deal config, and the rule kernels on cards and config only (no state struct).
+from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._hand cimport Hand
+
+cdef enum:
+    ZP_NID = 54              # identities: suit*13 + rank (S H D C, rank 0='2'..12='A'), 52 SJK, 53 BJK
+    ZP_SJK = 52              # small joker
+    ZP_BJK = 53              # big joker
+    ZP_TRUMP = 4             # effective suit index of the trump suit
+    ZP_F_SINGLE = 1          # lead formats (§5.2)
+    ZP_F_SET = 2
+    ZP_F_SEQ = 3
+    ZP_F_THROW = 4
+    ZP_MAX_DECK = 216        # 4 packs + 8 jokers at most
+    ZP_IMPOSSIBLE = 1 << 20  # set_obligation_cost: no completion exists
+
+ctypedef struct ZPTrump:
+    uint8_t eff[54]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
+    uint8_t strength[54]     # strength inside its effective suit (higher = stronger; equal = tie)
+    int8_t seqpos[54]        # position in the sequence order of its suit, -1 = never in a sequence
+    uint64_t smask[5]        # identities of each effective suit
+    int8_t suit              # trump suit 0..3
+    int8_t rank              # trump rank 0..12
+
+ctypedef struct ZPConfig:
+    int32_t n                # players
+    int32_t decks            # 52-card packs d
+    int32_t nbig             # big jokers
+    int32_t nsmall           # small jokers
+    int32_t cpp              # cards per player
+    int32_t kitty            # kitty size (6, or 8 with 5 players)
+    int32_t calls            # friend calls F
+    int32_t total            # cards in the pack
+    int32_t kitty_mult       # 0: x2 (seed); 1: 2 x largest component of the last lead (V2)
+    int32_t component_top    # throw validity by component instead of by card (V3)
+    int32_t reject_throw     # failed throws are illegal actions (V4 'reject')
+    int32_t throw_penalty    # points per failed attempt (V4 'penalty'), 0 = none
+    int32_t reveal_blocker   # reveal who stopped a failed throw (V4)
+    int32_t self_consume     # a called copy played inside DECL consumes the call (V5)
+    int32_t called_removed   # the revealing copy's points count for nobody (V6, D11)
+    int32_t partial_sets     # shengji-style partial set obligation (V7)
+    int32_t every_window     # declaration windows after every draw for everyone (V8)
+    int32_t defend_a         # match ends when a deal at trump rank A is won by DECL (V9)
+    int32_t match            # scope == "match"
+    int32_t max_deals        # safety cap on deals in a match
+    int32_t gp[7]            # game points: DECL at 0 (base, per short), DECL below t1 (base, per short), OPP 1/2/3
+    int32_t thr[3]           # thresholds per pack: t1 (40), t2 (80), t3 (100)
+
+
+# ---- hot helpers (inline) ----------------------------------------------------------------------
+cdef inline int id_points(int k) noexcept nogil:
+    """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0."""
+    cdef int r
+    if k >= 52:
+        return 0
+    r = k % 13
+    if r == 11 or r == 8:
+        return 10
+    if r == 3:
+        return 5
+    return 0
+
+cdef inline int hand_points(const Hand* h) noexcept nogil:
+    """Points of a multiset of cards (the K/10 and 5 identities of every suit as masks)."""
+    cdef int i, t = 0
+    for i in range(4):
+        t += (10 * cs_popcount(h.layer[i] & <uint64_t>0x4802401200900)
+              + 5 * cs_popcount(h.layer[i] & <uint64_t>0x40020010008))
+    return t
+
+cdef inline uint64_t rank_mask(int rank) noexcept nogil:
+    """The four plain identities of one rank."""
+    return (<uint64_t>0x8004002001) << rank
+
+cdef inline int sets_of(const Hand* h, uint64_t mask, int k) noexcept nogil:
+    """Disjoint k-sets of identical cards among the identities of mask: sum floor(count/k)."""
+    cdef int j = k, n = 0
+    while j <= 4:
+        n += cs_popcount(h.layer[j - 1] & mask)
+        j += k
+    return n
+
+cdef inline int seq_id(const ZPTrump* t, int suit, int pos) noexcept nogil:
+    """Identity at sequence position pos of effective suit `suit`."""
+    cdef int ps = suit if suit < 4 else t.suit
+    cdef int r = pos if pos < t.rank else pos + 1
+    return ps * 13 + r
+
+
+# ---- rule kernels (_zhao_pengyou_rules.pyx) ----------------------------------------------------
+cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil
+cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit) noexcept nogil
+cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, int k, int m,
+                         int suit) noexcept nogil
+cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n, int k, int m,
+                             int min_size) noexcept nogil
+cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
+                       int m, int suit, int L) noexcept nogil
+cdef uint64_t zp_follow_adds(const ZPTrump* t, const ZPConfig* c, const Hand* rest, const Hand* cur,
+                             int cur_n, int k, int m, int suit, int L) noexcept nogil
+cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
+                          const Hand* P, int k) noexcept nogil
+cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                              const Hand* P, int kmin, int kmax) noexcept nogil
+cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, int m) noexcept nogil
+cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, int last_unit,
+                              bint opp_last, int fails_decl, int fails_opp) noexcept nogil
+cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil

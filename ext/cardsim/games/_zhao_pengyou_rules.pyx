@@ -1,0 +1,479 @@
+"""Zhao Pengyou 找朋友: the pure rules, on cards and the deal config only (no state struct).
+
+docs/rules/zhao_pengyou.md §2 (trump order, §2.3-§2.5), §5 (lead formats §5.2, top cards §5.3,
+follow obligations §5.4, trick winner §5.5) and §6 (scoring). The state machine
+(`_zhao_pengyou_state`), the greedy agent and the public oracles call these kernels; the oracles
+therefore answer exactly as the engine plays.
+
+Card identity: suit*13 + rank (suits S H D C = 0..3, rank 0 = '2' .. 12 = 'A'), 52 = small joker,
+53 = big joker. A play or hand is a packed multiset (`Hand`, up to 4 copies of an identity).
+"""
+from cardsim.core._types cimport uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_merge
+
+
+# ---- trump order (§2.3-§2.5) ------------------------------------------------------------------
+cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
+    """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5). Strength: plain cards
+    0..12 by rank; trump-suit cards 20+rank; other-suit rank-R cards 40 (all equal); T-R 41;
+    small joker 42; big joker 43. Sequence positions skip rank R; jokers and rank-R cards have
+    none."""
+    cdef int k, su, r
+    t.suit = suit
+    t.rank = rank
+    for k in range(5):
+        t.smask[k] = 0
+    for k in range(54):
+        if k >= 52:
+            t.eff[k] = ZP_TRUMP
+            t.strength[k] = 42 if k == ZP_SJK else 43
+            t.seqpos[k] = -1
+        else:
+            su = k // 13
+            r = k % 13
+            if r == rank:
+                t.eff[k] = ZP_TRUMP
+                t.strength[k] = 41 if su == suit else 40
+                t.seqpos[k] = -1
+            else:
+                t.eff[k] = ZP_TRUMP if su == suit else su
+                t.strength[k] = (20 + r) if su == suit else r
+                t.seqpos[k] = r if r < rank else r - 1
+        t.smask[t.eff[k]] |= (<uint64_t>1) << k
+
+
+# ---- lead formats (§5.2) ----------------------------------------------------------------------
+cdef bint ids_consecutive(const ZPTrump* t, uint64_t ids) noexcept nogil:
+    """True iff the identities of ids occupy consecutive sequence positions of one suit (§2.5)."""
+    cdef int lo = 99, hi = -1, n = 0, k, p
+    while ids:
+        k = bit_low(ids)
+        ids &= ids - 1
+        p = t.seqpos[k]
+        if p < 0:
+            return False
+        if p < lo:
+            lo = p
+        if p > hi:
+            hi = p
+        n += 1
+    return hi - lo + 1 == n
+
+cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit) noexcept nogil:
+    """Lead format of the multiset P (§5.2). Validity: one effective suit; one group (SET), or
+    m >= 2 groups of the same size k with distinct identities: consecutive positions with k >= 2
+    make a SEQ, anything else a THROW (top-card check happens at play time, D3).
+    Returns ZP_F_* or -1 (empty), -2 (suits differ), -3 (groups of unequal size)."""
+    cdef uint64_t ids = P.layer[0]
+    cdef int total, kk, s0
+    if ids == 0:
+        return -1
+    s0 = t.eff[bit_low(ids)]
+    if ids & ~t.smask[s0]:
+        return -2
+    total = hand_size(P)
+    m[0] = cs_popcount(ids)
+    kk = total // m[0]
+    k[0] = kk
+    suit[0] = s0
+    if kk * m[0] != total or P.layer[kk - 1] != ids or (kk < 4 and P.layer[kk] != 0):
+        return -3
+    if total == 1:
+        return ZP_F_SINGLE
+    if m[0] == 1:
+        return ZP_F_SET
+    if kk >= 2 and ids_consecutive(t, ids):
+        return ZP_F_SEQ
+    return ZP_F_THROW
+
+
+# ---- trick winner (§5.5) ----------------------------------------------------------------------
+cdef int play_key(const ZPTrump* t, const Hand* P, int fmt, int k, int m, int suit) noexcept nogil:
+    """Strength key of a play for SINGLE/SET/SEQ leads (§5.5): -1 if it does not qualify; trumps
+    rank above the led suit."""
+    cdef int id0, e, kk, mm, ss, f
+    cdef uint64_t ids = P.layer[0]
+    if fmt == ZP_F_SINGLE or fmt == ZP_F_SET:
+        if cs_popcount(ids) != 1:
+            return -1
+        id0 = bit_low(ids)
+        e = t.eff[id0]
+        if e == ZP_TRUMP:
+            return 100 + t.strength[id0]
+        if e == suit:
+            return t.strength[id0]
+        return -1
+    f = zp_classify(t, P, &kk, &mm, &ss)
+    if f != ZP_F_SEQ or kk != k or mm != m or (ss != suit and ss != ZP_TRUMP):
+        return -1
+    e = -1
+    while ids:
+        id0 = bit_low(ids)
+        ids &= ids - 1
+        if t.seqpos[id0] > e:
+            e = t.seqpos[id0]
+    return e + (100 if ss == ZP_TRUMP else 0)
+
+cdef bint throw_hist(const ZPTrump* t, const Hand* P, int k, int m, int* hist) noexcept nogil:
+    """Histogram (by strength 0..43) of a trump answer to a THROW(k, m) lead: every card for k = 1,
+    every group for k >= 2 (which must have the lead's shape). False if it does not qualify."""
+    cdef uint64_t ids = P.layer[0]
+    cdef int i, id0
+    for i in range(44):
+        hist[i] = 0
+    if ids & ~t.smask[ZP_TRUMP]:
+        return False
+    if k >= 2:
+        if cs_popcount(ids) != m or P.layer[k - 1] != ids or (k < 4 and P.layer[k] != 0):
+            return False
+        while ids:
+            id0 = bit_low(ids)
+            ids &= ids - 1
+            hist[t.strength[id0]] += 1
+        return True
+    while ids:
+        id0 = bit_low(ids)
+        ids &= ids - 1
+        hist[t.strength[id0]] += hand_count(P, id0)
+    return True
+
+cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, int k, int m,
+                         int suit) noexcept nogil:
+    """Index of the winning play (§5.5); plays[0] is the lead. Validity: only qualifying plays
+    compete; equal strength -> the earlier play wins (D20). THROW: the leader wins unless a
+    follower answers a plain-suit throw with trumps (any m trumps for k = 1, the same shape for
+    k >= 2, D21); trump answers compare strongest first, lexicographically."""
+    cdef int best = 0, i, key, bkey, j, cmp
+    cdef int h[44]
+    cdef int bh[44]
+    if fmt == ZP_F_THROW:
+        if suit == ZP_TRUMP:
+            return 0
+        for i in range(1, n):
+            if not throw_hist(t, &plays[i], k, m, h):
+                continue
+            cmp = 1
+            if best > 0:
+                cmp = 0
+                for j in range(43, -1, -1):
+                    if h[j] != bh[j]:
+                        cmp = 1 if h[j] > bh[j] else -1
+                        break
+            if cmp > 0:
+                best = i
+                for j in range(44):
+                    bh[j] = h[j]
+        return best
+    bkey = play_key(t, &plays[0], fmt, k, m, suit)
+    for i in range(1, n):
+        key = play_key(t, &plays[i], fmt, k, m, suit)
+        if key > bkey:
+            bkey = key
+            best = i
+    return best
+
+
+# ---- follow obligations (§5.4) ----------------------------------------------------------------
+cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n, int k, int m,
+                             int min_size) noexcept nogil:
+    """The set obligation of a follow to a lead of m groups of k identical cards (§5.4, D6/D7;
+    V7 with min_size < k). Validity: the follow's *chunk profile* (its m largest chunks of
+    identical led-suit cards, sizes capped at k: a count c gives floor(c/k) chunks of k and one
+    of c mod k, larger sizes first; only sizes >= min_size count) must equal the profile of the
+    follower's whole holding of the suit. The seed counts only full k-sets (min_size = k: at
+    least min(m, available k-sets) of them, D6, D7); V7 (min_size = 1) also obliges the largest
+    partial sets.
+
+    pc[i]: copies of suit identity i already in the follow; cap[i] (>= pc[i]): copies it may
+    still reach; sc[i]: copies held in all (which fixes the obligation). Returns the fewest cards
+    that must still be added (cheapest completion), or ZP_IMPOSSIBLE.
+
+    Why this is exact: a sub-multiset's profile never exceeds the holding's (lexicographically,
+    larger sizes first), adding cards never lowers it, so extra suit cards are harmless filler.
+    Reading the holding's profile level by level, every level whose chunks all fit in the slots
+    left forces those cards (all full k-sets; every identity with exactly j left over in full);
+    the first level with more candidates than slots leaves a choice, met by the cheapest
+    candidates; lower levels get no slot."""
+    cdef int i, j, slots = m, avail, cnt, need, cost = 0, c, full, more, r, extra
+    cdef int base[54]
+    cdef int cheap[4]
+    cdef int cand[54]
+    cdef int nc, a, b, tmp
+    for i in range(n):
+        base[i] = pc[i]
+    # level k: full k-sets
+    avail = 0
+    for i in range(n):
+        avail += sc[i] // k
+    if avail >= slots:
+        need = slots
+        for i in range(n):
+            need -= pc[i] // k
+        if need <= 0:
+            return 0
+        cheap[0] = cheap[1] = cheap[2] = cheap[3] = 0
+        full = 0
+        for i in range(n):
+            more = cap[i] // k - pc[i] // k
+            if more <= 0:
+                continue
+            r = pc[i] % k
+            if r > 0:
+                cheap[k - r] += 1
+                more -= 1
+            full += more
+        for c in range(1, 4):
+            while cheap[c] > 0 and need > 0:
+                cheap[c] -= 1
+                need -= 1
+                cost += c
+        if need > full:
+            return ZP_IMPOSSIBLE
+        return cost + need * k
+    for i in range(n):
+        j = k * (sc[i] // k)
+        if j > base[i]:
+            if cap[i] < j:
+                return ZP_IMPOSSIBLE
+            cost += j - base[i]
+            base[i] = j
+    slots -= avail
+    # levels k-1 .. min_size: identities left over with exactly j cards, taken in full
+    j = k - 1
+    while j >= min_size and j >= 1 and slots > 0:
+        nc = 0
+        for i in range(n):
+            if sc[i] % k == j:
+                if cap[i] < sc[i]:
+                    cand[nc] = ZP_IMPOSSIBLE
+                else:
+                    cand[nc] = sc[i] - base[i] if sc[i] > base[i] else 0
+                nc += 1
+        if nc <= slots:
+            for a in range(nc):
+                if cand[a] >= ZP_IMPOSSIBLE:
+                    return ZP_IMPOSSIBLE
+                cost += cand[a]
+            slots -= nc
+        else:
+            # choose the `slots` cheapest candidates (nc <= 13: a selection sort suffices)
+            for a in range(slots):
+                b = a
+                for i in range(a + 1, nc):
+                    if cand[i] < cand[b]:
+                        b = i
+                tmp = cand[a]; cand[a] = cand[b]; cand[b] = tmp
+                if cand[a] >= ZP_IMPOSSIBLE:
+                    return ZP_IMPOSSIBLE
+                cost += cand[a]
+            slots = 0
+        j -= 1
+    return cost
+
+cdef int suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, int* pc,
+                     int* ids) noexcept nogil:
+    """Per identity of the suit mask held in `full`: copies held (sc) and in `play` (pc)."""
+    cdef uint64_t m = full.layer[0] & sm
+    cdef int n = 0, k
+    while m:
+        k = bit_low(m)
+        m &= m - 1
+        ids[n] = k
+        sc[n] = hand_count(full, k)
+        pc[n] = hand_count(play, k)
+        n += 1
+    return n
+
+cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
+                       int m, int suit, int L) noexcept nogil:
+    """Whole-follow legality (§5.4). Validity: exactly L cards of the hand; all of the led suit if
+    the hand holds >= L of it, else all of them plus free cards; with a set-type lead (k >= 2) and
+    enough suit cards, the set obligation (set_obligation_cost) is met."""
+    cdef uint64_t sm = t.smask[suit]
+    cdef uint64_t ids = play.layer[0]
+    cdef int nS, n, kk
+    cdef int sc[54]
+    cdef int pc[54]
+    cdef int sids[54]
+    if hand_size(play) != L:
+        return False
+    while ids:
+        kk = bit_low(ids)
+        ids &= ids - 1
+        if hand_count(play, kk) > hand_count(full, kk):
+            return False
+    nS = hand_size_in(full, sm)
+    if nS < L:
+        return hand_size_in(play, sm) == nS
+    if play.layer[0] & ~sm:
+        return False
+    if k < 2:
+        return True
+    n = suit_counts(full, play, sm, sc, pc, sids)
+    return set_obligation_cost(pc, pc, sc, n, k, m, 1 if c.partial_sets else k) == 0
+
+cdef uint64_t zp_follow_adds(const ZPTrump* t, const ZPConfig* c, const Hand* rest, const Hand* cur,
+                             int cur_n, int k, int m, int suit, int L) noexcept nogil:
+    """The factored follow (§5.4 one card at a time): the identities of `rest` whose next copy,
+    added to the partial follow `cur` (cur_n cards, taken out of the hand; `rest` is what is
+    left), keeps some completion a legal follow of L cards; exactly those, so no dead ends."""
+    cdef uint64_t sm = t.smask[suit]
+    cdef uint64_t out = 0
+    cdef Hand full
+    cdef int nS, nonS, n, i, budget, f
+    cdef int sc[54]
+    cdef int pc[54]
+    cdef int sids[54]
+    full = rest[0]
+    hand_merge(&full, cur)
+    nS = hand_size_in(&full, sm)
+    if nS < L:
+        nonS = cur_n - hand_size_in(cur, sm)
+        if nonS < L - nS:
+            return rest.layer[0]
+        return rest.layer[0] & sm
+    if k < 2:
+        return rest.layer[0] & sm
+    n = suit_counts(&full, cur, sm, sc, pc, sids)
+    f = 1 if c.partial_sets else k
+    budget = L - cur_n - 1
+    for i in range(n):
+        if sc[i] > pc[i]:
+            pc[i] += 1
+            if set_obligation_cost(pc, sc, sc, n, k, m, f) <= budget:
+                out |= (<uint64_t>1) << sids[i]
+            pc[i] -= 1
+    return out
+
+
+# ---- top cards (§5.3) -------------------------------------------------------------------------
+cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
+                          const Hand* P, int k) noexcept nogil:
+    """First seat after the leader (in play order) holding a card (V3 'component': a k-set of
+    identical cards) of the throw's suit strictly stronger than the weakest group; -1 if every
+    card is top and the throw stands. hands[q] is seat q's hand (c.n seats)."""
+    cdef uint64_t ids = P.layer[0], m
+    cdef int suit = t.eff[bit_low(ids)]
+    cdef int weakest = 99, i, q, kk, layer
+    while ids:
+        kk = bit_low(ids)
+        ids &= ids - 1
+        if t.strength[kk] < weakest:
+            weakest = t.strength[kk]
+    layer = (k - 1) if c.component_top else 0
+    for i in range(1, c.n):
+        q = (leader + i) % c.n
+        m = hands[q].layer[layer] & t.smask[suit]
+        while m:
+            kk = bit_low(m)
+            m &= m - 1
+            if t.strength[kk] > weakest:
+                return q
+    return -1
+
+cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                              const Hand* P, int kmin, int kmax) noexcept nogil:
+    """V4 'reject': can P (taken out of hands[seat]) be completed into a lead that is legal now
+    (a set, a set sequence, or a throw whose cards are all top)? Group sizes kmin..kmax are
+    possible."""
+    cdef uint64_t ids = P.layer[0]
+    cdef int k, lo, hi, p, kk, suit
+    cdef uint64_t u = ids
+    cdef bint seq_ok
+    if cs_popcount(ids) == 1:
+        return True
+    suit = t.eff[bit_low(ids)]
+    for k in range(kmin, kmax + 1):
+        if zp_throw_blocker(t, c, hands, seat, P, k) < 0:
+            return True
+        if k >= 2:
+            lo = 99
+            hi = -1
+            seq_ok = True
+            u = ids
+            while u:
+                kk = bit_low(u)
+                u &= u - 1
+                p = t.seqpos[kk]
+                if p < 0:
+                    seq_ok = False
+                    break
+                if p < lo:
+                    lo = p
+                if p > hi:
+                    hi = p
+            if seq_ok:
+                for p in range(lo, hi + 1):
+                    kk = seq_id(t, suit, p)
+                    if hand_count(&hands[seat], kk) + hand_count(P, kk) < k:
+                        seq_ok = False
+                        break
+                if seq_ok:
+                    return True
+    return False
+
+
+# ---- scoring (§6) -----------------------------------------------------------------------------
+cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, int m) noexcept nogil:
+    """Cards in the largest component of a lead (V2): a single 1, a set k, a sequence k*m; a
+    throw of k-sets its longest run of consecutive sets (a tractor inside the throw) times k."""
+    cdef uint64_t ids = lead.layer[0]
+    cdef int run, best = 1, p, kk
+    cdef uint64_t pos = 0
+    if fmt == ZP_F_SEQ:
+        return k * m
+    if fmt != ZP_F_THROW or k < 2:
+        return k
+    while ids:
+        kk = bit_low(ids)
+        ids &= ids - 1
+        if t.seqpos[kk] >= 0:
+            pos |= (<uint64_t>1) << t.seqpos[kk]
+    run = 0
+    for p in range(14):
+        if (pos >> p) & 1:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best * k
+
+cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, int last_unit,
+                              bint opp_last, int fails_decl, int fails_opp) noexcept nogil:
+    """P_opp (§6.1, V2, V4). Points: the opposition's captured points; the kitty's points times 2
+    (V2: times 2 x the largest component of the last lead) if the opposition won the last trick;
+    with V4 'penalty', c.throw_penalty per failed throw attempt, to the opposition for DECL's
+    attempts and against it for its own, added as one total and clamped at 0 once (so the score
+    does not depend on where the seats sit)."""
+    cdef int P = captured
+    if opp_last:
+        P += (2 if c.kitty_mult == 0 else 2 * last_unit) * kitty_pts
+    if c.throw_penalty:
+        P += c.throw_penalty * (fails_decl - fails_opp)
+        if P < 0:
+            P = 0
+    return P
+
+cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil:
+    """Game points of the deal's winners (§6.2): by the thresholds t1 < t2 < t3 (per pack, times
+    the number of packs) DECL wins below t1, with its base plus a bonus per missing friend
+    (short = 1 + calls - |DECL|), more with P_opp = 0; otherwise OPP wins 1/2/3 levels. The table
+    (c.gp) and thresholds (c.thr) are options."""
+    cdef int t1 = c.thr[0] * c.decks, t2 = c.thr[1] * c.decks, t3 = c.thr[2] * c.decks
+    cdef int short = 1 + c.calls - decl_size
+    if short < 0:
+        short = 0
+    if p_opp == 0:
+        decl_won[0] = 1
+        return c.gp[0] + c.gp[1] * short
+    if p_opp < t1:
+        decl_won[0] = 1
+        return c.gp[2] + c.gp[3] * short
+    decl_won[0] = 0
+    if p_opp < t2:
+        return c.gp[4]
+    if p_opp < t3:
+        return c.gp[5]
+    return c.gp[6]

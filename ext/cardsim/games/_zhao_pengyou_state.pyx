@@ -1,0 +1,704 @@
+"""Zhao Pengyou 找朋友: the state machine (docs/rules/zhao_pengyou.md §3-§7): the deal and the
+draw with declaration windows, the kitty exchange, friend calls, play with the factored lead and
+follow actions, scoring and rank advancement, observation and resampling. Pure rules come from
+`_zhao_pengyou_rules`; the module docstring of `cardsim.games._zhao_pengyou` lists the decisions
+followed.
+
+Actions (322): 0..53 add one copy of identity k to the play being built (a follow commits itself
+when it has as many cards as the lead); 54 COMMIT the lead; 55 PASS and 56..59 DECLARE S/H/D/C in
+a declaration window; 60..113 DISCARD identity k to the kitty; 114 + 4*id + (N-1) CALL the N-th
+copy of plain identity id. Every legal action can be completed into a legal whole play: a lead
+prefix is completable iff all its cards share one suit and the largest count in it is at most the
+smallest number of copies held of any of its identities; a follow prefix iff the set obligation
+can still be met (`set_obligation_cost`).
+
+Returns (scope "deal"): the game points each seat gained this deal (winners get the table's
+points, losers 0); scope "match": the rank levels each seat gained (final rank - 2; reaching A =
+12). returns_sum is "none".
+
+Observation (float32, OBS_SIZE), blocks: own hand counts/4 (54); the play being built (54, own
+only); cards played by each seat (12x54); the current trick per seat (12x54); cards known to be
+held per seat (12x54); own kitty discards, for the declarer (54); voids shown per seat (12x5);
+trump suit (4), trump rank (13), declarer (12); calls: per call identity (54), N (4), fulfilled
+by (13: seat or open); DECL membership (12); points captured per seat /100 (12); ranks (12x13);
+active (12); phase (5); seat to act (12); observer (12); leader (12); starter (12); drawer (12);
+cards drawn / pack (1); window offset / n (1); lead format (5), k/4 (1), m/16 (1), lead suit (5);
+failed throws per seat (12); blocker (13, only with reveal_blocker); tricks done /25 (1); last
+trick winner (12); deals done /20 (1); redeals /10 (1); discards made /8 (1); calls made /5 (1).
+"""
+from libc.string cimport memset
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, uint32_t
+from cardsim.core._deal cimport assign_zones
+from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._rng cimport Rng, rng_below, rng_next
+from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
+                                 hand_add_n, hand_merge, hand_sub, hand_max_count)
+from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
+from cardsim.games._zhao_pengyou_rules cimport (
+    ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
+    rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_adds, zp_throw_blocker, zp_lead_completable,
+    zp_lead_component, zp_opposition_points, zp_game_points)
+
+OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 12 + 12 + 12 * 13 + 12
+            + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1)
+
+
+cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """Shuffle the pack on the deal stream and reset everything of a deal (§3)."""
+    cdef int i, j, t, n = 0, su, r, q
+    for su in range(4):
+        for r in range(13):
+            for i in range(c.decks):
+                s.deck[n] = su * 13 + r
+                n += 1
+    for i in range(c.nsmall):
+        s.deck[n] = ZP_SJK
+        n += 1
+    for i in range(c.nbig):
+        s.deck[n] = ZP_BJK
+        n += 1
+    s.deck_len = n
+    for i in range(n - 1, 0, -1):
+        j = rng_below(&s.rng, i + 1)
+        t = s.deck[i]; s.deck[i] = s.deck[j]; s.deck[j] = t
+    for q in range(12):
+        hand_clear(&s.hand[q])
+        hand_clear(&s.played[q])
+        hand_clear(&s.trick[q])
+        hand_clear(&s.exposed[q])
+        s.captured[q] = 0
+        s.fails[q] = 0
+        s.gained[q] = 0
+        s.void[q] = 0
+    hand_clear(&s.kitty)
+    hand_clear(&s.cur)
+    for i in range(54):
+        s.played_count[i] = 0
+    for i in range(ZP_MAX_CALLS):
+        s.call_id[i] = -1
+        s.call_n[i] = 0
+        s.call_by[i] = -1
+    memset(&s.tr, 0, sizeof(ZPTrump))
+    s.deck_pos = 0
+    s.ncalls = 0
+    s.discards = 0
+    s.trick_removed = 0
+    s.kitty_pts = 0
+    s.p_opp = 0
+    s.tricks_done = 0
+    s.last_unit = 1
+    s.failed_total = 0
+    s.decl_mask = 0
+    s.winners = 0
+    s.phase = ZP_PH_DRAW
+    s.turn = s.starter
+    s.drawer = -1
+    s.win_i = c.n
+    s.declarer = -1
+    s.leader = -1
+    s.nplays = 0
+    s.cur_n = 0
+    s.lead_fmt = 0
+    s.lead_k = 0
+    s.lead_m = 0
+    s.lead_suit = 0
+    s.lead_len = 0
+    s.last_winner = -1
+    s.blocker = -1
+    s.fail_seat = -1
+
+cdef inline bint eligible(const ZPState* s, int q) noexcept nogil:
+    """§4.1: active and holding a card of one's own rank."""
+    return ((s.active >> q) & 1) and (s.hand[q].layer[0] & rank_mask(s.rank[q])) != 0
+
+cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """Run the automatic draws until a declaration window needs a decision (§4.1, D1, D2), the
+    drawing ends (kitty phase) or nobody declared (redeal, same starter, everyone active, §3.5)."""
+    cdef int q, i
+    while True:
+        if s.declarer < 0 and s.win_i < c.n:
+            while s.win_i < c.n:
+                if not c.every_window and s.win_i > 0:
+                    s.win_i = c.n
+                    break
+                q = (s.drawer + s.win_i) % c.n
+                if eligible(s, q):
+                    s.turn = q
+                    return
+                s.win_i += 1
+            continue
+        if s.deck_pos < s.deck_len - c.kitty:
+            s.drawer = (s.starter + s.deck_pos) % c.n
+            hand_add(&s.hand[s.drawer], s.deck[s.deck_pos])
+            s.deck_pos += 1
+            if s.declarer < 0:
+                s.win_i = 0
+            continue
+        if s.declarer >= 0:
+            for i in range(s.deck_pos, s.deck_len):
+                hand_add(&s.hand[s.declarer], s.deck[i])
+            s.deck_pos = s.deck_len
+            s.phase = ZP_PH_KITTY
+            s.turn = s.declarer
+            return
+        s.active = <uint16_t>((1 << c.n) - 1)
+        s.redeals += 1
+        start_deal(s, c)
+
+cdef void zp_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
+    cdef ZPState* s = <ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int q
+    memset(s, 0, sizeof(ZPState))
+    s.rng = rng[0]
+    for q in range(12):
+        s.rank[q] = 0
+    s.active = <uint16_t>((1 << c.n) - 1)
+    s.starter = <int8_t>rng_below(&s.rng, c.n)      # first deal: uniformly random starter (§3.1)
+    s.redeals = 0
+    s.deal_no = 0
+    s.match_winners = 0
+    s.decl_won = -1
+    start_deal(s, c)
+    draw_advance(s, c)
+
+cdef int zp_current_player(const void* st, const void* cfg) noexcept nogil:
+    cdef const ZPState* s = <const ZPState*>st
+    if s.phase == ZP_PH_END:
+        return -1
+    return s.turn
+
+cdef bint zp_is_terminal(const void* st, const void* cfg) noexcept nogil:
+    return (<const ZPState*>st).phase == ZP_PH_END
+
+cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int p = s.turn, su, k, kk, maxP, minH, full, newc, newmax, newmin, j
+    cdef uint64_t ids, cand, rm
+    cdef Hand P2
+    as_clear(out, ZP_ACTION_WORDS)
+    if s.phase == ZP_PH_END:
+        return 0
+    if s.phase == ZP_PH_DRAW:
+        as_add(out, ZP_A_PASS)
+        rm = s.hand[p].layer[0] >> s.rank[p]
+        for su in range(4):
+            if (rm >> (13 * su)) & 1:
+                as_add(out, ZP_A_DECLARE + su)
+    elif s.phase == ZP_PH_KITTY:
+        as_add_mask(out, ZP_A_DISCARD, s.hand[p].layer[0])
+    elif s.phase == ZP_PH_CALL:
+        for kk in range(52):
+            if s.tr.eff[kk] == ZP_TRUMP:
+                continue
+            for j in range(c.decks):
+                newc = 0
+                for k in range(s.ncalls):
+                    if s.call_id[k] == kk and s.call_n[k] == j + 1:
+                        newc = 1
+                if not newc:
+                    as_add(out, ZP_A_CALL + 4 * kk + j)
+    elif s.nplays == 0:
+        if s.cur_n == 0:
+            as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])
+        else:
+            ids = s.cur.layer[0]
+            su = s.tr.eff[bit_low(ids)]
+            maxP = hand_max_count(&s.cur)
+            minH = 99
+            cand = ids
+            while cand:
+                kk = bit_low(cand)
+                cand &= cand - 1
+                full = hand_count(&s.hand[p], kk) + hand_count(&s.cur, kk)
+                if full < minH:
+                    minH = full
+            if s.cur.layer[maxP - 1] == ids:
+                if not c.reject_throw or zp_lead_completable(&s.tr, c, s.hand, p, &s.cur, maxP, maxP):
+                    as_add(out, ZP_A_COMMIT)
+            cand = s.hand[p].layer[0] & s.tr.smask[su]
+            while cand:
+                kk = bit_low(cand)
+                cand &= cand - 1
+                newc = hand_count(&s.cur, kk) + 1
+                newmax = maxP if maxP > newc else newc
+                full = hand_count(&s.hand[p], kk) + newc - 1
+                newmin = minH if minH < full else full
+                if newmax <= newmin:
+                    if c.reject_throw:
+                        P2 = s.cur
+                        hand_add(&P2, kk)
+                        if not zp_lead_completable(&s.tr, c, s.hand, p, &P2, newmax, newmin):
+                            continue
+                    as_add(out, ZP_A_ADD + kk)
+    else:
+        as_add_mask(out, ZP_A_ADD, zp_follow_adds(&s.tr, c, &s.hand[p], &s.cur, s.cur_n, s.lead_k, s.lead_m,
+                                                  s.lead_suit, s.lead_len))
+    return as_count(out, ZP_ACTION_WORDS)
+
+cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
+    """Friend revelation (§4.5, D8-D11): count the copies of a play in order and fulfil calls."""
+    cdef uint64_t ids = P.layer[0]
+    cdef int k, i, j, best
+    while ids:
+        k = bit_low(ids)
+        ids &= ids - 1
+        for i in range(hand_count(P, k)):
+            s.played_count[k] += 1
+            best = -1
+            for j in range(s.ncalls):
+                if s.call_id[j] != k or s.call_by[j] >= 0:
+                    continue
+                if c.self_consume:
+                    if s.call_n[j] == s.played_count[k]:
+                        best = j
+                elif s.played_count[k] >= s.call_n[j] and not ((s.decl_mask >> p) & 1):
+                    if best < 0 or s.call_n[j] < s.call_n[best]:
+                        best = j
+            if best >= 0:
+                s.call_by[best] = p
+                if not ((s.decl_mask >> p) & 1):
+                    s.decl_mask |= <uint16_t>(1 << p)
+                    if c.called_removed:
+                        s.trick_removed += id_points(k)
+
+cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """Scoring (§6, zp_opposition_points and zp_game_points), then (scope 'match') rank
+    advancement (§7), game end and the next deal."""
+    cdef int q, P = 0, gp, decl_won, adv, all_mask = (1 << c.n) - 1
+    for q in range(c.n):
+        if not ((s.decl_mask >> q) & 1):
+            P += s.captured[q]
+    P = zp_opposition_points(c, P, s.kitty_pts, s.last_unit, not ((s.decl_mask >> s.last_winner) & 1), 0, 0)
+    for q in range(c.n):
+        if s.fails[q] and c.throw_penalty:
+            if (s.decl_mask >> q) & 1:
+                P += c.throw_penalty * s.fails[q]
+            else:
+                P -= c.throw_penalty * s.fails[q]
+                if P < 0:
+                    P = 0
+    s.p_opp = P
+    gp = zp_game_points(c, P, cs_popcount(s.decl_mask), &decl_won)
+    s.decl_won = decl_won
+    s.winners = <uint16_t>(s.decl_mask if decl_won else (all_mask & ~s.decl_mask))
+    for q in range(c.n):
+        s.gained[q] = gp if (s.winners >> q) & 1 else 0
+    if not c.match:
+        s.phase = ZP_PH_END
+        return
+    for q in range(c.n):
+        if (s.winners >> q) & 1:
+            adv = gp if (s.active >> q) & 1 else gp - 1
+            s.rank[q] += adv
+            if s.rank[q] >= 12:
+                s.rank[q] = 12
+                if not c.defend_a:
+                    s.match_winners |= <uint16_t>(1 << q)
+    if c.defend_a and decl_won and s.tr.rank == 12:
+        for q in range(c.n):
+            if (s.winners >> q) & 1 and s.rank[q] == 12:
+                s.match_winners |= <uint16_t>(1 << q)
+    s.active = s.winners
+    s.deal_no += 1
+    if s.match_winners or s.deal_no >= c.max_deals:
+        s.phase = ZP_PH_END
+        return
+    # next starter (§3.1, D18)
+    if decl_won:
+        s.starter = s.declarer
+    else:
+        for q in range(1, c.n + 1):
+            if (s.winners >> ((s.declarer + q) % c.n)) & 1:
+                s.starter = (s.declarer + q) % c.n
+                break
+    start_deal(s, c)
+    draw_advance(s, c)
+
+cdef int trick_winner_so_far(const ZPState* s, const ZPConfig* c, const Hand* extra) noexcept nogil:
+    """Seat winning the current trick so far (with `extra` as the acting seat's play if given)."""
+    cdef Hand plays[12]
+    cdef int i, n = s.nplays
+    for i in range(n):
+        plays[i] = s.trick[(s.leader + i) % c.n]
+    if extra != NULL:
+        plays[n] = extra[0]
+        n += 1
+    return (s.leader + zp_trick_winner(&s.tr, plays, n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)) % c.n
+
+cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
+    cdef Hand plays[12]
+    cdef int i, w, pts = 0
+    for i in range(c.n):
+        plays[i] = s.trick[(s.leader + i) % c.n]
+        pts += hand_points(&plays[i])
+    w = (s.leader + zp_trick_winner(&s.tr, plays, c.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)) % c.n
+    s.captured[w] += pts - s.trick_removed
+    s.last_unit = zp_lead_component(&s.tr, &s.trick[s.leader], s.lead_fmt, s.lead_k, s.lead_m)
+    s.last_winner = w
+    for i in range(c.n):
+        hand_clear(&s.trick[i])
+    s.trick_removed = 0
+    s.nplays = 0
+    s.lead_fmt = 0
+    s.tricks_done += 1
+    s.leader = w
+    s.turn = w
+    if s.hand[w].layer[0] == 0:
+        finish_deal(s, c)
+
+cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """The seat to act plays the cards of `cur` (already out of its hand)."""
+    cdef int p = s.turn
+    count_copies(s, c, p, &s.cur)
+    hand_merge(&s.played[p], &s.cur)
+    hand_sub(&s.exposed[p], &s.cur)
+    s.trick[p] = s.cur
+    if s.nplays > 0 and hand_size_in(&s.cur, s.tr.smask[s.lead_suit]) < s.lead_len:
+        s.void[p] |= 1 << s.lead_suit
+    hand_clear(&s.cur)
+    s.cur_n = 0
+    s.nplays += 1
+    if s.nplays == c.n:
+        finish_trick(s, c)
+    else:
+        s.turn = (p + 1) % c.n
+
+cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """Classify the built lead; a THROW is checked against the real hands (§5.3, D3/D4): if a
+    card is not top, the lowest group (ties C < D < H < S) is led instead, the rest go back to
+    the hand and become public."""
+    cdef int fmt, k, m, suit, b, kk, low = -1, ls = 99
+    cdef uint64_t ids
+    cdef Hand back
+    fmt = zp_classify(&s.tr, &s.cur, &k, &m, &suit)
+    if fmt == ZP_F_THROW:
+        b = zp_throw_blocker(&s.tr, c, s.hand, s.turn, &s.cur, k)
+        if b >= 0:
+            ids = s.cur.layer[0]
+            while ids:
+                kk = bit_low(ids)
+                ids &= ids - 1
+                if s.tr.strength[kk] <= ls:
+                    ls = s.tr.strength[kk]
+                    low = kk
+            back = s.cur
+            hand_clear(&s.cur)
+            hand_add_n(&s.cur, low, k)
+            hand_sub(&back, &s.cur)
+            hand_merge(&s.hand[s.turn], &back)
+            hand_merge(&s.exposed[s.turn], &back)
+            s.fails[s.turn] += 1
+            s.failed_total += 1
+            s.blocker = b
+            s.fail_seat = s.turn
+            s.cur_n = k
+            fmt = ZP_F_SET if k >= 2 else ZP_F_SINGLE
+            m = 1
+    s.lead_fmt = fmt
+    s.lead_k = k
+    s.lead_m = m
+    s.lead_suit = suit
+    s.lead_len = s.cur_n
+    play_cur(s, c)
+
+cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
+    cdef ZPState* s = <ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int p = s.turn, k
+    if s.phase == ZP_PH_PLAY:
+        if a == ZP_A_COMMIT:
+            commit_lead(s, c)
+            return
+        hand_remove(&s.hand[p], a)
+        hand_add(&s.cur, a)
+        s.cur_n += 1
+        if s.nplays > 0 and s.cur_n == s.lead_len:
+            play_cur(s, c)
+    elif s.phase == ZP_PH_DRAW:
+        if a == ZP_A_PASS:
+            s.win_i += 1
+        else:
+            k = a - ZP_A_DECLARE
+            s.declarer = p
+            zp_set_trump(&s.tr, k, s.rank[p])
+            hand_add(&s.exposed[p], k * 13 + s.rank[p])
+            s.decl_mask = <uint16_t>(1 << p)
+        draw_advance(s, c)
+    elif s.phase == ZP_PH_KITTY:
+        k = a - ZP_A_DISCARD
+        hand_remove(&s.hand[p], k)
+        hand_add(&s.kitty, k)
+        s.kitty_pts += id_points(k)
+        s.discards += 1
+        if s.discards == c.kitty:
+            s.phase = ZP_PH_CALL
+            if c.calls == 0:
+                s.phase = ZP_PH_PLAY
+                s.leader = s.declarer
+    elif s.phase == ZP_PH_CALL:
+        k = a - ZP_A_CALL
+        s.call_id[s.ncalls] = k // 4
+        s.call_n[s.ncalls] = k % 4 + 1
+        s.call_by[s.ncalls] = -1
+        s.ncalls += 1
+        if s.ncalls == c.calls:
+            s.phase = ZP_PH_PLAY
+            s.leader = s.declarer
+            s.turn = s.declarer
+
+cdef void zp_returns(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int q
+    for q in range(c.n):
+        out[q] = <double>(s.rank[q] if c.match else s.gained[q])
+
+cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int q, gp = 0
+    for q in range(c.n):
+        if s.gained[q] > gp:
+            gp = s.gained[q]
+    out[0] = s.declarer
+    out[1] = s.tr.suit if s.declarer >= 0 else -1
+    out[2] = s.tr.rank + 2 if s.declarer >= 0 else -1
+    out[3] = s.p_opp
+    out[4] = cs_popcount(s.decl_mask)
+    out[5] = s.decl_won
+    out[6] = gp
+    out[7] = s.redeals
+    out[8] = s.failed_total
+    out[9] = s.deal_no
+
+
+# ---------------------------------------------------------------------------------------------
+# observation and resampling
+# ---------------------------------------------------------------------------------------------
+cdef inline void put_hand(float* o, const Hand* h) noexcept nogil:
+    cdef uint64_t ids = h.layer[0]
+    cdef int k
+    while ids:
+        k = bit_low(ids)
+        ids &= ids - 1
+        o[k] = hand_count(h, k) * 0.25
+
+cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int q, i, k = 0
+    put_hand(o + k, &s.hand[p]); k += 54
+    if p == s.turn:
+        put_hand(o + k, &s.cur)
+    k += 54
+    for q in range(12):
+        if q < c.n:
+            put_hand(o + k, &s.played[q])
+        k += 54
+    for q in range(12):
+        if q < c.n:
+            put_hand(o + k, &s.trick[q])
+        k += 54
+    for q in range(12):
+        if q < c.n:
+            put_hand(o + k, &s.exposed[q])
+        k += 54
+    if p == s.declarer:
+        put_hand(o + k, &s.kitty)
+    k += 54
+    for q in range(12):
+        for i in range(5):
+            if q < c.n and (s.void[q] >> i) & 1:
+                o[k + i] = 1.0
+        k += 5
+    if s.declarer >= 0:
+        o[k + s.tr.suit] = 1.0
+        o[k + 4 + s.tr.rank] = 1.0
+        o[k + 17 + s.declarer] = 1.0
+    k += 29
+    for i in range(ZP_MAX_CALLS):
+        if i < s.ncalls:
+            o[k + s.call_id[i]] = 1.0
+            o[k + 54 + s.call_n[i] - 1] = 1.0
+            o[k + 58 + (s.call_by[i] if s.call_by[i] >= 0 else 12)] = 1.0
+        k += 71
+    for q in range(c.n):
+        if (s.decl_mask >> q) & 1:
+            o[k + q] = 1.0
+        o[k + 12 + q] = s.captured[q] / 100.0
+        o[k + 24 + 13 * q + s.rank[q]] = 1.0
+        o[k + 24 + 156 + q] = (s.active >> q) & 1
+    k += 24 + 156 + 12
+    o[k + s.phase] = 1.0; k += 5
+    if s.phase != ZP_PH_END:
+        o[k + s.turn] = 1.0
+    k += 12
+    o[k + p] = 1.0; k += 12
+    if s.leader >= 0:
+        o[k + s.leader] = 1.0
+    k += 12
+    o[k + s.starter] = 1.0; k += 12
+    if s.drawer >= 0:
+        o[k + s.drawer] = 1.0
+    k += 12
+    o[k] = s.deck_pos / <float>s.deck_len; k += 1
+    o[k] = s.win_i / <float>c.n; k += 1
+    o[k + s.lead_fmt] = 1.0; k += 5
+    o[k] = s.lead_k * 0.25; k += 1
+    o[k] = s.lead_m / 16.0; k += 1
+    if s.lead_fmt:
+        o[k + s.lead_suit] = 1.0
+    k += 5
+    for q in range(c.n):
+        o[k + q] = s.fails[q]
+    k += 12
+    if c.reveal_blocker and s.blocker >= 0:
+        o[k + s.blocker] = 1.0
+    elif s.fail_seat >= 0:
+        o[k + 12] = 1.0
+    k += 13
+    o[k] = s.tricks_done / 25.0; k += 1
+    if s.last_winner >= 0:
+        o[k + s.last_winner] = 1.0
+    k += 12
+    o[k] = s.deal_no / 20.0; k += 1
+    o[k] = s.redeals / 10.0; k += 1
+    o[k] = s.discards / 8.0; k += 1
+    o[k] = s.ncalls / 5.0; k += 1
+
+cdef int zp_assign_with_voids(const ZPState* s, const ZPConfig* c, int p, uint8_t* pool, int n,
+                              const int* need, const Hand* base, Hand* newh, Rng* rng) noexcept nogil:
+    """Constrained redeal for zp_resample: reorders `pool` so that the first need[q] cards (seats
+    in order, p skipped) go to seat q and the rest to the hidden zones (zone 12: kitty, undrawn
+    pack), with no seat receiving an effective suit it has shown void in. Returns 1 on success
+    (newh filled), 0 if every try hit a dead end."""
+    cdef uint8_t dest[216]
+    cdef uint8_t out[216]
+    cdef uint32_t allowed[54]
+    cdef int room[13]
+    cdef int q, i, j, k, kk, tries, tmp
+    for kk in range(54):
+        allowed[kk] = 1 << 12
+        for q in range(c.n):
+            if q != p and not (s.void[q] >> s.tr.eff[kk]) & 1:
+                allowed[kk] |= 1 << q
+    room[12] = n
+    for q in range(12):
+        room[q] = need[q] if (q < c.n and q != p) else 0
+        room[12] -= room[q]
+    for tries in range(200):
+        for i in range(n - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            tmp = pool[i]; pool[i] = pool[j]; pool[j] = tmp
+        if not assign_zones(pool, n, allowed, room, 13, dest, rng):
+            continue
+        k = 0
+        for q in range(c.n):
+            if q == p:
+                continue
+            newh[q] = base[q]
+            for i in range(n):
+                if dest[i] == q:
+                    hand_add(&newh[q], pool[i])
+                    out[k] = pool[i]
+                    k += 1
+        for i in range(n):
+            if dest[i] == 12:
+                out[k] = pool[i]
+                k += 1
+        for i in range(n):
+            pool[i] = out[i]
+        return 1
+    return 0
+
+
+cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+    """Redeal everything p cannot see: the other seats' unexposed cards, the undrawn pack and (for
+    all but the declarer) the kitty discards; every zone keeps its size, exposed cards stay with
+    their holder, and seats keep their shown voids when a few tries allow it. The deal stream is
+    replaced, so later deals of a match are not leaked."""
+    cdef ZPState* s = <ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef uint8_t pool[216]
+    cdef int need[13]
+    cdef Hand base[13]
+    cdef Hand newh[13]
+    cdef int n = 0, q, i, j, t, tries, ok, kk, e
+    cdef Hand tmp
+    cdef bint kitty_hidden = p != s.declarer and s.discards > 0
+    if p != s.turn and s.cur_n > 0:
+        # the play being built is private to the seat to act: p cannot know it
+        hand_merge(&s.hand[s.turn], &s.cur)
+        hand_clear(&s.cur)
+        s.cur_n = 0
+    for q in range(c.n):
+        if q == p:
+            continue
+        tmp = s.hand[q]
+        hand_sub(&tmp, &s.exposed[q])
+        need[q] = hand_size(&tmp)
+        base[q] = s.hand[q]
+        hand_sub(&base[q], &tmp)
+        for kk in range(54):
+            for i in range(hand_count(&tmp, kk)):
+                pool[n] = kk
+                n += 1
+    need[12] = 0
+    if kitty_hidden:
+        need[12] = hand_size(&s.kitty)
+        for kk in range(54):
+            for i in range(hand_count(&s.kitty, kk)):
+                pool[n] = kk
+                n += 1
+    t = n
+    for i in range(s.deck_pos, s.deck_len):
+        pool[n] = s.deck[i]
+        n += 1
+    ok = 0
+    for tries in range(64):            # uniform rejection: exact over consistent deals
+        for i in range(n - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            kk = pool[i]; pool[i] = pool[j]; pool[j] = kk
+        i = 0
+        ok = 1
+        for q in range(c.n):
+            if q == p:
+                continue
+            newh[q] = base[q]
+            for j in range(need[q]):
+                hand_add(&newh[q], pool[i])
+                if s.declarer >= 0:
+                    e = s.tr.eff[pool[i]]
+                    if (s.void[q] >> e) & 1:
+                        ok = 0
+                i += 1
+        if ok:
+            break
+    if not ok and s.declarer >= 0:
+        # many shown voids: place each unseen card on a random seat that may hold it (weighted by
+        # the room left), or in the kitty/undrawn pack, retrying on a dead end; the true deal is
+        # one solution, so this practically always succeeds and never breaks a shown void
+        ok = zp_assign_with_voids(s, c, p, pool, n, need, base, newh, rng)
+    i = 0
+    for q in range(c.n):
+        if q == p:
+            continue
+        s.hand[q] = newh[q]
+        i += need[q]
+    if kitty_hidden:
+        hand_clear(&s.kitty)
+        s.kitty_pts = 0
+        for j in range(need[12]):
+            hand_add(&s.kitty, pool[i])
+            s.kitty_pts += id_points(pool[i])
+            i += 1
+    for j in range(s.deck_pos, s.deck_len):
+        s.deck[j] = pool[i]
+        i += 1
+    s.rng = rng[0]
+    rng_next(&s.rng)
+    return 1
+
+
