@@ -3,6 +3,7 @@
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
+from cardsim.core._staged cimport Staged
 from cardsim.games._basra_rules cimport BasraConfig
 
 cdef enum:
@@ -12,6 +13,7 @@ cdef enum:
     BA_PH_PLAY = 0           # seat to act plays a card from hand
     BA_PH_CHOOSE = 1         # the played card has several legal capture sets: pick floor cards
     BA_PH_END = 2            # deal (scope "deal") or match (scope "match") over
+    BA_STAGE_CAPTURE = 1     # Staged.kind of a capture choice
 
 ctypedef struct BasraState:
     Rng rng                  # deal stream: burial shuffles and the next deals of a match
@@ -21,14 +23,13 @@ ctypedef struct BasraState:
     uint64_t doubled[4]      # Syrian doubled face cards per side (this deal)
     uint64_t played[4]       # cards each seat played this deal (public)
     uint64_t buried          # J / ♦7 buried in the stock during floor cleaning (public)
-    uint64_t chosen          # BA_PH_CHOOSE: floor cards chosen so far (public)
+    Staged choice            # BA_PH_CHOOSE: target = the card being played, cards = floor cards chosen (public)
     uint8_t stock[52]        # stock, stock[0] = bottom, stock[nstock-1] = top
     int8_t nstock            # cards in the stock
     int8_t peek              # bottom card the dealer saw at the cut, -1 none
     int8_t phase             # BA_PH_*
     int8_t turn              # seat to act
     int8_t dealer            # dealer of this deal
-    int8_t pending           # BA_PH_CHOOSE: the card being played
     int8_t last_capturer     # side of the last capture this deal, -1 none
     int8_t winner            # scope match: winning side at the end, -1 draw / none
     int8_t majority_side     # side that took the majority bonus in the last deal, -1 none
@@ -46,3 +47,7 @@ ctypedef struct BasraState:
 cdef void ba_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil
+
+cdef inline uint64_t chosen_of(const BasraState* s) noexcept nogil:
+    """Floor cards chosen so far in the choose phase (the staged capture)."""
+    return s.choice.cards.layer[0]

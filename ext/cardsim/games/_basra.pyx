@@ -53,15 +53,19 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has
+from cardsim.core._types cimport card_t, uint32_t
+from cardsim.core._hand cimport Hand
+from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
+from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._game cimport GameVTable
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._basra_rules cimport (
     BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, bit, side_of, is_sweeper, face_doubles, capture_sets,
     basra_points, score_deal, game_end)
 
 from cardsim.errors import ConfigError, ParseError
-from cardsim.games._basra_rules import (SUITS, RANKS, card_str, parse_card, mask_to_cards, cards_to_mask,
-                                        check_int)
+from cardsim.games._basra_rules import SUITS, RANKS, card_str, parse_card, mask_to_cards, cards_to_mask
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,21 +76,15 @@ cdef inline int draw(BasraState* s) noexcept nogil:
     return s.stock[s.nstock]
 
 cdef void shuffle_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
-    """Fisher-Yates of the whole pack on the deal stream; stock[0] is the bottom card."""
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(c.deck):
-        s.stock[i] = i
-    for i in range(c.deck - 1, 0, -1):
-        j = rng_below(&s.rng, i + 1)
-        t = s.stock[i]; s.stock[i] = s.stock[j]; s.stock[j] = t
+    """A fresh pack shuffled on the deal stream (the core shuffle); stock[0] is the bottom card."""
+    fill_identity(s.stock, c.deck)
+    shuffle(s.stock, c.deck, &s.rng)
     s.nstock = c.deck
 
 cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
     """Bury a floor J/♦7 in the stock (§3.5, B-D7): bottom10 mixes it into the bottom
     min(10, |stock|) cards, bottom puts it at the very bottom, random anywhere."""
-    cdef int pos = 0, m, i, j
-    cdef uint8_t t
+    cdef int pos = 0, m
     if c.floor_bury == 2:
         pos = rng_below(&s.rng, s.nstock + 1)
     memmove(&s.stock[pos + 1], &s.stock[pos], s.nstock - pos)
@@ -96,9 +94,7 @@ cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
         m = s.nstock - 1
         if m > 10:
             m = 10
-        for i in range(m, 0, -1):
-            j = rng_below(&s.rng, i + 1)
-            t = s.stock[i]; s.stock[i] = s.stock[j]; s.stock[j] = t
+        shuffle(s.stock, m + 1, &s.rng)               # the bottom m + 1 cards
 
 cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
     """k cards to each seat, one batch per seat, from dealer+1 round to the dealer (§3.3)."""
@@ -122,8 +118,7 @@ cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
         s.basra_half[i] = 0
     s.floor = 0
     s.buried = 0
-    s.chosen = 0
-    s.pending = -1
+    staged_clear(&s.choice)
     s.last_capturer = -1
     s.peek = s.stock[0]
     deal_hands(s, c, c.hand_size)
@@ -220,8 +215,7 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
             if face_doubles(c, card, F):
                 s.doubled[side] |= F | bit(card)
     s.phase = BA_PH_PLAY
-    s.pending = -1
-    s.chosen = 0
+    staged_clear(&s.choice)
     for i in range(c.nplayers):
         if s.hand[i]:
             s.turn = (s.turn + 1) % c.nplayers
@@ -237,12 +231,30 @@ cdef int ba_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const BasraState* s = <const BasraState*>st
     return -1 if s.phase == BA_PH_END else s.turn
 
+ctypedef struct SetsCtx:
+    const uint64_t* sets     # the legal capture sets of the card being played
+    int n
+
+cdef bint inside_some_set(const void* ctx, const Staged* play) noexcept nogil:
+    """Completability of a staged capture: the chosen floor cards lie inside some legal set."""
+    cdef const SetsCtx* x = <const SetsCtx*>ctx
+    cdef uint64_t chosen = play.cards.layer[0]
+    cdef int i
+    for i in range(x.n):
+        if (x.sets[i] & chosen) == chosen:
+            return True
+    return False
+
 cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    """Play phase: any card in hand. Choose phase (a staged capture, core/_staged): TAKE k for
+    every floor card k that keeps the choice inside some legal capture set, DONE iff the cards
+    chosen form a legal set."""
     cdef const BasraState* s = <const BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef uint64_t sets[BA_MAXSETS]
-    cdef uint64_t u = 0
-    cdef int n, i, cnt
+    cdef uint64_t chosen = chosen_of(s)
+    cdef SetsCtx x
+    cdef int i, cnt = 0
     out.w[0] = 0
     out.w[1] = 0
     if s.phase == BA_PH_PLAY:
@@ -250,40 +262,41 @@ cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         return cs_popcount(s.hand[s.turn])
     if s.phase != BA_PH_CHOOSE:
         return 0
-    n = capture_sets(s.floor, s.pending, c, sets)
-    cnt = 0
-    for i in range(n):
-        if (sets[i] & s.chosen) == s.chosen:
-            u |= sets[i]
-            if sets[i] == s.chosen:
-                as_add(out, BA_COMMIT)
-                cnt += 1
-    u &= ~s.chosen
-    as_add_mask(out, BA_TAKE0, u)
-    return cnt + cs_popcount(u)
+    x.sets = sets
+    x.n = capture_sets(s.floor, s.choice.target, c, sets)
+    for i in range(x.n):
+        if sets[i] == chosen:
+            as_add(out, BA_COMMIT)
+            cnt = 1
+            break
+    return cnt + staged_legal_adds(&s.choice, s.floor & ~chosen, BA_TAKE0, inside_some_set, &x, out)
 
 cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Choose phase: pre-choose the cards common to every compatible set; resolve the play
     when one compatible set is left."""
     cdef uint64_t sets[BA_MAXSETS]
-    cdef uint64_t inter = ~(<uint64_t>0), one = 0
+    cdef uint64_t inter = ~(<uint64_t>0), one = 0, chosen = chosen_of(s)
     cdef int n, i, cnt = 0
-    n = capture_sets(s.floor, s.pending, c, sets)
+    n = capture_sets(s.floor, s.choice.target, c, sets)
     for i in range(n):
-        if (sets[i] & s.chosen) == s.chosen:
+        if (sets[i] & chosen) == chosen:
             inter &= sets[i]
             one = sets[i]
             cnt += 1
     if cnt == 1:
-        resolve_play(s, c, s.pending, one)
-    else:
-        s.chosen = inter
+        resolve_play(s, c, s.choice.target, one)
+        return
+    inter &= ~chosen
+    while inter:
+        staged_add(&s.choice, bit_low(inter))
+        inter &= inter - 1
 
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef uint64_t sets[BA_MAXSETS]
-    cdef int n
+    cdef Hand taken
+    cdef int n, card
     if s.phase == BA_PH_PLAY:
         s.hand[s.turn] &= ~bit(a)
         s.played[s.turn] |= bit(a)
@@ -292,14 +305,15 @@ cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
             resolve_play(s, c, a, sets[0])
             return
         s.phase = BA_PH_CHOOSE
-        s.pending = a
-        s.chosen = 0
+        staged_start(&s.choice, BA_STAGE_CAPTURE, a)
         narrow(s, c)
     elif s.phase == BA_PH_CHOOSE:
         if a == BA_COMMIT:
-            resolve_play(s, c, s.pending, s.chosen)
+            card = s.choice.target
+            staged_commit(&s.choice, &taken)
+            resolve_play(s, c, card, taken.layer[0])
         else:
-            s.chosen |= bit(a - BA_TAKE0)
+            staged_add(&s.choice, a - BA_TAKE0)
             narrow(s, c)
 
 cdef bint ba_is_terminal(const void* st, const void* cfg) noexcept nogil:
@@ -361,9 +375,9 @@ cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         o[k + s.peek] = 1.0
     k += 52
     if s.phase == BA_PH_CHOOSE:
-        o[k + s.pending] = 1.0
+        o[k + s.choice.target] = 1.0
     k += 52
-    put_bits(o + k, s.chosen); k += 52
+    put_bits(o + k, chosen_of(s)); k += 52
     put_bits(o + k, dbl); k += 52
     for q in range(4):
         o[k + q] = cs_popcount(s.hand[q]) / 6.0
@@ -391,51 +405,69 @@ cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     k += 4
 
 cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal what p cannot see: the other seats' hands (sizes kept) and the stock, except the
-    stock cards p knows are there (buried J/♦7 and the peeked bottom card if p saw it), which
-    keep their places. If p did not see the peek, the peeked card becomes whichever card now
-    lies where it lay, so the dealer's knowledge stays consistent. The deal stream is replaced
-    so later draws are not leaked."""
+    """Redeal what p cannot see with the core resample policy: the other seats' hands (sizes
+    kept, one zone each) and the stock (one zone), except the stock cards p knows are there
+    (buried J/♦7 and the peeked bottom card if p saw it), which keep their places. Basra shows
+    no voids, so every hidden card may go anywhere and the first exact try succeeds (a uniform
+    redeal). If p did not see the peek, the peeked card becomes whichever card now lies where
+    it lay, so the dealer's knowledge stays consistent. The deal stream is replaced so later
+    draws are not leaked."""
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
-    cdef uint8_t cards[52]
-    cdef int n = 0, q, i, j, t, need, pi = -1
+    cdef card_t cards[52]
+    cdef uint8_t dest[52]
+    cdef uint32_t allowed[52]
+    cdef int room[5]
+    cdef int nxt_slot[5]
+    cdef int n = 0, q, i, k, z, nz = c.nplayers + 1, pz = -1, pr = 0
     cdef uint64_t known = s.buried, m
     cdef bint seen = sees_peek(s, c, p)
     if seen:
         known |= bit(s.peek)
-    for q in range(c.nplayers):
+    for q in range(c.nplayers):                     # zone q = seat q's hand, zone N = the stock
+        room[q] = 0
         if q != p:
             m = s.hand[q]
             while m:
                 cards[n] = bit_low(m)
                 if cards[n] == s.peek and not seen:
-                    pi = n
+                    pz = q
+                    pr = room[q]
                 n += 1
+                room[q] += 1
                 m &= m - 1
+    room[c.nplayers] = 0
     for i in range(s.nstock):
         if not (known & bit(s.stock[i])):
             cards[n] = s.stock[i]
             if cards[n] == s.peek and not seen:
-                pi = n
+                pz = c.nplayers
+                pr = room[c.nplayers]
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = cards[i]; cards[i] = cards[j]; cards[j] = t
-    if pi >= 0:
-        s.peek = cards[pi]
-    j = 0
+            room[c.nplayers] += 1
+    for i in range(52):
+        allowed[i] = (1u << nz) - 1
+    if not resample_zones(cards, n, allowed, room, nz, dest, rng, NULL, NULL,
+                          RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
+        return 0
     for q in range(c.nplayers):
         if q != p:
-            need = cs_popcount(s.hand[q])
             s.hand[q] = 0
-            for i in range(need):
-                s.hand[q] |= bit(cards[j])
-                j += 1
-    for i in range(s.nstock):
-        if not (known & bit(s.stock[i])):
-            s.stock[i] = cards[j]
-            j += 1
+    for z in range(nz):
+        nxt_slot[z] = 0
+    k = 0                                           # next unknown stock position
+    for i in range(n):
+        z = dest[i]
+        if z == pz and nxt_slot[z] == pr:
+            s.peek = cards[i]
+        nxt_slot[z] += 1
+        if z < c.nplayers:
+            s.hand[z] |= bit(cards[i])
+        else:
+            while known & bit(s.stock[k]):
+                k += 1
+            s.stock[k] = cards[i]
+            k += 1
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -473,7 +505,7 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const BasraState* s = <const BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef uint64_t sets[BA_MAXSETS]
-    cdef uint64_t m, bestset = 0
+    cdef uint64_t m, bestset = 0, chosen
     cdef int card, n, i, best = -1
     cdef double v, bv = -1e18
     if s.phase == BA_PH_PLAY:
@@ -488,16 +520,17 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
                     bv = v
                     best = card
         return best
-    n = capture_sets(s.floor, s.pending, c, sets)
+    chosen = chosen_of(s)
+    n = capture_sets(s.floor, s.choice.target, c, sets)
     for i in range(n):
-        if (sets[i] & s.chosen) == s.chosen:
-            v = play_value(s, c, s.pending, sets[i])
+        if (sets[i] & chosen) == chosen:
+            v = play_value(s, c, s.choice.target, sets[i])
             if v > bv:
                 bv = v
                 bestset = sets[i]
-    if bestset == s.chosen:
+    if bestset == chosen:
         return BA_COMMIT
-    return BA_TAKE0 + bit_low(bestset & ~s.chosen)
+    return BA_TAKE0 + bit_low(bestset & ~chosen)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -541,19 +574,6 @@ cdef class BasraSpec(GameSpec):
         self.c.sudden_death = opts["tie_rule"] == "sudden_death"
         self.c.best_of_5 = opts["match"] == "best_of_5_150"
         self.c.match = opts["scope"] == "match"
-        self.cfg = &self.c
-        self.name = "basra"
-        self.num_players = n
-        self.num_actions = BA_NUM_ACTIONS
-        self.action_words = 2
-        self.state_size = sizeof(BasraState)
-        self.obs_size = OBS_SIZE
-        names = []
-        for sd in range(self.c.nsides):
-            names += [f"points_{sd}", f"cards_{sd}", f"basras_{sd}"]
-        self.metric_names = tuple(names) + ("majority_side", "carry", "winner", "deals")
-        self.options = {k: v for k, v in opts.items() if not k.startswith("_")}
-        self.returns_sum = "zero"
         self.vt.init = ba_init
         self.vt.current_player = ba_current_player
         self.vt.legal = ba_legal
@@ -564,6 +584,12 @@ cdef class BasraSpec(GameSpec):
         self.vt.resample = ba_resample
         self.vt.greedy = ba_greedy
         self.vt.metrics = ba_metrics
+        names = []
+        for sd in range(self.c.nsides):
+            names += [f"points_{sd}", f"cards_{sd}", f"basras_{sd}"]
+        self.install("basra", &self.c, n, BA_NUM_ACTIONS, sizeof(BasraState), OBS_SIZE,
+                     tuple(names) + ("majority_side", "carry", "winner", "deals"), "zero",
+                     {k: v for k, v in opts.items() if not k.startswith("_")})
 
     @property
     def num_sides(self):
@@ -622,7 +648,7 @@ cdef class BasraSpec(GameSpec):
             allm |= bit(st.stock[i])
         if st.phase == BA_PH_CHOOSE:
             n += 1
-            allm |= bit(st.pending)
+            allm |= bit(st.choice.target)
         return n if allm == bit(self.c.deck) - 1 else -n
 
     def view(self, State s):
@@ -639,8 +665,8 @@ cdef class BasraSpec(GameSpec):
             "doubled": [mask_to_cards(st.doubled[i]) for i in range(S)],
             "buried": mask_to_cards(st.buried),
             "peek": card_str(st.peek) if st.peek >= 0 else None,
-            "pending": card_str(st.pending) if st.phase == BA_PH_CHOOSE else None,
-            "chosen": mask_to_cards(st.chosen),
+            "pending": card_str(st.choice.target) if st.phase == BA_PH_CHOOSE else None,
+            "chosen": mask_to_cards(chosen_of(st)),
             "last_capturer": None if st.last_capturer < 0 else st.last_capturer,
             "basras": [st.nbasra[i] for i in range(S)],
             "basra_points": [st.basra_half[i] / 2.0 for i in range(S)],
@@ -706,9 +732,9 @@ cdef class BasraSpec(GameSpec):
         m = cards_to_mask(pack, self.c.deck)
         if len(pack) != self.c.deck:
             raise ConfigError(f"basra: the pack must hold all {self.c.deck} cards, got {len(pack)}")
-        dealer = check_int(dealer, "basra: dealer", 0, self.c.nplayers - 1)
+        dealer = check_int(dealer, "basra: dealer", 0, self.c.nplayers - 1, ConfigError)
         ids = [parse_card(t) for t in pack]
-        s = self.new_state(0, 0)
+        s = self._scenario_state()
         st = <BasraState*>s.data
         for i, k in enumerate(reversed(ids)):
             st.stock[i] = k
@@ -739,11 +765,11 @@ cdef class BasraSpec(GameSpec):
             raise ConfigError(f"basra: piles must be a list of at most {self.c.nsides} card lists (one per "
                               f"side), got {piles!r:.60}")
         pm = [cards_to_mask(pl, self.c.deck) for pl in piles]
-        dealer = check_int(dealer, "basra: dealer", 0, N - 1)
-        turn = (dealer + 1) % N if turn is None else check_int(turn, "basra: turn", 0, N - 1)
+        dealer = check_int(dealer, "basra: dealer", 0, N - 1, ConfigError)
+        turn = (dealer + 1) % N if turn is None else check_int(turn, "basra: turn", 0, N - 1, ConfigError)
         last_capturer = -1 if last_capturer is None else check_int(last_capturer, "basra: last_capturer (a side)", 0,
-                                                                   self.c.nsides - 1)
-        carry = check_int(carry, "basra: carry", 0, MAX_CARRY)
+                                                                   self.c.nsides - 1, ConfigError)
+        carry = check_int(carry, "basra: carry", 0, MAX_CARRY, ConfigError)
         used = 0
         for m in hm + [fm, sm] + pm:
             if used & m:
@@ -751,7 +777,7 @@ cdef class BasraSpec(GameSpec):
             used |= m
         if hm[turn] == 0:
             raise ConfigError(f"basra: the seat to act ({turn}) must hold a card")
-        s = self.new_state(0, 0)
+        s = self._scenario_state()
         st = <BasraState*>s.data
         for p in range(4):
             st.hand[p] = hm[p] if p < N else 0
@@ -769,8 +795,7 @@ cdef class BasraSpec(GameSpec):
         st.turn = turn
         st.last_capturer = last_capturer
         st.buried = 0
-        st.chosen = 0
-        st.pending = -1
+        staged_clear(&st.choice)
         st.peek = -1
         st.carry = carry
         st.phase = BA_PH_PLAY
@@ -784,8 +809,8 @@ cdef class BasraSpec(GameSpec):
         if isinstance(game_points, (str, bytes)) or not isinstance(game_points, (list, tuple)) or len(game_points) != S:
             raise ConfigError(f"basra: game_points must be {S} numbers (one per side), got {game_points!r:.60}")
         halves = [half_points("game_points", v, MAX_POINTS) for v in game_points]
-        carry = None if carry is None else check_int(carry, "basra: carry", 0, MAX_CARRY)
-        ladder_step = check_int(ladder_step, "basra: ladder_step", 0, 2)
+        carry = None if carry is None else check_int(carry, "basra: carry", 0, MAX_CARRY, ConfigError)
+        ladder_step = check_int(ladder_step, "basra: ladder_step", 0, 2, ConfigError)
         for i in range(S):
             st.cum_half[i] = halves[i]
             st.total_half[i] = halves[i]

@@ -19,7 +19,7 @@ from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
 
 from cardsim import cards as _cards
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ParseError
 
 cdef enum:
     MAXGROUPS = 2048
@@ -429,7 +429,7 @@ def cards_to_mask(cards, int deck=52):
     """A list of card strings (one pack: no card twice, all in the deck-card pack) -> mask."""
     cdef uint64_t m = 0
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
-        raise ParseError(f"basra: expected a list of card strings, got {_short(cards)}")
+        raise ParseError(f"basra: expected a list of card strings, got {cards!r:.60}")
     for t in cards:
         c = parse_card(t)
         if c >= deck:
@@ -442,15 +442,3 @@ def cards_to_mask(cards, int deck=52):
 
 
 
-def _short(value):
-    """repr of a value for an error message, cut to a short prefix."""
-    r = repr(value)
-    return r if len(r) <= 60 else r[:57] + "..."
-
-def check_int(value, what, lo, hi, exc=ConfigError):
-    """(Temporary stand-in for the core's check_int.) `value` as an int in lo..hi (numpy integers
-    accepted; bools, floats, strings refused), else `exc` naming the range."""
-    import numbers
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
-        raise exc(f"{what} must be an int in {lo}..{hi}, got {_short(value)}")
-    return int(value)

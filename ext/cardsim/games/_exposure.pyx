@@ -51,7 +51,7 @@ from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_count
 from cardsim.core._game cimport GameVTable
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._exposure_rules cimport (
     EXConfig, EX_FULL, ex_windows, card_suit, card_rank, bit, rank_cards, suit_cards, rank_bits, rank_key,
     trick_winner, legal_follows, meld_value, meld_extensions, deal_points, match_outcome)
@@ -59,7 +59,6 @@ from cardsim.games._exposure_rules cimport (
 from cardsim.errors import ConfigError, ParseError, IllegalActionError
 from cardsim.games._exposure_rules import (SUITS, RANKS, DISPLAY_ORDER, card_str, parse_suit, parse_rank,
                                            parse_card, mask_to_cards, cards_to_mask)
-from cardsim.games._basra_rules import check_int    # (temporary: the core's check_int replaces it)
 
 OBS_SIZE = 24 + 2 + 72 + 2 * (24 + 24 + 9 * 24 + 1 + 1 + 1 + 4) + 24 + 24 + 2 + 2 + 2 + 3 + 24 + 2 + 1 + 2
 METRICS = ("dealer", "target", "tricks_0", "tricks_1", "meld_points_0", "meld_points_1",
@@ -658,12 +657,12 @@ cdef class ExposureSpec(GameSpec):
         if len(table) != 3:
             raise ConfigError("exposure: need 3 face-up cards [H, T, C]")
         tcards = [parse_card(t) for t in table]
-        dealer = check_int(facts.get("dealer", 1), "exposure: dealer", 0, 1)
+        dealer = check_int(facts.get("dealer", 1), "exposure: dealer", 0, 1, ConfigError)
         scores = facts.get("scores")
         if scores is not None:
             if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)) or len(scores) != 2:
                 raise ConfigError(f"exposure: scores must be 2 ints, got {scores!r:.60}")
-            scores = [check_int(v, "exposure: scores", 0, MAX_SCORE) for v in scores]
+            scores = [check_int(v, "exposure: scores", 0, MAX_SCORE, ConfigError) for v in scores]
         allm = masks[0] | masks[1]
         if masks[0] & masks[1] or allm & tm:
             raise ConfigError("exposure: a card appears twice among the hands and face-up cards")

@@ -52,7 +52,7 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._gleek_rules cimport (
     GL_RANK_ACE, bit, full_pack, suit_mask, rank_cards, card_suit, card_rank, trick_winner, ruff_value,
     sets_value, honour_sum, trick_settlement)
@@ -62,7 +62,6 @@ from cardsim.errors import ConfigError, ParseError
 from cardsim.games._gleek_rules import (SUITS, RANKS, HONOUR_NAMES, RUFF_FOUR_ACES, DISPLAY_ORDER, card_str,
                                         parse_suit, parse_card, mask_to_cards, cards_to_mask)
 from cardsim.games._gleek_state import OBS_SIZE
-from cardsim.games._basra_rules import check_int    # (temporary: the core's check_int replaces it)
 
 PHASES = ("auction", "exchange", "vie", "declare", "play", "end")
 METRICS = ("dealer", "buyer", "price", "vied", "stake", "showdown", "trump", "discarded_honours",
@@ -367,13 +366,13 @@ cdef class GleekSpec(GameSpec):
         tu = parse_card(facts["turnup"])
         if (allm >> tu) & 1:
             raise ConfigError("gleek: the turn-up is in a hand")
-        dealer = check_int(facts.get("dealer", 0), "gleek: dealer", 0, 2)
-        dead = check_int(facts.get("dead", 0), "gleek: dead", 0, MAX_DEAD)
+        dealer = check_int(facts.get("dealer", 0), "gleek: dealer", 0, 2, ConfigError)
+        dead = check_int(facts.get("dead", 0), "gleek: dead", 0, MAX_DEAD, ConfigError)
         chips = facts.get("chips")
         if chips is not None:
             if isinstance(chips, (str, bytes)) or not isinstance(chips, (list, tuple)) or len(chips) != 3:
                 raise ConfigError(f"gleek: chips must be 3 ints, got {chips!r:.60}")
-            chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS) for v in chips]
+            chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS, ConfigError) for v in chips]
         s = self.new_state(0, 0)
         st = <GLState*>s.data
         st.dealer = dealer

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _basra as _k
 from cardsim.options import SCOPE, Option
@@ -331,7 +332,7 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     if isinstance(basras, (str, bytes)) or not isinstance(basras, (list, tuple)) or len(basras) != n:
         raise ConfigError(f"basra: basras must be {n} numbers (basra points per side), got {basras!r:.60}")
     halves = [_k.half_points("basra points", b, _k.MAX_POINTS) for b in basras]
-    carry = _k.check_int(carry, "basra: carry", 0, _k.MAX_CARRY)
+    carry = check_int(carry, "basra: carry", 0, _k.MAX_CARRY, ConfigError)
     return _k.oracle_score(spec, masks, dbl, [h / 2 for h in halves], carry)
 
 

@@ -5,6 +5,7 @@ observation layout, the returns and the greedy agent.
 """
 from __future__ import annotations
 
+from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _exposure as _k
 from cardsim.games import _exposure_rules as _r
@@ -148,15 +149,15 @@ def match_outcome(scores: list[int], target_score: int = 50):
     """Game end (§7) after a deal: None = play another deal, -1 = draw, else the winning seat."""
     if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)) or len(scores) != 2:
         raise ConfigError(f"exposure: scores must be two ints, got {scores!r:.60}")
-    a, b = (_k.check_int(v, "exposure: scores", -2**31, 2**31 - 1) for v in scores)
-    target = _k.check_int(target_score, "exposure: target_score", 1, 2**31 - 1)
+    a, b = (check_int(v, "exposure: scores", -2**31, 2**31 - 1, ConfigError) for v in scores)
+    target = check_int(target_score, "exposure: target_score", 1, 2**31 - 1, ConfigError)
     o = _r.oracle_match_outcome(a, b, target)
     return None if o == -2 else o
 
 
 def deal_order(deck: list[str], dealer: int) -> dict:
     """Where each card of a deck (in dealing order) goes (§3), by the engine's dealing kernel."""
-    dealer = _k.check_int(dealer, "exposure: dealer", 0, 1)
+    dealer = check_int(dealer, "exposure: dealer", 0, 1, ConfigError)
     if isinstance(deck, (str, bytes)) or not isinstance(deck, (list, tuple)):
         raise ParseError(f"exposure: a deck is a list of the 24 cards, got {deck!r:.60}")
     perm = [_k.parse_card(c) for c in deck]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _gleek as _k
 from cardsim.games import _gleek_rules as _r
@@ -173,11 +174,11 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
 
     if isinstance(tricks, (str, bytes)) or not isinstance(tricks, (list, tuple)) or len(tricks) != 3:
         raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r:.60}")
-    tricks = [_k.check_int(t, "gleek: tricks", 0, 12) for t in tricks]
+    tricks = [check_int(t, "gleek: tricks", 0, 12, ConfigError) for t in tricks]
     if sum(tricks) != 12:
         raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r}")
     masks = _hand_list(honours, "honours")
-    dealer = _k.check_int(dealer, "gleek: dealer", 0, 2)
+    dealer = check_int(dealer, "gleek: dealer", 0, 2, ConfigError)
     tu = _k.parse_card(turnup)
     dm = _k.cards_to_mask(discards)
     if len(discards) > 7:
