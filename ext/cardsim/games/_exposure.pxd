@@ -3,6 +3,7 @@
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
+from cardsim.core._trick cimport TrickRecord
 from cardsim.games._exposure_rules cimport EXConfig
 
 cdef enum:
@@ -38,8 +39,7 @@ ctypedef struct EXState:
     int8_t phase             # EX_PH_*
     int8_t turn              # seat to act
     int8_t dealer            # dealer of this deal
-    int8_t leader            # leader of the current trick
-    int8_t led               # card led to the current trick, -1 = none
+    TrickRecord trick        # the current trick (core/_trick): leader, plays, winner
     uint8_t decl_done        # bitmask of players who finished declaring
     int8_t tricks[2]         # tricks won this deal
     int8_t tricks_done       # completed tricks
@@ -53,3 +53,7 @@ ctypedef struct EXState:
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
 cdef void ex_apply(void* st, const void* cfg, int a) noexcept nogil
+
+cdef inline int led_card(const EXState* s) noexcept nogil:
+    """The card led to the current trick, -1 before the lead."""
+    return s.trick.card[s.trick.leader] if s.trick.n > 0 else -1

@@ -50,6 +50,11 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, ui
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_count
+from cardsim.core._types cimport card_t
+from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._trick cimport trick_start, trick_add, trick_set_winner
+from cardsim.core._resample cimport (resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES,
+                                     RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._exposure_rules cimport (
@@ -82,7 +87,7 @@ cdef void clear_declarations(EXState* s, int q) noexcept nogil:
     for i in range(EX_MAXMELD):
         s.meld[q][i] = 0
 
-cdef void deal_from(EXState* s, const int8_t* perm) noexcept nogil:
+cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
     """Deal a shuffled deck (§3): cards 1-18 one at a time alternately, non-dealer first; cards
     19, 20, 21 face up as H-card, T-card, C-card; 22-24 aside. Resets the deal's state."""
     cdef int i, q
@@ -107,20 +112,15 @@ cdef void deal_from(EXState* s, const int8_t* perm) noexcept nogil:
     s.sel = 0
     s.phase = EX_PH_DECLARE
     s.turn = nd
-    s.leader = nd
-    s.led = -1
+    trick_start(&s.trick, nd, 2)
     s.decl_done = 0
     s.tricks_done = 0
 
 cdef void deal_cards(EXState* s) noexcept nogil:
-    """Shuffle (Fisher-Yates on the deal stream) and deal (§3)."""
-    cdef int8_t perm[24]
-    cdef int i, j, t
-    for i in range(24):
-        perm[i] = i
-    for i in range(23, 0, -1):
-        j = rng_below(&s.rng, i + 1)
-        t = perm[i]; perm[i] = perm[j]; perm[j] = t
+    """Shuffle (the core Fisher-Yates on the deal stream) and deal (§3)."""
+    cdef card_t perm[24]
+    fill_identity(perm, 24)
+    shuffle(perm, 24, &s.rng)
     deal_from(s, perm)
 
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
@@ -167,7 +167,7 @@ cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cdef uint32_t m
     out.w[0] = 0
     if s.phase == EX_PH_PLAY:
-        m = legal_follows(s.hand[s.turn], s.led)
+        m = legal_follows(s.hand[s.turn], led_card(s))
         out.w[0] = m
         return cs_popcount(m)
     if s.phase == EX_PH_DECLARE:
@@ -201,7 +201,7 @@ cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
         if s.decl_done == 3:
             s.phase = EX_PH_PLAY
             s.turn = 1 - s.dealer              # non-dealer leads trick 1 (§5)
-            s.leader = s.turn
+            trick_start(&s.trick, s.turn, 2)
         else:
             s.turn = 1 - p
     elif a == EX_DECLARE:
@@ -218,24 +218,26 @@ cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
         s.sel |= bit(a - EX_MELD0)
 
 cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
-    cdef int p = s.turn, w
+    """Play one card (§5): the lead, or the follow that closes the trick (the winner leads next)."""
+    cdef int p = s.turn, w, led
     cdef uint32_t b = bit(card)
     s.hand[p] &= ~b
     s.exposed[p] &= ~b
     s.played[p] |= b
     s.card_trick[card] = s.tricks_done
-    if s.led < 0:
-        s.led = card
-        s.leader = p
+    if s.trick.n == 0:                          # the lead (the trick was opened for p)
+        trick_add(&s.trick, p, card)
         s.turn = 1 - p
         return
-    if card_suit(card) != card_suit(s.led):
-        s.void_suits[p] |= 1 << card_suit(s.led)
-    w = s.leader if trick_winner(s.led, card, s.trump, s.high) == 0 else p
+    led = led_card(s)
+    trick_add(&s.trick, p, card)
+    if card_suit(card) != card_suit(led):
+        s.void_suits[p] |= 1 << card_suit(led)
+    trick_set_winner(&s.trick, trick_winner(led, card, s.trump, s.high))
+    w = s.trick.winner
     s.tricks[w] += 1
     s.tricks_done += 1
-    s.led = -1
-    s.leader = w
+    trick_start(&s.trick, w, 2)
     s.turn = w
     if s.tricks_done == 9:
         finish_deal(s, c)
@@ -313,10 +315,10 @@ cdef void ex_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         if s.card_trick[i] >= 0:
             o[k + i] = (s.card_trick[i] + 1) / 9.0
     k += 24
-    if s.led >= 0:
-        o[k + s.led] = 1.0
+    if s.trick.n > 0:
+        o[k + led_card(s)] = 1.0
     k += 24
-    o[k + s.leader] = 1.0; k += 2
+    o[k + s.trick.leader] = 1.0; k += 2
     if s.phase != EX_PH_END:
         o[k + s.turn] = 1.0
     k += 2
@@ -333,59 +335,87 @@ cdef void ex_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k + 1] = s.deal_pts[1] / 50.0
     k += 2
 
+ctypedef struct BuildCtx:
+    const EXConfig* c
+    uint32_t known           # the opponent's cards p knows (exposed, and the meld he is building)
+    uint32_t melded          # his hand cards already used in melds
+    uint32_t sel             # the meld he is building (in view)
+    uint32_t table_avail     # face-up cards he may still use
+    uint32_t tm              # the face-up cards
+
+cdef bint can_complete(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """World check of the resample policy: the meld the opponent is building in view can still
+    be completed with the hand this world gives him (zone 0)."""
+    cdef const BuildCtx* x = <const BuildCtx*>ctx
+    cdef uint32_t hand = x.known
+    cdef int i
+    for i in range(n):
+        if dest[i] == 0:
+            hand |= bit(cards[i])
+    if meld_value(x.c, x.sel, ~x.tm) >= 0:
+        return True
+    return meld_extensions(x.c, x.sel, cs_popcount(x.sel & ~x.tm), hand & ~x.melded & ~x.sel,
+                           x.table_avail) != 0
+
 cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal what p cannot see: the opponent's hidden cards and the three set-aside cards.
-    The opponent keeps his hand size and every card he has exposed (and the cards of a meld he
-    is building in view); no suit he has shown void in goes to him. Uniform over consistent
-    deals (a meld q is building in view must stay completable: rejection). Under simultaneous declaration, declarations p has not seen yet are withdrawn (an
-    opponent who declared nothing is a consistent world). The deal stream is replaced so later
-    deals of a match do not leak."""
+    """Redeal what p cannot see with the core resample policy: the opponent's hidden cards
+    (zone 0, his hand size kept) and the three set-aside cards (zone 1). He keeps every card he
+    has exposed (and the cards of a meld he is building in view); the cards of a suit he has
+    shown void in are set aside (they are pinned there, so the draw stays uniform). A meld he
+    is building in view must stay completable (the policy's world check). Under simultaneous
+    declaration, declarations p has not seen yet are withdrawn (an opponent who declared nothing
+    is a consistent world). Returns 0 if no consistent world is found. The deal stream is
+    replaced so later deals of a match do not leak."""
     cdef EXState* s = <EXState*>st
     cdef const EXConfig* c = <const EXConfig*>cfg
-    cdef int q = 1 - p, i, j, t, n = 0, need
-    cdef uint32_t known, pool, forced, free, old_hand, old_aside
-    cdef int8_t cards[24]
-    cdef ActionSet tmp
-    cdef int tries
+    cdef int q = 1 - p, i, n = 0
+    cdef int room[2]
+    cdef uint32_t allowed[24]
+    cdef uint8_t dest[24]
+    cdef card_t cards[24]
+    cdef uint32_t pool, forced, free
+    cdef BuildCtx x
+    cdef world_check_fn check = NULL
     cdef bint building
     if not visible(s, c, q, p):
         clear_declarations(s, q)
         if s.phase == EX_PH_DECLARE and s.turn == q:
             s.sel = 0
-    known = s.exposed[q]
+    x.known = s.exposed[q]
     if s.phase == EX_PH_DECLARE and s.turn == q:
-        known |= s.sel & s.hand[q]
-    pool = (s.hand[q] & ~known) | s.aside
-    need = cs_popcount(s.hand[q] & ~known)
+        x.known |= s.sel & s.hand[q]
+    pool = (s.hand[q] & ~x.known) | s.aside
+    room[0] = cs_popcount(s.hand[q] & ~x.known)
     forced = 0
     for i in range(4):
         if (s.void_suits[q] >> i) & 1:
             forced |= pool & suit_cards(i)
+    room[1] = cs_popcount(s.aside) - cs_popcount(forced)
     free = pool & ~forced
     while free:
         cards[n] = bit_low(free)
         n += 1
         free &= free - 1
-    old_hand = s.hand[q]
-    old_aside = s.aside
+    for i in range(24):
+        allowed[i] = 3
     building = s.phase == EX_PH_DECLARE and s.turn == q and s.sel != 0
-    for tries in range(1000):
-        for i in range(n - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            t = cards[i]; cards[i] = cards[j]; cards[j] = t
-        s.hand[q] = known
-        s.aside = forced
-        for i in range(n):
-            if i < need:
-                s.hand[q] |= bit(cards[i])
-            else:
-                s.aside |= bit(cards[i])
-        # a meld q is building in view tells p that q can complete it: reject hands that cannot
-        tmp.w[0] = 0
-        if not building or legal_declare(s, c, &tmp) > 0:
-            break
-    else:
-        return 0                              # no consistent world found: say so
+    x.c = c
+    x.melded = s.melded[q]
+    x.sel = s.sel
+    x.tm = table_mask(s)
+    x.table_avail = avail_table(s, c, q)
+    if building:
+        check = can_complete
+    if not resample_zones(cards, n, allowed, room, 2, dest, rng, check, &x, RESAMPLE_EXACT_TRIES,
+                          RESAMPLE_CONSTRAINED_TRIES):
+        return 0
+    s.hand[q] = x.known
+    s.aside = forced
+    for i in range(n):
+        if dest[i] == 0:
+            s.hand[q] |= bit(cards[i])
+        else:
+            s.aside |= bit(cards[i])
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -466,7 +496,7 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
             opp &= ~suit_cards(k)
     if visible(s, c, q, p):
         opp |= s.exposed[q]
-    if s.led < 0:
+    if s.trick.n == 0:
         tmp = m
         while tmp:
             cd = bit_low(tmp)
@@ -488,7 +518,7 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
     while tmp:
         cd = bit_low(tmp)
         tmp &= tmp - 1
-        if trick_winner(s.led, cd, s.trump, s.high) == 1:
+        if trick_winner(led_card(s), cd, s.trump, s.high) == 1:
             # a winner: cheapest when wanted, else only as a last resort (lowest)
             k = play_key(cd, False, s) if want else 1000 + play_key(cd, False, s)
         else:
@@ -522,16 +552,6 @@ cdef class ExposureSpec(GameSpec):
         self.c.trick_pts = opts["points_per_trick"]
         self.c.contract_bonus = opts["contract_bonus"]
         self.c.match = opts["scope"] == "match"
-        self.cfg = &self.c
-        self.name = "exposure"
-        self.num_players = 2
-        self.num_actions = EX_NUM_ACTIONS
-        self.action_words = 1
-        self.state_size = sizeof(EXState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "zero"
         self.vt.init = ex_init
         self.vt.current_player = ex_current_player
         self.vt.legal = ex_legal
@@ -542,6 +562,8 @@ cdef class ExposureSpec(GameSpec):
         self.vt.resample = ex_resample
         self.vt.greedy = ex_greedy
         self.vt.metrics = ex_metrics
+        self.install("exposure", &self.c, 2, EX_NUM_ACTIONS, sizeof(EXState), OBS_SIZE, METRICS, "zero",
+                     dict(opts))
 
     # ---- strings --------------------------------------------------------------------------
     def action_string(self, State s, int a):
@@ -609,7 +631,7 @@ cdef class ExposureSpec(GameSpec):
             "building": mask_to_cards(st.sel),
             "aside": mask_to_cards(st.aside),
             "declared": [bool(st.decl_done & 1), bool(st.decl_done & 2)],
-            "leader": st.leader, "led": None if st.led < 0 else card_str(st.led),
+            "leader": st.trick.leader, "led": None if st.trick.n == 0 else card_str(led_card(st)),
             "tricks": [st.tricks[0], st.tricks[1]], "tricks_done": st.tricks_done,
             "score": [st.score[0], st.score[1]], "deal_points": [st.deal_pts[0], st.deal_pts[1]],
             "deal_no": st.deal_no, "bonus_seat": None if st.bonus_seat < 0 else st.bonus_seat,
@@ -641,7 +663,7 @@ cdef class ExposureSpec(GameSpec):
         before the state is touched (ConfigError / ParseError)."""
         cdef State s
         cdef EXState* st
-        cdef int8_t perm[24]
+        cdef card_t perm[24]
         cdef int i
         unknown = sorted(set(facts) - {"table", "dealer", "scores"})
         if unknown:
@@ -675,7 +697,7 @@ cdef class ExposureSpec(GameSpec):
         for i in range(3):
             perm[18 + i] = tcards[i]
             perm[21 + i] = rest[i]
-        s = self.new_state(0, 0)
+        s = self._scenario_state()
         st = <EXState*>s.data
         st.dealer = dealer
         deal_from(st, perm)
@@ -696,7 +718,7 @@ MAX_SCORE = 1_000_000         # cumulative scores given to a scenario
 def oracle_deal_order(list perm, int dealer):
     """Hands, face-up cards and aside from a deck in dealing order (perm[0] = card 1)."""
     cdef EXState st
-    cdef int8_t pm[24]
+    cdef card_t pm[24]
     memset(&st, 0, sizeof(EXState))
     for i in range(24):
         pm[i] = perm[i]
