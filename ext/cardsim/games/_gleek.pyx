@@ -52,6 +52,7 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
+from cardsim.core._trick cimport trick_cards
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._gleek_rules cimport (
     GL_RANK_ACE, bit, full_pack, suit_mask, rank_cards, card_suit, card_rank, trick_winner, ruff_value,
@@ -93,7 +94,7 @@ cdef int keep_value(uint64_t hand, int cd, int trump) noexcept nogil:
     return v
 
 cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, i, cd, suit, w, best, longest, n = s.ntrick, pos
+    cdef int p = s.turn, cd, suit, best, longest, n = s.cur.n
     cdef uint64_t m = legal.w[0], gone, tmp
     cdef int8_t cards[3]
     gone = s.played[0] | s.played[1] | s.played[2] | bit(s.turnup)
@@ -116,10 +117,7 @@ cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
         if longest > 0:
             return lowest_card(m & suit_mask(best), s.trump)
         return lowest_card(m, s.trump)
-    pos = s.leader
-    for i in range(n):
-        cards[i] = s.trick[pos]
-        pos = nxt(pos)
+    trick_cards(&s.cur, cards)
     best = -1
     tmp = m
     while tmp:
@@ -195,17 +193,6 @@ cdef class GleekSpec(GameSpec):
         self.c.num_deals = opts["num_deals"]
         self.c.starting_chips = opts["starting_chips"]
         self.c.match = opts["scope"] == "match"
-        self.c.nw = (GL_BID0 + self.c.max_bid + 1 + 63) // 64
-        self.cfg = &self.c
-        self.name = "gleek"
-        self.num_players = 3
-        self.num_actions = GL_BID0 + self.c.max_bid + 1
-        self.action_words = (self.num_actions + 63) // 64
-        self.state_size = sizeof(GLState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "zero"
         self.vt.init = gl_init
         self.vt.current_player = gl_current_player
         self.vt.legal = gl_legal
@@ -216,6 +203,9 @@ cdef class GleekSpec(GameSpec):
         self.vt.resample = gl_resample
         self.vt.greedy = gl_greedy
         self.vt.metrics = gl_metrics
+        self.install("gleek", &self.c, 3, GL_BID0 + self.c.max_bid + 1, sizeof(GLState), OBS_SIZE, METRICS, "zero",
+                     dict(opts))
+        self.c.nw = self.action_words              # the legal kernel clears this many words
 
     # ---- strings --------------------------------------------------------------------------
     def action_string(self, State s, int a):
@@ -308,7 +298,7 @@ cdef class GleekSpec(GameSpec):
             "declared": [[HONOUR_NAMES[r] for r in range(4) if (st.declared[q] >> r) & 1] for q in range(3)],
             "gleek_value": [V[q] for q in range(3)],
             "kept": [mask_to_cards(st.kept[q]) for q in range(3)],
-            "leader": st.leader, "trick": [None if st.trick[q] < 0 else card_str(st.trick[q]) for q in range(3)],
+            "leader": st.cur.leader, "trick": [None if st.cur.card[q] < 0 else card_str(st.cur.card[q]) for q in range(3)],
             "tricks": [st.tricks[q] for q in range(3)], "tricks_done": st.tricks_done,
             "played": [mask_to_cards(st.played[q]) for q in range(3)],
             "won": [mask_to_cards(st.won[q]) for q in range(3)],
@@ -373,7 +363,7 @@ cdef class GleekSpec(GameSpec):
             if isinstance(chips, (str, bytes)) or not isinstance(chips, (list, tuple)) or len(chips) != 3:
                 raise ConfigError(f"gleek: chips must be 3 ints, got {chips!r:.60}")
             chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS, ConfigError) for v in chips]
-        s = self.new_state(0, 0)
+        s = self._scenario_state()
         st = <GLState*>s.data
         st.dealer = dealer
         st.dead = dead

@@ -40,7 +40,7 @@ ctypedef struct GLConfig:
     int32_t num_deals        # deals in a match
     int32_t starting_chips   # chips each player starts a match with
     int32_t match            # scope == "match"
-    int32_t nw               # action words: ceil(num_actions / 64)
+    int32_t nw               # action words (GameSpec.install's action_words)
 
 cdef inline uint64_t bit(int c) noexcept nogil:
     return (<uint64_t>1) << c

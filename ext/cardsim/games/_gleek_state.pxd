@@ -3,6 +3,7 @@
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
+from cardsim.core._trick cimport TrickRecord
 from cardsim.games._gleek_rules cimport GLConfig
 
 cdef enum:
@@ -68,10 +69,7 @@ ctypedef struct GLState:
     uint8_t decl_done        # bitmask of seats done declaring
     int8_t set_count[3][4]   # cards of rank r held by each seat at declaration time (3 or 4, 0 = none)
     # trick play
-    int8_t trick[3]          # card each seat played to the current trick, -1 = none
-    int8_t leader            # leader of the current trick
-    int8_t led_suit          # suit led to the current trick, -1 = none yet
-    int8_t ntrick            # cards in the current trick
+    TrickRecord cur          # the current trick (core/_trick): leader, cards by seat, play order
     int8_t tricks_done       # completed tricks
     int8_t tricks[3]         # tricks won per seat
     uint8_t void_suits[3]    # per seat, bitmask of suits shown void by play
@@ -85,6 +83,10 @@ ctypedef struct GLState:
 cdef inline int nxt(int p) noexcept nogil:
     """The next seat (play passes 0 -> 1 -> 2 -> 0)."""
     return 0 if p == 2 else p + 1
+
+cdef inline int led_suit(const GLState* s) noexcept nogil:
+    """Suit led to the current trick, -1 before the lead."""
+    return (s.cur.card[s.cur.leader] // 11) if s.cur.n > 0 else -1
 
 cdef void gl_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int gl_current_player(const void* st, const void* cfg) noexcept nogil

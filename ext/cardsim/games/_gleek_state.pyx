@@ -5,7 +5,10 @@ greedy agent) is the docstring of `cardsim.games._gleek`; the pure rules are in 
 """
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
-from cardsim.core._deal cimport assign_zones
+from cardsim.core._types cimport card_t
+from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_index_of, trick_set_winner
+from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
@@ -43,7 +46,6 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
         s.ruff[q] = -1
         s.sets[q] = 0
         s.declared[q] = 0
-        s.trick[q] = -1
         s.tricks[q] = 0
         s.void_suits[q] = 0
         s.score[q] = 0
@@ -67,9 +69,7 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.npend = 0
     s.showdown = 0
     s.decl_done = 0
-    s.leader = s.eldest
-    s.led_suit = -1
-    s.ntrick = 0
+    trick_start(&s.cur, s.eldest, 3)
     s.tricks_done = 0
     s.total = 0
     rk = card_rank(s.turnup)
@@ -91,17 +91,14 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.turn = nxt(s.eldest)
 
 cdef void deal_cards(GLState* s, const GLConfig* c) noexcept nogil:
-    """Shuffle (Fisher-Yates on the deal stream) and deal 3 rounds of packets of 4 from eldest
+    """Shuffle (the core Fisher-Yates on the deal stream) and deal 3 rounds of packets of 4 from eldest
     (§3): position i of the pack goes to seat eldest + (i / 4) mod 3; position 36 is the turn-up,
     37..43 the stock."""
-    cdef int8_t perm[44]
-    cdef int i, j, t, e = nxt(s.dealer)
+    cdef card_t perm[44]
+    cdef int i, t, e = nxt(s.dealer)
     cdef uint64_t h[3]
-    for i in range(44):
-        perm[i] = i
-    for i in range(43, 0, -1):
-        j = rng_below(&s.rng, i + 1)
-        t = perm[i]; perm[i] = perm[j]; perm[j] = t
+    fill_identity(perm, 44)
+    shuffle(perm, 44, &s.rng)
     h[0] = 0
     h[1] = 0
     h[2] = 0
@@ -152,7 +149,7 @@ cdef int gl_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     for i in range(2, c.nw):
         out.w[i] = 0
     if s.phase == GL_PH_PLAY:
-        m = legal_follows(s.hand[s.turn], s.led_suit)
+        m = legal_follows(s.hand[s.turn], led_suit(s))
         out.w[0] = m
         return cs_popcount(m)
     if s.phase == GL_PH_AUCTION:
@@ -312,9 +309,8 @@ cdef void settle_gleeks(GLState* s, const GLConfig* c) noexcept nogil:
             if o != q:
                 s.part[3][q] += V[q] - V[o]
     s.phase = GL_PH_PLAY
-    s.leader = s.eldest
+    trick_start(&s.cur, s.eldest, 3)
     s.turn = s.eldest
-    s.ntrick = 0
 
 cdef void start_declarations(GLState* s, const GLConfig* c) noexcept nogil:
     cdef int q, r, i
@@ -432,31 +428,24 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
 
 cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """Play one card (§5); the third card closes the trick: the winner takes it and leads."""
-    cdef int p = s.turn, w, wc, suit = card_suit(card)
+    cdef int p = s.turn, w, led = led_suit(s)
     cdef uint64_t b = bit(card), tm
-    if s.ntrick == 0:
-        s.led_suit = suit
-    elif suit != s.led_suit:
-        s.void_suits[p] |= 1 << s.led_suit
+    if led >= 0 and card_suit(card) != led:
+        s.void_suits[p] |= 1 << led
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.trick[p] = card
-    s.ntrick += 1
-    if s.ntrick < 3:
+    trick_add(&s.cur, p, card)
+    if not trick_done(&s.cur):
         s.turn = nxt(p)
         return
-    tm = bit(s.trick[0]) | bit(s.trick[1]) | bit(s.trick[2])
-    wc = winning_card(tm, s.led_suit, s.trump)
-    w = 0 if s.trick[0] == wc else (1 if s.trick[1] == wc else 2)
+    tm = bit(s.cur.card[0]) | bit(s.cur.card[1]) | bit(s.cur.card[2])
+    w = winning_card(tm, card_suit(s.cur.card[s.cur.leader]), s.trump)
+    w = 0 if s.cur.card[0] == w else (1 if s.cur.card[1] == w else 2)
+    trick_set_winner(&s.cur, trick_index_of(&s.cur, w))
     s.won[w] |= tm
-    s.trick[0] = -1
-    s.trick[1] = -1
-    s.trick[2] = -1
-    s.led_suit = -1
     s.tricks[w] += 1
     s.tricks_done += 1
-    s.ntrick = 0
-    s.leader = w
+    trick_start(&s.cur, w, 3)
     s.turn = w
     if s.tricks_done == 12:
         finish_deal(s, c)
@@ -518,8 +507,8 @@ cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     for q in range(3):
         put_bits(o + k, s.played[q]); k += 44
     for q in range(3):
-        if s.trick[q] >= 0:
-            o[k + s.trick[q]] = 1.0
+        if s.cur.card[q] >= 0:
+            o[k + s.cur.card[q]] = 1.0
         k += 44
     for q in range(3):
         put_bits(o + k, s.shown[q]); k += 44
@@ -587,7 +576,7 @@ cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     k += 3
     o[k] = s.tricks_done / 12.0; k += 1
     if s.phase == GL_PH_PLAY:
-        o[k + s.leader] = 1.0
+        o[k + s.cur.leader] = 1.0
     k += 3
     for r in range(5):
         for q in range(3):
@@ -598,44 +587,57 @@ cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     k += 3
     o[k] = s.deal_no / <float>c.num_deals; k += 1
 
-cdef bint consistent(const GLState* s, const GLConfig* c, const uint64_t* newh, int p) noexcept nogil:
-    """Soft constraints of a redeal of the other seats (hard ones are card masks, see
-    gl_resample): each showdown ruff value and suit stays, and with automatic declarations the
-    seat holds exactly the gleeks/mournivals it declared."""
-    cdef int q, suit, v
-    cdef uint64_t full
+ctypedef struct WorldCtx:
+    const GLState* s
+    const GLConfig* c
+    int p                    # the observer
+
+cdef bint consistent(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """World check of the resample policy (constraints that are not per card; the per-card ones
+    are the `allowed` masks, see gl_resample): each showdown ruff value and suit stays, and with
+    automatic declarations each seat holds exactly the gleeks/mournivals it declared."""
+    cdef const WorldCtx* x = <const WorldCtx*>ctx
+    cdef const GLState* s = x.s
+    cdef uint64_t full[3]
+    cdef int q, i, suit, v
     cdef int8_t cnt[4]
     for q in range(3):
-        if q == p:
+        full[q] = s.hand[q] & s.shown[q] | s.played[q]
+    for i in range(n):
+        if dest[i] < 3:
+            full[dest[i]] |= bit(cards[i])
+    for q in range(3):
+        if q == x.p:
             continue
-        full = newh[q] | s.played[q]
         if s.ruff[q] >= 0:
-            v = ruff_value(full, &suit)
+            v = ruff_value(full[q], &suit)
             if v != s.ruff[q] or suit != s.ruff_suit[q]:
                 return False
-        if (s.phase == GL_PH_PLAY or s.phase == GL_PH_END) and not c.optional_decl:
-            if hand_sets(full, cnt) != s.declared[q]:
+        if (s.phase == GL_PH_PLAY or s.phase == GL_PH_END) and not x.c.optional_decl:
+            if hand_sets(full[q], cnt) != s.declared[q]:
                 return False
     return True
 
 cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal the cards p cannot see: the other seats' unshown cards, the stock (until taken)
-    and the buyer's discards (unless p is the buyer), each zone keeping its size. Hard
-    constraints (card masks): suits shown void in play, the rest of a suit fully revealed at the
-    ruff showdown, the fourth card of a declared gleek. Uniform rejection sampling first (also
-    keeping showdown ruff values and, with automatic declarations, the exact sets), then a
-    random assignment that respects the hard constraints; the deal stream is replaced so later
-    deals of a match are not leaked."""
+    """Redeal the cards p cannot see with the core resample policy: the other seats' unshown
+    cards (zones 0..2), the stock until taken (zone 3) and the buyer's discards unless p is the
+    buyer (zone 4), each zone keeping its size. Per-card constraints (`allowed`): suits shown
+    void in play, the rest of a suit fully revealed at the ruff showdown, the fourth card of a
+    declared gleek. World check (`consistent`): showdown ruff values and suits, and with
+    automatic declarations the exact sets. Returns 0 when no consistent world is found (never
+    the true cards, never a world that breaks a constraint); the deal stream is replaced so
+    later deals of a match are not leaked."""
     cdef GLState* s = <GLState*>st
     cdef const GLConfig* c = <const GLConfig*>cfg
     cdef uint64_t unknown = 0
-    cdef uint8_t cards[44]
+    cdef card_t cards[44]
     cdef uint8_t dest[44]
     cdef uint32_t allowed[44]
     cdef int need[5]
     cdef uint64_t newh[5]
     cdef uint64_t forbid[5]
-    cdef int n = 0, q, i, j, t, tries, cd, ok = 0, z, r
+    cdef int n = 0, q, i, t, cd, z, r
+    cdef WorldCtx x
     for z in range(5):
         need[z] = 0
         forbid[z] = 0
@@ -665,48 +667,26 @@ cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         for z in range(5):
             if not (forbid[z] >> cd) & 1:
                 allowed[cd] |= 1 << z
-    for tries in range(2000):
-        for i in range(n - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            t = cards[i]; cards[i] = cards[j]; cards[j] = t
-        for z in range(5):
-            newh[z] = 0
-        ok = 1
-        if tries < 64:
-            i = 0
-            for z in range(5):
-                for j in range(need[z]):
-                    newh[z] |= bit(cards[i])
-                    i += 1
-                if newh[z] & forbid[z]:
-                    ok = 0
-        else:                                    # each card to a random zone that may take it
-            ok = assign_zones(cards, n, allowed, need, 5, dest, rng)
-            for i in range(n if ok else 0):
-                newh[dest[i]] |= bit(cards[i])
-        if not ok:
-            continue
-        for q in range(3):
-            if q != p:
-                newh[q] |= s.hand[q] & s.shown[q]
-        if consistent(s, c, newh, p):
-            break
-        ok = 0
-    if not ok:
+    x.s = s
+    x.c = c
+    x.p = p
+    if not resample_zones(cards, n, allowed, need, 5, dest, rng, consistent, &x, RESAMPLE_EXACT_TRIES,
+                          RESAMPLE_CONSTRAINED_TRIES):
         return 0                                 # no consistent world found: say so
-    if ok:
-        for q in range(3):
-            if q != p:
-                s.hand[q] = newh[q]
-                if s.phase >= GL_PH_VIE:
-                    s.kept[q] = newh[q] | s.played[q]
-                if s.phase == GL_PH_DECLARE and not ((s.decl_done >> q) & 1):
-                    s.sets[q] = hand_sets(newh[q], s.set_count[q])
-        s.stock = newh[3]
-        if s.buyer != p:
-            s.discards = newh[4]
+    for z in range(5):
+        newh[z] = 0
+    for i in range(n):
+        newh[dest[i]] |= bit(cards[i])
+    for q in range(3):
+        if q != p:
+            s.hand[q] = newh[q] | (s.hand[q] & s.shown[q])
+            if s.phase >= GL_PH_VIE:
+                s.kept[q] = s.hand[q] | s.played[q]
+            if s.phase == GL_PH_DECLARE and not ((s.decl_done >> q) & 1):
+                s.sets[q] = hand_sets(s.hand[q], s.set_count[q])
+    s.stock = newh[3]
+    if s.buyer != p:
+        s.discards = newh[4]
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
-
-
