@@ -1,6 +1,6 @@
 """Basra speed (issue: Basra). Release build: pytest bench/bench_basra.py --benchmark-only
 Target: full Egyptian 4-player deals, random agents, batch kernel, one thread, at least 0.18 x the
-deals/s of shared/reference/trick_limit.c (mode 1) measured in the same run."""
+deals/s of bench/reference/trick_limit.c (mode 1) measured in the same run."""
 import pytest
 
 import cardsim

@@ -1,6 +1,6 @@
 """Gleek speed (issue: Gleek). Release build: pytest bench/bench_gleek.py --benchmark-only
 Target: random agents, batch kernel, one thread, at least 0.27 x the deals/s of the reference loop
-(shared/reference/trick_limit.c, mode 1) measured in the same run."""
+(bench/reference/trick_limit.c, mode 1) measured in the same run."""
 import cardsim
 
 

@@ -1,7 +1,7 @@
 """Zhao Pengyou speed (issue: Zhao Pengyou). Release build:
     pytest bench/bench_zhao_pengyou.py --benchmark-only
 Random agents, batch kernel, one thread, default options; target: a ratio to the reference loop
-(shared/reference/trick_limit.c, '2deck' mode) measured in the same run, >= 0.064 with 6 players
+(bench/reference/trick_limit.c, '2deck' mode) measured in the same run, >= 0.064 with 6 players
 and >= 0.017 with 12."""
 import pytest
 

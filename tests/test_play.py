@@ -67,7 +67,15 @@ PROMPT = r"seat (\d+)> "
 
 
 def _legal(text):
-    return [m for m in text.split("legal: ")[-1].splitlines()[0].split("  ") if m]
+    """The moves of the last 'legal:' line ('BID: 1NT 2NT' lists 'BID 1NT', 'BID 2NT')."""
+    out = []
+    for item in text.split("legal: ")[-1].splitlines()[0].split("  "):
+        if ": " in item:
+            head, rest = item.split(": ", 1)
+            out += [f"{head} {x}" for x in rest.split()]
+        elif item:
+            out.append(item)
+    return out
 
 
 @pytest.mark.parametrize("game", cardsim.GAMES)
@@ -197,6 +205,14 @@ def test_session_with_scripted_input_plays_to_the_end():
     assert end.is_terminal()
     text = "".join(lines)
     assert "deal over" in text and "returns: seat 0 (you)" in text
+
+
+def test_format_moves():
+    from cardsim.play import format_moves
+
+    assert format_moves(["PASS", "BID 1NT", "BID 2NT", "DOUBLE", "TAKE 7C"]) == "PASS  BID: 1NT 2NT  DOUBLE  TAKE 7C"
+    assert format_moves(["CALL AH 1", "CALL AH 2"]) == "CALL AH 1  CALL AH 2"
+    assert _legal("legal: PASS  BID: 1NT 2NT  TAKE 7C\n") == ["PASS", "BID 1NT", "BID 2NT", "TAKE 7C"]
 
 
 def test_outcome_sentences():

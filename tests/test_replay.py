@@ -130,3 +130,20 @@ def test_cli_replay_text_html_and_errors(tmp_path, capsys):
     assert "seat must be 0..2" in capsys.readouterr().err
     assert main(["replay", "gleek", "--agents", "greedy,smart,random"]) == 2
     assert "'smart'" in capsys.readouterr().err
+
+
+def test_a_phase_inside_one_turn_is_not_a_section():
+    """Basra's capture choice ('choose') happens inside the player's turn: shown on the turn's
+    line, not as a section; Zhao Pengyou's kitty and call phases are sections of their own."""
+    found = False
+    for seed in range(1, 30):
+        lines = replay_lines("basra", seed=seed, agents="random")
+        assert "choose:" not in lines
+        takes = [x for x in lines if " TAKE " in x]
+        if takes:
+            assert all(re.match(r"  seat \d: \w+ TAKE ", x) for x in takes), takes
+            found = True
+            break
+    assert found
+    zp = replay_lines("zhao_pengyou", seed=1, deal=0)
+    assert [x for x in zp if x.endswith(":") and not x.startswith(" ")][:5] == ["hands:", "draw:", "kitty:", "call:", "play:"]

@@ -71,6 +71,28 @@ def parse_line(state, line: str) -> list[int]:
     raise IllegalActionError(errors[-1] if len(errors) == 1 else errors[0] if len(words) == 1 else errors[-1])
 
 
+def format_moves(moves: list[str]) -> str:
+    """Moves separated by two spaces; moves that share a first word are listed once under it:
+    ['PASS', 'BID 1NT', 'BID 2NT'] -> 'PASS  BID: 1NT 2NT' (type them as 'BID 2NT')."""
+    groups: dict[str, list[str]] = {}
+    order: list[str] = []
+    for m in moves:
+        head, _, rest = m.partition(" ")
+        if " " in rest:
+            head, rest = m, ""
+        key = head if rest else m
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        if rest:
+            groups[key].append(rest)
+    out = []
+    for key in order:
+        rest = groups[key]
+        out.append(f"{key}: {' '.join(rest)}" if len(rest) > 1 else f"{key} {rest[0]}" if rest else key)
+    return "  ".join(out)
+
+
 def outcome(returns, seat: int) -> str:
     """One sentence on how `seat` did, from the returns of every seat."""
     r = [float(x) for x in returns]
@@ -127,7 +149,7 @@ class Session:
         self.nar.step(before, a, self.state)
 
     def moves(self) -> str:
-        return "  ".join(self.state.action_to_string(int(a)) for a in self.state.legal_actions())
+        return format_moves([self.state.action_to_string(int(a)) for a in self.state.legal_actions()])
 
     def show_position(self):
         s = self.state

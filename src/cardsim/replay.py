@@ -160,6 +160,7 @@ class Narrator:
         self.trick: list[tuple[int, str]] = []
         self.phase = None
         self.sizes = shown_sizes
+        self.facts = None
 
     def _show_hands(self, state, label):
         self.lines.append(label if self.viewer is None else label.replace("hands", "your hand"))
@@ -178,9 +179,10 @@ class Narrator:
         else:
             self.lines.append(f"  seat {t.seat}: {text}")
 
-    def step(self, before, action: int, after) -> None:
+    def step(self, before, action: int, after, phase: str | None = None) -> None:
+        """Record one applied action; `phase` overrides the section it is shown under."""
         seat = before.current_player
-        phase = before.phase
+        phase = phase or before.phase
         vb, va = _view(before), _view(after)
         tricks = vb is not None and "tricks_done" in vb
         if phase != self.phase:
@@ -191,6 +193,10 @@ class Narrator:
                 self._show_hands(before, "  hands now:")
             self.lines.append(f"{phase}:")
             self.phase = phase
+            facts = public_facts(before)
+            if facts and facts != self.facts:
+                self.lines.append(f"  ({facts})")
+                self.facts = facts
         if self.turn is not None and self.turn.seat != seat:
             self._flush_turn(before, tricks)
         if self.turn is None:
@@ -252,12 +258,42 @@ def public_facts(state) -> str:
         x = v.get(k)
         if x is None or x == [] or (isinstance(x, list) and all(not y for y in x)):
             continue
-        if isinstance(x, list) and all(isinstance(y, list) for y in x):
+        if isinstance(x, list) and all(isinstance(y, tuple) for y in x):
+            x = ", ".join(" ".join(str(z) for z in y if z is not None) for y in x)
+        elif isinstance(x, list) and all(isinstance(y, list) for y in x):
             x = " | ".join(" ".join(map(str, y)) or "-" for y in x)
         elif isinstance(x, list):
             x = " ".join(map(str, x))
         parts.append(f"{k.replace('_', ' ')}: {x}")
     return "; ".join(parts)
+
+
+def section_phases(state, actions) -> list[str]:
+    """The phase each action is shown under. A phase a seat enters and leaves again within its
+    own turn (Basra's choice of capture after playing a card) is a step of that turn, not a
+    section: its actions are shown under the phase the turn began in."""
+    s = state.clone()
+    seats, phases = [], []
+    for a in actions:
+        seats.append(s.current_player)
+        phases.append(s.phase)
+        s.apply(int(a))
+    out = list(phases)
+    i, n = 1, len(actions)
+    while i < n:
+        if phases[i] != phases[i - 1] and seats[i] == seats[i - 1]:
+            j = i
+            while j < n and seats[j] == seats[i] and phases[j] == phases[i]:
+                j += 1
+            back = j == n and s.is_terminal() or (j < n and seats[j] == seats[i] and phases[j] == phases[i - 1])
+            back = back or (j < n and seats[j] != seats[i] and phases[j] == phases[i - 1])
+            if back:
+                for k in range(i, j):
+                    out[k] = out[i - 1]
+            i = j
+        else:
+            i += 1
+    return out
 
 
 def _hand_line(state, p):
@@ -289,10 +325,11 @@ def replay_lines(game, seed: int = 0, deal: int = 0, agents="greedy", seat: int 
     if v is not None and v.get("floor"):
         head.append("  floor: " + " ".join(v["floor"]))
     nar = Narrator(game.name, n, seat, [len(state.hand(p)) for p in range(n)])
-    for a in actions:
+    sections = section_phases(state, actions)
+    for a, ph in zip(actions, sections):
         before = state.clone()
         state.apply(int(a))
-        nar.step(before, a, state)
+        nar.step(before, a, state, ph)
     nar.finish(state)
     tail = ["result:"]
     if seat is None:
