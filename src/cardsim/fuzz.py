@@ -1,0 +1,236 @@
+"""Invariant fuzzer: play every game and configuration with random and greedy agents and check the
+engine's contracts at every step. Finds the next defects before users do.
+
+Two passes per game: the kernel pass (`cardsim.core._fuzz.fuzz_batch`: one nogil loop over the
+vtable, millions of actions per second, for volume) and the API pass (the Python State API, every
+check below, for depth).
+
+    python -m cardsim.fuzz                         # every game, 60 s in all
+    python -m cardsim.fuzz --games basra gleek --seconds 600 --seed 3
+    python -m cardsim.fuzz --actions 10000000      # kernel pass: 10^7 actions per game
+
+Configurations: for every game, each of its module's CONFORMANCE_CONFIGS (every preset, player
+count and option the conformance suite covers). Deals cycle through the configurations; each seat
+is played by `random` or `greedy` (the C agent's choice via `spec.greedy_action`), drawn per deal.
+
+Checked at every step (cheap): the legal set is non-empty, ascending, unique and inside the action
+space until the end, and empty exactly at the end; the seat to act is a seat; cards are conserved
+(`card_total == deck_size`); the legal mask agrees; every action string parses back to its action.
+Checked on a sample of steps (every `--deep-every`, default 8): clone equality and independence;
+the observation's shape and dtype for every seat; `resample(p)` for the seat to act keeps its
+observation, its hand and its legal set, and the resampled world plays on to a terminal state;
+pickling; an illegal action raises IllegalActionError and leaves the state unchanged.
+Checked at the end of every deal: returns finite, zero-sum where the game declares it, replaying
+the history on a fresh state reproduces the final state byte for byte.
+
+On the first violation it prints one JSON line naming the game, options, seed, deal, the step and
+the actions so far (a reproducer) and exits with status 1; otherwise it prints one summary line
+per game (deals, actions, actions/s) and exits 0. In a checks build (`CARDSIM_CHECKS=ON`) bounds
+checks and C asserts are on as well.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import time
+
+import numpy as np
+
+import cardsim
+from cardsim.core._fuzz import fuzz_batch
+from cardsim.errors import CardsimError, IllegalActionError
+from cardsim.game import GAMES, game_module, make
+
+
+class Violation(Exception):
+    pass
+
+
+def _check(cond, what):
+    if not cond:
+        raise Violation(what)
+
+
+def _configs(name):
+    cfgs = list(getattr(game_module(name), "CONFORMANCE_CONFIGS", ({},))) or [{}]
+    return [dict(c) for c in cfgs]
+
+
+def _step_checks(g, st, la):
+    _check(len(la) > 0, "legal set empty before the end")
+    _check(la.dtype == np.int64 and bool(np.all(np.diff(la) > 0)), "legal actions not ascending/unique")
+    _check(0 <= la[0] and la[-1] < g.num_actions, "legal action outside the action space")
+    _check(0 <= st.current_player < g.num_players, f"seat to act {st.current_player} is not a seat")
+    _check(g.spec.card_total(st) == g.spec.deck_size, "cards not conserved")
+
+
+def _deep_checks(g, st, la, rng, seed):
+    m = st.legal_mask()
+    _check(m.sum() == len(la) and bool(m[la].all()), "legal_mask disagrees with legal_actions")
+    for a in la[:: max(1, len(la) // 6)]:
+        s = st.action_to_string(int(a))
+        _check(st.string_to_action(s) == int(a), f"action string {s!r} does not parse back to {a}")
+    c = st.clone()
+    _check(c == st and c.history() == st.history(), "clone differs")
+    c.apply(int(la[0]))
+    _check(st.legal_actions().tolist() == la.tolist(), "applying to a clone changed the original")
+    for p in range(g.num_players):
+        o = st.observation(p)
+        _check(o.shape == (g.observation_size,) and o.dtype == np.float32 and bool(np.all(np.isfinite(o))),
+               f"observation({p}) has the wrong shape/dtype or is not finite")
+    p = st.current_player
+    try:
+        r = st.resample(p, seed)
+    except CardsimError:
+        r = None  # an honest "no consistent world" is allowed; a wrong world is not
+    if r is not None:
+        _check(np.array_equal(r.observation(p), st.observation(p)), "resample changed the observer's observation")
+        _check(r.hand(p) == st.hand(p), "resample changed the observer's hand")
+        _check(r.legal_actions().tolist() == la.tolist(), "resample changed the observer's legal actions")
+        _check(g.spec.card_total(r) == g.spec.deck_size, "resample broke card conservation")
+        n = 0
+        while not r.is_terminal():
+            lr = r.legal_actions()
+            _check(len(lr) > 0, "resampled world reached a dead end")
+            r.apply(int(lr[rng.integers(len(lr))]))
+            n += 1
+            _check(n < 1_000_000, "resampled world never ends")
+    _check(pickle.loads(pickle.dumps(st)) == st, "pickle round trip differs")
+    legal = set(la.tolist())
+    bad = next((a for a in rng.permutation(g.num_actions)[:32] if int(a) not in legal), None)
+    if bad is not None:
+        before = st.state_bytes()
+        try:
+            st.apply(int(bad))
+            raise Violation(f"illegal action {bad} was accepted")
+        except IllegalActionError:
+            pass
+        _check(st.state_bytes() == before, "a refused action changed the state")
+
+
+def fuzz_game(name, *, seconds=None, actions=None, seed=0, deep_every=8, max_steps=200_000, out=None):
+    """Fuzz one game until `seconds` elapse or `actions` actions are played (whichever is given;
+    both: the first reached). Returns a summary dict; raises Violation with a reproducer."""
+    out = out or sys.stdout
+    cfgs = _configs(name)
+    games = [make(name, **c) for c in cfgs]
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    n_actions = n_deals = 0
+    deal = 0
+    while True:
+        if seconds is not None and time.perf_counter() - t0 >= seconds:
+            break
+        if actions is not None and n_actions >= actions:
+            break
+        ci = deal % len(games)
+        g, opts = games[ci], cfgs[ci]
+        greedy = rng.random(g.num_players) < 0.5
+        st = g.new_state(seed, deal)
+        step = 0
+        try:
+            while not st.is_terminal():
+                la = st.legal_actions()
+                _step_checks(g, st, la)
+                if step % deep_every == 0:
+                    _deep_checks(g, st, la, rng, seed + step)
+                p = st.current_player
+                a = g.spec.greedy_action(st, seed + step) if greedy[p] else int(la[rng.integers(len(la))])
+                st.apply(a)
+                step += 1
+                _check(step < max_steps, f"deal did not end within {max_steps} actions")
+            _check(st.current_player == -1 and len(st.legal_actions()) == 0, "terminal state still has a seat to act")
+            _check(g.spec.card_total(st) == g.spec.deck_size, "cards not conserved at the end")
+            r = st.returns()
+            _check(r.shape == (g.num_players,) and bool(np.all(np.isfinite(r))), "returns not finite")
+            if g.returns_sum == "zero":
+                _check(abs(float(r.sum())) < 1e-6, f"returns {r.tolist()} not zero-sum")
+            rep = g.new_state(seed, deal)
+            for a in st.history():
+                rep.apply(a)
+            _check(rep == st, "replaying the history does not reproduce the state")
+        except (Violation, CardsimError, AssertionError) as e:
+            kind = "violation" if isinstance(e, Violation) else type(e).__name__
+            raise Violation(json.dumps({"game": name, "options": opts, "seed": seed, "deal": deal, "step": step,
+                                        "error": f"{kind}: {e}", "history": st.history()})) from e
+        n_actions += step
+        n_deals += 1
+        deal += 1
+    dt = time.perf_counter() - t0
+    summary = {"game": name, "configs": len(cfgs), "deals": n_deals, "actions": n_actions,
+               "seconds": round(dt, 2), "actions_per_s": round(n_actions / dt) if dt > 0 else None}
+    print(f"{name}: {n_deals:,} deals, {n_actions:,} actions in {dt:.1f} s "
+          f"({summary['actions_per_s']:,} actions/s) over {len(cfgs)} configurations: no violation", file=out)
+    return summary
+
+
+def fuzz_kernel(name, *, actions, seed=0, deep_every=8, out=None):
+    """Kernel pass: deals of every configuration, seats random or greedy by deal, until `actions`
+    actions are played. Raises Violation naming the first broken contract."""
+    out = out or sys.stdout
+    cfgs = _configs(name)
+    games = [make(name, **c) for c in cfgs]
+    t0 = time.perf_counter()
+    done = deals = resamples = rfail = 0
+    chunk = 0
+    while done < actions:
+        ci = chunk % len(games)
+        g = games[ci]
+        mask = (chunk * 0x9E3779B1) & ((1 << g.num_players) - 1)
+        try:
+            r = fuzz_batch(g.spec, seed, chunk * 256, 256, greedy_mask=mask, deep_every=deep_every)
+        except CardsimError as e:
+            raise Violation(json.dumps({"game": name, "options": cfgs[ci], "error": str(e)})) from e
+        done += r["actions"]
+        deals += r["deals"]
+        resamples += r["resamples"]
+        rfail += r["resample_failures"]
+        chunk += 1
+    dt = time.perf_counter() - t0
+    print(f"{name} (kernel): {deals:,} deals, {done:,} actions in {dt:.1f} s ({done / dt:,.0f} actions/s), "
+          f"{resamples:,} resamples ({rfail:,} reported no consistent world), {len(cfgs)} configurations: "
+          f"no violation", file=out)
+    return {"game": name, "deals": deals, "actions": done, "seconds": dt, "resamples": resamples,
+            "resample_failures": rfail}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m cardsim.fuzz", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="examples:\n  python -m cardsim.fuzz --seconds 120\n"
+                                        "  python -m cardsim.fuzz --games basra --actions 10000000")
+    ap.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME",
+                    help=f"games to fuzz (default: all: {', '.join(GAMES)})")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="time budget of the API pass for all games together, split evenly (default: 60)")
+    ap.add_argument("--actions", type=int, default=100_000,
+                    help="actions per game in the kernel pass (default: 100000)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: 0)")
+    ap.add_argument("--deep-every", type=int, default=8,
+                    help="run the expensive checks every N steps (default: 8)")
+    a = ap.parse_args(argv)
+    unknown = [g for g in a.games if g not in GAMES]
+    if unknown:
+        ap.error(f"unknown game(s) {unknown}; games: {list(GAMES)}")
+    if a.seconds is None:
+        a.seconds = 60.0
+    if a.seconds <= 0 or a.actions <= 0 or a.deep_every < 1:
+        ap.error("--seconds, --actions and --deep-every must be positive")
+    per = a.seconds / len(a.games)
+    try:
+        for name in a.games:
+            fuzz_kernel(name, actions=a.actions, seed=a.seed, deep_every=a.deep_every)
+            fuzz_game(name, seconds=per, seed=a.seed, deep_every=a.deep_every)
+    except Violation as e:
+        print(f"VIOLATION {e}")
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
