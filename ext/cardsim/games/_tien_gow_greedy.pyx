@@ -1,0 +1,134 @@
+"""Tien Gow greedy agent (documented in the module docstring of `_tien_gow`)."""
+from cardsim.core._types cimport uint64_t
+from cardsim.core._bits cimport bit_low
+from cardsim.core._rng cimport Rng
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
+from cardsim.core._actions cimport ActionSet, as_first, as_has
+from cardsim.games._tien_gow_rules cimport (TGRules, TG_IDS, TG_CIVIL, TG_NP, tbit, combo_within,
+                                            combo_missing, combo_beats)
+from cardsim.games._tien_gow cimport (TGState, TGConfig, TG_A_DOWN, TG_A_COMMIT, merged, trick_size,
+                                      death_blocks)
+
+
+# ---------------------------------------------------------------------------------------------
+# greedy agent
+# ---------------------------------------------------------------------------------------------
+cdef inline double tile_value(const TGRules* r, int k) noexcept nogil:
+    """One scale for both suits: civil strength /11, military strength /12 (1.0 = the top tile)."""
+    return r.combo[k].strength / (11.0 if k < TG_CIVIL else 12.0)
+
+cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
+    """Tiles p has not seen: the set minus its holding, every face-up play and its own discards."""
+    cdef int cnt[21]
+    cdef int k, t, q
+    cdef Hand u
+    for k in range(TG_IDS):
+        cnt[k] = 2 if k < TG_CIVIL else 1
+        cnt[k] -= hand_count(&s.hand[p], k)
+        if s.turn == p:
+            cnt[k] -= hand_count(&s.stage, k)
+        for t in range(8):
+            for q in range(TG_NP):
+                if q == p or (s.tface[t] >> q) & 1:
+                    cnt[k] -= hand_count(&s.tplay[t][q], k)
+    hand_clear(&u)
+    for k in range(TG_IDS):
+        if cnt[k] >= 1:
+            u.layer[0] |= tbit(k)
+        if cnt[k] >= 2:
+            u.layer[1] |= tbit(k)
+    return u
+
+cdef bint is_sure(const TGRules* r, int ci, const Hand* unseen) noexcept nogil:
+    """No combination of the unseen tiles beats ci."""
+    cdef int i, cj, cat = r.combo[ci].cat
+    if r.combo[ci].size == 1:
+        return (unseen.layer[0] & r.beat_single[ci]) == 0
+    for i in range(r.by_cat_n[cat]):
+        cj = r.by_cat[cat][i]
+        if combo_beats(r, cj, ci) and combo_within(&r.combo[cj], unseen):
+            return False
+    return not (combo_beats(r, r.supreme, ci) and combo_within(&r.combo[r.supreme], unseen))
+
+cdef int weakest_single(const TGRules* r, const Hand* h, const Hand* unseen, bint sure_only) noexcept nogil:
+    cdef uint64_t m = h.layer[0]
+    cdef int k, best = -1
+    cdef double v, bv = 1e9
+    while m:
+        k = bit_low(m)
+        m &= m - 1
+        if sure_only and not is_sure(r, k, unseen):
+            continue
+        v = tile_value(r, k)
+        if v < bv:
+            bv = v
+            best = k
+    return best
+
+cdef void weakest_tiles(const TGRules* r, const Hand* h, int k, Hand* out) noexcept nogil:
+    """The k weakest tiles of h (by tile_value) into out."""
+    cdef Hand rest = h[0]
+    cdef int i, t
+    hand_clear(out)
+    for i in range(k):
+        t = weakest_single(r, &rest, &rest, False)
+        hand_remove(&rest, t)
+        hand_add(out, t)
+
+cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
+                   Rng* rng) noexcept nogil:
+    cdef const TGState* s = <const TGState*>st
+    cdef const TGConfig* c = <const TGConfig*>cfg
+    cdef const TGRules* r = &c.rules
+    cdef int p = s.turn, ci, k, target = -1, best_size = 0, a
+    cdef double bs
+    cdef Hand full, unseen, want
+    cdef uint64_t miss
+    cdef bint face_up = True, final
+    if n_legal == 1:
+        return as_first(legal, 1)
+    full = merged(&s.hand[p], &s.stage)
+    unseen = unseen_tiles(s, p)
+    if s.nplayed == 0:
+        for ci in range(TG_IDS, r.ncombo):
+            if r.combo[ci].size > best_size and combo_within(&r.combo[ci], &full) and is_sure(r, ci, &unseen):
+                best_size = r.combo[ci].size
+                target = ci
+        if target < 0 and s.tricks[p] == 0:
+            target = weakest_single(r, &full, &unseen, True)
+        if target < 0:
+            target = weakest_single(r, &full, &unseen, False)
+    else:
+        k = trick_size(s, c)
+        final = hand_size(&full) == k
+        if not death_blocks(s, c, p):
+            bs = -1.0
+            for ci in range(r.ncombo):
+                if r.combo[ci].size != k or not combo_beats(r, ci, s.high_combo) or not combo_within(&r.combo[ci], &full):
+                    continue
+                if final:
+                    if ci == r.supreme or r.combo[ci].strength > bs:
+                        bs = 1e9 if ci == r.supreme else r.combo[ci].strength
+                        target = ci
+                elif is_sure(r, ci, &unseen) or s.tricks[p] == 0 or (c.must_beat and target < 0):
+                    if target < 0 or r.combo[ci].strength < r.combo[target].strength:
+                        target = ci
+        if target < 0:
+            face_up = False
+            weakest_tiles(r, &full, k, &want)
+    if face_up:
+        want.layer[0] = r.combo[target].one
+        want.layer[1] = r.combo[target].two
+        if s.stage.layer[0] == want.layer[0] and s.stage.layer[1] == want.layer[1]:
+            a = TG_A_COMMIT
+        else:
+            miss = combo_missing(&r.combo[target], &s.stage) & s.hand[p].layer[0]
+            a = bit_low(miss) if miss else -1
+    else:
+        miss = ((want.layer[0] & ~s.stage.layer[0]) | (want.layer[1] & ~s.stage.layer[1])) & s.hand[p].layer[0]
+        a = TG_A_DOWN + bit_low(miss) if miss else -1
+    if a < 0 or not as_has(legal, a):
+        return as_first(legal, 1)
+    return a
+
+
