@@ -820,3 +820,154 @@ def test_resample_never_breaks_a_shown_void_late_in_the_deal():
                     assert not suits & set(v["void"][q]), (deal, p, q, v["void"][q], r.hand(q))
                 checked += 1
     assert checked > 0
+
+
+# ---- issue 14: hardening ---------------------------------------------------------------------------------
+def _declared_deal(seed):
+    """A 6-player deal played up to the kitty: the first seat that may declares. Returns the state,
+    the declarer and the declared card (None if the declarer holds two copies of it)."""
+    g = cardsim.make("zhao_pengyou", players=6)
+    s = g.new_state(seed=seed)
+    while s.phase == "draw":
+        la = [s.action_to_string(a) for a in s.legal_actions()]
+        s.apply_string(next((t for t in la if t.startswith("DECLARE")), "PASS"))
+    v = g.spec.view(s)
+    card = v["trump_rank"] + v["trump_suit"]
+    return g, s, v["declarer"], (card if s.hand(v["declarer"]).count(card) == 1 else None)
+
+
+def test_buried_declared_card_is_not_leaked_by_resample():
+    """The card shown at declaration, once the declarer has discarded face down, is only known to
+    be in his hand or the kitty: another seat's observation and its resampled worlds must be the
+    same whether he buried it or kept it."""
+    for seed in range(50):
+        g, s, decl, card = _declared_deal(seed)
+        if card is not None and decl != 2:
+            break
+    hand = s.hand(decl)
+    others = [c for c in dict.fromkeys(hand) if c != card and hand.count(c) == 1][:6]
+    cases = {"buried": [card] + others[:5], "kept": others[:6]}
+    worlds = {}
+    obs = {}
+    for name, discards in cases.items():
+        t = s.clone()
+        for c in discards:
+            t.apply_string("DISCARD " + c)
+        while t.phase == "call":
+            t.apply(int(t.legal_actions()[0]))
+        obs[name] = t.observation(2)
+        held = [card in t.resample(2, seed=k).hand(decl) for k in range(400)]
+        worlds[name] = sum(held)
+    assert np.array_equal(obs["buried"], obs["kept"])
+    p1, p2 = worlds["buried"] / 400, worlds["kept"] / 400
+    pool = (worlds["buried"] + worlds["kept"]) / 800
+    z = (p1 - p2) / np.sqrt(pool * (1 - pool) * 2 / 400)
+    assert abs(z) < 4, (worlds, z)                  # the old code pinned the kept card: 400 vs about 290
+    assert 0 < worlds["buried"] < 400
+
+
+def test_reject_mode_resample_keeps_the_lead_in_progress_legal():
+    """failed_throw='reject': legality of a lead being built depends on the other hands, so the
+    resampled worlds must keep the seat's legal set (the old resample gave dead states)."""
+    g = cardsim.make("zhao_pengyou", players=6, failed_throw="reject")
+    hands = [["AS", "KS", "4C", "6C"], ["2D", "3D", "4D", "6D"], ["7D", "8D", "9D", "JD"],
+             ["QD", "AD", "2C", "3C"], ["7C", "8C", "9C", "JC"], ["QC", "AC", "3H", "4H"]]
+    s = g.spec.scenario(hands, trump_suit="H", trump_rank="2", declarer=1, leader=0,
+                        kitty=["AS", "6H", "7H", "8H", "9H", "JH"])
+    s.apply_string("AS")
+    s.apply_string("KS")
+    legal = list(s.legal_actions())
+    assert [s.action_to_string(a) for a in legal] == ["COMMIT"]
+    for k in range(200):
+        r = s.resample(0, seed=k)
+        assert list(r.legal_actions()) == legal, k
+
+
+def test_throw_penalty_total_does_not_depend_on_seats():
+    """V4 'penalty': one DECL attempt (+10 for OPP) and one OPP attempt (-10) cancel wherever the
+    declarer sits (the old seat-by-seat clamp gave 0 or 10)."""
+    g = cardsim.make("zhao_pengyou", players=6, failed_throw="penalty")
+    got = []
+    for decl, opp in ((0, 1), (1, 0), (5, 2)):
+        fails = [0] * 6
+        fails[decl] = fails[opp] = 1
+        s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=decl, captured=[0] * 6,
+                            fails=fails, last_winner=decl, finished=True)
+        got.append(g.spec.view(s)["opp_points"])
+    assert got == [0, 0, 0]
+    s = g.spec.scenario([[]] * 6, trump_suit="H", trump_rank="2", declarer=1, captured=[0, 0, 30, 0, 0, 0],
+                        fails=[3, 1, 0, 0, 0, 0], last_winner=1, finished=True)
+    assert g.spec.view(s)["opp_points"] == 30 + 10 * (1 - 3)          # one total, clamped at 0 once
+
+
+def test_trick_winner_refuses_impossible_copies():
+    with pytest.raises(ConfigError, match="copies of AS"):
+        trick_winner([["AS"]] * 12, "H", "5")
+    assert trick_winner([["AS"]] * 4, "H", "5") == 0
+
+
+def test_legal_follows_has_a_documented_limit():
+    lead = ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "4H"]      # a 10-card throw (trump S/5)
+    hand = [c for c in lead for _ in range(2)]                                 # 20 cards, 2 copies each
+    with pytest.raises(ConfigError, match="MAX_FOLLOWS"):
+        legal_follows(hand + ["3H", "2H"], lead, "S", "5")
+    big = [r + su for su in "SDC" for r in RANKS for _ in range(4)] + ["2H"] * 4 + ["BJ"] * 4     # 164 cards
+    assert len(big) == 164
+    with pytest.raises(ConfigError, match="MAX_FOLLOWS"):
+        legal_follows(big, lead, "S", "5")
+    assert zp.MAX_FOLLOWS == 10_000
+    small = legal_follows(hand[:12], lead[:6], "S", "5")                  # below the limit: all of them
+    assert as_set(small) == {ms(c) for c in itertools.combinations(sorted(hand[:12]), 6)} and len(small) == 141
+    with pytest.raises(ParseError, match="216"):
+        legal_follows(["AS"] * 217, ["AS"], "S", "5")
+
+
+@pytest.mark.parametrize("bad", [None, 5, 1.5, "AS", [None], [5], ["AS", None]])
+def test_oracles_refuse_non_card_lists(bad):
+    with pytest.raises(ParseError):
+        legal_follows(bad, ["AS"], "H", "5")
+    with pytest.raises(ParseError):
+        legal_follows(["AS", "KS"], bad, "H", "5")
+    with pytest.raises(ParseError):
+        trick_winner([["AS"], bad], "H", "5")
+    with pytest.raises(ParseError):
+        lead_format(bad, "H", "5")
+    with pytest.raises(ParseError):
+        zp.is_legal_follow(["AS", "KS"], ("AS",), bad, "H", "5")
+
+
+@pytest.mark.parametrize("bad", [None, 5, 1.5, [], ["AS"]])
+def test_oracles_refuse_non_card_strings(bad):
+    with pytest.raises(ParseError):
+        zp.card_order(bad, "H", "5")
+    with pytest.raises(ParseError):
+        lead_format(["AS"], bad, "5")
+    with pytest.raises(ParseError):
+        lead_format(["AS"], "H", 15 if bad == 5 else bad)           # ranks: '2'..'A' or the ints 2..14
+    assert zp.is_legal_follow(["AS", "KS"], ("QS",), ("KS",), "H", "5")      # tuples are card lists too
+
+
+def test_scenario_validates_every_fact():
+    g = cardsim.make("zhao_pengyou", players=6)
+    ok = [["2S"], ["3S"], ["4S"], ["6S"], ["7S"], ["8S"]]
+    kw = dict(trump_suit="H", trump_rank="2")
+    g.spec.scenario(ok, **kw)
+    bad_cases = [
+        ([["AS"] * 216] + [[]] * 5, kw),                        # one 216-card hand: a dead state before
+        ([[]] * 6, kw),                                         # all hands empty: a dead state before
+        ([["2S", "3S"]] + ok[1:], kw),                          # unequal hands: a follower could not follow
+        ([["2S"] * 3] + ok[1:], kw),                            # 3 copies in a 2-pack game
+        (ok[:5], kw),                                           # wrong number of hands
+        (ok, dict(kw, declarer=6)), (ok, dict(kw, declarer=1.5)), (ok, dict(kw, declarer=True)),
+        (ok, dict(kw, leader=-1)), (ok, dict(kw, calls=[("AH", 3)])), (ok, dict(kw, calls=[("5H", 1)])),
+        (ok, dict(kw, calls=[("AC", 1), ("AC", 1)])), (ok, dict(kw, captured=[0] * 5)),
+        (ok, dict(kw, captured=[500, 0, 0, 0, 0, 0])), (ok, dict(kw, kitty=["AD"] * 7)),
+        (ok, dict(kw, ranks=["2"] * 5)), (ok, dict(kw, decl=[0, 0])), (ok, dict(kw, nonsense=1)),
+        (ok, dict(trump_suit="H")), (ok, dict(kw, last_winner=0)), (ok, dict(kw, finished=True)),
+        (ok, dict(kw, played=[["2S", "2S"], [], [], [], [], []])),
+    ]
+    for hands, facts in bad_cases:
+        with pytest.raises((ConfigError, ParseError)):
+            g.spec.scenario(hands, **facts)
+    s = g.spec.scenario(ok, **kw)
+    assert not s.replayable and s.history() == []

@@ -16,12 +16,21 @@ any m trumps, THROW(k>=2,m) only by trumps of the same shape (D21).
 Where the spec is silent (documented in the issue note): the kitty discards and the partial play
 of the seat to act are built one card at a time; the cards of a play being built stay private to
 the seat to act until the play is complete (resample for another seat folds them back into the
-hand); a called copy played by the declarer or a known friend stays in
-the trick; a failed throw's blocker is the first seat after the leader (in play order) holding a
-stronger card/group; with V7 the follower must match the lead's m groups with the largest sets
-available, sizes capped at k (the multiset of the m largest "chunks" of its suit cards, a count c
-giving floor(c/k) chunks of k and one of c mod k); with V9 ('defend_A') ranks stop at A and the
-match ends when DECL wins a deal whose trump rank is A; the match stops after max_deals deals.
+hand); a called copy played by the declarer or a known friend stays in the trick; the card shown
+at declaration is, once the declarer has discarded face down, only known to be in his hand or the
+kitty (resample keeps it there); a failed throw's blocker is the first seat after the leader (in
+play order) holding a stronger card/group; with V4 'penalty' the attempts are totalled and P_opp
+clamped at 0 once; with V4 'reject' resample keeps the legal set of a lead in progress (legality
+then depends on the other hands); with V7 the follower must match the lead's m groups with the
+largest sets available, sizes capped at k (the multiset of the m largest "chunks" of its suit
+cards, a count c giving floor(c/k) chunks of k and one of c mod k); with V9 ('defend_A') ranks
+stop at A and the match ends when DECL wins a deal whose trump rank is A; the match stops after
+max_deals deals.
+
+Core mechanisms used: shuffle (the pack), TrickRecord (leader and order of the current trick),
+Staged (leads and follows built one card at a time, with the lead and follow completability
+rules as callbacks), resample_zones (resample, with world_ok as its callback), GameSpec.install,
+_scenario_state and check_int (spec.scenario).
 
 Modules: `_zhao_pengyou_rules` holds the pure rules (trump order, lead formats, trick winner,
 follow obligations, top cards, scoring), `_zhao_pengyou_state` the state machine (its docstring
@@ -36,7 +45,9 @@ from libc.string cimport memset
 from cardsim.core._types cimport uint64_t
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_merge
 from cardsim.core._actions cimport ActionSet
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
+from cardsim.core._rng cimport Rng, rng_seed, STREAM_DEAL
+from cardsim.core._trick cimport trick_start
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_IMPOSSIBLE, hand_points, zp_set_trump, zp_classify,
     zp_trick_winner, zp_follow_ok, set_obligation_cost)
@@ -131,16 +142,6 @@ cdef class ZhaoPengyouSpec(GameSpec):
             self.c.gp[i] = opts["game_points"][i]
         for i in range(3):
             self.c.thr[i] = opts["thresholds"][i]
-        self.cfg = &self.c
-        self.name = "zhao_pengyou"
-        self.num_players = n
-        self.num_actions = ZP_NUM_ACTIONS
-        self.action_words = ZP_ACTION_WORDS
-        self.state_size = sizeof(ZPState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "none"
         self.vt.init = zp_init
         self.vt.current_player = zp_current_player
         self.vt.legal = zp_legal
@@ -151,6 +152,8 @@ cdef class ZhaoPengyouSpec(GameSpec):
         self.vt.resample = zp_resample
         self.vt.greedy = zp_greedy
         self.vt.metrics = zp_metrics
+        self.install("zhao_pengyou", &self.c, n, ZP_NUM_ACTIONS, sizeof(ZPState), OBS_SIZE, METRICS, "none",
+                     dict(opts))
 
     @property
     def config(self):
@@ -219,7 +222,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             for k in range(54):
                 counts[k] += hand_count(&st.hand[q], k) + hand_count(&st.played[q], k)
         for k in range(54):
-            counts[k] += hand_count(&st.kitty, k) + hand_count(&st.cur, k)
+            counts[k] += hand_count(&st.kitty, k) + hand_count(&st.cur.cards, k)
         for k in range(st.deck_pos, st.deck_len):
             counts[st.deck[k]] += 1
         ok = True
@@ -246,8 +249,8 @@ cdef class ZhaoPengyouSpec(GameSpec):
             "captured": [st.captured[q] for q in range(n)],
             "ranks": [RANKS[st.rank[q]] for q in range(n)],
             "active": [q for q in range(n) if (st.active >> q) & 1],
-            "leader": st.leader, "trick": [hand_to_list(&st.trick[q]) for q in range(n)],
-            "building": hand_to_list(&st.cur),
+            "leader": st.rec.leader, "trick": [hand_to_list(&st.trick[q]) for q in range(n)],
+            "building": hand_to_list(&st.cur.cards),
             "lead_format": FORMATS[st.lead_fmt], "tricks_done": st.tricks_done,
             "kitty": hand_to_list(&st.kitty), "kitty_points": st.kitty_pts,
             "exposed": [hand_to_list(&st.exposed[q]) for q in range(n)],
@@ -290,16 +293,17 @@ cdef class ZhaoPengyouSpec(GameSpec):
         (every seat holding the same number of cards, at least one) with `trump_suit`,
         `trump_rank`, `declarer` (default 0), `leader` (default the declarer), `calls` as
         (card, N) pairs, `kitty` discards, known `decl` seats, cards already `played` per seat,
-        `captured` points per seat, `ranks`, `active`.
+        `captured` points and failed throw attempts (`fails`) per seat, `ranks`, `active`.
         finished=True with every hand empty: those facts scored at the end of the deal (with
         `last_winner`, the seat that won the last trick); scope "match" then goes on to the next
         deal."""
         cdef State s
         cdef ZPState* st
         cdef Hand h
+        cdef Rng r
         cdef int n = self.c.n
         allowed = {"seed", "deal", "starter", "ranks", "active", "trump_suit", "trump_rank", "declarer", "leader",
-                   "calls", "kitty", "decl", "played", "captured", "last_winner", "finished"}
+                   "calls", "kitty", "decl", "played", "captured", "fails", "last_winner", "finished"}
         bad = sorted(set(facts) - allowed)
         if bad:
             raise ConfigError(f"zhao_pengyou: unknown scenario facts {bad}; allowed: {sorted(allowed)}")
@@ -313,8 +317,10 @@ cdef class ZhaoPengyouSpec(GameSpec):
             deal = _int(facts.get("deal", 0), "deal", 0, 2 ** 64 - 1)
             starter = facts.get("starter")
             starter = None if starter is None else _int(starter, "starter", 0, n - 1)
-            s = self.new_state(seed, deal)
+            s = self._scenario_state()
+            rng_seed(&r, seed, deal, STREAM_DEAL)          # deal (seed, deal) instead of (0, 0)
             st = <ZPState*>s.data
+            zp_init(st, &self.c, &r)
             if ranks is not None:
                 for q in range(n):
                     st.rank[q] = ranks[q]
@@ -326,7 +332,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 st.starter = starter
             start_deal(st, &self.c)
             draw_advance(st, &self.c)
-            return _scenario_done(s)
+            return s
         finished = facts.get("finished", False)
         if not isinstance(finished, bool):
             raise ConfigError(f"zhao_pengyou: finished must be True or False, got {finished!r}")
@@ -390,13 +396,18 @@ cdef class ZhaoPengyouSpec(GameSpec):
             captured = [_int(x, "captured points", 0, 100 * self.c.decks) for x in captured]
             if sum(captured) + _hand_points_of(kitty) > 100 * self.c.decks:
                 raise ConfigError(f"zhao_pengyou: more points captured than the pack holds ({100 * self.c.decks})")
+        fails = facts.get("fails")
+        if fails is not None:
+            if not isinstance(fails, (list, tuple)) or len(fails) != n:
+                raise ConfigError(f"zhao_pengyou: fails must be {n} ints, got {_short(fails)}")
+            fails = [_int(x, "failed throws", 0, 1000) for x in fails]
         last_winner = facts.get("last_winner")
         if finished:
             last_winner = _int(last_winner, "last_winner", 0, n - 1)
         elif last_winner is not None:
             raise ConfigError("zhao_pengyou: last_winner is a fact of a finished deal (finished=True)")
         # everything is valid: build the state
-        s = self.new_state(0, 0)
+        s = self._scenario_state()
         st = <ZPState*>s.data
         start_deal(st, &self.c)
         st.deck_pos = st.deck_len
@@ -407,6 +418,9 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 st.played_count[k] += 1
             if captured is not None:
                 st.captured[q] = captured[q]
+            if fails is not None:
+                st.fails[q] = fails[q]
+                st.failed_total += fails[q]
         _fill(&st.kitty, kitty)
         st.kitty_pts = hand_points(&st.kitty)
         st.discards = len(kitty)
@@ -429,13 +443,13 @@ cdef class ZhaoPengyouSpec(GameSpec):
             st.call_by[i] = -1
         st.ncalls = len(cl)
         st.phase = ZP_PH_PLAY
-        st.leader = leader
+        trick_start(&st.rec, leader, n)
         st.turn = leader
         st.win_i = n
         if finished:
             st.last_winner = last_winner
             finish_deal(st, &self.c)
-        return _scenario_done(s)
+        return s
 
 
 # ---- validation helpers ------------------------------------------------------------------------
@@ -445,10 +459,7 @@ def _short(x):
 
 
 def _int(x, what, lo, hi):
-    import numbers
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or not lo <= int(x) <= hi:
-        raise ConfigError(f"zhao_pengyou: {what} must be an int in {lo}..{hi}, got {_short(x)}")
-    return int(x)
+    return check_int(x, "zhao_pengyou: " + what, lo, hi, ConfigError)
 
 
 def _ranks(ranks, int n):
@@ -487,14 +498,6 @@ def _hand_points_of(ids):
     cdef Hand h
     _fill(&h, ids)
     return hand_points(&h)
-
-
-cdef State _scenario_done(State s):
-    """A built scenario: no replayable history, no cached legal set."""
-    s.hist_len = 0
-    s.legal_n = -1
-    s.resampled = True
-    return s
 
 
 cdef void _fill(Hand* h, ids):

@@ -14,6 +14,7 @@ from cardsim.core._bits cimport bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count, hand_size, hand_size_in
 from cardsim.core._actions cimport ActionSet, as_has, as_first
+from cardsim.core._trick cimport trick_empty
 from cardsim.games._zhao_pengyou_rules cimport ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, id_points, hand_points, rank_mask
 from cardsim.games._zhao_pengyou_state cimport (
     ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_ACTION_WORDS, ZP_PH_DRAW,
@@ -77,8 +78,8 @@ cdef int greedy_call(const ZPState* s, const ZPConfig* c, const ActionSet* legal
 cdef int greedy_lead(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, k, best = -1, bs = -999, sc, su, ln
     cdef uint64_t ids
-    if s.cur_n > 0:
-        k = bit_low(s.cur.layer[0])
+    if s.cur.n > 0:
+        k = bit_low(s.cur.cards.layer[0])
         if as_has(legal, ZP_A_ADD + k):
             return ZP_A_ADD + k
         if as_has(legal, ZP_A_COMMIT):
@@ -154,7 +155,7 @@ cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* leg
             sc = 100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
         else:
             sc = -100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
-        sc += 30 * hand_count(&s.cur, k)
+        sc += 30 * hand_count(&s.cur.cards, k)
         if sc > bs:
             bs = sc
             best = k
@@ -179,6 +180,6 @@ cdef int zp_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         return ZP_A_DISCARD + best
     if s.phase == ZP_PH_CALL:
         return greedy_call(s, c, legal)
-    if s.nplays == 0:
+    if trick_empty(&s.rec):
         return greedy_lead(s, c, legal)
     return greedy_follow(s, c, legal)

@@ -96,14 +96,20 @@ cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, in
                          int suit) noexcept nogil
 cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n, int k, int m,
                              int min_size) noexcept nogil
+cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play,
+                                int k, int m, int suit, int L) noexcept nogil
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
                        int m, int suit, int L) noexcept nogil
-cdef uint64_t zp_follow_adds(const ZPTrump* t, const ZPConfig* c, const Hand* rest, const Hand* cur,
-                             int cur_n, int k, int m, int suit, int L) noexcept nogil
+cdef uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* full, const Hand* play, const Hand* rest,
+                                   int k, int suit, int L, bint* check) noexcept nogil
 cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
                           const Hand* P, int k) noexcept nogil
 cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
-                              const Hand* P, int kmin, int kmax) noexcept nogil
+                              const Hand* full, const Hand* P, int kmin, int kmax) noexcept nogil
+cdef bint zp_lead_prefix_ok(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                            const Hand* full, const Hand* P) noexcept nogil
+cdef bint zp_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                        const Hand* full, const Hand* P) noexcept nogil
 cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, int m) noexcept nogil
 cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, int last_unit,
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil

@@ -10,7 +10,7 @@ Card identity: suit*13 + rank (suits S H D C = 0..3, rank 0 = '2' .. 12 = 'A'), 
 """
 from cardsim.core._types cimport uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low
-from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_merge
+from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_merge, hand_max_count
 
 
 # ---- trump order (§2.3-§2.5) ------------------------------------------------------------------
@@ -285,17 +285,37 @@ cdef int suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, i
         n += 1
     return n
 
-cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
-                       int m, int suit, int L) noexcept nogil:
-    """Whole-follow legality (§5.4). Validity: exactly L cards of the hand; all of the led suit if
-    the hand holds >= L of it, else all of them plus free cards; with a set-type lead (k >= 2) and
-    enough suit cards, the set obligation (set_obligation_cost) is met."""
+cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play,
+                                int k, int m, int suit, int L) noexcept nogil:
+    """Can the partial follow `play` (a sub-multiset of the holding `full`) be completed into a
+    legal follow of L cards (§5.4)? Validity: at most L cards; if the holding has >= L cards of
+    the led suit, only suit cards, and with a set-type lead (k >= 2) the set obligation can still
+    be met with the cards left (set_obligation_cost <= L - |play|); else at most L - (suit cards
+    held) cards of other suits, so that every suit card still fits."""
     cdef uint64_t sm = t.smask[suit]
-    cdef uint64_t ids = play.layer[0]
-    cdef int nS, n, kk
+    cdef int nS, n, np = hand_size(play)
     cdef int sc[54]
     cdef int pc[54]
     cdef int sids[54]
+    if np > L:
+        return False
+    nS = hand_size_in(full, sm)
+    if nS < L:
+        return np - hand_size_in(play, sm) <= L - nS
+    if play.layer[0] & ~sm:
+        return False
+    if k < 2:
+        return True
+    n = suit_counts(full, play, sm, sc, pc, sids)
+    return set_obligation_cost(pc, sc, sc, n, k, m, 1 if c.partial_sets else k) <= L - np
+
+cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
+                       int m, int suit, int L) noexcept nogil:
+    """Whole-follow legality (§5.4): exactly L cards of the holding, and complete in the sense of
+    zp_follow_completable (all of the led suit if the hand holds >= L of it, else all of them
+    plus free cards; the set obligation met)."""
+    cdef uint64_t ids = play.layer[0]
+    cdef int kk
     if hand_size(play) != L:
         return False
     while ids:
@@ -303,48 +323,23 @@ cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, co
         ids &= ids - 1
         if hand_count(play, kk) > hand_count(full, kk):
             return False
-    nS = hand_size_in(full, sm)
-    if nS < L:
-        return hand_size_in(play, sm) == nS
-    if play.layer[0] & ~sm:
-        return False
-    if k < 2:
-        return True
-    n = suit_counts(full, play, sm, sc, pc, sids)
-    return set_obligation_cost(pc, pc, sc, n, k, m, 1 if c.partial_sets else k) == 0
+    return zp_follow_completable(t, c, full, play, k, m, suit, L)
 
-cdef uint64_t zp_follow_adds(const ZPTrump* t, const ZPConfig* c, const Hand* rest, const Hand* cur,
-                             int cur_n, int k, int m, int suit, int L) noexcept nogil:
-    """The factored follow (§5.4 one card at a time): the identities of `rest` whose next copy,
-    added to the partial follow `cur` (cur_n cards, taken out of the hand; `rest` is what is
-    left), keeps some completion a legal follow of L cards; exactly those, so no dead ends."""
+cdef uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* full, const Hand* play, const Hand* rest,
+                                   int k, int suit, int L, bint* check) noexcept nogil:
+    """The identities of `rest` that may be added to the partial follow `play` (the factored
+    follow, one card at a time). *check is set when each candidate must still pass
+    zp_follow_completable (a set-type lead with enough suit cards: the set obligation); otherwise
+    every candidate returned can be completed as it is."""
     cdef uint64_t sm = t.smask[suit]
-    cdef uint64_t out = 0
-    cdef Hand full
-    cdef int nS, nonS, n, i, budget, f
-    cdef int sc[54]
-    cdef int pc[54]
-    cdef int sids[54]
-    full = rest[0]
-    hand_merge(&full, cur)
-    nS = hand_size_in(&full, sm)
+    cdef int nS = hand_size_in(full, sm)
+    check[0] = False
     if nS < L:
-        nonS = cur_n - hand_size_in(cur, sm)
-        if nonS < L - nS:
+        if hand_size(play) - hand_size_in(play, sm) < L - nS:
             return rest.layer[0]
         return rest.layer[0] & sm
-    if k < 2:
-        return rest.layer[0] & sm
-    n = suit_counts(&full, cur, sm, sc, pc, sids)
-    f = 1 if c.partial_sets else k
-    budget = L - cur_n - 1
-    for i in range(n):
-        if sc[i] > pc[i]:
-            pc[i] += 1
-            if set_obligation_cost(pc, sc, sc, n, k, m, f) <= budget:
-                out |= (<uint64_t>1) << sids[i]
-            pc[i] -= 1
-    return out
+    check[0] = k >= 2
+    return rest.layer[0] & sm
 
 
 # ---- top cards (§5.3) -------------------------------------------------------------------------
@@ -373,10 +368,10 @@ cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands
     return -1
 
 cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
-                              const Hand* P, int kmin, int kmax) noexcept nogil:
-    """V4 'reject': can P (taken out of hands[seat]) be completed into a lead that is legal now
-    (a set, a set sequence, or a throw whose cards are all top)? Group sizes kmin..kmax are
-    possible."""
+                              const Hand* full, const Hand* P, int kmin, int kmax) noexcept nogil:
+    """V4 'reject': can P (part of the seat's holding `full`) be completed into a lead that is
+    legal now (a set, a set sequence, or a throw whose cards are all top against the other
+    seats' hands)? Group sizes kmin..kmax are possible."""
     cdef uint64_t ids = P.layer[0]
     cdef int k, lo, hi, p, kk, suit
     cdef uint64_t u = ids
@@ -406,12 +401,45 @@ cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* h
             if seq_ok:
                 for p in range(lo, hi + 1):
                     kk = seq_id(t, suit, p)
-                    if hand_count(&hands[seat], kk) + hand_count(P, kk) < k:
+                    if hand_count(full, kk) < k:
                         seq_ok = False
                         break
                 if seq_ok:
                     return True
     return False
+
+
+cdef bint zp_lead_prefix_ok(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                            const Hand* full, const Hand* P) noexcept nogil:
+    """The factored lead (§5.2, one card at a time): can the non-empty partial lead P (part of the
+    seat's holding `full`) still be completed into a lead? Validity: one effective suit, and the
+    largest count in P at most the smallest holding of any of its identities (groups of equal
+    size k, max count <= k <= min holding); with V4 'reject' also a lead legal now
+    (zp_lead_completable)."""
+    cdef uint64_t ids = P.layer[0], u
+    cdef int kk, maxP, minH = 99, h
+    if ids & ~t.smask[t.eff[bit_low(ids)]]:
+        return False
+    maxP = hand_max_count(P)
+    u = ids
+    while u:
+        kk = bit_low(u)
+        u &= u - 1
+        h = hand_count(full, kk)
+        if h < minH:
+            minH = h
+    if maxP > minH:
+        return False
+    return not c.reject_throw or zp_lead_completable(t, c, hands, seat, full, P, maxP, minH)
+
+cdef bint zp_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                        const Hand* full, const Hand* P) noexcept nogil:
+    """May the partial lead P be committed as it is? Validity: groups of one size (every identity
+    in P held the same number of times) and, with V4 'reject', a lead legal now."""
+    cdef int maxP = hand_max_count(P)
+    if maxP == 0 or P.layer[maxP - 1] != P.layer[0]:
+        return False
+    return not c.reject_throw or zp_lead_completable(t, c, hands, seat, full, P, maxP, maxP)
 
 
 # ---- scoring (§6) -----------------------------------------------------------------------------

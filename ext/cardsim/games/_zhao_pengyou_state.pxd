@@ -1,9 +1,11 @@
 # Zhao Pengyou state machine: the state struct (fixed size, no pointers) and the kernels the
 # greedy agent and the Python face cimport. Pure rules live in _zhao_pengyou_rules.
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, MAX_PLAYERS
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
+from cardsim.core._trick cimport TrickRecord
+from cardsim.core._staged cimport Staged
 from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig
 
 cdef enum:
@@ -24,23 +26,26 @@ cdef enum:
 
 ctypedef struct ZPState:
     Rng rng                  # deal stream: redeals and the next deals of a match
-    Hand hand[12]            # cards held (the play being built is already out of the hand)
-    Hand played[12]          # cards each seat played this deal
-    Hand trick[12]           # cards each seat played to the current trick
-    Hand exposed[12]         # cards publicly known to be in a seat's hand (declared T-R, failed throws)
+    Hand hand[MAX_PLAYERS]   # cards held (the play being built is already out of the hand)
+    Hand played[MAX_PLAYERS] # cards each seat played this deal
+    Hand trick[MAX_PLAYERS]  # cards each seat played to the current trick
+    Hand exposed[MAX_PLAYERS] # cards publicly known to be in a seat's hand (declared T-R, failed throws)
     Hand kitty               # the declarer's discards
-    Hand cur                 # play being built by the seat to act
+    Hand dk_known            # cards public knowledge puts in the declarer's hand or the kitty (the declared
+                             # card once the declarer has discarded face down)
+    Staged cur               # play being built by the seat to act (core staged move)
+    TrickRecord rec          # the current trick: leader, order of play (plays are in trick[])
     ZPTrump tr               # trump tables of this deal (valid once declared)
     uint8_t deck[216]        # the shuffled pack (draw order)
     uint8_t played_count[54] # copies of each identity played to tricks
     int8_t call_id[5]        # called identity per call
     int8_t call_n[5]         # N of each call
     int8_t call_by[5]        # seat that fulfilled the call, -1 = open
-    int8_t rank[12]          # personal rank 0..12 (2..A)
-    int16_t captured[12]     # points captured in tricks this deal
-    int16_t fails[12]        # failed throw attempts this deal
-    int16_t gained[12]       # game points gained this deal
-    uint8_t void[12]         # effective suits each seat has shown void in
+    int8_t rank[MAX_PLAYERS] # personal rank 0..12 (2..A)
+    int16_t captured[MAX_PLAYERS] # points captured in tricks this deal
+    int16_t fails[MAX_PLAYERS] # failed throw attempts this deal
+    int16_t gained[MAX_PLAYERS] # game points gained this deal
+    uint8_t void[MAX_PLAYERS] # effective suits each seat has shown void in
     int16_t deck_len         # cards in the pack
     int16_t deck_pos         # cards drawn so far
     int16_t ncalls           # calls made
@@ -63,9 +68,6 @@ ctypedef struct ZPState:
     int8_t drawer            # seat that drew last
     int8_t win_i             # next offset in the current declaration window (n = closed)
     int8_t declarer          # -1 before a declaration
-    int8_t leader            # leader of the current trick
-    int8_t nplays            # plays made to the current trick
-    int8_t cur_n             # cards in cur
     int8_t lead_fmt          # ZP_F_* of the current trick, 0 = no lead yet
     int8_t lead_k            # group size of the lead
     int8_t lead_m            # groups in the lead

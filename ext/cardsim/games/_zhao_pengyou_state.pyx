@@ -24,11 +24,17 @@ by (13: seat or open); DECL membership (12); points captured per seat /100 (12);
 active (12); phase (5); seat to act (12); observer (12); leader (12); starter (12); drawer (12);
 cards drawn / pack (1); window offset / n (1); lead format (5), k/4 (1), m/16 (1), lead suit (5);
 failed throws per seat (12); blocker (13, only with reveal_blocker); tricks done /25 (1); last
-trick winner (12); deals done /20 (1); redeals /10 (1); discards made /8 (1); calls made /5 (1).
+trick winner (12); deals done /20 (1); redeals /10 (1); discards made /8 (1); calls made /5 (1);
+cards known to be in the declarer's hand or the kitty (54: the declared card once the declarer
+has discarded, since a face-down discard may have buried it).
 """
-from libc.string cimport memset
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, uint32_t
-from cardsim.core._deal cimport assign_zones
+from libc.string cimport memset, memcpy
+from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, uint32_t, MAX_PLAYERS
+from cardsim.core._deal cimport shuffle
+from cardsim.core._resample cimport resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add_seat, trick_seat_of, trick_done,
+                                 trick_empty, trick_set_winner)
+from cardsim.core._staged cimport Staged, staged_clear, staged_add, staged_commit, staged_legal_adds, completable_fn
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
@@ -36,16 +42,16 @@ from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_c
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
-    rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_adds, zp_throw_blocker, zp_lead_completable,
-    zp_lead_component, zp_opposition_points, zp_game_points)
+    rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_completable, zp_follow_candidates,
+    zp_throw_blocker, zp_lead_prefix_ok, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points)
 
 OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 12 + 12 + 12 * 13 + 12
-            + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1)
+            + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1 + 54)
 
 
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Shuffle the pack on the deal stream and reset everything of a deal (§3)."""
-    cdef int i, j, t, n = 0, su, r, q
+    cdef int i, n = 0, su, r, q
     for su in range(4):
         for r in range(13):
             for i in range(c.decks):
@@ -58,10 +64,8 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
         s.deck[n] = ZP_BJK
         n += 1
     s.deck_len = n
-    for i in range(n - 1, 0, -1):
-        j = rng_below(&s.rng, i + 1)
-        t = s.deck[i]; s.deck[i] = s.deck[j]; s.deck[j] = t
-    for q in range(12):
+    shuffle(s.deck, n, &s.rng)
+    for q in range(MAX_PLAYERS):
         hand_clear(&s.hand[q])
         hand_clear(&s.played[q])
         hand_clear(&s.trick[q])
@@ -71,7 +75,9 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
         s.gained[q] = 0
         s.void[q] = 0
     hand_clear(&s.kitty)
-    hand_clear(&s.cur)
+    hand_clear(&s.dk_known)
+    staged_clear(&s.cur)
+    trick_reset(&s.rec)
     for i in range(54):
         s.played_count[i] = 0
     for i in range(ZP_MAX_CALLS):
@@ -95,9 +101,6 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.drawer = -1
     s.win_i = c.n
     s.declarer = -1
-    s.leader = -1
-    s.nplays = 0
-    s.cur_n = 0
     s.lead_fmt = 0
     s.lead_k = 0
     s.lead_m = 0
@@ -171,12 +174,34 @@ cdef int zp_current_player(const void* st, const void* cfg) noexcept nogil:
 cdef bint zp_is_terminal(const void* st, const void* cfg) noexcept nogil:
     return (<const ZPState*>st).phase == ZP_PH_END
 
+ctypedef struct PlayCtx:
+    const ZPState* s         # the state (other seats' hands for top cards)
+    const ZPConfig* c        # the config
+    Hand full                # the acting seat's holding: hand + the play being built
+    int seat                 # the acting seat
+
+cdef bint lead_cb(const void* ctx, const Staged* play) noexcept nogil:
+    """Staged-move callback of the factored lead: zp_lead_prefix_ok."""
+    cdef const PlayCtx* x = <const PlayCtx*>ctx
+    return zp_lead_prefix_ok(&x.s.tr, x.c, x.s.hand, x.seat, &x.full, &play.cards)
+
+cdef bint follow_cb(const void* ctx, const Staged* play) noexcept nogil:
+    """Staged-move callback of the factored follow: zp_follow_completable."""
+    cdef const PlayCtx* x = <const PlayCtx*>ctx
+    return zp_follow_completable(&x.s.tr, x.c, &x.full, &play.cards, x.s.lead_k, x.s.lead_m, x.s.lead_suit,
+                                 x.s.lead_len)
+
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    """Legal actions by phase. Play: the lead and the follow are core staged moves (one ADD per
+    card, then COMMIT for a lead; a follow commits itself at the lead's length); an ADD is
+    offered only if the play can still be completed (zp_lead_prefix_ok, zp_follow_completable),
+    so there are no dead ends."""
     cdef const ZPState* s = <const ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
-    cdef int p = s.turn, su, k, kk, maxP, minH, full, newc, newmax, newmin, j
-    cdef uint64_t ids, cand, rm
-    cdef Hand P2
+    cdef int p = s.turn, su, k, kk, j, dup
+    cdef uint64_t rm, cand
+    cdef bint check
+    cdef PlayCtx ctx
     as_clear(out, ZP_ACTION_WORDS)
     if s.phase == ZP_PH_END:
         return 0
@@ -193,48 +218,30 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
             if s.tr.eff[kk] == ZP_TRUMP:
                 continue
             for j in range(c.decks):
-                newc = 0
+                dup = 0
                 for k in range(s.ncalls):
                     if s.call_id[k] == kk and s.call_n[k] == j + 1:
-                        newc = 1
-                if not newc:
+                        dup = 1
+                if not dup:
                     as_add(out, ZP_A_CALL + 4 * kk + j)
-    elif s.nplays == 0:
-        if s.cur_n == 0:
-            as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])
-        else:
-            ids = s.cur.layer[0]
-            su = s.tr.eff[bit_low(ids)]
-            maxP = hand_max_count(&s.cur)
-            minH = 99
-            cand = ids
-            while cand:
-                kk = bit_low(cand)
-                cand &= cand - 1
-                full = hand_count(&s.hand[p], kk) + hand_count(&s.cur, kk)
-                if full < minH:
-                    minH = full
-            if s.cur.layer[maxP - 1] == ids:
-                if not c.reject_throw or zp_lead_completable(&s.tr, c, s.hand, p, &s.cur, maxP, maxP):
-                    as_add(out, ZP_A_COMMIT)
-            cand = s.hand[p].layer[0] & s.tr.smask[su]
-            while cand:
-                kk = bit_low(cand)
-                cand &= cand - 1
-                newc = hand_count(&s.cur, kk) + 1
-                newmax = maxP if maxP > newc else newc
-                full = hand_count(&s.hand[p], kk) + newc - 1
-                newmin = minH if minH < full else full
-                if newmax <= newmin:
-                    if c.reject_throw:
-                        P2 = s.cur
-                        hand_add(&P2, kk)
-                        if not zp_lead_completable(&s.tr, c, s.hand, p, &P2, newmax, newmin):
-                            continue
-                    as_add(out, ZP_A_ADD + kk)
     else:
-        as_add_mask(out, ZP_A_ADD, zp_follow_adds(&s.tr, c, &s.hand[p], &s.cur, s.cur_n, s.lead_k, s.lead_m,
-                                                  s.lead_suit, s.lead_len))
+        ctx.s = s
+        ctx.c = c
+        ctx.seat = p
+        ctx.full = s.hand[p]
+        hand_merge(&ctx.full, &s.cur.cards)
+        if trick_empty(&s.rec):
+            if s.cur.n == 0:
+                as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])
+            else:
+                if zp_lead_whole(&s.tr, c, s.hand, p, &ctx.full, &s.cur.cards):
+                    as_add(out, ZP_A_COMMIT)
+                cand = s.hand[p].layer[0] & s.tr.smask[s.tr.eff[bit_low(s.cur.cards.layer[0])]]
+                staged_legal_adds(&s.cur, cand, ZP_A_ADD, lead_cb, &ctx, out)
+        else:
+            cand = zp_follow_candidates(&s.tr, &ctx.full, &s.cur.cards, &s.hand[p], s.lead_k, s.lead_suit,
+                                        s.lead_len, &check)
+            staged_legal_adds(&s.cur, cand, ZP_A_ADD, follow_cb if check else <completable_fn>NULL, &ctx, out)
     return as_count(out, ZP_ACTION_WORDS)
 
 cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
@@ -266,19 +273,14 @@ cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noex
 cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Scoring (§6, zp_opposition_points and zp_game_points), then (scope 'match') rank
     advancement (§7), game end and the next deal."""
-    cdef int q, P = 0, gp, decl_won, adv, all_mask = (1 << c.n) - 1
+    cdef int q, P = 0, fd = 0, fo = 0, gp, decl_won, adv, all_mask = (1 << c.n) - 1
     for q in range(c.n):
-        if not ((s.decl_mask >> q) & 1):
+        if (s.decl_mask >> q) & 1:
+            fd += s.fails[q]
+        else:
             P += s.captured[q]
-    P = zp_opposition_points(c, P, s.kitty_pts, s.last_unit, not ((s.decl_mask >> s.last_winner) & 1), 0, 0)
-    for q in range(c.n):
-        if s.fails[q] and c.throw_penalty:
-            if (s.decl_mask >> q) & 1:
-                P += c.throw_penalty * s.fails[q]
-            else:
-                P -= c.throw_penalty * s.fails[q]
-                if P < 0:
-                    P = 0
+            fo += s.fails[q]
+    P = zp_opposition_points(c, P, s.kitty_pts, s.last_unit, not ((s.decl_mask >> s.last_winner) & 1), fd, fo)
     s.p_opp = P
     gp = zp_game_points(c, P, cs_popcount(s.decl_mask), &decl_won)
     s.decl_won = decl_won
@@ -318,49 +320,54 @@ cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
 
 cdef int trick_winner_so_far(const ZPState* s, const ZPConfig* c, const Hand* extra) noexcept nogil:
     """Seat winning the current trick so far (with `extra` as the acting seat's play if given)."""
-    cdef Hand plays[12]
-    cdef int i, n = s.nplays
+    cdef Hand plays[MAX_PLAYERS]
+    cdef int i, n = s.rec.n
     for i in range(n):
-        plays[i] = s.trick[(s.leader + i) % c.n]
+        plays[i] = s.trick[trick_seat_of(&s.rec, i)]
     if extra != NULL:
         plays[n] = extra[0]
         n += 1
-    return (s.leader + zp_trick_winner(&s.tr, plays, n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)) % c.n
+    i = zp_trick_winner(&s.tr, plays, n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
+    return trick_seat_of(&s.rec, i) if i < s.rec.n else s.turn
 
 cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
-    cdef Hand plays[12]
+    """Score the complete trick (§5.5, §6.1): the winner takes its points (less a revealing copy's,
+    D11) and leads the next trick; the deal ends when the hands are empty."""
+    cdef Hand plays[MAX_PLAYERS]
     cdef int i, w, pts = 0
-    for i in range(c.n):
-        plays[i] = s.trick[(s.leader + i) % c.n]
+    for i in range(s.rec.n):
+        plays[i] = s.trick[trick_seat_of(&s.rec, i)]
         pts += hand_points(&plays[i])
-    w = (s.leader + zp_trick_winner(&s.tr, plays, c.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)) % c.n
+    trick_set_winner(&s.rec, zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit))
+    w = s.rec.winner
     s.captured[w] += pts - s.trick_removed
-    s.last_unit = zp_lead_component(&s.tr, &s.trick[s.leader], s.lead_fmt, s.lead_k, s.lead_m)
+    s.last_unit = zp_lead_component(&s.tr, &plays[0], s.lead_fmt, s.lead_k, s.lead_m)
     s.last_winner = w
     for i in range(c.n):
         hand_clear(&s.trick[i])
     s.trick_removed = 0
-    s.nplays = 0
     s.lead_fmt = 0
     s.tricks_done += 1
-    s.leader = w
+    trick_start(&s.rec, w, c.n)
     s.turn = w
     if s.hand[w].layer[0] == 0:
         finish_deal(s, c)
 
 cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
-    """The seat to act plays the cards of `cur` (already out of its hand)."""
+    """The seat to act plays the staged cards (already out of its hand)."""
     cdef int p = s.turn
-    count_copies(s, c, p, &s.cur)
-    hand_merge(&s.played[p], &s.cur)
-    hand_sub(&s.exposed[p], &s.cur)
-    s.trick[p] = s.cur
-    if s.nplays > 0 and hand_size_in(&s.cur, s.tr.smask[s.lead_suit]) < s.lead_len:
+    cdef Hand P
+    staged_commit(&s.cur, &P)
+    count_copies(s, c, p, &P)
+    hand_merge(&s.played[p], &P)
+    hand_sub(&s.exposed[p], &P)
+    if p == s.declarer:
+        hand_sub(&s.dk_known, &P)
+    s.trick[p] = P
+    if not trick_empty(&s.rec) and hand_size_in(&P, s.tr.smask[s.lead_suit]) < s.lead_len:
         s.void[p] |= 1 << s.lead_suit
-    hand_clear(&s.cur)
-    s.cur_n = 0
-    s.nplays += 1
-    if s.nplays == c.n:
+    trick_add_seat(&s.rec, p)
+    if trick_done(&s.rec):
         finish_trick(s, c)
     else:
         s.turn = (p + 1) % c.n
@@ -372,35 +379,35 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
     cdef int fmt, k, m, suit, b, kk, low = -1, ls = 99
     cdef uint64_t ids
     cdef Hand back
-    fmt = zp_classify(&s.tr, &s.cur, &k, &m, &suit)
+    fmt = zp_classify(&s.tr, &s.cur.cards, &k, &m, &suit)
     if fmt == ZP_F_THROW:
-        b = zp_throw_blocker(&s.tr, c, s.hand, s.turn, &s.cur, k)
+        b = zp_throw_blocker(&s.tr, c, s.hand, s.turn, &s.cur.cards, k)
         if b >= 0:
-            ids = s.cur.layer[0]
+            ids = s.cur.cards.layer[0]
             while ids:
                 kk = bit_low(ids)
                 ids &= ids - 1
                 if s.tr.strength[kk] <= ls:
                     ls = s.tr.strength[kk]
                     low = kk
-            back = s.cur
-            hand_clear(&s.cur)
-            hand_add_n(&s.cur, low, k)
-            hand_sub(&back, &s.cur)
+            back = s.cur.cards
+            staged_clear(&s.cur)
+            for kk in range(k):
+                staged_add(&s.cur, low)
+            hand_sub(&back, &s.cur.cards)
             hand_merge(&s.hand[s.turn], &back)
             hand_merge(&s.exposed[s.turn], &back)
             s.fails[s.turn] += 1
             s.failed_total += 1
             s.blocker = b
             s.fail_seat = s.turn
-            s.cur_n = k
             fmt = ZP_F_SET if k >= 2 else ZP_F_SINGLE
             m = 1
     s.lead_fmt = fmt
     s.lead_k = k
     s.lead_m = m
     s.lead_suit = suit
-    s.lead_len = s.cur_n
+    s.lead_len = s.cur.n
     play_cur(s, c)
 
 cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
@@ -412,9 +419,8 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
             commit_lead(s, c)
             return
         hand_remove(&s.hand[p], a)
-        hand_add(&s.cur, a)
-        s.cur_n += 1
-        if s.nplays > 0 and s.cur_n == s.lead_len:
+        staged_add(&s.cur, a)
+        if not trick_empty(&s.rec) and s.cur.n == s.lead_len:
             play_cur(s, c)
     elif s.phase == ZP_PH_DRAW:
         if a == ZP_A_PASS:
@@ -430,13 +436,17 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
         k = a - ZP_A_DISCARD
         hand_remove(&s.hand[p], k)
         hand_add(&s.kitty, k)
+        # a face-down discard may be a card everybody saw (the declared trump-rank card): from
+        # now on it is only known to be in the declarer's hand or the kitty
+        hand_merge(&s.dk_known, &s.exposed[p])
+        hand_clear(&s.exposed[p])
         s.kitty_pts += id_points(k)
         s.discards += 1
         if s.discards == c.kitty:
             s.phase = ZP_PH_CALL
             if c.calls == 0:
                 s.phase = ZP_PH_PLAY
-                s.leader = s.declarer
+                trick_start(&s.rec, s.declarer, c.n)
     elif s.phase == ZP_PH_CALL:
         k = a - ZP_A_CALL
         s.call_id[s.ncalls] = k // 4
@@ -445,7 +455,7 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
         s.ncalls += 1
         if s.ncalls == c.calls:
             s.phase = ZP_PH_PLAY
-            s.leader = s.declarer
+            trick_start(&s.rec, s.declarer, c.n)
             s.turn = s.declarer
 
 cdef void zp_returns(const void* st, const void* cfg, double* out) noexcept nogil:
@@ -491,7 +501,7 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     cdef int q, i, k = 0
     put_hand(o + k, &s.hand[p]); k += 54
     if p == s.turn:
-        put_hand(o + k, &s.cur)
+        put_hand(o + k, &s.cur.cards)
     k += 54
     for q in range(12):
         if q < c.n:
@@ -536,8 +546,8 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         o[k + s.turn] = 1.0
     k += 12
     o[k + p] = 1.0; k += 12
-    if s.leader >= 0:
-        o[k + s.leader] = 1.0
+    if s.rec.leader >= 0:
+        o[k + s.rec.leader] = 1.0
     k += 12
     o[k + s.starter] = 1.0; k += 12
     if s.drawer >= 0:
@@ -567,138 +577,122 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k] = s.redeals / 10.0; k += 1
     o[k] = s.discards / 8.0; k += 1
     o[k] = s.ncalls / 5.0; k += 1
+    put_hand(o + k, &s.dk_known); k += 54
 
-cdef int zp_assign_with_voids(const ZPState* s, const ZPConfig* c, int p, uint8_t* pool, int n,
-                              const int* need, const Hand* base, Hand* newh, Rng* rng) noexcept nogil:
-    """Constrained redeal for zp_resample: reorders `pool` so that the first need[q] cards (seats
-    in order, p skipped) go to seat q and the rest to the hidden zones (zone 12: kitty, undrawn
-    pack), with no seat receiving an effective suit it has shown void in. Returns 1 on success
-    (newh filled), 0 if every try hit a dead end."""
-    cdef uint8_t dest[216]
-    cdef uint8_t out[216]
-    cdef uint32_t allowed[54]
-    cdef int room[13]
-    cdef int q, i, j, k, kk, tries, tmp
-    for kk in range(54):
-        allowed[kk] = 1 << 12
-        for q in range(c.n):
-            if q != p and not (s.void[q] >> s.tr.eff[kk]) & 1:
-                allowed[kk] |= 1 << q
-    room[12] = n
-    for q in range(12):
-        room[q] = need[q] if (q < c.n and q != p) else 0
-        room[12] -= room[q]
-    for tries in range(200):
-        for i in range(n - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            tmp = pool[i]; pool[i] = pool[j]; pool[j] = tmp
-        if not assign_zones(pool, n, allowed, room, 13, dest, rng):
-            continue
-        k = 0
-        for q in range(c.n):
-            if q == p:
-                continue
-            newh[q] = base[q]
-            for i in range(n):
-                if dest[i] == q:
-                    hand_add(&newh[q], pool[i])
-                    out[k] = pool[i]
-                    k += 1
-        for i in range(n):
-            if dest[i] == 12:
-                out[k] = pool[i]
-                k += 1
-        for i in range(n):
-            pool[i] = out[i]
-        return 1
-    return 0
+ctypedef struct WorldCtx:
+    const ZPState* s         # the state before the redeal (hands hold only their exposed cards)
+    const ZPConfig* c        # the config
+    ZPState* trial           # scratch state for the legal-set comparison (reject mode), or NULL
+    int p                    # the observer
+    ActionSet legal          # p's legal set to keep (reject mode, p building a lead)
 
+cdef bint world_ok(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """Constraints of a candidate world that are not per card: the cards known to be in the
+    declarer's hand or the kitty are there; with V4 'reject', when p is building a lead, p's
+    legal set is the one p sees (legality then depends on the other hands)."""
+    cdef const WorldCtx* x = <const WorldCtx*>ctx
+    cdef const ZPState* s = x.s
+    cdef int i, k, kitty_zone = x.c.n
+    cdef Hand got
+    cdef ActionSet a
+    if s.dk_known.layer[0] and x.p != s.declarer:
+        hand_clear(&got)
+        for i in range(n):
+            if dest[i] == s.declarer or dest[i] == kitty_zone:
+                hand_add(&got, cards[i])
+        hand_merge(&got, &s.hand[s.declarer])          # its exposed cards, pinned
+        for k in range(54):
+            if hand_count(&s.dk_known, k) > hand_count(&got, k):
+                return False
+    if x.trial != NULL:
+        memcpy(x.trial, s, sizeof(ZPState))
+        for i in range(n):
+            if dest[i] < x.c.n:
+                hand_add(&x.trial.hand[dest[i]], cards[i])
+        zp_legal(x.trial, x.c, &a)
+        for i in range(ZP_ACTION_WORDS):
+            if a.w[i] != x.legal.w[i]:
+                return False
+    return True
 
 cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal everything p cannot see: the other seats' unexposed cards, the undrawn pack and (for
-    all but the declarer) the kitty discards; every zone keeps its size, exposed cards stay with
-    their holder, and seats keep their shown voids when a few tries allow it. The deal stream is
-    replaced, so later deals of a match are not leaked."""
+    """Redeal everything p cannot see with the core resample policy: the other seats' unexposed
+    cards, the undrawn pack and (for all but the declarer) the kitty discards. Zones: seats
+    0..n-1 (p takes none), n = kitty, n+1 = undrawn pack; every zone keeps its size, exposed
+    cards stay with their holder, and no seat gets a card of an effective suit it has shown void
+    in; world_ok adds the constraints that are not per card (cards known to be in the
+    declarer's hand or the kitty; with V4 'reject' the legal set of p's lead in progress).
+    Returns 0 (state unspecified) if no consistent world was found. The deal stream is replaced,
+    so later deals of a match are not leaked."""
     cdef ZPState* s = <ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
-    cdef uint8_t pool[216]
-    cdef int need[13]
-    cdef Hand base[13]
-    cdef Hand newh[13]
-    cdef int n = 0, q, i, j, t, tries, ok, kk, e
+    cdef card_t cards[216]
+    cdef uint8_t dest[216]
+    cdef uint32_t allowed[54]
+    cdef int room[MAX_PLAYERS + 2]
+    cdef int n = 0, q, i, j, kk, nz = c.n + 2
     cdef Hand tmp
     cdef bint kitty_hidden = p != s.declarer and s.discards > 0
-    if p != s.turn and s.cur_n > 0:
+    cdef WorldCtx ctx
+    cdef ZPState trial
+    cdef bint need_check
+    ctx.s = s
+    ctx.c = c
+    ctx.p = p
+    ctx.trial = NULL
+    if c.reject_throw and p == s.turn and s.phase == ZP_PH_PLAY and trick_empty(&s.rec) and s.cur.n > 0:
+        zp_legal(s, c, &ctx.legal)
+        ctx.trial = &trial
+    need_check = ctx.trial != NULL or (kitty_hidden and s.dk_known.layer[0] != 0)
+    if p != s.turn and s.cur.n > 0:
         # the play being built is private to the seat to act: p cannot know it
-        hand_merge(&s.hand[s.turn], &s.cur)
-        hand_clear(&s.cur)
-        s.cur_n = 0
+        hand_merge(&s.hand[s.turn], &s.cur.cards)
+        staged_clear(&s.cur)
     for q in range(c.n):
+        room[q] = 0
         if q == p:
             continue
         tmp = s.hand[q]
         hand_sub(&tmp, &s.exposed[q])
-        need[q] = hand_size(&tmp)
-        base[q] = s.hand[q]
-        hand_sub(&base[q], &tmp)
+        room[q] = hand_size(&tmp)
+        hand_sub(&s.hand[q], &tmp)                  # keep the exposed cards; the rest is redealt
         for kk in range(54):
             for i in range(hand_count(&tmp, kk)):
-                pool[n] = kk
+                cards[n] = kk
                 n += 1
-    need[12] = 0
+    room[c.n] = 0
     if kitty_hidden:
-        need[12] = hand_size(&s.kitty)
+        room[c.n] = hand_size(&s.kitty)
         for kk in range(54):
             for i in range(hand_count(&s.kitty, kk)):
-                pool[n] = kk
+                cards[n] = kk
                 n += 1
-    t = n
+    room[c.n + 1] = s.deck_len - s.deck_pos
     for i in range(s.deck_pos, s.deck_len):
-        pool[n] = s.deck[i]
+        cards[n] = s.deck[i]
         n += 1
-    ok = 0
-    for tries in range(64):            # uniform rejection: exact over consistent deals
-        for i in range(n - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            kk = pool[i]; pool[i] = pool[j]; pool[j] = kk
-        i = 0
-        ok = 1
+    for kk in range(54):
+        allowed[kk] = (<uint32_t>3) << c.n
         for q in range(c.n):
-            if q == p:
-                continue
-            newh[q] = base[q]
-            for j in range(need[q]):
-                hand_add(&newh[q], pool[i])
-                if s.declarer >= 0:
-                    e = s.tr.eff[pool[i]]
-                    if (s.void[q] >> e) & 1:
-                        ok = 0
-                i += 1
-        if ok:
-            break
-    if not ok and s.declarer >= 0:
-        # many shown voids: place each unseen card on a random seat that may hold it (weighted by
-        # the room left), or in the kitty/undrawn pack, retrying on a dead end; the true deal is
-        # one solution, so this practically always succeeds and never breaks a shown void
-        ok = zp_assign_with_voids(s, c, p, pool, n, need, base, newh, rng)
-    i = 0
-    for q in range(c.n):
-        if q == p:
-            continue
-        s.hand[q] = newh[q]
-        i += need[q]
+            if q != p and not (s.void[q] >> s.tr.eff[kk]) & 1:
+                allowed[kk] |= (<uint32_t>1) << q
+    if not resample_zones(cards, n, allowed, room, nz, dest, rng, world_ok if need_check else <world_check_fn>NULL,
+                          &ctx, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
+        return 0
     if kitty_hidden:
         hand_clear(&s.kitty)
-        s.kitty_pts = 0
-        for j in range(need[12]):
-            hand_add(&s.kitty, pool[i])
-            s.kitty_pts += id_points(pool[i])
-            i += 1
-    for j in range(s.deck_pos, s.deck_len):
-        s.deck[j] = pool[i]
-        i += 1
+    j = s.deck_pos
+    for i in range(n):
+        q = dest[i]
+        if q < c.n:
+            hand_add(&s.hand[q], cards[i])
+        elif q == c.n:
+            hand_add(&s.kitty, cards[i])
+        else:
+            s.deck[j] = cards[i]
+            j += 1
+    if kitty_hidden:
+        s.kitty_pts = hand_points(&s.kitty)
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
-
-
