@@ -21,11 +21,7 @@ def test_simulate_prints_a_summary(capsys):
     assert main(["simulate", G, "--deals", "200", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     s = cardsim.simulate(G, deals=200, seed=3).summary()
-    assert f"{G}: 200 deals, seed 3" in out
-    from cardsim.report import fmt
-
-    assert f"seat 0: mean return {fmt(s['seats'][0]['mean'])}" in out
-    assert "first-player advantage" in out and "branching" in out
+    assert str(s) in out and out.index("Verdict: ") < out.index("branching factor")
 
 
 def test_simulate_out_report_compare(tmp_path, capsys):
@@ -50,7 +46,8 @@ def test_simulate_out_report_compare(tmp_path, capsys):
     c = json.loads(capsys.readouterr().out)
     assert c["method"] == "paired" and len(c["seats"]) == P
     assert main(["compare", str(a), str(b)]) == 0
-    assert "seat 0: mean return" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Verdict: " in out and "seat 0: mean return" in out
 
 
 def test_simulate_json_matches_and_skill(capsys):

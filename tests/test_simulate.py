@@ -7,6 +7,7 @@ import pytest
 
 import cardsim
 from cardsim import stats
+from cardsim.core._engine import AGENT_CODES
 from cardsim.result import accumulate_table
 from cardsim.runner import LeadTracker, lead_changes_of
 
@@ -153,11 +154,12 @@ def test_matches(name):
     res = cardsim.simulate(name, matches=12, seed=3, workers=2, chunk_size=5, lead_changes=True, **opts)
     assert res.unit == "match" and len(res.table) == 12 and res.options["scope"] == "match"
     g = cardsim.make(name, scope="match", **opts)
-    assert np.array_equal(res.returns(), g.spec.run_batch(3, 0, 12, [0] * g.num_players)["returns"])
+    greedy = [AGENT_CODES["greedy"]] * g.num_players        # the default agents
+    assert np.array_equal(res.returns(), g.spec.run_batch(3, 0, 12, greedy)["returns"])
     s = res.summary()
     assert s["unit"] == "match" and s["lead_changes"]["mean"] >= 0
     for d in range(12):
-        assert res.table["lead_changes"][d] == lead_changes_of(g, 3, d, [0] * g.num_players)
+        assert res.table["lead_changes"][d] == lead_changes_of(g, 3, d, greedy)
     # a Game built with scope="deal" is rebuilt for matches
     again = cardsim.simulate(cardsim.make(name, **opts), matches=12, seed=3, workers=1, lead_changes=True)
     assert np.array_equal(again.table, res.table)

@@ -1,11 +1,12 @@
 """cardsim: a fast, seeded simulation engine for traditional card and tile games."""
 from cardsim.analysis.compare import compare
 from cardsim.analysis.skill import skill
+from cardsim.analysis.sweep import sweep
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError
 from cardsim.game import GAMES, Game, make
 from cardsim.result import SimResult, load
 from cardsim.simulate import simulate
 
 __version__ = "0.1.0"
-__all__ = ["GAMES", "Game", "make", "simulate", "SimResult", "skill", "compare", "load", "CardsimError", "ConfigError",
-           "IllegalActionError", "ParseError", "__version__"]
+__all__ = ["GAMES", "Game", "make", "simulate", "SimResult", "skill", "compare", "sweep", "load", "CardsimError",
+           "ConfigError", "IllegalActionError", "ParseError", "__version__"]

@@ -7,7 +7,8 @@
                      [--out results.parquet|.csv|.json] [--summary-json s.json] [--lead-changes]
                      [--progress | --no-progress] [--json]
     cardsim report RESULTS --out report.html          HTML page with PNG plots (from .parquet/.csv/.json)
-    cardsim compare A B [--json]                      difference B - A of two saved runs
+    cardsim compare A B [--json] [--out compare.html] difference B - A of two saved runs of one game
+    cardsim sweep GAME --variant V1,V2,... | --values NAME=V1,V2,...   configurations on the same deals
     cardsim skill GAME [--deals N] [--strong greedy] [--weak random] ...
     cardsim replay GAME [--seed S] [--deal D] [--agents ...] [--seat P] [--html FILE]
                                                       a seeded deal move by move
@@ -60,33 +61,13 @@ def _ci(ci) -> str:
 
 
 def print_summary(s: dict, elapsed: float | None = None, file=None):
-    from cardsim.report import fmt, fmt_p
+    """The run's Summary as text (verdict first; see cardsim.analysis.summary)."""
+    from cardsim.analysis.summary import as_summary
 
     file = file or sys.stdout
-    unit = s.get("unit", "deal")
-    took = f"  ({elapsed:.2f} s)" if elapsed is not None else ""
-    from cardsim.report import plural
-
-    from cardsim.stats import count_of
-
-    print(f"{s['game']}: {count_of(s)} {plural(unit)}, seed {s['seed']}, agents {s['agents']}{took}", file=file)
-    for x in s["seats"]:
-        print(f"  seat {x['seat']}: mean return {fmt(x['mean'])}  95% CI {_ci(x['ci95'])}  "
-              f"win rate {fmt(x['win_rate'])} {_ci(x['win_ci95'])}  advantage p={fmt_p(x['advantage_p'])}", file=file)
-    b = s["seat_balance"]
-    print(f"  seat balance: p={fmt_p(b.get('p_value'))}  win-rate gap {fmt(b.get('win_rate_gap'))}", file=file)
-    fp = s.get("first_player")
-    if fp:
-        print(f"  first-player advantage: {fmt(fp['advantage'])} {_ci(fp['advantage_ci95'])}  p={fmt_p(fp['p_value'])}",
-              file=file)
-    d = s["duration"]
-    print(f"  draws: {fmt(s['draws']['rate'])}   actions per {unit}: {fmt(d['actions']['mean'])}   "
-          f"decisions: {fmt(d['decisions']['mean'])}   branching: {fmt(s['branching_factor']['value'])}   "
-          f"decision share: {fmt(s['decision_share']['value'])}", file=file)
-    if s.get("lead_changes"):
-        print(f"  lead changes per {unit}: {fmt(s['lead_changes']['mean'])} {_ci(s['lead_changes']['ci95'])}", file=file)
-    for k, v in s.get("metrics", {}).items():
-        print(f"  mean {k}: {fmt(v['mean'])} {_ci(v['ci95'])}", file=file)
+    print(as_summary(s), file=file)
+    if elapsed is not None:
+        print(f"({elapsed:.2f} s)", file=file)
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
@@ -199,8 +180,9 @@ def _simulate_parser(sub):
     n.add_argument("--deals", type=int, default=None, help="number of deals (default: 10000)")
     n.add_argument("--matches", type=int, default=None,
                    help="number of whole matches instead of deals (scope='match'; default: deals)")
-    sp.add_argument("--agents", default="random",
-                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts (default: random)")
+    sp.add_argument("--agents", default=None,
+                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts "
+                         "(default: greedy, the documented heuristic, at every seat)")
     sp.add_argument("--out", default=None,
                     help="write the table (.parquet/.csv, streamed) or the summary (.json) (default: nothing written)")
     sp.add_argument("--summary-json", default=None, help="also write the summary as JSON (default: no)")
@@ -219,30 +201,29 @@ def cmd_simulate(args) -> int:
         raise CardsimError("--matches plays whole matches, but -o scope=deal asks for single deals: "
                            "drop -o scope=deal, or use --deals")
     game = cardsim.make(args.game, **_game_opts(args))
-    agents = _agent_names(game, args.agents)
+    agents = _agent_names(game, args.agents) if args.agents is not None else None
     for path in (args.out, args.summary_json):
         _check_new_file(path, args.force)
     count = args.matches if args.matches is not None else (args.deals if args.deals is not None else 10_000)
     progress = args.progress if args.progress is not None else (sys.stderr.isatty() and count >= 200_000)
     out = args.out
-    table_out = out if out and not out.lower().endswith(".json") else None
     kw = {"matches": count} if args.matches is not None else {"deals": count}
     t0 = time.perf_counter()
+    # --out is reserved before the first deal and renamed into place when the run completes (a
+    # .json --out is the summary); Ctrl-C keeps the rows as NAME.partial.EXT (main prints one line)
     res = cardsim.simulate(game, seed=args.seed, agents=agents, workers=args.workers, backend=args.backend,
                            address=args.address, chunk_size=args.chunk_size, progress=progress,
-                           keep_table=False, out=table_out, lead_changes=args.lead_changes, **kw)
+                           keep_table=False, out=out, lead_changes=args.lead_changes, **kw)
     elapsed = time.perf_counter() - t0
-    if out and out.lower().endswith(".json"):
-        res.to_json(out)
     if args.summary_json:
         res.to_json(args.summary_json)
     s = res.summary()
     if args.json:
-        print(json.dumps(s, indent=2))
+        print(s.to_json())
     else:
         print_summary(s, elapsed)
         if out:
-            print(f"  written: {out}")
+            print(f"written: {out}")
     return 0
 
 
@@ -256,6 +237,9 @@ def _report_parser(sub):
     rp.add_argument("results", help="a saved run: .parquet, .csv or .json (summary) file")
     rp.add_argument("--out", default="report.html", help="the HTML file to write (default: report.html)")
     rp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
+    rp.add_argument("--partial", action="store_true",
+                    help="report the rows of an interrupted run (NAME.partial.EXT), flagged as incomplete "
+                         "(default: refuse them)")
     rp.set_defaults(func=cmd_report)
 
 
@@ -263,7 +247,7 @@ def cmd_report(args) -> int:
     from cardsim.report import write_report
 
     _check_new_file(args.out, args.force)
-    path = write_report(args.results, args.out)
+    path = write_report(args.results, args.out, partial=args.partial)
     print(f"report written: {path}")
     return 0
 
@@ -272,38 +256,80 @@ def cmd_report(args) -> int:
 # cardsim compare
 
 def _compare_parser(sub):
-    cp = _sub(sub, "compare", "difference B - A between two saved runs, with CIs and p-values",
-              ["cardsim compare y.parquet g.parquet", "cardsim compare a.parquet b.parquet --json"])
+    cp = _sub(sub, "compare", "difference B - A between two saved runs of one game, with CIs and p-values",
+              ["cardsim compare egyptian.parquet yemeni.parquet --out compare.html",
+               "cardsim compare a.parquet b.parquet --json"],
+              description="Difference B - A between two saved runs of one game (variants, options, agents). "
+                          "Runs of the same seed and deals are paired deal by deal; others are compared as "
+                          "independent samples, with a warning; runs of different games are refused.")
     cp.add_argument("a", help="run A: a .parquet, .csv or .json file written by simulate --out")
     cp.add_argument("b", help="run B: same kinds as A")
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON (default: readable lines)")
+    cp.add_argument("--out", default=None, help="also write an HTML page with side-by-side plots (default: none)")
+    cp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
     cp.set_defaults(func=cmd_compare)
 
 
-def _print_compare(c: dict):
-    from cardsim.report import fmt, fmt_p, plural
-
-    print(f"compare ({c['method']}): B - A", )
-    for side in ("a", "b"):
-        x = c[side]
-        print(f"  {side.upper()}: {x.get('game')} {x.get('deals')} {plural(x.get('unit') or 'deal')} seed {x.get('seed')} "
-              f"agents {x.get('agents')}")
-    for x in c["seats"]:
-        m, w = x["mean"], x["win_rate"]
-        print(f"  seat {x['seat']}: mean return {fmt(m['diff'])} {_ci(m['ci95'])} p={fmt_p(m['p_value'])}   "
-              f"win rate {fmt(w['diff'])} {_ci(w['ci95'])} p={fmt_p(w['p_value'])}")
-    d = c["draws"]
-    print(f"  draws: {fmt(d['diff'])} {_ci(d['ci95'])} p={fmt_p(d['p_value'])}")
-    for k, v in list(c["duration"].items()) + list(c["metrics"].items()):
-        print(f"  {k}: {fmt(v['diff'])} {_ci(v['ci95'])} p={fmt_p(v['p_value'])}")
-
-
 def cmd_compare(args) -> int:
+    from cardsim.analysis.compare import compare_text
+
+    _check_new_file(args.out, args.force)
     c = cardsim.compare(args.a, args.b)
+    if args.out:
+        from cardsim.report import write_compare_report
+
+        write_compare_report(c, args.a, args.b, args.out)
     if args.json:
         print(json.dumps(c, indent=2))
     else:
-        _print_compare(c)
+        print(compare_text(c))
+        if args.out:
+            print(f"comparison page written: {args.out}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# cardsim sweep
+
+def _sweep_parser(sub):
+    wp = _sub(sub, "sweep", "several variants or values of one option on the same deals, side by side",
+              ["cardsim sweep basra --variant egyptian,yemeni,syrian --deals 100000 --out sweep.html",
+               "cardsim sweep basra --values target=51,101,151 --deals 50000"])
+    _add_game_args(wp)
+    wp.add_argument("--deals", type=int, default=10_000, help="deals per configuration (default: 10000)")
+    wp.add_argument("--agents", default=None, help="comma-separated agent per seat, or one for all (default: greedy)")
+    wp.add_argument("--values", default=None, metavar="NAME=V1,V2,...",
+                    help="sweep one option over these values (instead of --variant V1,V2,...)")
+    wp.add_argument("--out", default=None, help="also write an HTML page (default: none)")
+    wp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
+    wp.set_defaults(func=cmd_sweep)
+
+
+def cmd_sweep(args) -> int:
+    _check_new_file(args.out, args.force)
+    opts = _options(args.option)
+    if args.players is not None:
+        opts["players"] = args.players
+    if (args.variant is None) == (args.values is None):
+        raise CardsimError("sweep: give --variant V1,V2,... or --values NAME=V1,V2,... (one of the two)")
+    if args.values is not None:
+        name, eq, vals = args.values.partition("=")
+        if not eq or not name.strip():
+            raise CardsimError(f"--values takes NAME=V1,V2,..., got {args.values[:60]!r}")
+        kw = {"option": name.strip(), "values": [_parse_value(v.strip()) for v in vals.split(",") if v.strip()]}
+    else:
+        kw = {"variants": [v.strip() for v in args.variant.split(",") if v.strip()]}
+    agents = _agent_names(cardsim.make(args.game, **opts), args.agents) if args.agents is not None else None
+    sw = cardsim.sweep(args.game, deals=args.deals, seed=args.seed, agents=agents, workers=args.workers,
+                       backend=args.backend, address=args.address, chunk_size=args.chunk_size, **kw, **opts)
+    if args.out:
+        sw.write_html(args.out)
+    if args.json:
+        print(json.dumps(sw.to_dict(), indent=2))
+    else:
+        print(sw)
+        if args.out:
+            print(f"sweep page written: {args.out}")
     return 0
 
 
@@ -491,6 +517,7 @@ COMMANDS = (
     _simulate_parser,
     _report_parser,
     _compare_parser,
+    _sweep_parser,
     _skill_parser,
     _replay_parser,
     _play_parser,
@@ -521,6 +548,9 @@ def main(argv=None) -> int:
     except OSError as e:
         print(f"cardsim: error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as e:      # one line (simulate says how many rows it kept, and where)
+        print(f"cardsim: {e or 'interrupted'}", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

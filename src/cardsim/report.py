@@ -1,147 +1,92 @@
-"""HTML balance report with embedded PNG plots (matplotlib), from a run or a saved file.
+"""HTML pages that tell a run's story (and a comparison's), with embedded PNG plots (matplotlib).
 
     cardsim.report.write_report(cardsim.load("run.parquet"), "report.html")
-    # or: cardsim report run.parquet --out report.html
+    # or: cardsim report run.parquet --out report.html; cardsim compare A B --out compare.html
 
-The page is self-contained (plots embedded as data: URIs) and states exactly the numbers of
-`summary()`: it is built from the summary alone, so a summary-only run (keep_table=False, saved
-as .json) gives the same page. Plots: the return distribution of every seat, win rates with
-their Wilson intervals, each seat's running mean return converging over the deals (with a
-95% band), and the distributions of the game's metrics and of the duration.
+A report opens with the verdict (the largest significant seat or first-player effect in plain
+words, or that there is none and what the sample could have detected), the run's header (agents,
+variant, every option that differs from the defaults) and a link to the glossary; then the plots:
+who is favoured (each position's and seat's advantage with 95% intervals, on an axis scaled to the
+intervals so the gap shows), win rates by side or seat (partners are one side: their returns are
+identical), the return distributions and running means with the game's unit, category metrics as
+labelled bars with intervals, numeric metrics as histograms; then the tables, the options table
+and the glossary (docs/glossary.md, embedded). The page is self-contained and built from the
+summary alone, so a summary-only run (keep_table=False, saved as .json) gives the same page.
 """
 from __future__ import annotations
 
 import base64
 import html
 import io
-import math
 
 import numpy as np
 
+from cardsim.analysis import glossary
+from cardsim.analysis.summary import (Summary, agents_text, as_summary, differing_options, fmt, fmt_ci,  # noqa: F401
+                                      fmt_p, p_text, pct, pct_ci, plural, title)
 from cardsim.result import as_result, summary_of
 from cardsim.results_io import write_text_atomic
-from cardsim.stats import count_of
+
+CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;color:#222}"
+       "table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
+       "th{background:#eee}td:first-child{text-align:left}.verdict{font-size:1.25em;background:#eef5ff;"
+       "border-left:6px solid #2a6fdb;padding:.7em 1em;margin:1em 0}.warn{background:#fff3e0;border-left:6px solid "
+       "#e08a00;padding:.5em 1em}.diff{font-weight:bold}img{max-width:100%}dt{font-weight:bold;margin-top:.5em}"
+       ".cols{display:flex;gap:1em;flex-wrap:wrap}")
 
 
-def fmt(x, digits: int = 4) -> str:
-    """How the report prints a number (tests use it to find summary() values in the page)."""
-    if x is None:
-        return "n/a"
-    if isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    if isinstance(x, (int, np.integer)):
-        return f"{int(x):,}"
-    x = float(x)
-    if not math.isfinite(x):
-        return "n/a"
-    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e7):
-        return f"{x:.{digits - 1}e}"
-    return f"{x:.{digits}f}"
+def _plt():
+    import matplotlib
 
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
 
-def plural(unit: str) -> str:
-    """'deal' -> 'deals', 'match' -> 'matches'."""
-    return unit + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
-
-
-def fmt_ci(ci) -> str:
-    if ci is None or ci[0] is None:
-        return "n/a"
-    return f"[{fmt(ci[0])}, {fmt(ci[1])}]"
-
-
-def fmt_p(p) -> str:
-    if p is None:
-        return "n/a"
-    return f"{p:.3g}"
+    return plt
 
 
 def _png(fig) -> str:
-    import matplotlib.pyplot as plt
-
+    plt = _plt()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _figures(s: dict) -> dict:
-    import matplotlib
+def _err(ci, v):
+    if ci is None or ci[0] is None or v is None:
+        return 0.0, 0.0
+    return max(v - ci[0], 0.0), max(ci[1] - v, 0.0)
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
 
-    figs = {}
-    unit = s.get("unit", "deal")
-    P = len(s["seats"])
-    # score distributions per seat
-    fig, axes = plt.subplots(1, P, figsize=(3.2 * P, 2.8), sharey=True, squeeze=False)
-    for p in range(P):
-        h = s["histograms"][f"return_{p}"]
-        ax = axes[0][p]
-        vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(count_of(s), 1)
-        if len(vals) and not h["width"] and len(vals) <= 25:
-            ax.bar(vals, cnts, width=0.8 * _min_gap(vals), color=f"C{p}")
-        elif len(vals):
-            hi = vals[-1] + (h["width"] or 0)
-            ax.hist(vals, bins=np.linspace(vals[0], hi if hi > vals[0] else vals[0] + 1, 41), weights=cnts,
-                    color=f"C{p}")
-        ax.set_title(f"seat {p}")
-        ax.set_xlabel("return")
-    axes[0][0].set_ylabel("share of " + plural(unit))
-    fig.suptitle("Return distribution per seat", y=1.04)
-    figs["distributions"] = _png(fig)
-    # win rates with error bars
-    fig, ax = plt.subplots(figsize=(max(3.5, 1.1 * P + 1), 3))
-    rates = [x["win_rate"] or 0 for x in s["seats"]]
-    lo = [r - (x["win_ci95"][0] if x["win_ci95"][0] is not None else r) for r, x in zip(rates, s["seats"])]
-    hi = [(x["win_ci95"][1] if x["win_ci95"][1] is not None else r) - r for r, x in zip(rates, s["seats"])]
-    ax.bar(range(P), rates, yerr=[lo, hi], capsize=6, color=[f"C{p}" for p in range(P)])
-    ax.set_xticks(range(P), [f"seat {p}" for p in range(P)])
-    ax.set_ylabel("win rate (95% Wilson)")
-    ax.set_ylim(0, 1)
-    ax.set_title("Win rates")
-    figs["win_rates"] = _png(fig)
-    # running means
-    fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    run = s["running"]
-    n = np.array(run["n"], dtype=float)
-    if len(n):
-        mean = np.array([[np.nan if v is None else v for v in row] for row in run["mean"]])
-        sd = np.array([[np.nan if v is None else v for v in row] for row in run["sd"]])
-        for p in range(P):
-            ax.plot(n, mean[:, p], label=f"seat {p}", color=f"C{p}")
-            h = 1.96 * sd[:, p] / np.sqrt(n)
-            ax.fill_between(n, mean[:, p] - h, mean[:, p] + h, color=f"C{p}", alpha=0.15)
-        ax.set_xscale("log")
-        ax.legend(fontsize=8)
-    ax.set_xlabel(plural(unit))
-    ax.set_ylabel("running mean return")
-    ax.set_title("Running mean return (95% band)")
-    figs["running_means"] = _png(fig)
-    # distributions of the game's metrics (and of the duration)
-    hists = [(k, v["hist"]) for k, v in (s.get("metrics") or {}).items()]
-    hists += [(f"{k} per {unit}", s["histograms"][k]) for k in ("actions", "decisions") if k in s.get("histograms", {})]
-    if hists:
-        cols = min(4, len(hists))
-        rows = -(-len(hists) // cols)
-        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.4 * rows), squeeze=False)
-        for i, (name, h) in enumerate(hists):
-            ax = axes[i // cols][i % cols]
-            vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(count_of(s), 1)
-            if len(vals) and not h["width"] and len(vals) <= 25:
-                ax.bar(vals, cnts, width=0.8 * _min_gap(vals), color="C0")
-            elif len(vals):
-                hi = vals[-1] + (h["width"] or 0)
-                ax.hist(vals, bins=np.linspace(vals[0], hi if hi > vals[0] else vals[0] + 1, 31), weights=cnts,
-                        color="C0")
-            ax.set_title(name, fontsize=9)
-        for j in range(len(hists), rows * cols):
-            axes[j // cols][j % cols].axis("off")
-        fig.suptitle("Game metrics: distributions (share of " + plural(unit) + ")", y=1.02)
-        fig.tight_layout()
-        figs["metrics"] = _png(fig)
-    return figs
+def _interval_plot(ax, labels, values, cis, colors, ref=None, xlabel=""):
+    """Horizontal points with 95% intervals; the axis spans the intervals (and `ref`), so a small
+    gap is visible instead of lost on a 0..1 axis."""
+    y = np.arange(len(labels))[::-1]
+    for yi, v, ci, c in zip(y, values, cis, colors):
+        if v is None:
+            continue
+        lo, hi = _err(ci, v)
+        ax.errorbar([v], [yi], xerr=[[lo], [hi]], fmt="o", color=c, capsize=5, ms=7)
+    if ref is not None:
+        ax.axvline(ref, color="#555", ls="--", lw=1)
+    pts = [v for v in values if v is not None] + [c for ci in cis if ci and ci[0] is not None for c in ci]
+    pts += [ref] if ref is not None else []
+    if pts:
+        lo, hi = min(pts), max(pts)
+        pad = (hi - lo) * 0.15 or max(abs(hi), 1e-3) * 0.1
+        ax.set_xlim(lo - pad, hi + pad)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _hist(ax, h, n, color="C0", bins=31):
+    vals, cnts = np.array(h["values"], float), np.array(h["counts"], float) / max(n, 1)
+    if len(vals) and not h["width"] and len(vals) <= 25:
+        ax.bar(vals, cnts, width=0.8 * _min_gap(vals), color=color)
+    elif len(vals):
+        hi = vals[-1] + (h["width"] or 0)
+        ax.hist(vals, bins=np.linspace(vals[0], hi if hi > vals[0] else vals[0] + 1, bins), weights=cnts, color=color)
 
 
 def _min_gap(values) -> float:
@@ -150,86 +95,293 @@ def _min_gap(values) -> float:
     return float(np.min(np.diff(values))) or 1.0
 
 
-def _row(cells, tag="td") -> str:
-    return "<tr>" + "".join(f"<{tag}>{html.escape(str(c))}</{tag}>" for c in cells) + "</tr>"
+def _figures(s: Summary) -> dict:
+    plt = _plt()
+    figs = {}
+    unit, row = s.unit, s.unit_row
+    n = s.n
+    sides = s.sides()
+    teams = bool(s.get("teams"))
+    who = "side" if teams else "seat"
+    colors = [f"C{i}" for i in range(len(sides))]
+    # who is favoured: advantage with intervals, by position after the first player and by seat/side
+    positions = [(x["label"], x) for x in s.positions()]
+    panels = [("by position", positions)] if positions else []
+    panels.append((f"by {who}", [(d["label"], d) for d in sides]))
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 0.45 * max(len(p[1]) for p in panels) + 1.6),
+                             squeeze=False)
+    for ax, (name, items) in zip(axes[0], panels):
+        _interval_plot(ax, [k for k, _ in items], [x["advantage"] for _, x in items],
+                       [x["advantage_ci95"] for _, x in items], [f"C{i}" for i in range(len(items))], ref=0.0,
+                       xlabel=f"advantage ({unit} per {row}, 95% CI)")
+        ax.set_title(f"Advantage {name}")
+    fig.tight_layout(w_pad=3)
+    figs["advantage"] = _png(fig)
+    # win rates with intervals, axis on the data; dashed: an equal share
+    items = positions if len(positions) > 1 else []
+    fig, axes = plt.subplots(1, 2 if items else 1, figsize=(10.4 if items else 5.2, 0.45 * len(sides) + 1.8),
+                             squeeze=False)
+    draws = s["draws"]["rate"] or 0.0
+    _interval_plot(axes[0][0], [d["label"] for d in sides], [d["win_rate"] for d in sides],
+                   [d["win_ci95"] for d in sides], colors, ref=(1 - draws) / len(sides) if teams else None,
+                   xlabel=f"win rate (share of {plural(row)}, 95% Wilson)")
+    axes[0][0].set_title(f"Win rate by {who}")
+    if items:
+        _interval_plot(axes[0][1], [k for k, _ in items], [x["win_rate"] for _, x in items],
+                       [x["win_ci95"] for _, x in items], [f"C{i}" for i in range(len(items))],
+                       xlabel=f"win rate (share of {plural(row)}, 95% Wilson)")
+        axes[0][1].set_title("Win rate by position after the first player")
+    fig.tight_layout(w_pad=3)
+    figs["win_rates"] = _png(fig)
+    # return distribution per side/seat, with the unit
+    k = len(sides)
+    fig, axes = plt.subplots(1, k, figsize=(3.2 * k, 2.8), sharey=True, squeeze=False)
+    for i, d in enumerate(sides):
+        ax = axes[0][i]
+        _hist(ax, s["histograms"][f"return_{d['seats'][0]}"], n, colors[i], 41)
+        ax.set_title(d["label"])
+        ax.set_xlabel(f"return ({unit})")
+    axes[0][0].set_ylabel("share of " + plural(row))
+    fig.suptitle(f"Return distribution per {who}", y=1.04)
+    figs["distributions"] = _png(fig)
+    # running means, one line per side
+    fig, ax = plt.subplots(figsize=(6.5, 3.2))
+    run = s["running"]
+    rn = np.array(run["n"], dtype=float)
+    if len(rn):
+        mean = np.array([[np.nan if v is None else v for v in r] for r in run["mean"]])
+        sd = np.array([[np.nan if v is None else v for v in r] for r in run["sd"]])
+        for i, d in enumerate(sides):
+            p = d["seats"][0]
+            ax.plot(rn, mean[:, p], label=d["label"], color=colors[i])
+            h = 1.96 * sd[:, p] / np.sqrt(rn)
+            ax.fill_between(rn, mean[:, p] - h, mean[:, p] + h, color=colors[i], alpha=0.15)
+        ax.set_xscale("log")
+        ax.legend(fontsize=8)
+    ax.set_xlabel(plural(row))
+    ax.set_ylabel(f"running mean return ({unit})")
+    ax.set_title("Running mean return (95% band)")
+    figs["running_means"] = _png(fig)
+    numeric, cats, _ = s.metric_groups()
+    # category metrics as labelled bars with intervals
+    if cats:
+        cols = min(3, len(cats))
+        rows = -(-len(cats) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.8 * rows), squeeze=False)
+        for i, (name, rs) in enumerate(cats.items()):
+            ax = axes[i // cols][i % cols]
+            labels = [r[0] for r in rs]
+            sh = [r[2] or 0 for r in rs]
+            err = np.array([_err(r[3], r[2]) for r in rs]).T
+            ax.bar(range(len(rs)), sh, yerr=err, capsize=4, color="C0")
+            ax.set_xticks(range(len(rs)), labels, rotation=30 if len(rs) > 5 else 0, fontsize=8)
+            ax.set_title(name, fontsize=10)
+            ax.set_ylabel("share of " + plural(row), fontsize=8)
+        for j in range(len(cats), rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        fig.tight_layout()
+        figs["categories"] = _png(fig)
+    # numeric metrics (and the duration) as histograms
+    hists = [(k, v["hist"]) for k, v in numeric.items()]
+    hists += [(f"{k} per {row}", s["histograms"][k]) for k in ("actions", "decisions") if k in s.get("histograms", {})]
+    if hists:
+        cols = min(4, len(hists))
+        rows = -(-len(hists) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.5 * rows), squeeze=False)
+        for i, (name, h) in enumerate(hists):
+            ax = axes[i // cols][i % cols]
+            _hist(ax, h, n)
+            ax.set_title(name, fontsize=9)
+            ax.set_xlabel(name, fontsize=8)
+        for j in range(len(hists), rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        fig.suptitle("Numeric metrics: distributions (share of " + plural(row) + ")", y=1.02)
+        fig.tight_layout()
+        figs["metrics"] = _png(fig)
+    return figs
+
+
+def _row(cells, tag="td", cls=None) -> str:
+    c = f" class='{cls}'" if cls else ""
+    return f"<tr{c}>" + "".join(f"<{tag}>{html.escape(str(x))}</{tag}>" for x in cells) + "</tr>"
+
+
+def options_table(s: Summary) -> str:
+    opts = s.get("options") or {}
+    d = s.facts["defaults"] or {}
+    diff = s.options_differing()
+    out = ["<table class='options'>", _row(["option", "value", "default" + (" of the variant" if opts.get("variant")
+                                                                              else "")], "th")]
+    for k, v in opts.items():
+        if k.startswith("_"):
+            continue
+        out.append(_row([k, v, d.get(k, "n/a")], cls="diff" if k in diff else None))
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _head(title_text: str) -> list:
+    return ["<!DOCTYPE html><html><head><meta charset='utf-8'>", f"<title>{html.escape(title_text)}</title>",
+            f"<style>{CSS}</style></head><body>"]
+
+
+def _glossary_section() -> str:
+    return ("<h2 id='glossary'>Glossary</h2><p>Also in the repository as docs/glossary.md.</p>" + glossary.html())
 
 
 def render_html(s: dict, skill: dict | None = None) -> str:
     """The report page for summary `s` (and an optional skill() result)."""
+    s = as_summary(s)
     figs = _figures(s)
-    unit = s.get("unit", "deal")
-    opts = s.get("options") or {}
-    shown_opts = ", ".join(f"{k}={v}" for k, v in opts.items() if v is not None)
-    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
-           f"<title>cardsim report: {html.escape(str(s.get('game')))}</title>",
-           "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
-           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:3px 8px;"
-           "text-align:right}th{background:#eee}</style></head><body>",
-           f"<h1>{html.escape(str(s.get('game')))}: balance report</h1>",
-           f"<p>{fmt(count_of(s))} {plural(unit)}, seed {s.get('seed')}, agents {html.escape(', '.join(map(str, s.get('agents', []))))}, "
-           f"cardsim {html.escape(str(s.get('cardsim_version')))}.<br>Options: {html.escape(shown_opts)}</p>",
-           "<h2>Seats</h2><table>",
-           _row(["seat", "mean return", "95% CI", "sd", "win rate", "95% Wilson", "advantage", "advantage 95% CI",
-                 "p"], "th")]
-    for x in s["seats"]:
-        out.append(_row([x["seat"], fmt(x["mean"]), fmt_ci(x["ci95"]), fmt(x["sd"]), fmt(x["win_rate"]),
-                         fmt_ci(x["win_ci95"]), fmt(x["advantage"]), fmt_ci(x["advantage_ci95"]),
-                         fmt_p(x["advantage_p"])]))
-    out.append("</table>")
-    b = s["seat_balance"]
-    out.append(f"<p>Seat balance: all seats equal? Hotelling T&sup2; = {fmt(b.get('statistic'))}, "
-               f"p = {fmt_p(b.get('p_value'))}; win-rate gap {fmt(b.get('win_rate_gap'))}, "
-               f"balance {fmt(b.get('balance'))}.</p>")
-    fp = s.get("first_player")
-    if fp:
-        out.append("<h2>Position relative to the first player</h2><table>")
-        out.append(_row(["offset", "mean return", "95% CI", "win rate", "95% Wilson", "advantage", "p"], "th"))
-        for x in fp["positions"]:
-            out.append(_row([x["offset"], fmt(x["mean"]), fmt_ci(x["ci95"]), fmt(x["win_rate"]),
-                             fmt_ci(x["win_ci95"]), fmt(x["advantage"]), fmt_p(x["advantage_p"])]))
-        out.append("</table>")
-        out.append(f"<p>First-player advantage: {fmt(fp['advantage'])} {fmt_ci(fp['advantage_ci95'])}, "
-                   f"p = {fmt_p(fp['p_value'])}.</p>")
-    out.append("<h2>Game measures</h2><table>")
-    out.append(_row(["measure", "value", "95% CI"], "th"))
-    d = s["duration"]
-    rows = [("draws (drawishness)", s["draws"]["rate"], s["draws"]["ci95"]),
-            (f"actions per {unit}", d["actions"]["mean"], d["actions"]["ci95"]),
-            (f"decisions per {unit}", d["decisions"]["mean"], d["decisions"]["ci95"]),
-            ("branching factor", s["branching_factor"]["value"], s["branching_factor"]["ci95"]),
-            ("branching at decisions", s["branching_at_decisions"]["value"], s["branching_at_decisions"]["ci95"]),
-            ("decision share", s["decision_share"]["value"], s["decision_share"]["ci95"])]
-    if s.get("lead_changes"):
-        rows.append((f"lead changes per {unit}", s["lead_changes"]["mean"], s["lead_changes"]["ci95"]))
-    for name, v, ci in rows:
-        out.append(_row([name, fmt(v), fmt_ci(ci)]))
-    out.append("</table>")
-    if s.get("metrics"):
-        out.append("<h2>Game metrics</h2><table>")
-        out.append(_row(["metric", "mean", "95% CI", "sd", "min", "max"], "th"))
-        for k, v in s["metrics"].items():
-            out.append(_row([k, fmt(v["mean"]), fmt_ci(v["ci95"]), fmt(v["sd"]), fmt(v.get("min")), fmt(v.get("max"))]))
-        out.append("</table>")
+    e = html.escape
+    out = _head(f"cardsim report: {s.get('game')}")
+    out.append(f"<h1>{e(title(s.get('game')))}: balance report</h1>")
+    if s.get("complete") is False:
+        out.append(f"<p class='warn'><b>INCOMPLETE RUN</b>: {s.n:,} of {s.get('planned')} planned "
+                   f"{plural(s.unit_row)} (the run was interrupted); every figure below covers only these.</p>")
+    out.append(f"<p class='verdict' id='verdict'><b>Verdict.</b> {e(s.verdict())}</p>")
+    out += [f"<p class='warn'>{e(c)}</p>" for c in s.caveats()]
+    out.append(f"<p>{e(s.header())}; returns in {e(s.unit)}; cardsim {e(str(s.get('cardsim_version')))}. "
+               f"Every term is defined in the <a href='#glossary'>glossary</a>.</p>")
+    out.append("<h2>Who is favoured</h2>")
+    out.append(f"<img id='advantage' alt='Advantage with 95% intervals' src='{figs['advantage']}'>")
+    out.append(f"<img id='win_rates' alt='Win rates with 95% intervals' src='{figs['win_rates']}'>")
+    out.append(s.html_tables())
     if skill:
-        out.append(f"<h2>Skill: {html.escape(skill['strong'])} over {html.escape(skill['weak'])}</h2><table>")
-        out.append(_row(["seat", "return gain", "95% CI", "p", "gain / sd", "win-rate gain", "95% CI"], "th"))
+        out.append(f"<h2>Skill: {e(skill['strong'])} over {e(skill['weak'])}</h2><table>")
+        out.append(_row(["seat", f"return gain ({s.unit})", "95% CI", "p", "gain / sd", "win-rate gain", "95% CI"], "th"))
         for x in skill["seats"]:
             out.append(_row([x["seat"], fmt(x["gain"]), fmt_ci(x["ci95"]), fmt_p(x["p_value"]), fmt(x["gain_sd"]),
                              fmt(x["win_gain"]), fmt_ci(x["win_ci95"])]))
         out.append("</table>")
-    out.append("<h2>Plots</h2>")
-    for key, title in (("distributions", "Return distribution per seat"), ("win_rates", "Win rates"),
-                       ("running_means", "Running mean return"), ("metrics", "Game metrics")):
+    out.append("<h2>Distributions</h2>")
+    for key, alt in (("distributions", "Return distribution"), ("running_means", "Running mean return"),
+                     ("categories", "Category metrics"), ("metrics", "Numeric metrics")):
         if key in figs:
-            out.append(f"<h3>{title}</h3><img id='{key}' alt='{title}' src='{figs[key]}'>")
+            out.append(f"<h3>{alt}</h3><img id='{key}' alt='{alt}' src='{figs[key]}'>")
+    out.append("<h2>Options</h2>" + options_table(s))
+    out.append(_glossary_section())
     out.append("</body></html>")
     return "\n".join(out)
 
 
-def write_report(result, path, skill: dict | None = None) -> str:
+def write_report(result, path, skill: dict | None = None, partial: bool = False) -> str:
     """Write the HTML report of `result` (a SimResult, a summary dict, or the path of a saved
-    run) to `path`; returns the path."""
-    s = summary_of(as_result(result))
-    text = render_html(s, skill)
-    write_text_atomic(path, text)
+    run; `partial=True` accepts an interrupted run's rows, flagged on the page) to `path`
+    (atomically); returns the path."""
+    s = summary_of(as_result(result, partial=partial))
+    write_text_atomic(path, render_html(s, skill))
     return str(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# comparison page
+# ---------------------------------------------------------------------------------------------
+def _compare_figures(c: dict, sa: Summary, sb: Summary) -> dict:
+    plt = _plt()
+    figs = {}
+    # side by side: win rate and advantage by side/seat in A and B
+    fig, axes = plt.subplots(1, 2, figsize=(10.4, 0.5 * max(len(sa.sides()), len(sb.sides())) + 1.8), squeeze=False)
+    for ax, s, tag in ((axes[0][0], sa, "A"), (axes[0][1], sb, "B")):
+        sides = s.sides()
+        _interval_plot(ax, [d["label"] for d in sides], [d["win_rate"] for d in sides], [d["win_ci95"] for d in sides],
+                       [f"C{i}" for i in range(len(sides))], xlabel="win rate (95% Wilson)")
+        ax.set_title(f"{tag}: {c[tag.lower()]['label']}", fontsize=9)
+    figs["side_by_side"] = _png(fig)
+    # the differences B - A with intervals
+    items = []
+    for x in c["seats"]:
+        items.append((f"seat {x['seat']} mean return", x["mean"]))
+        items.append((f"seat {x['seat']} win rate", x["win_rate"]))
+    items.append(("draws", c["draws"]))
+    items += [(k, v) for k, v in c["duration"].items()]
+    items += [(k, v) for k, v in c["metrics"].items() if v.get("diff") is not None]
+    fig, axes = plt.subplots(1, 1, figsize=(6.5, 0.32 * len(items) + 1.4), squeeze=False)
+    ax = axes[0][0]
+    y = np.arange(len(items))[::-1]
+    for yi, (k, v) in zip(y, items):
+        if v.get("diff") is None:
+            continue
+        lo, hi = _err(v.get("ci95"), v["diff"])
+        sig = v.get("p_value") is not None and v["p_value"] < 0.05
+        ax.errorbar([v["diff"]], [yi], xerr=[[lo], [hi]], fmt="o", color="C3" if sig else "C0", capsize=4)
+    ax.axvline(0, color="#555", ls="--", lw=1)
+    ax.set_yticks(y, [k for k, _ in items], fontsize=8)
+    ax.set_xscale("symlog", linthresh=0.01)
+    ax.set_xlabel("difference B - A (95% CI; red: p < 0.05)")
+    ax.set_title(f"Differences ({c['method']})")
+    figs["differences"] = _png(fig)
+    return figs
+
+
+def render_compare_html(c: dict, sa: dict, sb: dict) -> str:
+    sa, sb = as_summary(sa), as_summary(sb)
+    figs = _compare_figures(c, sa, sb)
+    e = html.escape
+    out = _head("cardsim comparison")
+    out.append(f"<h1>Comparison: {e(c['b']['label'])} minus {e(c['a']['label'])}</h1>")
+    out.append(f"<p class='verdict' id='verdict'><b>Verdict.</b> {e(c['verdict'])}</p>")
+    out += [f"<p class='warn'>{e(w)}</p>" for w in c.get("warnings", [])]
+    out.append(f"<p>Method: {e(c['method'])} (see the <a href='#glossary'>glossary</a>).</p>")
+    out.append("<div class='cols'>")
+    for tag, s in (("A", sa), ("B", sb)):
+        out.append(f"<div><h2>{tag}</h2><p>{e(s.header())}</p><p><i>{e(s.verdict())}</i></p></div>")
+    out.append("</div>")
+    out.append(f"<img id='side_by_side' alt='Win rates side by side' src='{figs['side_by_side']}'>")
+    out.append(f"<img id='differences' alt='Differences with intervals' src='{figs['differences']}'>")
+    out.append("<h2>Differences B - A</h2><table>")
+    out.append(_row(["measure", "A", "B", "B - A", "95% CI", "p"], "th"))
+    for x in c["seats"]:
+        for k, lab, f in (("mean", "mean return", fmt), ("win_rate", "win rate", fmt)):
+            v = x[k]
+            out.append(_row([f"seat {x['seat']} {lab}", f(v["a"]), f(v["b"]), fmt(v["diff"]), fmt_ci(v["ci95"]),
+                             fmt_p(v["p_value"])]))
+    for k, v in [("draws", c["draws"])] + list(c["duration"].items()) + list(c["metrics"].items()):
+        out.append(_row([k, fmt(v.get("a")), fmt(v.get("b")), fmt(v.get("diff")), fmt_ci(v.get("ci95")),
+                         fmt_p(v.get("p_value"))]))
+    out.append("</table>")
+    out.append(_glossary_section())
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def write_compare_report(c: dict, a, b, path) -> str:
+    """Write the comparison page of compare() result `c` for runs a and b (SimResults, summaries
+    or paths) to `path`."""
+    sa, sb = summary_of(as_result(a)), summary_of(as_result(b))
+    write_text_atomic(path, render_compare_html(c, sa, sb))
+    return str(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# sweep page
+# ---------------------------------------------------------------------------------------------
+def sweep_html(sw) -> str:
+    """The page of a cardsim.analysis.sweep.SweepResult: each configuration's advantage by
+    position and by side with intervals, side by side on one axis, then the table."""
+    plt = _plt()
+    e = html.escape
+    sums = [r.summary() for _, r in sw.runs]
+    s0 = sums[0]
+    fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(sums) * len(s0.sides()) + 1.6))
+    labels, vals, cis, cols = [], [], [], []
+    for i, ((lab, _), s) in enumerate(zip(sw.runs, sums)):
+        for d in s.sides():
+            labels.append(f"{lab}: {d['label']}")
+            vals.append(d["win_rate"])
+            cis.append(d["win_ci95"])
+            cols.append(f"C{i}")
+    _interval_plot(ax, labels, vals, cis, cols, xlabel=f"win rate (share of {plural(s0.unit_row)}, 95% Wilson)")
+    ax.set_title("Win rate by side or seat, per configuration")
+    img = _png(fig)
+    out = _head(f"cardsim sweep: {sw.game}")
+    out.append(f"<h1>{e(title(sw.game))}: {len(sw.runs)} configurations on the same deals</h1>")
+    out.append("<p class='verdict' id='verdict'><b>Verdict.</b> " + "<br>".join(
+        e(f"[{i}] {lab}: {s.verdict()}") for i, ((lab, _), s) in enumerate(zip(sw.runs, sums))) + "</p>")
+    out.append(f"<p>{e(s0.header())}. Differences are paired against [0] {e(sw.runs[0][0])}; terms in the "
+               f"<a href='#glossary'>glossary</a>.</p>")
+    out.append(f"<img id='sweep' alt='Win rates per configuration' src='{img}'>")
+    out.append(sw.html_table())
+    out.append(_glossary_section())
+    out.append("</body></html>")
+    return "\n".join(out)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardsim import results_io
+from cardsim.analysis.summary import Summary
 from cardsim.errors import ConfigError
 from cardsim.results_io import jsonable
 from cardsim.stats import Accumulator
@@ -66,19 +67,21 @@ class SimResult:
         if self.table is None:
             raise ConfigError("this result kept no table (keep_table=False); only summary() is available")
 
-    def summary(self) -> dict:
+    def summary(self) -> Summary:
         """Per-seat mean return with 95% CIs, win rates with Wilson intervals, seat and
         first-player advantage with significance tests, drawishness, duration, branching
         factor, decision share, lead changes, metric distributions and running means
-        (see cardsim.stats). A JSON-friendly dict; identical for any workers/chunking/backend and
-        when rebuilt from a saved table."""
+        (see cardsim.stats), with a verdict. A Summary: a JSON-friendly dict that prints as
+        readable text (`print(s)`), shows as HTML in Jupyter and gives `.to_dict()` /
+        `.to_json()`; identical for any workers/chunking/backend and when rebuilt from a saved
+        table. Terms: docs/glossary.md."""
         if self._summary is None:
             if self._acc is None:
                 self._need_table()
                 self._acc = accumulate_table(self.table, self.num_players, self.metric_names,
                                              "first_player" in self.table.dtype.names,
                                              "lead_changes" in self.table.dtype.names)
-            self._summary = self._acc.summary(self._meta_for_summary())
+            self._summary = Summary(self._acc.summary(self._meta_for_summary()))
         return self._summary
 
     def _meta_for_summary(self) -> dict:
@@ -123,6 +126,11 @@ class SimResult:
     def __len__(self):
         return self.deals
 
+    def __repr__(self):
+        kept = "no table" if self.table is None else f"table of {len(self.table):,} rows"
+        return (f"<SimResult {self.game}: {self.deals:,} {self.unit}{'es' if self.unit == 'match' else 's'}, seed {self.seed}, agents {self.agents}, "
+                f"{kept}{'' if self.complete else ', INCOMPLETE'}>")
+
 
 def accumulate_table(table: np.ndarray, P: int, metric_names, has_fp: bool, has_lc: bool) -> Accumulator:
     """Feed a whole table to a fresh Accumulator (the same canonical blocks as a live run)."""
@@ -139,7 +147,7 @@ def load(path, partial: bool = False) -> SimResult | dict:
     False and the summary says so)."""
     fmt = results_io.format_of(str(path))
     if fmt == "json":
-        return results_io.read_summary(path)
+        return Summary(results_io.read_summary(path))
     meta, table = results_io.read_table(path, partial=partial)
     return SimResult(meta["game"], meta.get("options") or {}, meta["seed"], meta.get("agents") or [], table,
                      tuple(meta["metric_names"]), meta.get("unit", "deal"), meta)
@@ -152,5 +160,5 @@ def as_result(x, partial: bool = False):
     return x
 
 
-def summary_of(x) -> dict:
-    return x.summary() if isinstance(x, SimResult) else x
+def summary_of(x) -> Summary:
+    return x.summary() if isinstance(x, SimResult) else (x if isinstance(x, Summary) else Summary(x))

@@ -166,6 +166,14 @@ class TextReservation:
         _unlink(self.tmp)
 
 
+def _csv_options(pcsv):
+    """Plain CSV: numbers unquoted, a bare header row (quoting_header needs pyarrow >= 19)."""
+    try:
+        return pcsv.WriteOptions(quoting_style="none", quoting_header="none")
+    except TypeError:  # pragma: no cover - older pyarrow: quoted header names, still valid CSV
+        return pcsv.WriteOptions(quoting_style="none")
+
+
 class TableWriter:
     """Streams table rows to a temporary file beside `path`; `commit()` renames it onto `path`,
     `abort()` keeps the rows written so far as `partial_name(path)` (or drops them)."""
@@ -191,7 +199,7 @@ class TableWriter:
             import pyarrow.csv as pcsv
 
             self._schema = pa.schema([(n, pa.from_numpy_dtype(np.dtype(t))) for n, t in dtype])
-            self._w = pcsv.CSVWriter(str(self.tmp), self._schema)
+            self._w = pcsv.CSVWriter(str(self.tmp), self._schema, write_options=_csv_options(pcsv))
 
     def write(self, cols: dict):
         import pyarrow as pa

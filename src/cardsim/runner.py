@@ -28,7 +28,7 @@ from cardsim.results_io import jsonable
 DEFAULT_CHUNK = 20_000
 CHUNK_BLOCKS = {"threads": 2, "dask": 4}   # default chunk, in canonical blocks, for big runs
 MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
-DEFAULT_AGENT = "random"
+DEFAULT_AGENT = "greedy"      # the documented heuristic: random bidding misleads (docs/glossary.md)
 _GAMES: dict = {}
 
 

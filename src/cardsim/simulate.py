@@ -54,7 +54,9 @@ every action (run_batch(lead_changes=True); `lead_changes_of` is the slow refere
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from concurrent.futures import Executor
 
 import numpy as np
@@ -65,6 +67,37 @@ from cardsim.executors import local_cluster  # noqa: F401 - public: cardsim.simu
 from cardsim.result import SimResult, cardsim_version, load  # noqa: F401 - public re-exports
 from cardsim.results_io import RunInterrupted, jsonable
 from cardsim.runner import LeadTracker, lead_changes_of  # noqa: F401 - public re-exports
+
+
+class _DeferSigint:
+    """Ctrl-C during a run stops it between chunks, so the rows written and the metadata that
+    counts them always agree: the first SIGINT sets a flag the run loop checks after each chunk;
+    a second one interrupts at once. Only on the main thread, and only over Python's default
+    handler (a handler the caller installed is left alone)."""
+
+    def __init__(self):
+        self.hit = False
+        self.old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        if self.hit:
+            raise KeyboardInterrupt
+        self.hit = True
+
+    def check(self):
+        if self.hit:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
 
 
 def _progress(total: int, unit: str, enabled: bool):
@@ -141,6 +174,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     parts = [] if keep_table else None
     close = None
     bar = None
+    sigint = _DeferSigint().__enter__()
     try:
         # Python agents run in deal order on this thread: an agent with internal state then sees
         # the same sequence of calls whatever the chunking
@@ -148,6 +182,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
                                                   runner.num_tasks(count, chunk_size), inline=python_path)
         bar = _progress(count, unit, bool(progress))
         for res in executors.ordered(executor, fn, tasks, inflight=max(4, 4 * workers)):
+            sigint.check()
             cols = res["rows"]
             if "blocks" in res:
                 acc.merge_blocks(res["blocks"])
@@ -158,6 +193,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
             if writer is not None:
                 writer.write(cols)
             bar.update(res["n"] if "n" in res else len(cols["deal"]))
+            sigint.check()
     except KeyboardInterrupt:
         kept = writer.abort("interrupted") if writer is not None else None
         if json_out is not None:
@@ -172,6 +208,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
             json_out.abort()
         raise
     finally:
+        sigint.__exit__()
         if bar is not None:
             bar.close()
         if close is not None:

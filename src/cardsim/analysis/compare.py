@@ -1,14 +1,75 @@
-"""compare(): the difference between two runs, with intervals and p-values."""
+"""compare(): the difference between two runs of one game, with intervals and p-values.
+
+Runs of different games, or with different seat counts, are refused (their seats and metrics do
+not correspond). Runs are paired deal by deal only when they share the game, the seed and the
+deal indices and both kept their tables; otherwise they are compared as independent samples and
+the result says why (`warnings`). Headers name each run's variant, the options that differ
+from the defaults and the agents (`label`)."""
 from __future__ import annotations
 
 import numpy as np
 
+from cardsim.analysis.summary import as_summary, differing_options, p_text, pct, pct_ci
+from cardsim.errors import ConfigError
 from cardsim.result import SimResult, as_result
 from cardsim.stats import count_of, paired_difference, two_proportions, welch
 
 
+def run_label(s: dict, other: dict | None = None) -> str:
+    """'basra, variant yemeni, target=151, agents greedy x4' (agents only when they differ from the other run's)."""
+    opts = s.get("options") or {}
+    parts = [str(s.get("game")), f"variant {opts['variant']}" if opts.get("variant") else "default rules"]
+    diff = differing_options(s.get("game"), opts)
+    if diff:
+        parts.append(", ".join(f"{k}={v}" for k, v in diff.items()))
+    if other is None or other.get("agents") != s.get("agents"):
+        parts.append("agents " + ",".join(map(str, s.get("agents") or [])))
+    if other is not None and other.get("seed") != s.get("seed"):
+        parts.append(f"seed {s.get('seed')}")
+    return ", ".join(parts)
+
+
+def _check_comparable(sa: dict, sb: dict):
+    if sa.get("game") != sb.get("game"):
+        raise ConfigError(f"cannot compare runs of different games (A is {sa.get('game')}, B is {sb.get('game')}): "
+                          f"compare variants, options or agents of one game")
+    if len(sa["seats"]) != len(sb["seats"]):
+        raise ConfigError(f"cannot compare runs with different numbers of seats ({len(sa['seats'])} and "
+                          f"{len(sb['seats'])}): their seats do not correspond")
+    if sa.get("unit", "deal") != sb.get("unit", "deal"):
+        raise ConfigError("cannot compare a run of deals with a run of matches")
+
+
+def _verdict(out: dict) -> str:
+    cands = []
+    for x in out["seats"]:
+        for k, lab in (("win_rate", "win rate"), ("mean", "mean return")):
+            v = x[k]
+            if v["p_value"] is not None and v["diff"] is not None:
+                cands.append((v["p_value"], k, x["seat"], lab, v))
+    if "first_player_win_rate" in out:
+        v = out["first_player_win_rate"]
+        if v["p_value"] is not None:
+            cands.append((v["p_value"], "fp", -1, "first player's win rate", v))
+    alpha = 0.05 / max(len(cands), 1)
+    sig = [c for c in cands if c[0] < alpha]
+    if not sig:
+        return (f"No significant difference in seat results between B and A at this sample size "
+                f"({out['method']} comparison).")
+    wins = [c for c in sig if c[1] in ("win_rate", "fp")]
+    p, k, seat, lab, v = max(wins, key=lambda c: abs(c[4]["diff"])) if wins else min(sig, key=lambda c: c[0])
+    who = "the first player's" if k == "fp" else f"seat {seat}'s"
+    if k in ("win_rate", "fp"):
+        what = (f"{who} {'win rate' if k == 'win_rate' else 'win rate'} goes from {pct(v['a'])} to {pct(v['b'])} "
+                f"({100 * v['diff']:+.1f} points, {pct_ci(v['ci95'])})")
+    else:
+        what = f"{who} {lab} changes by {v['diff']:+.3g} ({v['ci95'][0]:.3g} to {v['ci95'][1]:.3g})"
+    return f"B differs from A: {what}, {p_text(p)}."
+
+
 def compare(a, b) -> dict:
-    """The difference b - a between two runs (two variants, two agent line-ups, two seeds), with
+    """The difference b - a between two runs of one game (two variants, option values, agent
+    line-ups or seeds), with
     95% intervals and p-values, per seat (mean return, win rate), for draws, duration and every
     metric the two runs share.
 
@@ -18,15 +79,28 @@ def compare(a, b) -> dict:
     numbers: much tighter intervals); otherwise Welch's t test on the two summaries, and
     Newcombe/z for win and draw rates (runs treated as independent)."""
     ra, rb = as_result(a), as_result(b)
-    sa = ra.summary() if isinstance(ra, SimResult) else ra
-    sb = rb.summary() if isinstance(rb, SimResult) else rb
-    paired = (isinstance(ra, SimResult) and isinstance(rb, SimResult) and ra.table is not None
-              and rb.table is not None and ra.seed == rb.seed and len(ra.table) == len(rb.table)
-              and ra.num_players == rb.num_players and np.array_equal(ra.table["deal"], rb.table["deal"]))
+    sa = ra.summary() if isinstance(ra, SimResult) else as_summary(ra)
+    sb = rb.summary() if isinstance(rb, SimResult) else as_summary(rb)
+    _check_comparable(sa, sb)
+    warnings = []
+    tables = isinstance(ra, SimResult) and isinstance(rb, SimResult) and ra.table is not None and rb.table is not None
+    same_deals = sa.get("seed") == sb.get("seed") and count_of(sa) == count_of(sb)
+    paired = (tables and same_deals and len(ra.table) == len(rb.table)
+              and np.array_equal(ra.table["deal"], rb.table["deal"]))
+    if not paired:
+        if not same_deals:
+            warnings.append(f"A and B do not play the same deals (seed {sa.get('seed')} x {count_of(sa):,} vs seed "
+                            f"{sb.get('seed')} x {count_of(sb):,}): compared as independent samples (wider intervals)."
+                            f" Run both with the same --seed and --deals for a paired comparison.")
+        else:
+            warnings.append("A and B play the same deals but a table is missing (a summary-only run): compared as "
+                            "independent samples (wider intervals); save the tables (.parquet) to pair them.")
     na, nb = count_of(sa), count_of(sb)
-    out = {"a": {**{k: sa.get(k) for k in ("game", "options", "agents", "seed", "unit")}, "deals": na},
-           "b": {**{k: sb.get(k) for k in ("game", "options", "agents", "seed", "unit")}, "deals": nb},
-           "method": "paired" if paired else "independent", "seats": []}
+    out = {"a": {**{k: sa.get(k) for k in ("game", "options", "agents", "seed", "unit")}, "deals": na,
+                 "label": run_label(sa, sb)},
+           "b": {**{k: sb.get(k) for k in ("game", "options", "agents", "seed", "unit")}, "deals": nb,
+                 "label": run_label(sb, sa)},
+           "method": "paired" if paired else "independent", "warnings": warnings, "seats": []}
     P = min(len(sa["seats"]), len(sb["seats"]))
     for p in range(P):
         A, B = sa["seats"][p], sb["seats"][p]
@@ -47,8 +121,10 @@ def compare(a, b) -> dict:
             A, B = sa["duration"][k], sb["duration"][k]
             out["duration"][k] = welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
     out["metrics"] = {}
-    for k in sa.get("metrics", {}):
-        if k in sb.get("metrics", {}):
+    # numeric metrics only: category codes are not averaged, constants have nothing to compare
+    num_b = as_summary(sb).metric_groups()[0]
+    for k in as_summary(sa).metric_groups()[0]:
+        if k in num_b:
             if paired:
                 out["metrics"][k] = paired_difference(ra.table[k], rb.table[k])
             else:
@@ -57,4 +133,27 @@ def compare(a, b) -> dict:
     fa, fb = sa.get("first_player"), sb.get("first_player")
     if fa and fb:
         out["first_player_win_rate"] = two_proportions(fa["positions"][0]["wins"], na, fb["positions"][0]["wins"], nb)
+    out["verdict"] = _verdict(out)
     return out
+
+
+def compare_text(c: dict) -> str:
+    """compare()'s result as readable text: the runs, any warning, the verdict, then B - A."""
+    from cardsim.analysis.summary import fmt, fmt_ci, fmt_p
+
+    L = [f"A: {c['a']['label']} ({c['a']['deals']:,} {c['a'].get('unit') or 'deal'}s, seed {c['a']['seed']})",
+         f"B: {c['b']['label']} ({c['b']['deals']:,} {c['b'].get('unit') or 'deal'}s, seed {c['b']['seed']})"]
+    L += ["Warning: " + w for w in c.get("warnings", [])]
+    L += ["", "Verdict: " + c["verdict"], "", f"B - A ({c['method']} comparison)"]
+    for x in c["seats"]:
+        m, w = x["mean"], x["win_rate"]
+        L.append(f"  seat {x['seat']}: mean return {fmt(m['diff'])} {fmt_ci(m['ci95'])} p={fmt_p(m['p_value'])}   "
+                 f"win rate {fmt(w['diff'])} {fmt_ci(w['ci95'])} p={fmt_p(w['p_value'])}")
+    if "first_player_win_rate" in c:
+        v = c["first_player_win_rate"]
+        L.append(f"  first player's win rate: {fmt(v['diff'])} {fmt_ci(v['ci95'])} p={fmt_p(v['p_value'])}")
+    d = c["draws"]
+    L.append(f"  draws: {fmt(d['diff'])} {fmt_ci(d['ci95'])} p={fmt_p(d['p_value'])}")
+    for k, v in list(c["duration"].items()) + list(c["metrics"].items()):
+        L.append(f"  {k}: {fmt(v['diff'])} {fmt_ci(v['ci95'])} p={fmt_p(v['p_value'])}")
+    return "\n".join(L)

@@ -1,0 +1,517 @@
+"""The Summary object: a run's summary dict that reads well.
+
+`print(summary)` gives readable text (a verdict first, then the seats or sides, the first-player
+frame, the game measures, numeric metrics with their units and category metrics as labelled
+frequency tables); Jupyter shows the same as HTML (`_repr_html_`); `.to_dict()` and `.to_json()`
+give the data. A Summary *is* the summary dict (a dict subclass), so code that indexes it keeps
+working. Every term is defined in docs/glossary.md (cardsim.analysis.glossary).
+
+What the presentation needs from a game, it asks the game's module for, with defaults:
+  UNIT                 the unit of the returns ("points", "chips", "game points", "rank levels"),
+                       or a function of the resolved options;
+  CATEGORICAL_METRICS  {metric: labels}: labels is "seat", "team", "bool", or a sequence of names
+                       indexed by the value (a value of -1 reads "none").
+Games that do not declare them yet take them from `PRESENTATION` below (to move into the game
+modules).
+"""
+from __future__ import annotations
+
+import html as _html
+import json
+import math
+
+from cardsim.analysis.glossary import anchor
+from cardsim.stats import count_of, wilson
+
+Z80 = 0.8416212335729143      # power 80%
+Z975 = 1.959963984540054
+SUITS = ("S", "H", "D", "C")   # the one-deck games' suit order (cardsim.games._*.SUITS = "SHDC")
+
+# Presentation facts the game modules do not declare yet (UNIT, CATEGORICAL_METRICS): to move into
+# each game's Python module; `game_facts` prefers the module's attributes when they exist.
+PRESENTATION: dict = {
+    "joffre_whist": {"unit": "points",
+                     "categories": {"declarer": "seat", "strain": ("NT", "S", "D", "C", "H", "TA", "JTA"),
+                                    "doubled": "bool", "made": "bool", "joffre_team": "team"}},
+    "basra": {"unit": "points", "categories": {"majority_side": "team", "winner": "team"}},
+    "exposure": {"unit": "points", "categories": {"dealer": "seat", "bonus_seat": "seat", "winner": "seat"}},
+    "gleek": {"unit": "chips", "categories": {"dealer": "seat", "buyer": "seat", "vied": "bool", "showdown": "bool",
+                                              "trump": SUITS}},
+    "karnoffel": {"unit": lambda o: "chips" if o.get("stakes") == "ante" else "game points",
+                  "categories": {"winner_team": "team", "chosen_suit": SUITS, "dealer": "seat"}},
+    "zhao_pengyou": {"unit": "rank levels", "categories": {"declarer": "seat", "decl_won": "bool"}},
+}
+
+
+def game_facts(game: str, options: dict | None = None) -> dict:
+    """{"unit": ..., "categories": {...}, "defaults": resolved default options or None}."""
+    options = options or {}
+    mod = None
+    try:
+        from cardsim.game import game_module
+
+        mod = game_module(game)
+    except Exception:  # noqa: BLE001 - an unknown game (a file from elsewhere): generic presentation
+        mod = None
+    fallback = PRESENTATION.get(game, {})
+    unit = getattr(mod, "UNIT", None) or fallback.get("unit") or "points"
+    if callable(unit):
+        unit = unit(options)
+    cats = getattr(mod, "CATEGORICAL_METRICS", None)
+    if cats is None:
+        cats = fallback.get("categories", {})
+    defaults = None
+    if mod is not None:
+        try:
+            from cardsim.options import resolve
+
+            kw = {}
+            if options.get("variant") is not None:
+                kw["variant"] = options["variant"]
+            defaults = resolve(game, mod.OPTIONS, mod.PRESETS, mod.PLAYERS, mod.DEFAULT_PLAYERS, kw)
+        except Exception:  # noqa: BLE001 - options from another version: show them all
+            defaults = None
+    return {"unit": unit, "categories": dict(cats), "defaults": defaults,
+            "default_players": getattr(mod, "DEFAULT_PLAYERS", None)}
+
+
+def _plain(v):
+    if isinstance(v, (tuple, list)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+def differing_options(game: str, options: dict, facts: dict | None = None) -> dict:
+    """The options of a run that differ from the defaults of its variant (players included)."""
+    facts = facts or game_facts(game, options)
+    d = facts["defaults"]
+    out = {}
+    for k, v in (options or {}).items():
+        if k in ("variant",) or k.startswith("_"):
+            continue
+        if d is None or k not in d or _plain(d[k]) != _plain(v):
+            if k == "players" and d is None and v == facts.get("default_players"):
+                continue
+            out[k] = v
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# number formatting
+# ---------------------------------------------------------------------------------------------
+def fmt(x, digits: int = 4) -> str:
+    """How the report prints a number (tests use it to find summary() values in the page)."""
+    if x is None:
+        return "n/a"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int) or (hasattr(x, "dtype") and getattr(x.dtype, "kind", "") in "iu"):
+        return f"{int(x):,}"
+    x = float(x)
+    if not math.isfinite(x):
+        return "n/a"
+    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e7):
+        return f"{x:.{digits - 1}e}"
+    return f"{x:.{digits}f}"
+
+
+def fmt_ci(ci) -> str:
+    if ci is None or ci[0] is None:
+        return "n/a"
+    return f"[{fmt(ci[0])}, {fmt(ci[1])}]"
+
+
+def fmt_p(p) -> str:
+    """A p-value: 3 significant digits, "< 1e-300" below that (a float would print 0)."""
+    if p is None:
+        return "n/a"
+    if p < 1e-300:
+        return "< 1e-300"
+    return f"{p:.3g}"
+
+
+def p_text(p) -> str:
+    """'p = 0.012' or 'p < 1e-300'."""
+    s = fmt_p(p)
+    return f"p {s}" if s.startswith("<") else f"p = {s}"
+
+
+def pct(x, digits: int = 1) -> str:
+    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def pct_ci(ci, digits: int = 1) -> str:
+    if ci is None or ci[0] is None:
+        return "n/a"
+    return f"[{100 * ci[0]:.{digits}f}%, {100 * ci[1]:.{digits}f}%]"
+
+
+def signed(x, digits: int = 3) -> str:
+    return "n/a" if x is None else f"{x:+.{digits}g}"
+
+
+def plural(unit: str) -> str:
+    """'deal' -> 'deals', 'match' -> 'matches'."""
+    return unit + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
+
+
+def title(game: str) -> str:
+    return str(game).replace("_", " ").title()
+
+
+def agents_text(agents) -> str:
+    agents = [str(a) for a in agents or []]
+    if agents and all(a == agents[0] for a in agents):
+        return f"{agents[0]} x{len(agents)}"
+    return ", ".join(agents)
+
+
+# ---------------------------------------------------------------------------------------------
+# the Summary
+# ---------------------------------------------------------------------------------------------
+class Summary(dict):
+    """A run's summary (the dict of cardsim.stats.Accumulator.summary) with a readable face."""
+
+    # -- data ------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A plain JSON-friendly dict (a deep copy)."""
+        return json.loads(json.dumps(self, allow_nan=False))
+
+    def to_json(self, path=None, indent: int = 2) -> str:
+        text = json.dumps(self, indent=indent, allow_nan=False)
+        if path is not None:
+            from cardsim.results_io import write_text_atomic
+
+            write_text_atomic(path, text)
+        return text
+
+    @property
+    def n(self) -> int:
+        return count_of(self)
+
+    @property
+    def unit_row(self) -> str:
+        """'deal' or 'match'."""
+        return self.get("unit", "deal")
+
+    @property
+    def facts(self) -> dict:
+        f = self.__dict__.get("_facts")
+        if f is None:
+            f = self.__dict__["_facts"] = game_facts(self.get("game"), self.get("options") or {})
+        return f
+
+    @property
+    def unit(self) -> str:
+        """The unit of the returns (points, chips, ...)."""
+        return self.facts["unit"]
+
+    def options_differing(self) -> dict:
+        return differing_options(self.get("game"), self.get("options") or {}, self.facts)
+
+    def sides(self) -> list:
+        """One record per side (partners grouped) or per seat: seats, mean, ci95, win rate..."""
+        seats = self["seats"]
+        groups = self.get("teams") or [[x["seat"]] for x in seats]
+        out = []
+        for g in groups:
+            x = seats[g[0]]
+            out.append({"seats": list(g), "label": ("seats " + " & ".join(map(str, g))) if len(g) > 1 else f"seat {g[0]}",
+                        "mean": x["mean"], "ci95": x["ci95"], "sd": x["sd"], "wins": x["wins"],
+                        "win_rate": x["win_rate"], "win_ci95": x["win_ci95"], "advantage": x["advantage"],
+                        "advantage_ci95": x["advantage_ci95"], "advantage_p": x["advantage_p"]})
+        return out
+
+    def positions(self) -> list:
+        """The first-player frame, positions with identical results grouped (in a partnership
+        game the first player's partners sit at the same team offsets): dicts with a label."""
+        fp = self.get("first_player")
+        if not fp:
+            return []
+        out = []
+        for x in fp["positions"]:
+            for g in out:
+                y = g["first"]
+                if self.get("teams") and (y["mean"], y["wins"], y["advantage"]) == (x["mean"], x["wins"], x["advantage"]):
+                    g["offsets"].append(x["offset"])
+                    break
+            else:
+                out.append({"first": x, "offsets": [x["offset"]]})
+        res = []
+        for g in out:
+            offs = g["offsets"]
+            if offs == [0]:
+                lab = "first player"
+            elif 0 in offs:
+                lab = "first player's side (" + ", ".join("first" if k == 0 else f"+{k}" for k in offs) + ")"
+            elif len(offs) > 1:
+                lab = "other side (" + ", ".join(f"+{k}" for k in offs) + ")"
+            else:
+                lab = f"first + {offs[0]}"
+            res.append({**g["first"], "offsets": offs, "label": lab})
+        return res
+
+    def _team_of(self, seat: int):
+        for g in self.get("teams") or []:
+            if seat in g:
+                return g
+        return None
+
+    def metric_groups(self) -> tuple[dict, dict, dict]:
+        """(numeric, categorical, constant) metrics: numeric {name: stats}, categorical
+        {name: [(label, count, share, ci)]}, constant {name: value}."""
+        numeric, cats, const = {}, {}, {}
+        n = self.n
+        P = len(self["seats"])
+        for name, v in (self.get("metrics") or {}).items():
+            if n and v.get("min") is not None and v.get("min") == v.get("max"):
+                const[name] = v["min"]
+                continue
+            labels = self.facts["categories"].get(name)
+            h = v.get("hist") or {}
+            if labels is not None and not h.get("width"):
+                rows = []
+                for val, c in zip(h.get("values", []), h.get("counts", [])):
+                    rows.append((_label(labels, val, P), int(c), c / n if n else None, wilson(int(c), n)))
+                cats[name] = rows
+            else:
+                numeric[name] = v
+        return numeric, cats, const
+
+    # -- the verdict -----------------------------------------------------------------------
+    def effects(self) -> list:
+        """Every seat and first-player position effect: dicts with kind, index, advantage, ci, p."""
+        out = []
+        for x in self["seats"]:
+            out.append({"kind": "seat", "index": x["seat"], "advantage": x["advantage"], "ci95": x["advantage_ci95"],
+                        "p": x["advantage_p"], "win_rate": x["win_rate"], "win_ci95": x["win_ci95"]})
+        fp = self.get("first_player")
+        if fp:
+            for x in fp["positions"]:
+                out.append({"kind": "position", "index": x["offset"], "advantage": x["advantage"],
+                            "ci95": x["advantage_ci95"], "p": x["advantage_p"], "win_rate": x["win_rate"],
+                            "win_ci95": x["win_ci95"]})
+        return out
+
+    def verdict(self) -> str:
+        """One or two sentences: the largest significant effect, or none with the detectable size."""
+        n = self.n
+        per = f"per {self.unit_row}"
+        if n < 2:
+            return f"Too few {plural(self.unit_row)} ({n}) to say anything."
+        eff = [e for e in self.effects() if e["advantage"] is not None]
+        alpha = 0.05 / max(len(eff), 1)
+        sig = [e for e in eff if e["p"] is not None and e["p"] < alpha]
+        teams = self.get("teams")
+        if not sig:
+            hw = [(e["ci95"][1] - e["ci95"][0]) / 2 for e in eff if e["ci95"] and e["ci95"][0] is not None]
+            mde = (Z975 + Z80) / Z975 * max(hw) if hw else None
+            wse = [math.sqrt(max(e["win_rate"] * (1 - e["win_rate"]), 0) / n) for e in eff if e["win_rate"] is not None]
+            wmde = (Z975 + Z80) * max(wse) if wse else None
+            size = ""
+            if mde is not None:
+                size = (f" These {n:,} {plural(self.unit_row)} would detect (80% power, 5% level) an advantage of "
+                        f"about {mde:.3g} {self.unit} {per}" + (f" or {100 * wmde:.1f} points of win rate" if wmde
+                                                                  else "") + "; anything smaller may still be there.")
+            return f"No significant seat or first-player effect at this sample size.{size}"
+        e = max(sig, key=lambda e: (abs(e["advantage"]), e["kind"] == "position"))
+        good = e["advantage"] > 0
+        if e["kind"] == "position":
+            k = e["index"]
+            who = "The first player" if k == 0 else f"The player {k} seat{'s' if k > 1 else ''} after the first player"
+            frame = self.get("first_player")["positions"]
+            if teams:
+                team = [g for g in teams if 0 in g][0] if k == 0 else None
+                if team is not None and len(teams) == 2:
+                    other = frame[next(q for q in range(len(frame)) if q not in team)]
+                    return (f"The first player's side is {'favoured' if good else 'disadvantaged'}: it wins "
+                            f"{pct(e['win_rate'])} of {plural(self.unit_row)} {pct_ci(e['win_ci95'])} against "
+                            f"{pct(other['win_rate'])} for the other side; {signed(e['advantage'])} {self.unit} {per} "
+                            f"against the table average {fmt_ci(e['ci95'])} ({p_text(e['p'])}).")
+            others = [x["win_rate"] for x in frame if x["offset"] != k and x["win_rate"] is not None]
+            avg = sum(others) / len(others) if others else None
+            return (f"{who} is {'favoured' if good else 'disadvantaged'}: {signed(e['advantage'])} {self.unit} {per} "
+                    f"against the table average {fmt_ci(e['ci95'])} ({p_text(e['p'])}); wins {pct(e['win_rate'])} "
+                    f"{pct_ci(e['win_ci95'])}" + (f" against {pct(avg)} on average for the other positions." if avg
+                                                   is not None else "."))
+        p = e["index"]
+        team = self._team_of(p)
+        who = f"Seats {' & '.join(map(str, team))} (a side)" if team else f"Seat {p}"
+        verb = "are" if team else "is"
+        return (f"{who} {verb} {'favoured' if good else 'disadvantaged'}: {signed(e['advantage'])} {self.unit} {per} "
+                f"against the table average {fmt_ci(e['ci95'])} ({p_text(e['p'])}); "
+                f"win{'' if team else 's'} {pct(e['win_rate'])} {pct_ci(e['win_ci95'])}.")
+
+    # -- header ----------------------------------------------------------------------------
+    def header(self) -> str:
+        opts = self.get("options") or {}
+        parts = [f"{title(self.get('game'))}: {self.n:,} {plural(self.unit_row)}", f"seed {self.get('seed')}",
+                 f"agents {agents_text(self.get('agents'))}",
+                 f"variant {opts.get('variant')}" if opts.get("variant") else "default rules"]
+        diff = self.options_differing()
+        if diff:
+            parts.append("options " + ", ".join(f"{k}={v}" for k, v in diff.items()))
+        text = ", ".join(parts)
+        if self.get("complete") is False:
+            text += f"  [INCOMPLETE: {self.n:,} of {self.get('planned')} planned]"
+        return text
+
+    def caveats(self) -> list:
+        out = []
+        if any(str(a) == "random" for a in self.get("agents") or []):
+            out.append("Random agents bid and play at random: contracts, seat and skill figures describe random "
+                       "play, not the game as people play it (the default is the greedy agent).")
+        return out
+
+    # -- text ------------------------------------------------------------------------------
+    def text(self) -> str:
+        u, per = self.unit, self.unit_row
+        L = [self.header(), "", "Verdict: " + self.verdict()]
+        L += ["Note: " + c for c in self.caveats()]
+        L.append("")
+        sides = self.sides()
+        teams = self.get("teams")
+        L.append(("Sides (partners score the same every " + per + ")") if teams else "Seats")
+        w = max(len(x["label"]) for x in sides + self.positions()) + 2
+        L.append(f"  {'':<{w}}{f'mean {u}/{per}':>18}  {'95% CI':<22}{'win rate':>9}  {'95% CI':<17}"
+                 f"{'advantage':>10}  p")
+        for s in sides:
+            L.append(f"  {s['label']:<{w}}{fmt(s['mean']):>18}  {fmt_ci(s['ci95']):<22}{pct(s['win_rate']):>9}  "
+                     f"{pct_ci(s['win_ci95']):<17}{signed(s['advantage']):>10}  {fmt_p(s['advantage_p'])}")
+        b = self.get("seat_balance") or {}
+        L.append(f"  seat balance (Hotelling T2): {p_text(b.get('p_value'))}; win-rate gap "
+                 f"{pct(b.get('win_rate_gap'))}")
+        if self.get("first_player"):
+            L.append("")
+            L.append("By position after the first player")
+            for x in self.positions():
+                lab = x["label"]
+                L.append(f"  {lab:<{w}}{fmt(x['mean']):>18}  {fmt_ci(x['ci95']):<22}{pct(x['win_rate']):>9}  "
+                         f"{pct_ci(x['win_ci95']):<17}{signed(x['advantage']):>10}  {fmt_p(x['advantage_p'])}")
+        d = self["duration"]
+        L += ["", "Game measures",
+              f"  draws {pct(self['draws']['rate'], 2)} {pct_ci(self['draws']['ci95'], 2)};  "
+              f"actions per {per} {fmt(d['actions']['mean'], 2)};  decisions per {per} {fmt(d['decisions']['mean'], 2)}",
+              f"  branching factor {fmt(self['branching_factor']['value'], 2)};  branching at decisions "
+              f"{fmt(self['branching_at_decisions']['value'], 2)};  decision share "
+              f"{pct(self['decision_share']['value'])}"]
+        if self.get("lead_changes"):
+            L.append(f"  lead changes per {per} {fmt(self['lead_changes']['mean'], 2)} "
+                     f"{fmt_ci(self['lead_changes']['ci95'])}")
+        numeric, cats, const = self.metric_groups()
+        if numeric:
+            L += ["", "Metrics"]
+            for k, v in numeric.items():
+                L.append(f"  {k:<20} mean {fmt(v['mean'], 3)} {fmt_ci(v['ci95'])}  sd {fmt(v['sd'], 3)}  "
+                         f"range {fmt(v.get('min'), 3)}..{fmt(v.get('max'), 3)}")
+        for k, rows in cats.items():
+            L += ["", f"{k} (share of {plural(per)})"]
+            L.append("  " + "   ".join(f"{lab} {pct(sh)} {pct_ci(ci)}" for lab, _, sh, ci in rows))
+        if const:
+            L += ["", "Constant in every " + per + " (left out): " + ", ".join(f"{k}={fmt(v, 3)}" for k, v in const.items())]
+        L += ["", "Definitions: docs/glossary.md"]
+        return "\n".join(L)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_pretty_(self, p, cycle):  # IPython's plain-text display
+        p.text(self.text())
+
+    # -- HTML ------------------------------------------------------------------------------
+    def html_tables(self) -> str:
+        """The summary's tables as HTML (the report puts them under its plots)."""
+        u, per = self.unit, self.unit_row
+        e = _html.escape
+        out = []
+        teams = self.get("teams")
+        out.append(f"<h3>{'Sides' if teams else 'Seats'}</h3><table class='seats'>")
+        out.append(_row(["", f"mean {u} per {per}", "95% CI", "win rate", "95% CI", "advantage", "95% CI", "p"], "th"))
+        for s in self.sides():
+            out.append(_row([s["label"], fmt(s["mean"]), fmt_ci(s["ci95"]), pct(s["win_rate"]), pct_ci(s["win_ci95"]),
+                             fmt(s["advantage"]), fmt_ci(s["advantage_ci95"]), fmt_p(s["advantage_p"])]))
+        out.append("</table>")
+        b = self.get("seat_balance") or {}
+        out.append(f"<p>Seat balance (<a href='#{anchor('seat balance')}'>Hotelling T&sup2;</a>): "
+                   f"{e(p_text(b.get('p_value')))}; win-rate gap {e(pct(b.get('win_rate_gap')))}; balance "
+                   f"{fmt(b.get('balance'))}.</p>")
+        fp = self.get("first_player")
+        if fp:
+            out.append("<h3>By position after the first player</h3><table class='positions'>")
+            out.append(_row(["position", f"mean {u} per {per}", "95% CI", "win rate", "95% CI", "advantage", "95% CI",
+                             "p"], "th"))
+            for x in self.positions():
+                out.append(_row([x["label"], fmt(x["mean"]),
+                                 fmt_ci(x["ci95"]), pct(x["win_rate"]), pct_ci(x["win_ci95"]), fmt(x["advantage"]),
+                                 fmt_ci(x["advantage_ci95"]), fmt_p(x["advantage_p"])]))
+            out.append("</table>")
+        d = self["duration"]
+        rows = [("draws (drawishness)", pct(self["draws"]["rate"], 2), pct_ci(self["draws"]["ci95"], 2)),
+                (f"actions per {per}", fmt(d["actions"]["mean"]), fmt_ci(d["actions"]["ci95"])),
+                (f"decisions per {per}", fmt(d["decisions"]["mean"]), fmt_ci(d["decisions"]["ci95"])),
+                ("branching factor", fmt(self["branching_factor"]["value"]), fmt_ci(self["branching_factor"]["ci95"])),
+                ("branching at decisions", fmt(self["branching_at_decisions"]["value"]),
+                 fmt_ci(self["branching_at_decisions"]["ci95"])),
+                ("decision share", fmt(self["decision_share"]["value"]), fmt_ci(self["decision_share"]["ci95"]))]
+        if self.get("lead_changes"):
+            rows.append((f"lead changes per {per}", fmt(self["lead_changes"]["mean"]),
+                         fmt_ci(self["lead_changes"]["ci95"])))
+        out.append("<h3>Game measures</h3><table class='measures'>")
+        out.append(_row(["measure", "value", "95% CI"], "th"))
+        out += [_row(r) for r in rows]
+        out.append("</table>")
+        numeric, cats, const = self.metric_groups()
+        if numeric:
+            out.append("<h3>Metrics</h3><table class='metrics'>")
+            out.append(_row(["metric", "mean", "95% CI", "sd", "min", "max"], "th"))
+            for k, v in numeric.items():
+                out.append(_row([k, fmt(v["mean"]), fmt_ci(v["ci95"]), fmt(v["sd"]), fmt(v.get("min")),
+                                 fmt(v.get("max"))]))
+            out.append("</table>")
+        for k, rows in cats.items():
+            out.append(f"<h3>{e(k)} (share of {plural(per)})</h3><table class='category'>")
+            out.append(_row([k, plural(per), "share", "95% CI"], "th"))
+            out += [_row([lab, fmt(c), pct(sh), pct_ci(ci)]) for lab, c, sh, ci in rows]
+            out.append("</table>")
+        if const:
+            out.append("<p>Constant in every " + e(per) + " (left out): "
+                       + e(", ".join(f"{k}={fmt(v, 3)}" for k, v in const.items())) + ".</p>")
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        e = _html.escape
+        cav = "".join(f"<p><i>Note: {e(c)}</i></p>" for c in self.caveats())
+        return (f"<div class='cardsim-summary'><p><b>{e(self.header())}</b></p>"
+                f"<p class='verdict'><b>Verdict:</b> {e(self.verdict())}</p>{cav}{self.html_tables()}"
+                f"<p>Definitions: docs/glossary.md</p></div>")
+
+
+def _row(cells, tag="td") -> str:
+    return "<tr>" + "".join(f"<{tag}>{_html.escape(str(c))}</{tag}>" for c in cells) + "</tr>"
+
+
+def _label(labels, value, P) -> str:
+    v = float(value)
+    iv = int(v) if v == int(v) else None
+    if iv is not None and iv < 0:
+        return "none"
+    if labels == "seat":
+        return f"seat {iv}" if iv is not None else fmt(v)
+    if labels == "team":
+        return f"team {iv}" if iv is not None else fmt(v)
+    if labels == "bool":
+        return {0: "no", 1: "yes"}.get(iv, fmt(v))
+    if isinstance(labels, (tuple, list, str)) and iv is not None and iv < len(labels):
+        return str(labels[iv])
+    if isinstance(labels, dict):
+        return str(labels.get(iv, labels.get(v, fmt(v))))
+    return fmt(v) if iv is None else str(iv)
+
+
+def as_summary(s) -> Summary:
+    return s if isinstance(s, Summary) else Summary(s)
