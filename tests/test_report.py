@@ -85,6 +85,11 @@ def test_compare_refuses_other_games_and_warns_on_other_deals(tmp_path):
     assert c["method"] == "paired" and not c["warnings"]
     assert "variant egyptian" in c["a"]["label"] and "variant yemeni" in c["b"]["label"]
     assert c["a"]["label"] != c["b"]["label"] and c["verdict"]
+    assert c["teams"] == [[0, 2], [1, 3]]                  # partners compared as one side
+    from cardsim.analysis.compare import compare_text
+
+    text = compare_text(c)
+    assert "seats 0 & 2: mean return" in text and "seat 2:" not in text and "Verdict: " in text
     other = cardsim.simulate("joffre_whist", deals=300, seed=1, workers=1)
     with pytest.raises(cardsim.ConfigError, match="different games"):
         cardsim.compare(a, other)

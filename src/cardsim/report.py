@@ -71,13 +71,22 @@ def _interval_plot(ax, labels, values, cis, colors, ref=None, xlabel=""):
         ax.axvline(ref, color="#555", ls="--", lw=1)
     pts = [v for v in values if v is not None] + [c for ci in cis if ci and ci[0] is not None for c in ci]
     pts += [ref] if ref is not None else []
-    if pts:
-        lo, hi = min(pts), max(pts)
-        pad = (hi - lo) * 0.15 or max(abs(hi), 1e-3) * 0.1
-        ax.set_xlim(lo - pad, hi + pad)
+    span = _span(pts)
+    if span:
+        ax.set_xlim(*span)
     ax.set_yticks(y, labels)
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
+    return pts
+
+
+def _span(pts):
+    """An axis range around the points with a margin (None without points)."""
+    if not pts:
+        return None
+    lo, hi = min(pts), max(pts)
+    pad = (hi - lo) * 0.15 or max(abs(hi), 1e-3) * 0.1
+    return lo - pad, hi + pad
 
 
 def _hist(ax, h, n, color="C0", bins=31):
@@ -278,38 +287,46 @@ def write_report(result, path, skill: dict | None = None, partial: bool = False)
 # comparison page
 # ---------------------------------------------------------------------------------------------
 def _compare_figures(c: dict, sa: Summary, sb: Summary) -> dict:
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    from cardsim.analysis.compare import side_rows
+
     plt = _plt()
     figs = {}
-    # side by side: win rate and advantage by side/seat in A and B
-    fig, axes = plt.subplots(1, 2, figsize=(10.4, 0.5 * max(len(sa.sides()), len(sb.sides())) + 1.8), squeeze=False)
+    # side by side, on one axis: win rate by side or seat, and by position after the first player
+    rows = max(len(sa.sides()) + len(sa.positions()), len(sb.sides()) + len(sb.positions()))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.42 * rows + 1.8), squeeze=False)
+    pts = []
     for ax, s, tag in ((axes[0][0], sa, "A"), (axes[0][1], sb, "B")):
-        sides = s.sides()
-        _interval_plot(ax, [d["label"] for d in sides], [d["win_rate"] for d in sides], [d["win_ci95"] for d in sides],
-                       [f"C{i}" for i in range(len(sides))], xlabel="win rate (95% Wilson)")
+        items = [(d["label"], d) for d in s.sides()] + [(x["label"], x) for x in s.positions()]
+        pts += _interval_plot(ax, [k for k, _ in items], [x["win_rate"] for _, x in items],
+                              [x["win_ci95"] for _, x in items], [f"C{i}" for i in range(len(items))],
+                              xlabel="win rate (95% Wilson)")
         ax.set_title(f"{tag}: {c[tag.lower()]['label']}", fontsize=9)
+    for ax in axes[0]:
+        if _span(pts):
+            ax.set_xlim(*_span(pts))             # one scale for both runs
+        ax.xaxis.set_major_locator(MaxNLocator(5))
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    fig.tight_layout(w_pad=3)
     figs["side_by_side"] = _png(fig)
-    # the differences B - A with intervals
-    items = []
-    for x in c["seats"]:
-        items.append((f"seat {x['seat']} mean return", x["mean"]))
-        items.append((f"seat {x['seat']} win rate", x["win_rate"]))
-    items.append(("draws", c["draws"]))
-    items += [(k, v) for k, v in c["duration"].items()]
-    items += [(k, v) for k, v in c["metrics"].items() if v.get("diff") is not None]
-    fig, axes = plt.subplots(1, 1, figsize=(6.5, 0.32 * len(items) + 1.4), squeeze=False)
-    ax = axes[0][0]
-    y = np.arange(len(items))[::-1]
-    for yi, (k, v) in zip(y, items):
-        if v.get("diff") is None:
-            continue
-        lo, hi = _err(v.get("ci95"), v["diff"])
-        sig = v.get("p_value") is not None and v["p_value"] < 0.05
-        ax.errorbar([v["diff"]], [yi], xerr=[[lo], [hi]], fmt="o", color="C3" if sig else "C0", capsize=4)
-    ax.axvline(0, color="#555", ls="--", lw=1)
-    ax.set_yticks(y, [k for k, _ in items], fontsize=8)
-    ax.set_xscale("symlog", linthresh=0.01)
-    ax.set_xlabel("difference B - A (95% CI; red: p < 0.05)")
-    ax.set_title(f"Differences ({c['method']})")
+    # the differences B - A with intervals: rates in points, returns in the game's unit
+    rates = [(f"{label} win rate", x["win_rate"]) for label, x in side_rows(c)]
+    if "first_player_win_rate" in c:
+        rates.append(("first player's win rate", c["first_player_win_rate"]))
+    rates.append(("draws", c["draws"]))
+    means = [(f"{label} mean return", x["mean"]) for label, x in side_rows(c)]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.42 * max(len(rates), len(means)) + 1.8), squeeze=False)
+    for ax, items, scale, xl in ((axes[0][0], rates, 100.0, "difference B - A, points of rate (95% CI)"),
+                                 (axes[0][1], means, 1.0, f"difference B - A, {sa.unit} per {sa.unit_row} (95% CI)")):
+        vals = [None if v.get("diff") is None else scale * v["diff"] for _, v in items]
+        cis = [None if v.get("ci95") is None or v["ci95"][0] is None else (scale * v["ci95"][0], scale * v["ci95"][1])
+               for _, v in items]
+        cols = ["C3" if v.get("p_value") is not None and v["p_value"] < 0.05 else "C0" for _, v in items]
+        _interval_plot(ax, [k for k, _ in items], vals, cis, cols, ref=0.0, xlabel=xl)
+    axes[0][0].set_title(f"Differences in rates ({c['method']}; red: p < 0.05)", fontsize=9)
+    axes[0][1].set_title(f"Differences in mean return ({c['method']})", fontsize=9)
+    fig.tight_layout(w_pad=3)
     figs["differences"] = _png(fig)
     return figs
 
@@ -331,10 +348,12 @@ def render_compare_html(c: dict, sa: dict, sb: dict) -> str:
     out.append(f"<img id='differences' alt='Differences with intervals' src='{figs['differences']}'>")
     out.append("<h2>Differences B - A</h2><table>")
     out.append(_row(["measure", "A", "B", "B - A", "95% CI", "p"], "th"))
-    for x in c["seats"]:
-        for k, lab, f in (("mean", "mean return", fmt), ("win_rate", "win rate", fmt)):
+    from cardsim.analysis.compare import side_rows
+
+    for label, x in side_rows(c):
+        for k, lab in (("mean", "mean return"), ("win_rate", "win rate")):
             v = x[k]
-            out.append(_row([f"seat {x['seat']} {lab}", f(v["a"]), f(v["b"]), fmt(v["diff"]), fmt_ci(v["ci95"]),
+            out.append(_row([f"{label} {lab}", fmt(v["a"]), fmt(v["b"]), fmt(v["diff"]), fmt_ci(v["ci95"]),
                              fmt_p(v["p_value"])]))
     for k, v in [("draws", c["draws"])] + list(c["duration"].items()) + list(c["metrics"].items()):
         out.append(_row([k, fmt(v.get("a")), fmt(v.get("b")), fmt(v.get("diff")), fmt_ci(v.get("ci95")),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.analysis.summary import as_summary, differing_options, p_text, pct, pct_ci
+from cardsim.analysis.summary import agents_text, as_summary, differing_options, p_text, pct
 from cardsim.errors import ConfigError
 from cardsim.result import SimResult, as_result
 from cardsim.stats import count_of, paired_difference, two_proportions, welch
@@ -23,7 +23,7 @@ def run_label(s: dict, other: dict | None = None) -> str:
     if diff:
         parts.append(", ".join(f"{k}={v}" for k, v in diff.items()))
     if other is None or other.get("agents") != s.get("agents"):
-        parts.append("agents " + ",".join(map(str, s.get("agents") or [])))
+        parts.append("agents " + agents_text(s.get("agents")))
     if other is not None and other.get("seed") != s.get("seed"):
         parts.append(f"seed {s.get('seed')}")
     return ", ".join(parts)
@@ -42,29 +42,41 @@ def _check_comparable(sa: dict, sb: dict):
 
 def _verdict(out: dict) -> str:
     cands = []
-    for x in out["seats"]:
+    for label, x in side_rows(out):
         for k, lab in (("win_rate", "win rate"), ("mean", "mean return")):
             v = x[k]
             if v["p_value"] is not None and v["diff"] is not None:
-                cands.append((v["p_value"], k, x["seat"], lab, v))
+                cands.append((v["p_value"], k, label, lab, v))
     if "first_player_win_rate" in out:
         v = out["first_player_win_rate"]
         if v["p_value"] is not None:
-            cands.append((v["p_value"], "fp", -1, "first player's win rate", v))
-    alpha = 0.05 / max(len(cands), 1)
+            cands.append((v["p_value"], "fp", "the first player", "win rate", v))
+    others = [(k, v) for k, v in [("draws", out["draws"])] + list(out["duration"].items()) + list(out["metrics"].items())
+              if v.get("p_value") is not None and v.get("diff") is not None]
+    alpha = 0.05 / max(len(cands) + len(others), 1)
     sig = [c for c in cands if c[0] < alpha]
+    rest = sorted((v["p_value"], k, v) for k, v in others if v["p_value"] < alpha)[:3]
+    also = ""
+    if rest:
+        also = "; significant changes elsewhere: " + ", ".join(
+            f"{k} {_diff_text(k, v)} ({p_text(p)})" for p, k, v in rest)
     if not sig:
-        return (f"No significant difference in seat results between B and A at this sample size "
-                f"({out['method']} comparison).")
+        return (f"No significant difference in seat results between B and A at this sample size ({out['method']} "
+                f"comparison){also}.")
     wins = [c for c in sig if c[1] in ("win_rate", "fp")]
-    p, k, seat, lab, v = max(wins, key=lambda c: abs(c[4]["diff"])) if wins else min(sig, key=lambda c: c[0])
-    who = "the first player's" if k == "fp" else f"seat {seat}'s"
+    p, k, who, lab, v = max(wins, key=lambda c: abs(c[4]["diff"])) if wins else min(sig, key=lambda c: c[0])
     if k in ("win_rate", "fp"):
-        what = (f"{who} {'win rate' if k == 'win_rate' else 'win rate'} goes from {pct(v['a'])} to {pct(v['b'])} "
-                f"({100 * v['diff']:+.1f} points, {pct_ci(v['ci95'])})")
+        what = (f"{who}'s win rate goes from {pct(v['a'])} to {pct(v['b'])} ({100 * v['diff']:+.1f} points, "
+                f"95% CI {100 * v['ci95'][0]:+.1f} to {100 * v['ci95'][1]:+.1f})")
     else:
-        what = f"{who} {lab} changes by {v['diff']:+.3g} ({v['ci95'][0]:.3g} to {v['ci95'][1]:.3g})"
-    return f"B differs from A: {what}, {p_text(p)}."
+        what = f"{who}'s {lab} changes by {v['diff']:+.3g} ({v['ci95'][0]:.3g} to {v['ci95'][1]:.3g})"
+    return f"B differs from A: {what}, {p_text(p)}{also}."
+
+
+def _diff_text(k: str, v: dict) -> str:
+    if k in ("draws", "win rate") or k.endswith("win rate"):
+        return f"{100 * v['diff']:+.2f} points of rate"
+    return f"{v['diff']:+.3g}"
 
 
 def compare(a, b) -> dict:
@@ -133,27 +145,45 @@ def compare(a, b) -> dict:
     fa, fb = sa.get("first_player"), sb.get("first_player")
     if fa and fb:
         out["first_player_win_rate"] = two_proportions(fa["positions"][0]["wins"], na, fb["positions"][0]["wins"], nb)
+    # partners (identical returns in both runs) are one side: one row per side in text and plots
+    out["teams"] = sa.get("teams") if sa.get("teams") == sb.get("teams") else None
     out["verdict"] = _verdict(out)
     return out
 
 
+def side_rows(c: dict) -> list:
+    """(label, seat record) per side (partners grouped when both runs have the same teams) or seat."""
+    groups = c.get("teams") or [[x["seat"]] for x in c["seats"]]
+    return [(("seats " + " & ".join(map(str, g))) if len(g) > 1 else f"seat {g[0]}", c["seats"][g[0]])
+            for g in groups]
+
+
 def compare_text(c: dict) -> str:
     """compare()'s result as readable text: the runs, any warning, the verdict, then B - A."""
-    from cardsim.analysis.summary import fmt, fmt_ci, fmt_p
+    from cardsim.analysis.summary import fmt, fmt_ci
 
     L = [f"A: {c['a']['label']} ({c['a']['deals']:,} {c['a'].get('unit') or 'deal'}s, seed {c['a']['seed']})",
          f"B: {c['b']['label']} ({c['b']['deals']:,} {c['b'].get('unit') or 'deal'}s, seed {c['b']['seed']})"]
     L += ["Warning: " + w for w in c.get("warnings", [])]
     L += ["", "Verdict: " + c["verdict"], "", f"B - A ({c['method']} comparison)"]
-    for x in c["seats"]:
+    for label, x in side_rows(c):
         m, w = x["mean"], x["win_rate"]
-        L.append(f"  seat {x['seat']}: mean return {fmt(m['diff'])} {fmt_ci(m['ci95'])} p={fmt_p(m['p_value'])}   "
-                 f"win rate {fmt(w['diff'])} {fmt_ci(w['ci95'])} p={fmt_p(w['p_value'])}")
+        L.append(f"  {label}: mean return {fmt(m['diff'])} {fmt_ci(m['ci95'])} {p_text(m['p_value'])}   "
+                 f"win rate {_pts(w)} {p_text(w['p_value'])}")
     if "first_player_win_rate" in c:
         v = c["first_player_win_rate"]
-        L.append(f"  first player's win rate: {fmt(v['diff'])} {fmt_ci(v['ci95'])} p={fmt_p(v['p_value'])}")
+        L.append(f"  first player's win rate: {_pts(v)} {p_text(v['p_value'])}")
     d = c["draws"]
-    L.append(f"  draws: {fmt(d['diff'])} {fmt_ci(d['ci95'])} p={fmt_p(d['p_value'])}")
+    L.append(f"  draws: {_pts(d)} {p_text(d['p_value'])}")
     for k, v in list(c["duration"].items()) + list(c["metrics"].items()):
-        L.append(f"  {k}: {fmt(v['diff'])} {fmt_ci(v['ci95'])} p={fmt_p(v['p_value'])}")
+        L.append(f"  {k}: {fmt(v['diff'])} {fmt_ci(v['ci95'])} {p_text(v['p_value'])}")
     return "\n".join(L)
+
+
+def _pts(v: dict) -> str:
+    """A difference of rates in percentage points with its interval."""
+    if v.get("diff") is None:
+        return "n/a"
+    ci = v.get("ci95") or (None, None)
+    lo = "n/a" if ci[0] is None else f"[{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]"
+    return f"{100 * v['diff']:+.2f} points {lo}"
