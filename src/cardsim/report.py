@@ -80,6 +80,15 @@ def _interval_plot(ax, labels, values, cis, colors, ref=None, xlabel=""):
     return pts
 
 
+def _percent_axes(axes):
+    """Rates as percentages, at most 5 ticks (a zoomed axis otherwise crowds its labels)."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(5))
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+
+
 def _span(pts):
     """An axis range around the points with a margin (None without points)."""
     if not pts:
@@ -140,6 +149,7 @@ def _figures(s: Summary) -> dict:
                        [x["win_ci95"] for _, x in items], [f"C{i}" for i in range(len(items))],
                        xlabel=f"win rate (share of {plural(row)}, 95% Wilson)")
         axes[0][1].set_title("Win rate by position after the first player")
+    _percent_axes(axes[0])
     fig.tight_layout(w_pad=3)
     figs["win_rates"] = _png(fig)
     # return distribution per side/seat, with the unit
@@ -287,8 +297,6 @@ def write_report(result, path, skill: dict | None = None, partial: bool = False)
 # comparison page
 # ---------------------------------------------------------------------------------------------
 def _compare_figures(c: dict, sa: Summary, sb: Summary) -> dict:
-    from matplotlib.ticker import MaxNLocator, PercentFormatter
-
     from cardsim.analysis.compare import side_rows
 
     plt = _plt()
@@ -306,8 +314,7 @@ def _compare_figures(c: dict, sa: Summary, sb: Summary) -> dict:
     for ax in axes[0]:
         if _span(pts):
             ax.set_xlim(*_span(pts))             # one scale for both runs
-        ax.xaxis.set_major_locator(MaxNLocator(5))
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    _percent_axes(axes[0])
     fig.tight_layout(w_pad=3)
     figs["side_by_side"] = _png(fig)
     # the differences B - A with intervals: rates in points, returns in the game's unit
@@ -392,6 +399,7 @@ def sweep_html(sw) -> str:
             cols.append(f"C{i}")
     _interval_plot(ax, labels, vals, cis, cols, xlabel=f"win rate (share of {plural(s0.unit_row)}, 95% Wilson)")
     ax.set_title("Win rate by side or seat, per configuration")
+    _percent_axes([ax])
     img = _png(fig)
     out = _head(f"cardsim sweep: {sw.game}")
     out.append(f"<h1>{e(title(sw.game))}: {len(sw.runs)} configurations on the same deals</h1>")

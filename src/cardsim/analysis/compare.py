@@ -1,7 +1,7 @@
 """compare(): the difference between two runs of one game, with intervals and p-values.
 
-Runs of different games, or with different seat counts, are refused (their seats and metrics do
-not correspond). Runs are paired deal by deal only when they share the game, the seed and the
+Runs with different seat counts are refused (their seats do not correspond); runs of different
+games are compared as independent samples, seat by seat, with a warning. Runs are paired deal by deal only when they share the game, the seed and the
 deal indices and both kept their tables; otherwise they are compared as independent samples and
 the result says why (`warnings`). Headers name each run's variant, the options that differ
 from the defaults and the agents (`label`)."""
@@ -30,9 +30,6 @@ def run_label(s: dict, other: dict | None = None) -> str:
 
 
 def _check_comparable(sa: dict, sb: dict):
-    if sa.get("game") != sb.get("game"):
-        raise ConfigError(f"cannot compare runs of different games (A is {sa.get('game')}, B is {sb.get('game')}): "
-                          f"compare variants, options or agents of one game")
     if len(sa["seats"]) != len(sb["seats"]):
         raise ConfigError(f"cannot compare runs with different numbers of seats ({len(sa['seats'])} and "
                           f"{len(sb['seats'])}): their seats do not correspond")
@@ -95,11 +92,16 @@ def compare(a, b) -> dict:
     sb = rb.summary() if isinstance(rb, SimResult) else as_summary(rb)
     _check_comparable(sa, sb)
     warnings = []
+    same_game = sa.get("game") == sb.get("game")
+    if not same_game:
+        warnings.append(f"A is {sa.get('game')}, B is {sb.get('game')}: different games, compared as independent "
+                        f"samples seat by seat only (their seats, units and metrics need not correspond); compare "
+                        f"variants, options or agents of one game for a meaningful difference.")
     tables = isinstance(ra, SimResult) and isinstance(rb, SimResult) and ra.table is not None and rb.table is not None
     same_deals = sa.get("seed") == sb.get("seed") and count_of(sa) == count_of(sb)
-    paired = (tables and same_deals and len(ra.table) == len(rb.table)
+    paired = (same_game and tables and same_deals and len(ra.table) == len(rb.table)
               and np.array_equal(ra.table["deal"], rb.table["deal"]))
-    if not paired:
+    if not paired and same_game:
         if not same_deals:
             warnings.append(f"A and B do not play the same deals (seed {sa.get('seed')} x {count_of(sa):,} vs seed "
                             f"{sb.get('seed')} x {count_of(sb):,}): compared as independent samples (wider intervals)."
@@ -134,7 +136,7 @@ def compare(a, b) -> dict:
             out["duration"][k] = welch(A["mean"], A["sd"], na, B["mean"], B["sd"], nb)
     out["metrics"] = {}
     # numeric metrics only: category codes are not averaged, constants have nothing to compare
-    num_b = as_summary(sb).metric_groups()[0]
+    num_b = as_summary(sb).metric_groups()[0] if same_game else {}
     for k in as_summary(sa).metric_groups()[0]:
         if k in num_b:
             if paired:
