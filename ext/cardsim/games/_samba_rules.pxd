@@ -1,0 +1,97 @@
+# Samba pure rules (docs/rules/samba.md): card identities, meld records, meld validity, the
+# completions a staged meld can still reach, the initial-meld requirement, side scoring.
+# No access to the state struct: everything works on packed hands, meld records and the config.
+from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._hand cimport Hand
+
+cdef enum:
+    SB_KINDS = 53            # card kinds: suit*13 + rank (rank 0 = '2' .. 12 = 'A'), 52 = joker
+    SB_JK = 52               # joker kind; stored as identities 52 (first 3 copies) and 53
+    SB_JK2 = 53              # second joker identity (a hand holds copies 4..6 here, see jk_add)
+    SB_DECK = 162            # 3 x 52 + 6 jokers
+    SB_MAXMELDS = 32         # meld slots per side (engine limit, see docs/rules/samba.md)
+    MT_NONE = 0              # meld types
+    MT_GROUP = 1
+    MT_SEQ = 2
+    MT_BLACK3 = 3
+    WOC_ALLOWED = 0          # wild_onto_canasta
+    WOC_NOT_NATURAL = 1
+    WOC_NEVER = 2
+
+ctypedef struct SBConfig:
+    int32_t nplayers         # 2..6
+    int32_t nsides           # sides (2 for N = 2, 4; 3 for N = 3, 6; 5 for N = 5)
+    int32_t hand_size        # cards dealt to each player
+    int32_t upcard_rewind    # re-turn a wild / red-three upcard (§3.3)
+    int32_t always_frozen    # pile_model == "always_frozen" (no lay-off pickup)
+    int32_t seq_top_take     # sequence_top_card_take (Dutch)
+    int32_t red3_manual      # red_three_mode == "manual" (Dutch)
+    int32_t red3_hand_750    # red3_in_hand_penalty: 1 = -750 per player holding any, 0 = -100 each
+    int32_t red3_six_600     # red3_unqualified: 1 = six count -600 (Dutch), 0 = -1000
+    int32_t dutch_groups     # group_wild_rule: naturals >= 2 x wilds
+    int32_t woc              # wild_onto_canasta WOC_*
+    int32_t table_hoyle      # initial_meld_table == "hoyle"
+    int32_t penalize         # insufficient_initial_meld == "penalize"
+    int32_t go_out_query     # allow_go_out_query
+    int32_t min_canastas     # going_out_min_canastas
+    int32_t target           # target_score (scope="match")
+    int32_t concealed_bonus  # bonus for going out concealed (never melded before the going-out turn)
+    int32_t match            # scope == "match"
+
+ctypedef struct Meld:
+    int8_t type              # MT_*
+    int8_t key               # GROUP: rank 2..12; SEQ: suit 0..3
+    int8_t lo                # SEQ: lowest rank
+    int8_t hi                # SEQ: highest rank
+    int8_t nat               # natural cards (GROUP) / cards (SEQ, BLACK3)
+    int8_t wild              # wild cards (GROUP only)
+    int8_t n                 # cards in the meld
+    int8_t pending           # 1 while part of an unfinished initial-meld batch
+    Hand cards               # the cards themselves (identities, jokers canonical)
+
+cdef int sb_card_value(int kind) noexcept nogil
+cdef int sb_req(int cum, int hoyle) noexcept nogil
+cdef bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil
+cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
+cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
+cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil
+cdef bint sb_is_canasta(const Meld* m) noexcept nogil
+cdef int sb_meld_value(const Meld* m) noexcept nogil
+cdef int sb_meld_bonus(const Meld* m) noexcept nogil
+cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
+cdef int sb_counts_value(const int8_t* cnt) noexcept nogil
+cdef void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil
+cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil
+cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int C, bint may_out,
+                            const SBConfig* c) noexcept nogil
+cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
+                       const SBConfig* c) noexcept nogil
+cdef bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil
+cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
+                          const SBConfig* c) noexcept nogil
+cdef int sb_nat_of_rank(const int8_t* cnt, int r) noexcept nogil
+cdef int sb_wilds(const int8_t* cnt) noexcept nogil
+cdef int sb_total(const int8_t* cnt) noexcept nogil
+cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c) noexcept nogil
+
+cdef inline int kind_of(int ident) noexcept nogil:
+    """Card kind of a card identity (both joker identities are the joker kind)."""
+    return SB_JK if ident >= SB_JK else ident
+
+cdef inline int rank_of(int kind) noexcept nogil:
+    return kind % 13
+
+cdef inline int suit_of(int kind) noexcept nogil:
+    return kind // 13
+
+cdef inline bint is_wild(int kind) noexcept nogil:
+    return kind == SB_JK or (kind < 52 and kind % 13 == 0)
+
+cdef inline bint is_natural(int kind) noexcept nogil:
+    return kind < 52 and kind % 13 >= 2
+
+cdef inline bint is_black3(int kind) noexcept nogil:
+    return kind == 1 or kind == 40
+
+cdef inline bint is_red3(int kind) noexcept nogil:
+    return kind == 14 or kind == 27

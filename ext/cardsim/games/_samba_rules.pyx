@@ -1,0 +1,710 @@
+"""Samba pure rules (docs/rules/samba.md §2, §4, §6): card values, meld validity (GROUP, SEQUENCE,
+BLACK3), lay-offs and merges with the wild_onto_canasta option, the completions a staged meld can
+still reach under the hand guard (HG, §4.0), the initial-meld requirement (§4.0 table, S-D15) and a
+constructive check that an initial meld can still reach its minimum, side scoring (§6).
+
+Card kinds: suit*13 + rank (suits S H D C = 0..3; rank 0 = '2', 1 = '3', 2 = '4' .. 12 = 'A'),
+52 = joker. Sequence order is the rank order 4 < 5 < ... < A (ranks 2..12), no wrap (§2).
+In a packed Hand (core/_hand.pxd, 4 layers) the six jokers are two identities, 52 and 53: a hand
+or meld holding j jokers stores min(j, 3) copies as identity 52 and the rest as 53 (jk_add /
+jk_remove keep this canonical), so actions and strings only ever name one joker kind `JK`.
+
+These kernels work on count vectors `int8 cnt[53]` indexed by kind (sb_counts converts a Hand);
+they never touch a game state.
+"""
+from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from cardsim.core._hand cimport Hand, hand_count
+
+cdef int VALUE[13]
+VALUE[:] = [20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20]
+
+cdef int sb_card_value(int kind) noexcept nogil:
+    """Card value (§2): joker 50, 2 and A 20, K..8 10, 7..4 5, black 3 5, red 3 0."""
+    if kind == SB_JK:
+        return 50
+    if kind % 13 == 1:
+        return 5 if is_black3(kind) else 0
+    return VALUE[kind % 13]
+
+cdef int sb_req(int cum, int hoyle) noexcept nogil:
+    """Initial-meld requirement from the side's cumulative score at the start of the deal (§4.0,
+    S-D15): <0: 15, 0..1495: 50, 1500..2995: 90, 3000..4995: 120, >=5000: 150; the Hoyle table
+    has 3000..6995: 120, >=7000: 160."""
+    if cum < 0:
+        return 15
+    if cum < 1500:
+        return 50
+    if cum < 3000:
+        return 90
+    if hoyle:
+        return 120 if cum < 7000 else 160
+    return 120 if cum < 5000 else 150
+
+cdef bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil:
+    """GROUP validity (§4.0): >= 3 cards, >= 2 naturals, <= 2 wilds; Dutch group_wild_rule also
+    naturals >= 2 x wilds (S-D7)."""
+    if nat < 2 or wild > 2 or nat + wild < 3:
+        return False
+    if c.dutch_groups and nat < 2 * wild:
+        return False
+    return True
+
+cdef void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil:
+    """cnt[kind] = copies of each kind in h (jokers: both identities)."""
+    cdef int k
+    for k in range(52):
+        cnt[k] = hand_count(h, k)
+    cnt[SB_JK] = hand_count(h, SB_JK) + hand_count(h, SB_JK2)
+
+cdef int sb_counts_value(const int8_t* cnt) noexcept nogil:
+    cdef int k, v = 0
+    for k in range(SB_KINDS):
+        if cnt[k]:
+            v += cnt[k] * sb_card_value(k)
+    return v
+
+cdef inline int nat_of_rank(const int8_t* cnt, int r) noexcept nogil:
+    return cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
+
+cdef inline int wilds_in(const int8_t* cnt) noexcept nogil:
+    return cnt[0] + cnt[13] + cnt[26] + cnt[39] + cnt[SB_JK]
+
+cdef inline int total_in(const int8_t* cnt) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(SB_KINDS):
+        n += cnt[k]
+    return n
+
+cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
+    """Classify the cards cnt as one new meld (§4.0) without the going-out conditions of BLACK3.
+    Returns the meld type and fills out's type/key/lo/hi/nat/wild/n (not its cards), or a
+    negative code: -1 fewer than 3 cards, -2 a red three, -3 black threes mixed with other cards,
+    -4 GROUP wild limits broken, -5 naturals neither one rank nor one suit, -6 a SEQUENCE with a
+    gap, a repeated card or a wild, -7 more than 7 cards in a SEQUENCE, -8 only wild cards."""
+    cdef int n = total_in(cnt), k, r, s = -1, rank = -1, nb, w, nat = 0, lo = 99, hi = -1
+    cdef bint one_rank = True
+    out.type = MT_NONE
+    if n < 3:
+        return -1
+    if cnt[14] or cnt[27]:
+        return -2
+    nb = cnt[1] + cnt[40]
+    w = wilds_in(cnt)
+    if nb:
+        if nb != n:
+            return -3
+        out.type = MT_BLACK3
+        out.key = 1
+        out.nat = n
+        out.wild = 0
+        out.n = n
+        return MT_BLACK3
+    for k in range(52):
+        if cnt[k] and is_natural(k):
+            r = rank_of(k)
+            nat += cnt[k]
+            if rank < 0:
+                rank = r
+            elif r != rank:
+                one_rank = False
+    if nat == 0:
+        return -8
+    out.n = n
+    out.nat = nat
+    out.wild = w
+    if one_rank:
+        out.type = MT_GROUP
+        out.key = rank
+        out.lo = rank
+        out.hi = rank
+        return MT_GROUP        # validity (wild limits) is checked by the caller with sb_group_ok
+    # a sequence: one suit, one card per rank, consecutive, no wilds
+    for k in range(52):
+        if cnt[k] and is_natural(k):
+            if s < 0:
+                s = suit_of(k)
+            elif suit_of(k) != s:
+                return -5
+            if cnt[k] > 1:
+                return -6
+            r = rank_of(k)
+            lo = r if r < lo else lo
+            hi = r if r > hi else hi
+    if w:
+        return -6
+    if hi - lo + 1 != nat:
+        return -6
+    if nat > 7:
+        return -7
+    out.type = MT_SEQ
+    out.key = s
+    out.lo = lo
+    out.hi = hi
+    return MT_SEQ
+
+cdef bint sb_is_canasta(const Meld* m) noexcept nogil:
+    """A GROUP of >= 7 cards or a SEQUENCE of 7 (a samba) counts toward canastas(s) (§4.0)."""
+    return (m.type == MT_GROUP and m.n >= 7) or (m.type == MT_SEQ and m.n == 7)
+
+cdef inline bint woc_blocks(const Meld* m, const SBConfig* c) noexcept nogil:
+    """True if wild_onto_canasta forbids adding any wild to m (judged before the action, S-D6)."""
+    if m.type != MT_GROUP or m.n < 7:
+        return False
+    if c.woc == WOC_NEVER:
+        return True
+    return c.woc == WOC_NOT_NATURAL and m.wild == 0
+
+cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil:
+    """LAY_OFF validity (§4.4): the cards `add` (non-empty) join meld m and the result is valid.
+    GROUP: naturals of its rank and/or wilds within the wild limits and the wild_onto_canasta
+    option; SEQUENCE: naturals of its suit making one longer consecutive run of <= 7 cards
+    (either or both ends, S-D8); BLACK3: black threes, <= 6 in all (the going-out conditions are
+    the hand guard's). Returns 1 or 0."""
+    cdef int k, n = total_in(add), sn = 0, sw, r, lo, hi
+    if n == 0:
+        return 0
+    if m.type == MT_GROUP:
+        sw = wilds_in(add)
+        sn = nat_of_rank(add, m.key)
+        if sn + sw != n:
+            return 0
+        if sw and woc_blocks(m, c):
+            return 0
+        return sb_group_ok(m.nat + sn, m.wild + sw, c)
+    if m.type == MT_SEQ:
+        lo = m.lo
+        hi = m.hi
+        for k in range(m.key * 13 + 2, m.key * 13 + 13):
+            if add[k]:
+                if add[k] > 1:
+                    return 0
+                r = rank_of(k)
+                if m.lo <= r <= m.hi:
+                    return 0
+                lo = r if r < lo else lo
+                hi = r if r > hi else hi
+                sn += 1
+        if sn != n or hi - lo + 1 != m.n + n or hi - lo + 1 > 7:
+            return 0
+        return 1
+    if m.type == MT_BLACK3:
+        return 1 if add[1] + add[40] == n and m.n + n <= 6 else 0
+    return 0
+
+cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil:
+    """MERGE validity (§4.4, S-D8): two GROUPs of one rank; the union within the wild limits; and
+    no wild joins a canasta that wild_onto_canasta protects (EX-S10)."""
+    if a.type != MT_GROUP or b.type != MT_GROUP or a.key != b.key:
+        return 0
+    if not sb_group_ok(a.nat + b.nat, a.wild + b.wild, c):
+        return 0
+    if (b.wild and woc_blocks(a, c)) or (a.wild and woc_blocks(b, c)):
+        return 0
+    return 1
+
+cdef int sb_meld_value(const Meld* m) noexcept nogil:
+    cdef int8_t cnt[SB_KINDS]
+    sb_counts(&m.cards, cnt)
+    return sb_counts_value(cnt)
+
+cdef int sb_meld_bonus(const Meld* m) noexcept nogil:
+    """§6: natural canasta 500, mixed canasta 300, samba 1500 (not also a canasta bonus)."""
+    if m.type == MT_GROUP and m.n >= 7:
+        return 500 if m.wild == 0 else 300
+    if m.type == MT_SEQ and m.n == 7:
+        return 1500
+    return 0
+
+cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil:
+    """R(s) (§6): base 100 per red three, 1000 for all six (Dutch red3_unqualified: a penalty of
+    600 for six); + if the side has >= 2 canastas/sambas, else -."""
+    cdef int base = 1000 if k == 6 else 100 * k
+    if canastas >= 2:
+        return base
+    if k == 6 and c.red3_six_600:
+        return -600
+    return -base
+
+# ---------------------------------------------------------------------------------------------
+# completions of a staged meld under the hand guard
+# ---------------------------------------------------------------------------------------------
+cdef inline bint hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil:
+    """Hand guard HG (§4.0) after a non-discard action leaving h cards: h >= 2, or h <= 1 with
+    the side holding min_canastas canastas and the partner not having said no."""
+    return h >= 2 or (may_out and cafter >= c.min_canastas)
+
+cdef int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base_wild, int base_n,
+                          int hsize, int C, int was_canasta, bint wild_ok, bint may_out,
+                          const SBConfig* c) noexcept nogil:
+    """Some x <= hn naturals and y <= hw wilds join the staged sn naturals and sw wilds (on top of
+    a meld of base_nat/base_wild/base_n, 0 for a new meld) making a valid GROUP that passes HG."""
+    cdef int x, y, nat, w, h
+    for x in range(hn + 1):
+        for y in range(hw + 1):
+            if y and not wild_ok:
+                break
+            nat = base_nat + sn + x
+            w = base_wild + sw + y
+            if not sb_group_ok(nat, w, c):
+                continue
+            if sn + sw + x + y == 0:
+                continue
+            h = hsize - x - y
+            if hg_ok(h, C - was_canasta + (1 if base_n + sn + sw + x + y >= 7 else 0), may_out, c):
+                return 1
+    return 0
+
+cdef int seq_completion(int s, int lo, int hi, int fixed_n, int gaps_ok, const int8_t* H, int hsize,
+                        int C, int was_samba, bint may_out, const SBConfig* c) noexcept nogil:
+    """A run lo..hi of suit s whose missing cards (fixed_n = cards already in it) come from H,
+    extended by a lower and b higher cards of H, 3..7 long, passing HG."""
+    cdef int r, gaps = 0, la = 0, ra = 0, a, b, L, x
+    if not gaps_ok:
+        return 0
+    gaps = (hi - lo + 1) - fixed_n
+    r = lo - 1
+    while r >= 2 and H[s * 13 + r] > 0:
+        la += 1
+        r -= 1
+    r = hi + 1
+    while r <= 12 and H[s * 13 + r] > 0:
+        ra += 1
+        r += 1
+    for a in range(la + 1):
+        for b in range(ra + 1):
+            L = hi - lo + 1 + a + b
+            if L < 3 or L > 7:
+                continue
+            x = gaps + a + b
+            if x == 0 and fixed_n == 0:
+                continue
+            if hg_ok(hsize - x, C - was_samba + (1 if L == 7 else 0), may_out, c):
+                return 1
+    return 0
+
+cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil:
+    """1 if the staged cards S (non-empty) plus some cards of H (the rest of the hand) can form
+    one valid new meld that passes HG: a GROUP, a SEQUENCE or (for black threes: C >= 2 and the
+    hand left with <= 1 card, S-D9) a BLACK3. C = the side's canastas now."""
+    cdef int n = total_in(S), hsize = total_in(H), k, r, rank = -1, suit = -1, nat = 0, sw, nb
+    cdef int lo = 99, hi = -1, x
+    cdef bint seq_ok = True, grp_ok = True
+    if n == 0:
+        return 0
+    if S[14] or S[27]:
+        return 0
+    nb = S[1] + S[40]
+    if nb:
+        if nb != n:
+            return 0
+        for x in range(H[1] + H[40] + 1):
+            if 3 <= nb + x <= 6 and hsize - x <= 1 and may_out and C >= c.min_canastas:
+                return 1
+        return 0
+    sw = wilds_in(S)
+    for k in range(52):
+        if S[k] and is_natural(k):
+            nat += S[k]
+            if rank < 0:
+                rank = rank_of(k)
+            elif rank_of(k) != rank:
+                grp_ok = False
+            if suit < 0:
+                suit = suit_of(k)
+            elif suit_of(k) != suit:
+                seq_ok = False
+            if S[k] > 1:
+                seq_ok = False
+            lo = rank_of(k) if rank_of(k) < lo else lo
+            hi = rank_of(k) if rank_of(k) > hi else hi
+    if sw or nat == 0:
+        seq_ok = False
+    if grp_ok:
+        if rank >= 0:
+            if group_completion(nat, sw, nat_of_rank(H, rank), wilds_in(H), 0, 0, 0, hsize, C, 0,
+                                True, may_out, c):
+                return 1
+        else:
+            for r in range(2, 13):
+                if group_completion(0, sw, nat_of_rank(H, r), wilds_in(H), 0, 0, 0, hsize, C, 0,
+                                    True, may_out, c):
+                    return 1
+    if seq_ok and hi - lo <= 6:
+        for r in range(lo, hi + 1):
+            if S[suit * 13 + r] == 0 and H[suit * 13 + r] == 0:
+                return 0
+        return seq_completion(suit, lo, hi, nat, 1, H, hsize, C, 0, may_out, c)
+    return 0
+
+cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int C, bint may_out,
+                            const SBConfig* c) noexcept nogil:
+    """1 if the staged cards S (non-empty) plus some cards of H can be laid off onto meld m,
+    passing HG (BLACK3: the going-out conditions of S-D9)."""
+    cdef int n = total_in(S), hsize = total_in(H), k, r, sn, sw, lo, hi, x, fixed
+    if n == 0 or m.type == MT_NONE or m.pending:
+        return 0
+    if m.type == MT_GROUP:
+        sw = wilds_in(S)
+        sn = nat_of_rank(S, m.key)
+        if sn + sw != n:
+            return 0
+        if sw and woc_blocks(m, c):
+            return 0
+        return group_completion(sn, sw, nat_of_rank(H, m.key), wilds_in(H), m.nat, m.wild, m.n,
+                                hsize, C, 1 if m.n >= 7 else 0, not woc_blocks(m, c), may_out, c)
+    if m.type == MT_SEQ:
+        if m.n >= 7:
+            return 0
+        lo = m.lo
+        hi = m.hi
+        sn = 0
+        for k in range(m.key * 13 + 2, m.key * 13 + 13):
+            if S[k]:
+                if S[k] > 1:
+                    return 0
+                r = rank_of(k)
+                if m.lo <= r <= m.hi:
+                    return 0
+                lo = r if r < lo else lo
+                hi = r if r > hi else hi
+                sn += 1
+        if sn != n or hi - lo + 1 > 7:
+            return 0
+        for r in range(lo, hi + 1):
+            if (r < m.lo or r > m.hi) and S[m.key * 13 + r] == 0 and H[m.key * 13 + r] == 0:
+                return 0
+        return seq_completion(m.key, lo, hi, m.n + sn, 1, H, hsize, C, 0, may_out, c)
+    if m.type == MT_BLACK3:
+        if S[1] + S[40] != n:
+            return 0
+        for x in range(H[1] + H[40] + 1):
+            if m.n + n + x <= 6 and hsize - x <= 1 and may_out and C >= c.min_canastas:
+                return 1
+        return 0
+    return 0
+
+# ---------------------------------------------------------------------------------------------
+# initial meld: can a batch still reach its minimum?
+# ---------------------------------------------------------------------------------------------
+cdef enum:
+    MAXU = 64
+
+ctypedef struct Unit:
+    int8_t type              # MT_GROUP / MT_SEQ
+    int8_t key               # rank (GROUP) / suit (SEQ)
+    int8_t nat               # naturals (GROUP) / low end (SEQ)
+    int8_t hi                # SEQ high end
+    int8_t jk                # jokers in it (GROUP)
+    int8_t dw                # deuces in it (GROUP)
+
+cdef inline int wild_cap(int nat, const SBConfig* c) noexcept nogil:
+    if c.dutch_groups:
+        return 2 if nat // 2 > 2 else nat // 2
+    return 2
+
+cdef int build_units(int8_t* H, bint seq_first, Unit* u, const SBConfig* c) noexcept nogil:
+    """A constructive meld set from H (consumed): GROUPs of every rank with >= 3 naturals, pairs
+    with a wild while wilds last, SEQUENCEs (maximal runs cut at 7) from the cards left (or
+    SEQUENCEs first when seq_first), then every remaining wild (jokers first) onto the groups
+    within their limits. Returns the number of units."""
+    cdef int nu = 0, r, s, k, cnt, need, st, L, i, jk, dw, cap
+    cdef int pairs = 0
+    if seq_first:
+        nu = build_seqs(H, u, nu)
+    jk = H[SB_JK]
+    dw = H[0] + H[13] + H[26] + H[39]
+    for r in range(12, 1, -1):
+        cnt = nat_of_rank(H, r)
+        if cnt >= 3 or (cnt == 2 and jk + dw > 0):
+            u[nu].type = MT_GROUP
+            u[nu].key = r
+            u[nu].nat = cnt
+            u[nu].jk = 0
+            u[nu].dw = 0
+            if cnt == 2:
+                if jk:
+                    u[nu].jk = 1
+                    jk -= 1
+                else:
+                    u[nu].dw = 1
+                    dw -= 1
+            for s in range(4):
+                H[s * 13 + r] = 0
+            nu += 1
+    if not seq_first:
+        nu = build_seqs(H, u, nu)
+    for i in range(nu):
+        if u[i].type != MT_GROUP:
+            continue
+        cap = wild_cap(u[i].nat, c) - u[i].jk - u[i].dw
+        while cap > 0 and jk > 0:
+            u[i].jk += 1
+            jk -= 1
+            cap -= 1
+        while cap > 0 and dw > 0:
+            u[i].dw += 1
+            dw -= 1
+            cap -= 1
+    return nu
+
+cdef int build_seqs(int8_t* H, Unit* u, int nu) noexcept nogil:
+    cdef int s, r, st, L
+    for s in range(4):
+        r = 2
+        while r <= 12:
+            if H[s * 13 + r] == 0:
+                r += 1
+                continue
+            st = r
+            while r <= 12 and H[s * 13 + r] > 0 and r - st < 7:
+                r += 1
+            L = r - st
+            if L >= 3:
+                u[nu].type = MT_SEQ
+                u[nu].key = s
+                u[nu].nat = st
+                u[nu].hi = r - 1
+                u[nu].jk = 0
+                u[nu].dw = 0
+                for L in range(st, r):
+                    H[s * 13 + L] -= 1
+                nu += 1
+                r = st      # the same ranks may hold further copies for another run
+                if H[s * 13 + st] == 0:
+                    r = st + 1
+    return nu
+
+cdef int units_eval(Unit* u, int nu, int budget, const SBConfig* c) noexcept nogil:
+    """Value of the units after trimming them to at most `budget` cards: repeatedly remove the
+    cheapest single card whose removal keeps its meld valid, else drop the cheapest meld."""
+    cdef int i, cards = 0, val = 0, best, bv, how, v, n
+    for i in range(nu):
+        if u[i].type == MT_GROUP:
+            cards += u[i].nat + u[i].jk + u[i].dw
+            val += u[i].nat * VALUE[u[i].key] + 50 * u[i].jk + 20 * u[i].dw
+        elif u[i].type == MT_SEQ:
+            cards += u[i].hi - u[i].nat + 1
+            for n in range(u[i].nat, u[i].hi + 1):
+                val += VALUE[n]
+    while cards > budget:
+        best = -1
+        bv = 1000
+        how = 0
+        for i in range(nu):
+            if u[i].type == MT_GROUP:
+                n = u[i].nat + u[i].jk + u[i].dw
+                if n >= 4 and sb_group_ok(u[i].nat - 1, u[i].jk + u[i].dw, c) and VALUE[u[i].key] < bv:
+                    bv = VALUE[u[i].key]; best = i; how = 1
+                if n >= 4 and u[i].dw and 20 < bv:
+                    bv = 20; best = i; how = 2
+                if n >= 4 and u[i].jk and 50 < bv:
+                    bv = 50; best = i; how = 3
+            elif u[i].type == MT_SEQ and u[i].hi - u[i].nat >= 3:
+                if VALUE[u[i].nat] < bv:
+                    bv = VALUE[u[i].nat]; best = i; how = 4
+                if VALUE[u[i].hi] < bv:
+                    bv = VALUE[u[i].hi]; best = i; how = 5
+        if best >= 0:
+            cards -= 1
+            val -= bv
+            if how == 1:
+                u[best].nat -= 1
+            elif how == 2:
+                u[best].dw -= 1
+            elif how == 3:
+                u[best].jk -= 1
+            elif how == 4:
+                u[best].nat += 1
+            else:
+                u[best].hi -= 1
+            continue
+        # no single card can go: drop the cheapest whole meld
+        bv = 100000
+        for i in range(nu):
+            if u[i].type == MT_NONE:
+                continue
+            v = 0
+            if u[i].type == MT_GROUP:
+                v = u[i].nat * VALUE[u[i].key] + 50 * u[i].jk + 20 * u[i].dw
+            else:
+                for n in range(u[i].nat, u[i].hi + 1):
+                    v += VALUE[n]
+            if v < bv:
+                bv = v; best = i
+        if best < 0:
+            return 0
+        if u[best].type == MT_GROUP:
+            cards -= u[best].nat + u[best].jk + u[best].dw
+        else:
+            cards -= u[best].hi - u[best].nat + 1
+        val -= bv
+        u[best].type = MT_NONE
+    return val
+
+cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c) noexcept nogil:
+    """Card value of a meld set the engine can build from H (black and red threes never count)
+    using at most `budget` cards: the better of groups-first and sequences-first constructions
+    (build_units), trimmed to the budget (units_eval). Constructive, so never more than what is
+    reachable."""
+    cdef int8_t tmp[SB_KINDS]
+    cdef Unit u[MAXU]
+    cdef int nu, k, v1, v2
+    if budget < 3:
+        return 0
+    for k in range(SB_KINDS):
+        tmp[k] = H[k]
+    nu = build_units(tmp, False, u, c)
+    v1 = units_eval(u, nu, budget, c)
+    for k in range(SB_KINDS):
+        tmp[k] = H[k]
+    nu = build_units(tmp, True, u, c)
+    v2 = units_eval(u, nu, budget, c)
+    return v1 if v1 > v2 else v2
+
+cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget,
+                  const SBConfig* c) noexcept nogil:
+    """S + X is a valid meld: can the rest H - X bring the batch to `need` within budget cards?"""
+    cdef int8_t rest[SB_KINDS]
+    cdef int k, v = 0, used = 0
+    for k in range(SB_KINDS):
+        rest[k] = H[k] - X[k]
+        used += X[k]
+        v += (S[k] + X[k]) * sb_card_value(k)
+    if used > budget:
+        return 0
+    if v >= need:
+        return 1
+    return 1 if v + sb_best_value(rest, budget - used, c) >= need else 0
+
+cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
+                       const SBConfig* c) noexcept nogil:
+    """Initial meld completability (§4.3/§4.4 INITIAL_MELD, reject mode): can the staged cards S
+    (possibly empty) be completed from H into a valid meld and, with further melds from H, bring
+    the batch's value to `need`, leaving the hand >= 2 cards (extra = cards joining the hand
+    after the batch: the rest of a taken pile)? Constructive (the staged meld completed by
+    taking naturals in suit order and jokers before deuces, minimally or fully; then
+    sb_best_value), hence sound: every yes is reachable. An initial batch that empties the hand
+    is not searched (docs/rules/samba.md, engine limits). min_nat > 0: S must become a GROUP
+    with at least min_nat naturals (the group on a taken top card: top + the natural pair)."""
+    cdef int8_t X[SB_KINDS]
+    cdef Meld m
+    cdef int k, r, s, x, y, hn, hw, t, hsize = total_in(H), budget, nS = total_in(S)
+    cdef int lo, hi, la, ra, a, b, rank = -1
+    budget = hsize + extra - 2
+    if nS == 0:
+        return 1 if need <= 0 or sb_best_value(H, budget, c) >= need else 0
+    if S[14] or S[27] or S[1] or S[40]:
+        return 0
+    for k in range(SB_KINDS):
+        X[k] = 0
+    # GROUP completions of S
+    for k in range(52):
+        if S[k] and is_natural(k):
+            if rank == -1:
+                rank = rank_of(k)
+            elif rank_of(k) != rank:
+                rank = -2
+    if rank != -2:
+        for r in range(2, 13):
+            if rank >= 0 and r != rank:
+                continue
+            hn = nat_of_rank(H, r)
+            hw = wilds_in(H)
+            for x in range(hn + 1):
+                for y in range(hw + 1):
+                    if not sb_group_ok(nat_of_rank(S, r) + x, wilds_in(S) + y, c):
+                        continue
+                    if nat_of_rank(S, r) + x < min_nat:
+                        continue
+                    for k in range(SB_KINDS):
+                        X[k] = 0
+                    t = x
+                    for s in range(4):
+                        while t > 0 and X[s * 13 + r] < H[s * 13 + r]:
+                            X[s * 13 + r] += 1
+                            t -= 1
+                    t = y
+                    while t > 0 and X[SB_JK] < H[SB_JK]:
+                        X[SB_JK] += 1
+                        t -= 1
+                    for s in range(4):
+                        while t > 0 and X[s * 13] < H[s * 13]:
+                            X[s * 13] += 1
+                            t -= 1
+                    if try_rest(S, X, H, need, budget, c):
+                        return 1
+    # SEQUENCE completions of S
+    if min_nat > 0:
+        return 0
+    if S[SB_JK]:
+        return 0
+    if True:
+        s = -1
+        lo = 99
+        hi = -1
+        for k in range(52):
+            if S[k]:
+                if not is_natural(k) or S[k] > 1 or (s >= 0 and suit_of(k) != s):
+                    return 0
+                s = suit_of(k)
+                lo = rank_of(k) if rank_of(k) < lo else lo
+                hi = rank_of(k) if rank_of(k) > hi else hi
+        if s < 0 or hi - lo > 6:
+            return 0
+        for k in range(SB_KINDS):
+            X[k] = 0
+        for r in range(lo, hi + 1):
+            if S[s * 13 + r] == 0:
+                if H[s * 13 + r] == 0:
+                    return 0
+                X[s * 13 + r] = 1
+        la = 0
+        while lo - la - 1 >= 2 and H[s * 13 + lo - la - 1] > 0:
+            la += 1
+        ra = 0
+        while hi + ra + 1 <= 12 and H[s * 13 + hi + ra + 1] > 0:
+            ra += 1
+        for a in range(la + 1):
+            for b in range(ra + 1):
+                if hi - lo + 1 + a + b < 3 or hi - lo + 1 + a + b > 7:
+                    continue
+                for r in range(1, a + 1):
+                    X[s * 13 + lo - r] = 1
+                for r in range(1, b + 1):
+                    X[s * 13 + hi + r] = 1
+                if try_rest(S, X, H, need, budget, c):
+                    return 1
+                for r in range(1, a + 1):
+                    X[s * 13 + lo - r] = 0
+                for r in range(1, b + 1):
+                    X[s * 13 + hi + r] = 0
+    return 0
+
+cdef bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil:
+    return hg_ok(h, cafter, may_out, c)
+
+cdef int sb_nat_of_rank(const int8_t* cnt, int r) noexcept nogil:
+    return nat_of_rank(cnt, r)
+
+cdef int sb_wilds(const int8_t* cnt) noexcept nogil:
+    return wilds_in(cnt)
+
+cdef int sb_total(const int8_t* cnt) noexcept nogil:
+    return total_in(cnt)
+
+cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
+                          const SBConfig* c) noexcept nogil:
+    """TAKE_PILE_PAIR for an opened side (§4.3): the group top + sn staged naturals + sw staged
+    wilds + x more naturals and y more wilds of the hand (hn, hw available) is valid with at
+    least two naturals from the hand, and HG holds with the hand left at hsize - x - y + rest
+    (the rest of the pile joins it)."""
+    cdef int x, y
+    for x in range(hn + 1):
+        if sn + x < 2:
+            continue
+        for y in range(hw + 1):
+            if not sb_group_ok(1 + sn + x, sw + y, c):
+                continue
+            if hg_ok(hsize - x - y + rest, C + (1 if 1 + sn + sw + x + y >= 7 else 0), may_out, c):
+                return 1
+    return 0
