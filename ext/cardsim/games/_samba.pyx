@@ -158,12 +158,8 @@ cdef int draw_card(SBState* s, const SBConfig* c, int p) noexcept nogil:
         return 1
     return 0
 
-cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
-    """T0 (§4.1): on a seat's first turn (auto mode) expose its dealt red threes and replace
-    each from the stock, the replacements handled the same way. Then T1 (or the automatic end
-    of the deal when the stock is empty and the pile cannot be taken, E2)."""
-    cdef int k, n
-    cdef ActionSet tmp
+cdef void reset_turn(SBState* s, int p) noexcept nogil:
+    """Seat p's turn starts at T1 with every per-turn flag cleared."""
     s.turn = p
     s.mover = p
     s.phase = PH_DRAW
@@ -175,6 +171,14 @@ cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     s.take_top = -1
     s.merge_from = -1
     s.melded_at_start = s.melded[p]
+
+cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
+    """T0 (§4.1): on a seat's first turn (auto mode) expose its dealt red threes and replace
+    each from the stock, the replacements handled the same way. Then T1 (or the automatic end
+    of the deal when the stock is empty and the pile cannot be taken, E2)."""
+    cdef int k, n
+    cdef ActionSet tmp
+    reset_turn(s, p)
     if not s.first_done[p]:
         s.first_done[p] = 1
         if not c.red3_manual:
@@ -1522,16 +1526,7 @@ cdef class SambaSpec(GameSpec):
         st.batch_value = 0
         st.end_type = 0
         st.out_seat = -1
-        st.phase = PH_DRAW
-        st.turn = turn
-        st.mover = turn
-        st.partner_no = 0
-        st.asked = 0
-        st.must_out = 0
-        st.drew = 0
-        st.pile_take = 0
-        st.take_top = -1
-        st.merge_from = -1
+        reset_turn(st, turn)
         if phase == "meld":
             st.phase = PH_MELD
             st.drew = 1

@@ -154,6 +154,22 @@ cdef inline bint woc_blocks(const Meld* m, const SBConfig* c) noexcept nogil:
         return True
     return c.woc == WOC_NOT_NATURAL and m.wild == 0
 
+cdef int seq_span(const Meld* m, const int8_t* add, int* lo, int* hi) noexcept nogil:
+    """Cards of add in sequence m's suit, each once and outside m's run, widening lo..hi to
+    cover them; -1 if a card repeats or falls inside the run."""
+    cdef int k, r, n = 0
+    lo[0] = m.lo
+    hi[0] = m.hi
+    for k in range(m.key * 13 + 2, m.key * 13 + 13):
+        if add[k]:
+            r = rank_of(k)
+            if add[k] > 1 or m.lo <= r <= m.hi:
+                return -1
+            lo[0] = r if r < lo[0] else lo[0]
+            hi[0] = r if r > hi[0] else hi[0]
+            n += 1
+    return n
+
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil:
     """LAY_OFF validity (§4.4): the cards `add` (non-empty) join meld m and the result is valid.
     GROUP: naturals of its rank and/or wilds within the wild limits and the wild_onto_canasta
@@ -172,18 +188,7 @@ cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexc
             return 0
         return sb_group_ok(m.nat + sn, m.wild + sw, c)
     if m.type == MT_SEQ:
-        lo = m.lo
-        hi = m.hi
-        for k in range(m.key * 13 + 2, m.key * 13 + 13):
-            if add[k]:
-                if add[k] > 1:
-                    return 0
-                r = rank_of(k)
-                if m.lo <= r <= m.hi:
-                    return 0
-                lo = r if r < lo else lo
-                hi = r if r > hi else hi
-                sn += 1
+        sn = seq_span(m, add, &lo, &hi)
         if sn != n or hi - lo + 1 != m.n + n or hi - lo + 1 > 7:
             return 0
         return 1
@@ -355,19 +360,7 @@ cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int
     if m.type == MT_SEQ:
         if m.n >= 7:
             return 0
-        lo = m.lo
-        hi = m.hi
-        sn = 0
-        for k in range(m.key * 13 + 2, m.key * 13 + 13):
-            if S[k]:
-                if S[k] > 1:
-                    return 0
-                r = rank_of(k)
-                if m.lo <= r <= m.hi:
-                    return 0
-                lo = r if r < lo else lo
-                hi = r if r > hi else hi
-                sn += 1
+        sn = seq_span(m, S, &lo, &hi)
         if sn != n or hi - lo + 1 > 7:
             return 0
         for r in range(lo, hi + 1):
