@@ -5,6 +5,7 @@
 # (Zhao Pengyou, Tien Gow, Six Tigers) keep their plays as packed Hands in their own struct
 # (Hand plays[seat]) and use the record for leader / order / winner only, leaving `card` at -1
 # (trick_add_seat). 28 bytes, fixed size, memcpy-clonable like every state.
+from libc.string cimport memset
 from cardsim.core._types cimport int8_t, MAX_PLAYERS
 
 ctypedef struct TrickRecord:
@@ -17,14 +18,12 @@ ctypedef struct TrickRecord:
 
 cdef inline void trick_reset(TrickRecord* t) noexcept nogil:
     """No trick in progress: leader, winner and every card -1, no plays."""
-    cdef int i
     t.leader = -1
     t.n = 0
     t.size = 0
     t.winner = -1
-    for i in range(MAX_PLAYERS):
-        t.order[i] = -1
-        t.card[i] = -1
+    memset(t.order, -1, sizeof(t.order))
+    memset(t.card, -1, sizeof(t.card))
 
 cdef inline void trick_start(TrickRecord* t, int leader, int size) noexcept nogil:
     """Open a trick led by `leader` that `size` plays (1..MAX_PLAYERS) complete."""
