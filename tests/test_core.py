@@ -333,3 +333,139 @@ def test_check_int_accepts_ints_and_numpy_ints_in_range():
     with pytest.raises(CardsimError) as ei:
         e.check_int("9" * 500, "x", 0, 10)
     assert len(str(ei.value)) < 120                       # long inputs quoted only by a prefix
+
+
+# ---- every State/GameSpec argument validated by check_int (issue 14) ----------------------------
+@pytest.fixture
+def kstate():
+    import cardsim
+    g = cardsim.make("karnoffel")
+    return g, g.new_state(3, 1)
+
+
+BAD_INTS = [1.7, 2.5, 1.0, None, "0", [0], True, np.bool_(False), 2**31, 2**63, -1, -(2**70),
+            np.uint64(2**64 - 1), np.float64(1.0)]
+
+
+@pytest.mark.parametrize("bad", BAD_INTS)
+def test_state_player_arguments_are_validated(kstate, bad):
+    from cardsim.errors import CardsimError
+    g, st = kstate
+    raw = st.state_bytes()
+    for call in (st.hand, st.observation, st.resample):
+        with pytest.raises(CardsimError, match="player"):
+            call(bad)
+    assert st.state_bytes() == raw
+
+
+@pytest.mark.parametrize("bad", [1.5, -1, 2**64, None, "1", True, 1.0])
+def test_seeds_are_validated(kstate, bad):
+    from cardsim.errors import CardsimError, ConfigError
+    g, st = kstate
+    with pytest.raises(CardsimError, match="seed"):
+        st.resample(0, seed=bad)
+    with pytest.raises(CardsimError, match="seed"):
+        g.spec.greedy_action(st, seed=bad)
+    with pytest.raises(CardsimError, match="seed"):
+        g.spec.ismcts_action(st, iterations=5, seed=bad)
+    with pytest.raises(ConfigError, match="seed"):
+        g.spec.new_state(bad, 0)
+    with pytest.raises(CardsimError, match="seed"):
+        g.spec.run_batch(bad, 0, 1, [0] * 4)
+
+
+def test_valid_integer_arguments_of_every_kind_work(kstate):
+    g, st = kstate
+    p = st.current_player
+    assert st.hand(np.int64(p)) == st.hand(p)
+    assert np.array_equal(st.observation(np.uint8(p)), st.observation(p))
+    assert st.resample(np.int32(0), seed=np.uint64(2**64 - 1)).hand(0) == st.hand(0)
+    a = int(st.legal_actions()[0])
+    assert st.action_to_string(np.int16(a)) == st.action_to_string(a)
+    assert st.is_legal(np.int64(a)) and st.clone().apply(np.int64(a)).history() == [a]
+    assert g.spec.new_state(np.uint64(3), np.int8(1)) == st
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True), 1.9, 1.0, None, "3", 2**63, -1, 2**64 - 1,
+                                 np.uint64(2**64 - 1), np.float32(2.0)])
+def test_actions_are_validated(kstate, bad):
+    from cardsim.errors import IllegalActionError
+    g, st = kstate
+    raw = st.state_bytes()
+    with pytest.raises(IllegalActionError):
+        st.apply(bad)
+    with pytest.raises(IllegalActionError):
+        st.action_to_string(bad)
+    assert st.state_bytes() == raw and st.history() == []
+
+
+def test_is_legal_answers_for_any_integer_and_refuses_the_rest(kstate):
+    from cardsim.errors import IllegalActionError
+    g, st = kstate
+    for v in (2**63, -1, -(2**70), np.uint64(2**64 - 1), g.num_actions):
+        assert st.is_legal(v) is False
+    for bad in (True, 1.0, None, "1"):
+        with pytest.raises(IllegalActionError):
+            st.is_legal(bad)
+
+
+def test_batch_and_search_arguments_are_validated(kstate):
+    from cardsim.errors import CardsimError
+    g, st = kstate
+    for kw in (dict(count=-1), dict(count=1.5), dict(start=-1), dict(agents=[0, 0, 0]),
+               dict(agents=[0, 0, 0, 9]), dict(agents="0000"), dict(agents=[0, 0, 0, True]),
+               dict(max_steps=0), dict(agents=[3, 0, 0, 0], ismcts_iterations=0),
+               dict(agents=[3, 0, 0, 0], ismcts_c=float("nan"))):
+        args = dict(seed=1, start=0, count=1, agents=[0] * 4) | kw
+        with pytest.raises(CardsimError):
+            g.spec.run_batch(**args)
+    for kw in (dict(iterations=0), dict(iterations=1.5), dict(c=-1.0), dict(c=True), dict(c="x")):
+        with pytest.raises(CardsimError):
+            g.spec.ismcts_action(st, **kw)
+    import cardsim
+    other = cardsim.make("karnoffel", players=6).new_state(1, 1)
+    with pytest.raises(CardsimError):
+        g.spec.greedy_action(other)
+
+
+# ---- search works on a private copy (issue 14: ismcts_action raced with apply) -------------------
+def test_search_is_not_disturbed_by_another_thread_applying_to_the_state():
+    import threading
+    import time
+    import cardsim
+    g = cardsim.make("karnoffel", players=6, scope="match")
+    st = g.new_state(5, 2)
+    want = g.spec.ismcts_action(st.clone(), iterations=3000, seed=9)
+    stop = threading.Event()
+
+    def meddle():
+        time.sleep(0.02)
+        while not stop.is_set() and not st.is_terminal():
+            st.apply(int(st.legal_actions()[0]))
+            time.sleep(0.0005)
+
+    th = threading.Thread(target=meddle)
+    th.start()
+    try:
+        got = g.spec.ismcts_action(st, iterations=3000, seed=9)
+    finally:
+        stop.set()
+        th.join()
+    assert len(st.history()) > 0          # the other thread really played meanwhile
+    assert got == want
+
+
+# ---- the kernel's per-deal record of counters replaces play_one's lead-changes parameter ---------
+def test_run_batch_keys_and_lead_changes_from_the_deal_record():
+    import cardsim
+    from cardsim.runner import lead_changes_of
+    g = cardsim.make("karnoffel", scope="match")
+    out = g.spec.run_batch(4, 10, 6, [1, 0, 1, 0], lead_changes=True)
+    assert set(out) == {"returns", "actions", "decisions", "legal_sum", "metrics", "first_player",
+                        "lead_changes"}
+    assert "lead_changes" not in g.spec.run_batch(4, 10, 6, [1, 0, 1, 0])
+    for i in range(6):
+        assert out["lead_changes"][i] == lead_changes_of(g, 4, 10 + i, [1, 0, 1, 0])
+        acts = e.kernel_actions(g.spec, 4, 10 + i, [1, 0, 1, 0])
+        assert out["actions"][i] == len(acts)
+        assert out["first_player"][i] == g.new_state(4, 10 + i).current_player

@@ -30,6 +30,8 @@ cdef class GameSpec:
                      Py_ssize_t state_size, int obs_size, metric_names, str returns_sum,
                      dict options) except -1
     cdef State _scenario_state(self)
+    cdef int _own(self, State s) except -1
+    cdef int _agent_codes(self, agents, int* codes) except -1
 
 cdef class State:
     cdef readonly GameSpec spec  # the game this state belongs to
@@ -46,13 +48,21 @@ cdef class State:
 
     cdef int _legal(self) noexcept
     cdef int _push(self, int action) except -1
-    cdef int _check_player(self, int p) except -1
+    cdef int _player(self, object p) except -1
+    cdef int _action(self, object action) except -1
     @staticmethod
     cdef State _alloc(GameSpec spec)
 
+ctypedef struct DealRecord:
+    long steps                   # out: actions applied
+    long decisions               # out: turns with more than one legal action
+    long legal_sum               # out: sum of legal counts over decisions
+    int first_player             # out: seat to act in the initial state
+    int lead_changes             # out: lead changes (see GameSpec.run_batch), when track_leads
+    int track_leads              # in: 1 = count lead changes (vt.returns after every action)
+
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
-                  long* steps, long* decisions, long* legal_sum, int32_t* record,
-                  SearchWork* sw, int* first, int* leads) noexcept nogil
+                  DealRecord* rec, int32_t* actions, SearchWork* sw) noexcept nogil
 
 cpdef object check_int(object value, str what, object lo, object hi, object exc=*)

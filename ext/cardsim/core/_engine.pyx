@@ -17,7 +17,7 @@ from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
 from cardsim.core._game cimport GameVTable
 from cardsim.core._search cimport SearchWork, MctsNode, ismcts_choose
 
-from cardsim.errors import CardsimError, IllegalActionError, ParseError
+from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError
 
 cnp.import_array()
 
@@ -48,6 +48,16 @@ cdef class _SearchBuffers:
         PyMem_Free(self.w.nodes)
         PyMem_Free(self.w.det)
 DEFAULT_MAX_STEPS = 1_000_000
+U64_MAX = 2**64 - 1
+MAX_ISMCTS_ITERATIONS = 10_000_000
+
+
+def _check_c(str name, c):
+    """The ISMCTS exploration constant: a finite number >= 0 (bool refused)."""
+    if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, float, np.integer, np.floating)) \
+            or not 0 <= c < float("inf"):
+        raise CardsimError(f"{name}: ismcts c must be a finite number >= 0, got {_short(c)}")
+    return float(c)
 
 
 def _short(value, int limit=40):
@@ -182,86 +192,122 @@ cdef class GameSpec:
     def deck_size(self):
         raise NotImplementedError(f"{self.name} must implement deck_size")
 
-    def ismcts_action(self, State s, int iterations=ISMCTS_ITERATIONS, uint64_t seed=0, double c=ISMCTS_C):
-        """The ISMCTS agent's choice for the seat to act in s (s is not modified)."""
+    cdef int _own(self, State s) except -1:
+        if s.spec is not self and (s.spec.name != self.name or s.spec.options != self.options):
+            raise CardsimError(f"{self.name}: the state belongs to {s.spec.name} with other options")
+        return 0
+
+    def ismcts_action(self, State s, iterations=ISMCTS_ITERATIONS, seed=0, c=ISMCTS_C):
+        """The ISMCTS agent's choice for the seat to act in s (s is not modified). The search runs
+        without the GIL on a private copy of s taken first, so another thread applying actions to
+        s meanwhile cannot change or break it."""
         cdef Rng r
-        cdef _SearchBuffers sb = _SearchBuffers(self, iterations, c)
-        cdef int a
-        if s._legal() == 0:
-            raise IllegalActionError(f"{self.name}: the game is over")
-        rng_seed(&r, seed, s.deal, STREAM_SEAT0 + self.vt.current_player(s.data, self.cfg))
-        with nogil:
-            a = ismcts_choose(&self.vt, self.cfg, s.data, &sb.w, &r)
+        cdef int it = check_int(iterations, f"{self.name}: ismcts iterations", 1, MAX_ISMCTS_ITERATIONS)
+        cdef uint64_t sd = check_int(seed, f"{self.name}: seed", 0, U64_MAX)
+        self._own(s)
+        cdef _SearchBuffers sb = _SearchBuffers(self, it, _check_c(self.name, c))
+        cdef char* copy = <char*>PyMem_Malloc(self.state_size)
+        cdef ActionSet las
+        cdef int a, n
+        if copy == NULL:
+            raise MemoryError()
+        try:
+            memcpy(copy, s.data, self.state_size)
+            n = self.vt.legal(copy, self.cfg, &las)
+            if n == 0:
+                raise IllegalActionError(f"{self.name}: the game is over")
+            rng_seed(&r, sd, s.deal, STREAM_SEAT0 + self.vt.current_player(copy, self.cfg))
+            with nogil:
+                a = ismcts_choose(&self.vt, self.cfg, copy, &sb.w, &r)
+        finally:
+            PyMem_Free(copy)
         return a
 
-    def greedy_action(self, State s, uint64_t seed=0):
-        """The C greedy agent's choice in state s (its stream keyed by seed)."""
+    def greedy_action(self, State s, seed=0):
+        """The C greedy agent's choice in state s (its stream keyed by seed; s is not modified).
+        Runs on a private copy of s, like ismcts_action."""
         cdef Rng r
-        cdef int n = s._legal()
-        if n == 0:
-            raise IllegalActionError(f"{self.name}: the game is over")
-        rng_seed(&r, seed, 0, 0)
-        return self.vt.greedy(s.data, self.cfg, &s.legal_cache, n, &r)
+        cdef uint64_t sd = check_int(seed, f"{self.name}: seed", 0, U64_MAX)
+        self._own(s)
+        cdef char* copy = <char*>PyMem_Malloc(self.state_size)
+        cdef ActionSet las
+        cdef int a, n
+        if copy == NULL:
+            raise MemoryError()
+        try:
+            memcpy(copy, s.data, self.state_size)
+            n = self.vt.legal(copy, self.cfg, &las)
+            if n == 0:
+                raise IllegalActionError(f"{self.name}: the game is over")
+            rng_seed(&r, sd, 0, 0)
+            with nogil:
+                a = self.vt.greedy(copy, self.cfg, &las, n, &r)
+        finally:
+            PyMem_Free(copy)
+        return a
 
     def __reduce__(self):
         from cardsim.game import _rebuild_spec
         return (_rebuild_spec, (self.name, dict(self.options)))
 
     # ---- engine entry points ------------------------------------------------------------------
-    def new_state(self, uint64_t seed=0, uint64_t deal=0):
-        """Deal `deal` of seed `seed`: the same state every time, on any machine."""
+    def new_state(self, seed=0, deal=0):
+        """Deal `deal` of seed `seed` (integers 0..2**64-1, else ConfigError): the same state
+        every time, on any machine."""
+        cdef uint64_t sd = check_int(seed, "seed", 0, U64_MAX, ConfigError)
+        cdef uint64_t dl = check_int(deal, "deal", 0, U64_MAX, ConfigError)
         cdef State s = State._alloc(self)
         cdef Rng r
-        s.seed = seed
-        s.deal = deal
-        rng_seed(&r, seed, deal, STREAM_DEAL)
+        s.seed = sd
+        s.deal = dl
+        rng_seed(&r, sd, dl, STREAM_DEAL)
         with nogil:
             self.vt.init(s.data, self.cfg, &r)
         return s
 
-    def run_batch(self, uint64_t seed, int64_t start, int64_t count, agents,
-                  long max_steps=DEFAULT_MAX_STEPS, int ismcts_iterations=ISMCTS_ITERATIONS,
-                  double ismcts_c=ISMCTS_C, bint lead_changes=False):
+    def run_batch(self, seed, start, count, agents, max_steps=DEFAULT_MAX_STEPS,
+                  ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C, bint lead_changes=False):
         """Play deals start..start+count-1 of `seed` with C agents (codes per seat), in one nogil
         call. Returns a dict of numpy arrays: returns (count, P) float64, actions, decisions
         (turns with more than one legal action) and legal_sum (sum of legal counts over
         decisions) as int64, metrics (count, M) float64, first_player (count,) int8 (the seat to
         act in the initial state) and, with lead_changes=True, lead_changes (count,) int32: how
         often the set of seats with the highest running return changed to one sharing no seat
-        with the previous set (vt.returns after every action; ties of all seats are no lead)."""
+        with the previous set (vt.returns after every action; ties of all seats are no lead).
+        The kernel fills one DealRecord of counters per deal (play_one)."""
         cdef int P = self.num_players
         cdef int M = len(self.metric_names)
         cdef int i
-        if len(agents) != P:
-            raise CardsimError(f"{self.name}: need {P} agents, got {len(agents)}")
+        cdef uint64_t sd = check_int(seed, f"{self.name}: seed", 0, U64_MAX)
+        cdef int64_t first = check_int(start, f"{self.name}: start", 0, 2**63 - 1)
+        cdef int64_t n_deals = check_int(count, f"{self.name}: count", 0, 2**62)
+        cdef long steps_cap = check_int(max_steps, f"{self.name}: max_steps", 1, 2**62)
+        if first + n_deals > 2**63 - 1:
+            raise CardsimError(f"{self.name}: start + count must stay below 2**63")
         cdef int agent_codes[MAX_PLAYERS]
-        for i in range(P):
-            agent_codes[i] = int(agents[i])
-            if agent_codes[i] not in (AGENT_RANDOM, AGENT_GREEDY, AGENT_FIRST, AGENT_ISMCTS):
-                raise CardsimError(f"unknown agent code {agent_codes[i]}")
+        self._agent_codes(agents, agent_codes)
         cdef _SearchBuffers sb = None
         cdef SearchWork* sw = NULL
         if AGENT_ISMCTS in [agent_codes[i] for i in range(P)]:
-            sb = _SearchBuffers(self, ismcts_iterations, ismcts_c)
+            sb = _SearchBuffers(self, check_int(ismcts_iterations, f"{self.name}: ismcts iterations", 1,
+                                                MAX_ISMCTS_ITERATIONS), _check_c(self.name, ismcts_c))
             sw = &sb.w
-        if count < 0:
-            raise CardsimError("count must be >= 0")
-        rets = np.zeros((count, P), dtype=np.float64)
-        acts = np.zeros(count, dtype=np.int64)
-        decs = np.zeros(count, dtype=np.int64)
-        lsum = np.zeros(count, dtype=np.int64)
-        mets = np.zeros((count, M), dtype=np.float64)
-        fps = np.zeros(count, dtype=np.int8)
-        lcs = np.zeros(count, dtype=np.int32)
+        rets = np.zeros((n_deals, P), dtype=np.float64)
+        acts = np.zeros(n_deals, dtype=np.int64)
+        decs = np.zeros(n_deals, dtype=np.int64)
+        lsum = np.zeros(n_deals, dtype=np.int64)
+        mets = np.zeros((n_deals, M), dtype=np.float64)
+        fps = np.zeros(n_deals, dtype=np.int8)
+        lcs = np.zeros(n_deals, dtype=np.int32)
         cdef int8_t[::1] fv = fps
         cdef int32_t[::1] lcv = lcs
-        cdef int fp = 0, lc = 0
-        cdef int* lcp = &lc if lead_changes else NULL
         cdef double[:, ::1] rv = rets
         cdef int64_t[::1] av = acts
         cdef int64_t[::1] dv = decs
         cdef int64_t[::1] lv = lsum
         cdef double[:, ::1] mv = mets
+        cdef DealRecord rec
+        rec.track_leads = 1 if lead_changes else 0
         cdef void* st = PyMem_Malloc(self.state_size)
         if st == NULL:
             raise MemoryError()
@@ -269,78 +315,88 @@ cdef class GameSpec:
         cdef const void* cfg = self.cfg
         cdef int nw = self.action_words
         cdef int64_t d
-        cdef long steps, decisions, legal_sum
         cdef int rc = 0
         cdef int64_t bad = -1
         try:
             with nogil:
-                for d in range(count):
-                    rc = play_one(vt, cfg, st, P, nw, seed, <uint64_t>(start + d), agent_codes,
-                                  max_steps, &steps, &decisions, &legal_sum, NULL, sw, &fp, lcp)
+                for d in range(n_deals):
+                    rc = play_one(vt, cfg, st, P, nw, sd, <uint64_t>(first + d), agent_codes,
+                                  steps_cap, &rec, NULL, sw)
                     if rc != 0:
-                        bad = start + d
+                        bad = first + d
                         break
                     vt.returns(st, cfg, &rv[d, 0])
                     if M > 0:
                         vt.metrics(st, cfg, &mv[d, 0])
-                    av[d] = steps
-                    fv[d] = fp
-                    lcv[d] = lc
-                    dv[d] = decisions
-                    lv[d] = legal_sum
+                    av[d] = rec.steps
+                    fv[d] = rec.first_player
+                    lcv[d] = rec.lead_changes
+                    dv[d] = rec.decisions
+                    lv[d] = rec.legal_sum
         finally:
             PyMem_Free(st)
         if bad >= 0:
-            raise CardsimError(f"{self.name}: deal {bad} of seed {seed} did not end within {max_steps} actions")
+            raise CardsimError(f"{self.name}: deal {bad} of seed {sd} did not end within {steps_cap} actions")
         out = {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets,
                "first_player": fps}
         if lead_changes:
             out["lead_changes"] = lcs
         return out
 
+    cdef int _agent_codes(self, agents, int* codes) except -1:
+        """Validate one agent code per seat into codes[0..P-1]."""
+        if isinstance(agents, (str, bytes)) or not hasattr(agents, "__len__") or len(agents) != self.num_players:
+            raise CardsimError(f"{self.name}: need {self.num_players} agents, got {_short(agents)}")
+        for i in range(self.num_players):
+            codes[i] = check_int(agents[i], f"{self.name}: agent code", 0, AGENT_ISMCTS)
+        return 0
 
-def kernel_actions(GameSpec spec, uint64_t seed, uint64_t deal, agents, long max_steps=100_000,
-                   int ismcts_iterations=ISMCTS_ITERATIONS, double ismcts_c=ISMCTS_C):
+
+def kernel_actions(GameSpec spec, seed, deal, agents, max_steps=100_000,
+                   ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C):
     """The actions the batch kernel takes in deal (seed, deal) with these agent codes (to check
     that the kernel and the Python State API agree)."""
+    cdef uint64_t sd = check_int(seed, "seed", 0, U64_MAX)
+    cdef uint64_t dl = check_int(deal, "deal", 0, U64_MAX)
+    cdef long cap = check_int(max_steps, "max_steps", 1, 100_000_000)
     cdef int codes[MAX_PLAYERS]
     cdef int i
-    for i in range(spec.num_players):
-        codes[i] = int(agents[i])
+    spec._agent_codes(agents, codes)
     cdef _SearchBuffers sb = None
     cdef SearchWork* sw = NULL
     if AGENT_ISMCTS in [codes[i] for i in range(spec.num_players)]:
-        sb = _SearchBuffers(spec, ismcts_iterations, ismcts_c)
+        sb = _SearchBuffers(spec, check_int(ismcts_iterations, "ismcts iterations", 1, MAX_ISMCTS_ITERATIONS),
+                            _check_c(spec.name, ismcts_c))
         sw = &sb.w
-    rec = np.zeros(max_steps, dtype=np.int32)
-    cdef int32_t[::1] rv = rec
+    rec_actions = np.zeros(cap, dtype=np.int32)
+    cdef int32_t[::1] rv = rec_actions
     cdef void* st = PyMem_Malloc(spec.state_size)
-    cdef long steps = 0, dec = 0, ls = 0
+    cdef DealRecord rec
     cdef int rc
+    rec.track_leads = 0
     if st == NULL:
         raise MemoryError()
     try:
-        rc = play_one(&spec.vt, spec.cfg, st, spec.num_players, spec.action_words, seed, deal, codes,
-                      max_steps, &steps, &dec, &ls, &rv[0], sw, NULL, NULL)
+        rc = play_one(&spec.vt, spec.cfg, st, spec.num_players, spec.action_words, sd, dl, codes,
+                      cap, &rec, &rv[0], sw)
     finally:
         PyMem_Free(st)
     if rc != 0:
-        raise CardsimError(f"{spec.name}: deal did not end within {max_steps} actions")
-    return rec[:steps].tolist()
+        raise CardsimError(f"{spec.name}: deal did not end within {cap} actions")
+    return rec_actions[:rec.steps].tolist()
 
 
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
-                  long* steps, long* decisions, long* legal_sum, int32_t* record,
-                  SearchWork* sw, int* first, int* leads) noexcept nogil:
+                  DealRecord* rec, int32_t* actions, SearchWork* sw) noexcept nogil:
     """Deal (seed, deal) into st and play it to the end with C agents.
 
-    Parameters: `agents[p]` is the agent code of seat p; each seat draws from its own stream
-    (seed, deal, STREAM_SEAT0 + p), so a seat's choices never depend on the other seats' agents'
-    consumption. Counts actions, decisions (turns with more than one legal action) and the sum of
-    legal counts over decisions; stores the first seat to act in *first and, when `leads` is not
-    NULL, the number of lead changes (see run_batch). Returns 0, or -1 if the deal exceeded
-    max_steps actions."""
+    `agents[p]` is the agent code of seat p; each seat draws from its own stream (seed, deal,
+    STREAM_SEAT0 + p), so a seat's choices never depend on the other seats' agents' consumption.
+    Fills *rec: actions, decisions (turns with more than one legal action), the sum of legal
+    counts over decisions, the first seat to act and, when rec.track_leads is set, the number of
+    lead changes (see run_batch). `actions` (may be NULL) receives the actions taken. Returns 0,
+    or -1 if the deal exceeded max_steps actions."""
     cdef Rng r
     cdef Rng ar[MAX_PLAYERS]
     cdef ActionSet las
@@ -349,11 +405,12 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     cdef double cur[MAX_PLAYERS]
     cdef double last[MAX_PLAYERS]
     cdef int have_last = 0, prev_lead = 0, n_leads = 0, lead, q, same
+    cdef int leads = rec.track_leads
     cdef double hi, lo
     rng_seed(&r, seed, deal, STREAM_DEAL)
     vt.init(st, cfg, &r)
-    if first != NULL:
-        first[0] = vt.current_player(st, cfg)
+    rec.first_player = vt.current_player(st, cfg)
+    rec.lead_changes = 0
     for p in range(num_players):
         rng_seed(&ar[p], seed, deal, STREAM_SEAT0 + p)
     while True:
@@ -375,9 +432,9 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
             else:
                 a = as_first(&las, nw)
         vt.apply(st, cfg, a)
-        if record != NULL:
-            record[k] = a
-        if leads != NULL:
+        if actions != NULL:
+            actions[k] = a
+        if leads:
             # lead changes: the set of seats with the highest running return moves to seats
             # outside the previous set (all seats tied = no leader)
             vt.returns(st, cfg, cur)
@@ -403,13 +460,12 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
                     prev_lead = lead
         k += 1
         if k >= max_steps:
-            steps[0] = k
+            rec.steps = k
             return -1
-    steps[0] = k
-    decisions[0] = dec
-    legal_sum[0] = ls
-    if leads != NULL:
-        leads[0] = n_leads
+    rec.steps = k
+    rec.decisions = dec
+    rec.legal_sum = ls
+    rec.lead_changes = n_leads
     return 0
 
 
@@ -465,10 +521,15 @@ cdef class State:
         self.hist_len += 1
         return 0
 
-    cdef int _check_player(self, int p) except -1:
-        if p < 0 or p >= self.spec.num_players:
-            raise CardsimError(f"{self.spec.name}: player {p} out of range; seats are 0..{self.spec.num_players - 1}")
-        return 0
+    cdef int _player(self, object p) except -1:
+        """A seat argument: an integer 0..num_players-1 (numpy integers too), else CardsimError."""
+        return check_int(p, f"{self.spec.name}: player", 0, self.spec.num_players - 1)
+
+    cdef int _action(self, object action) except -1:
+        """An action argument: an integer 0..num_actions-1 (numpy integers too; bool, float,
+        str, None refused), else IllegalActionError."""
+        return check_int(action, f"{self.spec.name}: action (an int; use string_to_action for text)", 0,
+                         self.spec.num_actions - 1, IllegalActionError)
 
     # ---- public API (DESIGN §4) ----------------------------------------------------------------
     @property
@@ -517,30 +578,28 @@ cdef class State:
         return mask
 
     def is_legal(self, action):
-        cdef long a
-        try:
-            a = action.__index__()
-        except AttributeError:
-            return False
-        if a < 0 or a >= self.spec.num_actions:
+        """True iff `action` is legal now. Any integer is a fair question (out of range: False);
+        anything else (bool, float, str, None) raises IllegalActionError."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            self._action(action)             # raises the typed error
+        v = int(action)
+        if v < 0 or v >= self.spec.num_actions:
             return False
         self._legal()
-        return as_has(&self.legal_cache, <int>a)
+        return as_has(&self.legal_cache, <int>v)
 
     def apply(self, action):
         """Apply one action. An illegal, out-of-range or non-integer action raises
         IllegalActionError naming the legal ones; the state is then unchanged."""
-        cdef long a
-        try:
-            a = action.__index__()
-        except (AttributeError, TypeError):
-            raise IllegalActionError(
-                f"{self.spec.name}: action must be an int (use string_to_action for text), got {action!r}") from None
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            self._action(action)             # raises the typed error naming what is allowed
+        v = int(action)
         cdef int n = self._legal()
-        if a < 0 or a >= self.spec.num_actions or not as_has(&self.legal_cache, <int>a):
-            self._raise_illegal(a, n)
-        self._push(<int>a)
-        self.spec.vt.apply(self.data, self.spec.cfg, <int>a)
+        if v < 0 or v >= self.spec.num_actions or not as_has(&self.legal_cache, <int>v):
+            self._raise_illegal(v, n)
+        cdef int a = <int>v
+        self._push(a)
+        self.spec.vt.apply(self.data, self.spec.cfg, a)
         self.legal_n = -1
         return self
 
@@ -548,23 +607,21 @@ cdef class State:
         """Parse an action string and apply it."""
         return self.apply(self.string_to_action(text))
 
-    def _raise_illegal(self, long a, int n):
+    def _raise_illegal(self, a, int n):
         if n == 0:
             raise IllegalActionError(f"{self.spec.name}: the game is over; no action is legal (got {a})")
         legal = [self.spec.action_string(self, int(x)) for x in self.legal_actions()]
         if 0 <= a < self.spec.num_actions:
             what = f"{a} ({self.spec.action_string(self, int(a))})"
         else:
-            what = f"{a} (out of range 0..{self.spec.num_actions - 1})"
+            what = f"{_short(a)} (out of range 0..{self.spec.num_actions - 1})"
         raise IllegalActionError(
             f"{self.spec.name}: action {what} is illegal for player {self.current_player} "
             f"in phase {self.phase!r}; legal: {', '.join(legal)}")
 
     def action_to_string(self, action):
-        cdef long a = action
-        if a < 0 or a >= self.spec.num_actions:
-            raise IllegalActionError(f"{self.spec.name}: action {a} out of range 0..{self.spec.num_actions - 1}")
-        return self.spec.action_string(self, <int>a)
+        """The string of action (an integer 0..num_actions-1, else IllegalActionError)."""
+        return self.spec.action_string(self, self._action(action))
 
     def string_to_action(self, text):
         if not isinstance(text, str):
@@ -590,30 +647,31 @@ cdef class State:
             self.spec.vt.metrics(self.data, self.spec.cfg, &ov[0])
         return {k: float(out[i]) for i, k in enumerate(self.spec.metric_names)}
 
-    def hand(self, int p):
+    def hand(self, p):
         """Player p's cards as strings, in the game's display order."""
-        self._check_player(p)
-        return self.spec.hand_strings(self, p)
+        return self.spec.hand_strings(self, self._player(p))
 
-    def observation(self, int p):
+    def observation(self, p):
         """Float32 vector of fixed length obs_size: every public fact and p's own cards; nothing
         hidden from p. Layout documented in the game's module."""
-        self._check_player(p)
+        cdef int q = self._player(p)
         cdef cnp.npy_intp dims = self.spec.obs_size
         cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dims, cnp.NPY_FLOAT32, 0)
-        self.spec.vt.observe(self.data, self.spec.cfg, p, <float*>cnp.PyArray_DATA(arr))
+        self.spec.vt.observe(self.data, self.spec.cfg, q, <float*>cnp.PyArray_DATA(arr))
         return arr
 
-    def resample(self, int p, uint64_t seed=0):
+    def resample(self, p, seed=0):
         """A full state consistent with everything p knows (own hand, every card seen, voids
-        shown by play, public calls); hidden cards are redrawn, never copied from the truth."""
-        self._check_player(p)
+        shown by play, public calls); hidden cards are redrawn, never copied from the truth.
+        seed: an integer 0..2**64-1. Raises CardsimError when no consistent world is found."""
+        cdef int q = self._player(p)
+        cdef uint64_t sd = check_int(seed, f"{self.spec.name}: seed", 0, U64_MAX)
         cdef State s = self.clone()
         cdef Rng r
-        rng_seed(&r, seed, self.deal, STREAM_RESAMPLE + p)
-        if not self.spec.vt.resample(s.data, s.spec.cfg, p, &r):
+        rng_seed(&r, sd, self.deal, STREAM_RESAMPLE + q)
+        if not self.spec.vt.resample(s.data, s.spec.cfg, q, &r):
             raise CardsimError(
-                f"{self.spec.name}: resample found no world consistent with what player {p} knows "
+                f"{self.spec.name}: resample found no world consistent with what player {q} knows "
                 f"(the state is unchanged; try another seed)")
         s.resampled = True
         s.legal_n = -1
