@@ -31,6 +31,7 @@ cdef class GameSpec:
                      dict options) except -1
     cdef State _scenario_state(self)
     cdef int _own(self, State s) except -1
+    cdef char* _private_copy(self, State s, ActionSet* las, int* n) except NULL
     cdef int _agent_codes(self, agents, int* codes) except -1
 
 cdef class State:

@@ -197,6 +197,20 @@ cdef class GameSpec:
             raise CardsimError(f"{self.name}: the state belongs to {s.spec.name} with other options")
         return 0
 
+    cdef char* _private_copy(self, State s, ActionSet* las, int* n) except NULL:
+        """A malloc'd copy of s's struct (taken with the GIL, so no other thread is applying to s
+        meanwhile) and its legal set; the caller frees it. Raises if s is of another game or over."""
+        self._own(s)
+        cdef char* copy = <char*>PyMem_Malloc(self.state_size)
+        if copy == NULL:
+            raise MemoryError()
+        memcpy(copy, s.data, self.state_size)
+        n[0] = self.vt.legal(copy, self.cfg, las)
+        if n[0] == 0:
+            PyMem_Free(copy)
+            raise IllegalActionError(f"{self.name}: the game is over")
+        return copy
+
     def ismcts_action(self, State s, iterations=ISMCTS_ITERATIONS, seed=0, c=ISMCTS_C):
         """The ISMCTS agent's choice for the seat to act in s (s is not modified). The search runs
         without the GIL on a private copy of s taken first, so another thread applying actions to
@@ -204,18 +218,11 @@ cdef class GameSpec:
         cdef Rng r
         cdef int it = check_int(iterations, f"{self.name}: ismcts iterations", 1, MAX_ISMCTS_ITERATIONS)
         cdef uint64_t sd = check_int(seed, f"{self.name}: seed", 0, U64_MAX)
-        self._own(s)
         cdef _SearchBuffers sb = _SearchBuffers(self, it, _check_c(self.name, c))
-        cdef char* copy = <char*>PyMem_Malloc(self.state_size)
         cdef ActionSet las
         cdef int a, n
-        if copy == NULL:
-            raise MemoryError()
+        cdef char* copy = self._private_copy(s, &las, &n)
         try:
-            memcpy(copy, s.data, self.state_size)
-            n = self.vt.legal(copy, self.cfg, &las)
-            if n == 0:
-                raise IllegalActionError(f"{self.name}: the game is over")
             rng_seed(&r, sd, s.deal, STREAM_SEAT0 + self.vt.current_player(copy, self.cfg))
             with nogil:
                 a = ismcts_choose(&self.vt, self.cfg, copy, &sb.w, &r)
@@ -228,17 +235,10 @@ cdef class GameSpec:
         Runs on a private copy of s, like ismcts_action."""
         cdef Rng r
         cdef uint64_t sd = check_int(seed, f"{self.name}: seed", 0, U64_MAX)
-        self._own(s)
-        cdef char* copy = <char*>PyMem_Malloc(self.state_size)
         cdef ActionSet las
         cdef int a, n
-        if copy == NULL:
-            raise MemoryError()
+        cdef char* copy = self._private_copy(s, &las, &n)
         try:
-            memcpy(copy, s.data, self.state_size)
-            n = self.vt.legal(copy, self.cfg, &las)
-            if n == 0:
-                raise IllegalActionError(f"{self.name}: the game is over")
             rng_seed(&r, sd, 0, 0)
             with nogil:
                 a = self.vt.greedy(copy, self.cfg, &las, n, &r)
