@@ -147,3 +147,20 @@ def test_a_phase_inside_one_turn_is_not_a_section():
     assert found
     zp = replay_lines("zhao_pengyou", seed=1, deal=0)
     assert [x for x in zp if x.endswith(":") and not x.startswith(" ")][:5] == ["hands:", "draw:", "kitty:", "call:", "play:"]
+
+
+def test_a_match_is_shown_deal_by_deal():
+    g = cardsim.make("karnoffel", scope="match")
+    lines = replay_lines(g, seed=0, deal=0)
+    st = g.new_state(seed=0, deal=0)
+    deals = 0
+    for a in kernel_actions(g.spec, 0, 0, [AGENT_CODES["greedy"]] * 4):
+        before = g.spec.view(st)["deal_no"]
+        st.apply(a)
+        deals += g.spec.view(st)["deal_no"] != before
+    overs = [x for x in lines if x.startswith("deal ") and " over" in x]
+    assert len(overs) == deals >= 2
+    # trick numbers restart with every deal, and each deal's first trick follows its 'over' line
+    firsts = [i for i, x in enumerate(lines) if x.startswith("  trick 1: ")]
+    assert len(firsts) == deals
+    assert all(a < b < c for a, b, c in zip(firsts, [lines.index(x) for x in overs], firsts[1:] + [len(lines)]))

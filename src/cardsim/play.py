@@ -216,7 +216,7 @@ class Session:
         self.nar.finish(self.state)
         self._flush_log()
         r = self.state.returns()
-        self.say("deal over:")
+        self.say("match over:" if self.game.options.get("scope") == "match" else "deal over:")
         for line in str(self.state).splitlines():
             self.say("  " + line)
         self.say("returns: " + "  ".join(f"seat {p}{' (you)' if p == self.seat else ''}: {float(x):g}"

@@ -161,6 +161,8 @@ class Narrator:
         self.phase = None
         self.sizes = shown_sizes
         self.facts = None
+        self.deals = 0
+        self.tricks_shown = 0
 
     def _show_hands(self, state, label):
         self.lines.append(label if self.viewer is None else label.replace("hands", "your hand"))
@@ -206,13 +208,28 @@ class Narrator:
             self.turn.captured += _multiset_minus(vb["floor"], va["floor"])
         if va is not None and "basras" in va and va["basras"] != vb["basras"]:
             self.turn.notes.append("(basra)")
+        new_deal = vb is not None and any(k in vb and vb[k] != va.get(k) for k in ("deal_no", "deals"))
+        if tricks and va["tricks_done"] != vb["tricks_done"]:
+            self._flush_turn(after, tricks)
+            # the last trick of a deal in a match: the view already shows the next deal
+            self._flush_trick(None if new_deal and not after.is_terminal() else self._winner(va))
+        if new_deal and (self.deals > 0 or not after.is_terminal()):
+            self._flush_turn(after, tricks)
+            self._flush_trick(None)
+            self.deals += 1
+            self.tricks_shown = 0
+            score = "; ".join(f"{k.replace('_', ' ')}: {' '.join(f'{x:g}' for x in va[k])}" for k in ("score", "game_points", "total_points", "chips")
+                              if va.get(k) is not None)
+            self.lines.append(f"deal {self.deals} over" + (f"  ({score})" if score else ""))
         grown = sum(len(after.hand(p)) for p in range(self.n)) - sum(len(before.hand(p)) for p in range(self.n))
         if grown >= self.n:                                # a round of cards dealt at once
             self._flush_turn(after, tricks)
             self._show_hands(after, "  dealt, hands now:")
-        if tricks and va["tricks_done"] != vb["tricks_done"]:
-            self._flush_turn(after, tricks)
-            self._flush_trick(self._winner(va))
+        if new_deal and not after.is_terminal() and after.phase == self.phase:
+            facts = public_facts(after)                   # the next deal's face-up cards, trump ...
+            if facts and facts != self.facts:
+                self.lines.append(f"  ({facts})")
+                self.facts = facts
 
     @staticmethod
     def _winner(v):
@@ -225,7 +242,8 @@ class Narrator:
     def _flush_trick(self, winner):
         if not self.trick:
             return
-        k = sum(1 for x in self.lines if x.startswith("  trick ")) + 1
+        self.tricks_shown += 1
+        k = self.tricks_shown
         plays = ",  ".join(f"{seat}: {text}" for seat, text in self.trick)
         won = f"  -> seat {winner} wins" if winner is not None else ""
         self.lines.append(f"  trick {k}:  {plays}{won}")
