@@ -354,11 +354,11 @@ def cmd_skill(args) -> int:
     if args.json:
         print(json.dumps(sk, indent=2))
     else:
-        from cardsim.report import fmt, fmt_p
+        from cardsim.analysis.summary import fmt, p_text
 
         print(f"{sk['game']}: skill of {sk['strong']} over {sk['weak']}, {sk['deals']} deals, seed {sk['seed']}")
         for x in sk["seats"]:
-            print(f"  seat {x['seat']}: return gain {fmt(x['gain'])} {_ci(x['ci95'])} p={fmt_p(x['p_value'])}"
+            print(f"  seat {x['seat']}: return gain {fmt(x['gain'])} {_ci(x['ci95'])} {p_text(x['p_value'])}"
                   f"  ({fmt(x['gain_sd'])} sd)   win-rate gain {fmt(x['win_gain'])} {_ci(x['win_ci95'])}")
         print(f"  mean gain {fmt(sk['mean_gain_sd'])} sd; gap between seats {fmt(sk['seat_skill_gap'])} sd")
     return 0
