@@ -358,3 +358,38 @@ def test_bad_input_raises_typed_errors():
         st.apply_string("meld")
     with pytest.raises(ParseError):
         st.string_to_action("layoff 99")
+
+
+# ---- whole moves in cards <-> actions ----------------------------------------------------------------
+def test_move_helpers_ex_s3_batch():
+    from cardsim.games.samba import actions_to_moves, move_to_actions
+    g = cardsim.make("samba", players=2)
+    st = scenario(g, [["KH", "KS", "QD", "QC", "QS", "JK", "6C"], ["4H", "5H", "9C"]], pile=["5S", "KD", "KC"],
+                  cum=[1600, 0], turn=0, dealer=1)
+    move = {"take": "pair", "group": ["JK", "KH", "KS"], "batch": [["QD", "QC", "QS"]]}
+    acts = move_to_actions(st, move)
+    assert [st.action_to_string(a) for a in acts][:3] == ["take pair", "+KH", "+KS"], "the pair first"
+    back = actions_to_moves(st, acts)
+    assert back == [{"take": "pair", "group": ["KH", "KS", "JK"], "batch": [["QD", "QC", "QS"]]}]
+    with pytest.raises(IllegalActionError):
+        move_to_actions(st, {"take": "pair", "group": ["KH", "KS"], "batch": [["QD", "QC", "QS"]]})
+    with pytest.raises(ParseError):
+        move_to_actions(st, {"nonsense": 1})
+
+
+def test_move_helpers_round_trip_random_deals():
+    from cardsim.games.samba import actions_to_moves, move_to_actions
+    g = cardsim.make("samba")
+    rng = np.random.default_rng(3)
+    for deal in range(3):
+        st = g.new_state(seed=4, deal=deal)
+        start = st.clone()
+        while not st.is_terminal():
+            la = st.legal_actions()
+            st.apply(int(la[rng.integers(len(la))]))
+        moves = actions_to_moves(start, st.history())
+        replay = start.clone()
+        for m in moves:
+            for a in move_to_actions(replay, m):
+                replay.apply(a)
+        assert replay == st

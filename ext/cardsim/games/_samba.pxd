@@ -2,6 +2,7 @@
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
+from cardsim.core._staged cimport Staged
 from cardsim.games._samba_rules cimport SBConfig, Meld
 
 cdef enum:
@@ -34,7 +35,7 @@ ctypedef struct SBState:
     Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
     Hand hand[6]             # cards held per seat (staged cards excluded)
     Hand known[6]            # cards every player knows seat q holds (taken from the pile)
-    Hand staged              # cards of the move under construction (public)
+    Staged stage             # the move under construction (core staged move; public): kind 1
     Hand aside               # cards out of play (only scenarios with an explicit stock use it)
     Hand red3[5]             # exposed red threes per side
     Meld melds[5][32]        # meld slots per side (SB_MAXMELDS)
@@ -59,7 +60,7 @@ ctypedef struct SBState:
     int8_t must_out          # the partner said yes: this turn goes out
     int8_t drew              # drew from the stock this turn
     int8_t pile_take         # 1: building the group on the top card; 2: its initial batch continues
-    int8_t take_top          # the top card being taken (kind), -1
+    int8_t take_top          # the top card being taken (kind), -1 (the pile group's target)
     int8_t merge_from        # slot chosen by MERGE_FROM, -1
     int8_t end_type          # 0 none, 1 went out, 2 stock out / pile declined, 3 last draw red threes
     int8_t out_seat          # seat that went out, -1

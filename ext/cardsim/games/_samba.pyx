@@ -47,9 +47,14 @@ from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
+from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_commit,
+                                   staged_legal_adds)
+from cardsim.core._deal cimport shuffle
+from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._types cimport card_t, uint8_t, uint32_t
 from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_count, as_clear
 from cardsim.core._game cimport GameVTable
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_DECK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ,
     MT_BLACK3, sb_card_value, sb_req, sb_group_ok, sb_meld_of, sb_layoff_ok, sb_merge_ok,
@@ -196,7 +201,7 @@ cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
     """Shuffle the 162 cards (Fisher-Yates on the deal stream), deal hand_size to each seat one
     at a time from dealer+1 (§3), turn the upcard (re-turning wilds and red threes on top when
     upcard_rewind), the rest is the stock; then seat dealer+1 starts (S-D1)."""
-    cdef int8_t deck[162]
+    cdef card_t deck[162]
     cdef int i, j, t, q, side, N = c.nplayers
     for i in range(52):
         deck[3 * i] = i
@@ -204,9 +209,7 @@ cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
         deck[3 * i + 2] = i
     for i in range(156, 162):
         deck[i] = SB_JK
-    for i in range(161, 0, -1):
-        j = <int>rng_below(&s.rng, i + 1)
-        t = deck[i]; deck[i] = deck[j]; deck[j] = t
+    shuffle(deck, 162, &s.rng)
     for q in range(SB_MAXP):
         hand_clear(&s.hand[q])
         hand_clear(&s.known[q])
@@ -217,7 +220,7 @@ cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
         s.opened[side] = 0
         s.req_pen[side] = 0
         memset(&s.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
-    hand_clear(&s.staged)
+    staged_clear(&s.stage)
     hand_clear(&s.aside)
     # deck[161] is dealt first (the top of the pack)
     s.nstock = 162
@@ -359,6 +362,89 @@ cdef bint pending_batch(const SBState* s, int side) noexcept nogil:
             return True
     return False
 
+
+ctypedef struct AddCtx:
+    const SBState* s
+    const SBConfig* c
+    int mode                 # ADD_* below
+    int C                    # the side's canastas
+    int need                 # initial-meld value still needed
+    int extra                # cards joining the hand after the batch (the rest of a taken pile)
+    bint mo                  # may go out (the partner has not said no)
+    bint slot                # a free meld slot exists
+    int8_t H[SB_KINDS]       # the hand before the add
+    int8_t S[SB_KINDS]       # the staged cards before the add
+
+cdef enum:
+    ADD_PILE = 1             # the group on a taken top card
+    ADD_OPENING = 2          # an unopened side's batch that must reach the requirement
+    ADD_PENALIZE = 3         # an unopened side's batch under insufficient_initial_meld=penalize
+    ADD_OPENED = 4           # an opened side: new melds and lay-offs
+
+cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
+    """The core staged-move callback: can the stage `play` (the current stage plus one card) be
+    completed into a legal whole move from the rest of the hand (HG, the requirement)?"""
+    cdef const AddCtx* x = <const AddCtx*>ctx
+    cdef const SBState* s = x.s
+    cdef const SBConfig* c = x.c
+    cdef int8_t S[SB_KINDS]
+    cdef int8_t H[SB_KINDS]
+    cdef int k, added = -1, i, r, sn, side = side_of(c, s.turn)
+    cdef bint isnat
+    sb_counts(&play.cards, S)
+    for k in range(SB_KINDS):
+        H[k] = x.H[k]
+        if S[k] > x.S[k]:
+            added = k
+    if added < 0 or H[added] == 0:
+        return False
+    H[added] -= 1
+    if x.mode == ADD_PILE:
+        r = rank_of(s.take_top)
+        sn = sb_nat_of_rank(x.S, r)
+        isnat = is_natural(added) and rank_of(added) == r
+        if not isnat and not (is_wild(added) and sn >= 2):
+            return False        # the natural pair is staged first
+        if s.opened[side]:
+            return sb_pile_group_ok(sn + isnat, sb_wilds(x.S) + (not isnat), sb_nat_of_rank(H, r),
+                                    sb_wilds(H), sb_total(H), x.extra, x.C, x.mo, c) != 0
+        S[s.take_top] += 1
+        return sb_opening_ok(S, H, x.need, x.extra, 3, c) != 0
+    if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
+        if not (is_natural(added) or is_wild(added)) or not x.slot:
+            return False
+        if x.mode == ADD_PENALIZE:
+            return sb_complete_new(S, H, 0, False, c) != 0
+        return sb_opening_ok(S, H, x.need, x.extra, 0, c) != 0
+    if is_red3(added):
+        return False
+    if x.slot and sb_complete_new(S, H, x.C, x.mo, c):
+        return True
+    for i in range(SB_MAXMELDS):
+        if s.melds[side][i].type != MT_NONE and sb_complete_layoff(&s.melds[side][i], S, H, x.C, x.mo, c):
+            return True
+    return False
+
+cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, int C,
+                    const int8_t* H, const int8_t* S, ActionSet* out) noexcept nogil:
+    """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
+    kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
+    cdef AddCtx x
+    cdef int k
+    x.s = s
+    x.c = c
+    x.mode = mode
+    x.C = C
+    x.need = need
+    x.extra = extra
+    x.mo = may_out(s)
+    x.slot = free_slot(s, side_of(c, s.turn)) >= 0
+    for k in range(SB_KINDS):
+        x.H[k] = H[k]
+        x.S[k] = S[k]
+    return staged_legal_adds(&s.stage, s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), A_ADD,
+                             add_completable, &x, out)
+
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
@@ -370,7 +456,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef Meld tmp
     as_clear(out, NW)
     sb_counts(&s.hand[p], H)
-    sb_counts(&s.staged, S)
+    sb_counts(&s.stage.cards, S)
     hsize = hand_size(&s.hand[p])
     ssize = sb_total(S)
     C = canastas(s, side)
@@ -388,26 +474,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        for k in range(SB_KINDS):
-            if not H[k]:
-                continue
-            isnat = is_natural(k) and rank_of(k) == r
-            if not isnat and not (is_wild(k) and sn >= 2):
-                continue
-            H[k] -= 1
-            S[k] += 1
-            if s.opened[side]:
-                ok = sb_pile_group_ok(sn + isnat, sw + (not isnat), sb_nat_of_rank(H, r), sb_wilds(H),
-                                      hsize - 1, extra, C, mo, c) != 0
-            else:
-                S[t] += 1
-                ok = sb_opening_ok(S, H, req_of(s, c, side), extra, 3, c) != 0
-                S[t] -= 1
-            H[k] += 1
-            S[k] -= 1
-            if ok:
-                as_add(out, A_ADD + k)
-                n += 1
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, C, H, S, out)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and free_slot(s, side) >= 0:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
@@ -426,20 +493,8 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not s.opened[side]:
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
-        for k in range(SB_KINDS):
-            if not H[k] or not (is_natural(k) or is_wild(k)):
-                continue
-            H[k] -= 1
-            S[k] += 1
-            if c.penalize and s.pile_take == 0:
-                ok = free_slot(s, side) >= 0 and sb_complete_new(S, H, 0, False, c) != 0
-            else:
-                ok = free_slot(s, side) >= 0 and sb_opening_ok(S, H, need, extra, 0, c) != 0
-            H[k] += 1
-            S[k] -= 1
-            if ok:
-                as_add(out, A_ADD + k)
-                n += 1
+        n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
+                        C, H, S, out)
         if ssize:
             t = sb_meld_of(S, &m)
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and free_slot(s, side) >= 0:
@@ -482,22 +537,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     as_add(out, A_LAYOFF + i)
                     n += 1
         return n
-    for k in range(SB_KINDS):
-        if not H[k] or is_red3(k):
-            continue
-        H[k] -= 1
-        S[k] += 1
-        ok = free_slot(s, side) >= 0 and sb_complete_new(S, H, C, mo, c) != 0
-        i = 0
-        while not ok and i < SB_MAXMELDS:
-            if s.melds[side][i].type != MT_NONE:
-                ok = sb_complete_layoff(&s.melds[side][i], S, H, C, mo, c) != 0
-            i += 1
-        H[k] += 1
-        S[k] -= 1
-        if ok:
-            as_add(out, A_ADD + k)
-            n += 1
+    n += legal_adds(s, c, ADD_OPENED, 0, 0, C, H, S, out)
     if ssize:
         t = sb_meld_of(S, &m)
         if free_slot(s, side) >= 0:
@@ -624,7 +664,7 @@ cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
         s.melds[side][i].pending = 0
 
 cdef void check_out(SBState* s, const SBConfig* c, int p) noexcept nogil:
-    if hand_size(&s.hand[p]) == 0 and hand_size(&s.staged) == 0:
+    if hand_size(&s.hand[p]) == 0 and s.stage.n == 0:
         end_deal(s, c, 1, p)
 
 cdef void do_meld(SBState* s, const SBConfig* c, int p) noexcept nogil:
@@ -632,12 +672,13 @@ cdef void do_meld(SBState* s, const SBConfig* c, int p) noexcept nogil:
     unopened side's meld is pending until the batch reaches the requirement (then the side opens
     and, in a pile take, the rest of the pile joins the hand)."""
     cdef int side = side_of(c, p), v, k
-    cdef Hand cards = s.staged
+    cdef Hand cards
+    staged_commit(&s.stage, &cards)
     cdef bint pile_group = s.pile_take == 1
     if pile_group:
         add_kind(&cards, s.take_top)
         s.take_top = -1
-    hand_clear(&s.staged)
+    staged_clear(&s.stage)
     s.melded[p] = 1
     if s.opened[side]:
         place_meld(s, c, side, &cards, False)
@@ -739,7 +780,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
     if a < A_DISCARD:
         remove_kind(&s.hand[p], a)
         forget(s, p, a)
-        add_kind(&s.staged, a)
+        staged_add(&s.stage, a)
         return
     if a < A_DRAW:
         k = a - A_DISCARD
@@ -787,9 +828,9 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
     if a >= A_LAYOFF and a < A_TAKE_LAYOFF:
         i = a - A_LAYOFF
         h = s.melds[side][i].cards
-        sb_hand_merge(&h, &s.staged)
+        sb_hand_merge(&h, &s.stage.cards)
         set_meld(&s.melds[side][i], &h)
-        hand_clear(&s.staged)
+        staged_clear(&s.stage)
         s.melded[p] = 1
         check_out(s, c, p)
         return
@@ -813,8 +854,8 @@ cdef int hand_penalty(const SBState* s, const SBConfig* c, int q, int* red3_expo
     cdef int8_t cnt[SB_KINDS]
     cdef int v, r3
     sb_counts(&s.hand[q], cnt)
-    if q == s.mover and hand_size(&s.staged):
-        sb_hand_add_counts(&s.staged, cnt)
+    if q == s.mover and s.stage.n:
+        sb_hand_add_counts(&s.stage.cards, cnt)
     v = sb_counts_value(cnt)
     r3 = cnt[14] + cnt[27]
     if r3:
@@ -916,7 +957,7 @@ cdef void sb_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     cdef int q, side, i, k = 0
     cdef int8_t cnt[SB_KINDS]
     put_counts(o + k, &s.hand[p]); k += 53
-    put_counts(o + k, &s.staged); k += 53
+    put_counts(o + k, &s.stage.cards); k += 53
     if s.take_top >= 0:
         o[k + s.take_top] = 1.0
     k += 53
@@ -988,96 +1029,93 @@ cdef bint mover_consistent(const SBState* s, const SBConfig* c) noexcept nogil:
         return draw_legal(s, c, &tmp) > 0      # the deal did not end: the mover can take
     return True
 
+ctypedef struct WorldCtx:
+    SBState* s
+    const SBConfig* c
+    int p                    # the observer
+    int nz                   # zones: the other seats in order, then the stock (zone nz - 1)
+    int8_t seat[6]           # seat of zone z (z < nz - 1)
+
+cdef void write_world(const WorldCtx* x, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """Hands = known cards + the hidden cards of their zone; the stock in the drawn order."""
+    cdef SBState* s = x.s
+    cdef int8_t kn[SB_KINDS]
+    cdef int z, q, k, j, i, ns = 0
+    for z in range(x.nz - 1):
+        q = x.seat[z]
+        hand_clear(&s.hand[q])
+        sb_counts(&s.known[q], kn)
+        for k in range(SB_KINDS):
+            for j in range(kn[k]):
+                add_kind(&s.hand[q], k)
+    for i in range(n):
+        if dest[i] == x.nz - 1:
+            s.stock[ns] = cards[i]
+            ns += 1
+        else:
+            add_kind(&s.hand[x.seat[dest[i]]], cards[i])
+
+cdef bint world_ok(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """The core resample policy's world check: write the candidate world, then the mover's move
+    under construction must still be completable (mover_consistent)."""
+    cdef const WorldCtx* x = <const WorldCtx*>ctx
+    write_world(x, cards, dest, n)
+    return x.s.mover == x.p or mover_consistent(x.s, x.c)
+
 cdef int sb_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal what p cannot see: the other seats' cards that are not publicly known (known =
-    taken from the pile and not given up since) and the stock order, keeping hand sizes. The
-    constraints play reveals: in auto mode a seat that has had its first turn holds no red
-    three (red threes go uniformly to the stock and the seats still to play their first turn);
-    the mover's move under construction stays completable, and with an empty stock the mover
-    can take the pile (the deal went on); worlds where not are rejected (up to 1000 redeals; 0 = none found, the true hands are never kept). The deal stream is
+    """Redeal what p cannot see with the core resample policy (core/_resample.pxd): the other
+    seats' cards that are not publicly known (known = taken from the pile and not given up
+    since) and the stock, keeping hand sizes. Constraints play reveals: in auto mode a seat that
+    has had its first turn holds no red three (per-card zones); the mover's move under
+    construction stays completable and, with an empty stock, the mover can take the pile (the
+    world check). 0 if no consistent world is found (never the true hands). The deal stream is
     replaced (later deals must not leak)."""
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
-    cdef int8_t other[162]
-    cdef int8_t red[6]
-    cdef int8_t owner[162]
-    cdef int16_t allowed[162]
-    cdef int8_t slot[162]
+    cdef card_t cards[162]
+    cdef uint8_t dest[162]
+    cdef uint32_t allowed[SB_KINDS]
+    cdef int room[7]
     cdef int8_t cnt[SB_KINDS]
     cdef int8_t kn[SB_KINDS]
-    cdef int need[6]
-    cdef int no = 0, nr = 0, n = 0, na = 0, q, k, j, i, t, tries, x
-    cdef bint check = s.mover != p and s.phase != PH_END
+    cdef WorldCtx x
+    cdef int n = 0, q, k, j, z = 0
+    cdef uint32_t all_zones, red_zones
+    x.s = s
+    x.c = c
+    x.p = p
     for q in range(c.nplayers):
-        need[q] = 0
         if q == p:
             continue
+        x.seat[z] = q
+        room[z] = 0
         sb_counts(&s.hand[q], cnt)
         sb_counts(&s.known[q], kn)
         for k in range(SB_KINDS):
             for j in range(cnt[k] - kn[k]):
-                if is_red3(k) and not c.red3_manual:
-                    red[nr] = k
-                    nr += 1
-                else:
-                    other[no] = k
-                    no += 1
-                need[q] += 1
-        for j in range(need[q]):
-            owner[n] = q
-            if c.red3_manual or not s.first_done[q]:
-                allowed[na] = n
-                na += 1
-            n += 1
-    for i in range(s.nstock):
-        k = s.stock[i]
-        if is_red3(k) and not c.red3_manual:
-            red[nr] = k
-            nr += 1
-        else:
-            other[no] = k
-            no += 1
-        owner[n] = -1
-        allowed[na] = n
-        na += 1
+                cards[n] = k
+                n += 1
+                room[z] += 1
+        z += 1
+    room[z] = s.nstock
+    for j in range(s.nstock):
+        cards[n] = s.stock[j]
         n += 1
-    if nr > na:
+    x.nz = z + 1
+    all_zones = (<uint32_t>1 << x.nz) - 1
+    red_zones = <uint32_t>1 << z
+    for j in range(z):
+        if c.red3_manual or not s.first_done[x.seat[j]]:
+            red_zones |= <uint32_t>1 << j
+    for k in range(SB_KINDS):
+        allowed[k] = red_zones if is_red3(k) and not c.red3_manual else all_zones
+    if not resample_zones(cards, n, allowed, room, x.nz, dest, rng, world_ok, &x,
+                          RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
         return 0
-    for tries in range(1000):
-        for i in range(n):
-            slot[i] = -1
-        for i in range(nr):
-            j = i + <int>rng_below(rng, na - i)
-            x = allowed[i]; allowed[i] = allowed[j]; allowed[j] = x
-            slot[allowed[i]] = red[i]
-        for i in range(no - 1, 0, -1):
-            j = <int>rng_below(rng, i + 1)
-            t = other[i]; other[i] = other[j]; other[j] = t
-        j = 0
-        for i in range(n):
-            if slot[i] < 0:
-                slot[i] = other[j]
-                j += 1
-        for q in range(c.nplayers):
-            if q == p:
-                continue
-            hand_clear(&s.hand[q])
-            sb_counts(&s.known[q], kn)
-            for k in range(SB_KINDS):
-                for j in range(kn[k]):
-                    add_kind(&s.hand[q], k)
-        j = 0
-        for i in range(n):
-            if owner[i] >= 0:
-                add_kind(&s.hand[owner[i]], slot[i])
-            else:
-                s.stock[j] = slot[i]
-                j += 1
-        if not check or mover_consistent(s, c):
-            s.rng = rng[0]
-            rng_next(&s.rng)
-            return 1
-    return 0
+    write_world(&x, cards, dest, n)
+    s.rng = rng[0]
+    rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1132,7 +1170,7 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             return A_DRAW
         return as_first(legal, NW)
     sb_counts(&s.hand[p], H)
-    sb_counts(&s.staged, S)
+    sb_counts(&s.stage.cards, S)
     ssize = sb_total(S)
     if s.merge_from >= 0:
         return first_in(legal, A_MERGE_TO, A_MERGE_TO + SB_MAXMELDS)
@@ -1299,16 +1337,6 @@ cdef class SambaSpec(GameSpec):
 
     def __init__(self, dict opts):
         fill_config(&self.c, config_from_options(opts))
-        self.cfg = &self.c
-        self.name = "samba"
-        self.num_players = self.c.nplayers
-        self.num_actions = SB_NUM_ACTIONS
-        self.action_words = 5
-        self.state_size = sizeof(SBState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "none"
         self.vt.init = sb_init
         self.vt.current_player = sb_current_player
         self.vt.legal = sb_legal
@@ -1319,6 +1347,8 @@ cdef class SambaSpec(GameSpec):
         self.vt.resample = sb_resample
         self.vt.greedy = sb_greedy
         self.vt.metrics = sb_metrics
+        self.install("samba", &self.c, self.c.nplayers, SB_NUM_ACTIONS, sizeof(SBState), OBS_SIZE, METRICS,
+                     "none", opts)
 
     # ---- strings --------------------------------------------------------------------------
     def action_string(self, State s, int a):
@@ -1347,7 +1377,7 @@ cdef class SambaSpec(GameSpec):
             tot[k] = 0
         for q in range(self.c.nplayers):
             count_into(&st.hand[q], tot)
-        count_into(&st.staged, tot)
+        count_into(&st.stage.cards, tot)
         count_into(&st.aside, tot)
         for side in range(self.c.nsides):
             count_into(&st.red3[side], tot)
@@ -1385,7 +1415,7 @@ cdef class SambaSpec(GameSpec):
             "phase": PHASES[st.phase], "turn": st.turn, "mover": st.mover, "dealer": st.dealer,
             "hands": [hand_list(&st.hand[q]) for q in range(N)],
             "known": [hand_list(&st.known[q]) for q in range(N)],
-            "staged": hand_list(&st.staged),
+            "staged": hand_list(&st.stage.cards),
             "take_top": None if st.take_top < 0 else kind_str(st.take_top),
             "melds": melds,
             "red3": [hand_list(&st.red3[side]) for side in range(self.c.nsides)],
@@ -1417,7 +1447,7 @@ cdef class SambaSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def scenario(self, hands, *, int dealer=0, turn=None, pile=(), melds=None, opened=None, red3=None,
+    def scenario(self, hands, *, dealer=0, turn=None, pile=(), melds=None, opened=None, red3=None,
                  cum=None, stock=None, phase="draw", first_turn_done=True):
         """A state built from the given facts (tests and analysis): hands (card strings per
         seat), the pile (bottom first, top last), each side's melds (lists of card strings; all
@@ -1433,11 +1463,8 @@ cdef class SambaSpec(GameSpec):
         S = self.c.nsides
         if not isinstance(hands, (list, tuple)) or len(hands) != N:
             raise ConfigError(f"samba: need {N} hands (lists of card strings)")
-        if not 0 <= dealer < N:
-            raise ConfigError(f"samba: dealer must be 0..{N - 1}")
-        turn = (dealer + 1) % N if turn is None else turn
-        if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < N:
-            raise ConfigError(f"samba: turn must be 0..{N - 1}")
+        dealer = check_int(dealer, "samba: dealer", 0, N - 1, ConfigError)
+        turn = check_int((dealer + 1) % N if turn is None else turn, "samba: turn", 0, N - 1, ConfigError)
         if phase not in ("draw", "meld"):
             raise ConfigError("samba: phase must be 'draw' or 'meld'")
         used = [0] * SB_KINDS
@@ -1469,9 +1496,10 @@ cdef class SambaSpec(GameSpec):
                 sk.extend([k] * ((6 if k == SB_JK else 3) - used[k]))
         opened = [bool(mk[side]) for side in range(S)] if opened is None else [bool(x) for x in opened]
         cum = [0] * S if cum is None else list(cum)
-        if len(opened) != S or len(cum) != S or any(not isinstance(x, int) or isinstance(x, bool) for x in cum):
-            raise ConfigError(f"samba: opened and cum need one entry per side ({S}); cum ints")
-        s = self.new_state(0, 0)
+        if len(opened) != S or len(cum) != S:
+            raise ConfigError(f"samba: opened and cum need one entry per side ({S})")
+        cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
+        s = self._scenario_state()
         st = <SBState*>s.data
         st.dealer = dealer
         for q in range(SB_MAXP):
@@ -1486,7 +1514,7 @@ cdef class SambaSpec(GameSpec):
             st.req_pen[side] = 0
             st.cum[side] = 0
             st.last[side] = 0
-        hand_clear(&st.staged)
+        staged_clear(&st.stage)
         hand_clear(&st.aside)
         for k in range(SB_KINDS):
             for i in range((6 if k == SB_JK else 3) - used[k]):
@@ -1532,8 +1560,6 @@ cdef class SambaSpec(GameSpec):
             st.drew = 1
         elif st.nstock == 0:
             start_turn(st, &self.c, turn)
-        s.legal_n = -1
-        s.resampled = True        # built, not dealt: history does not replay it
         return s
 
 
@@ -1552,6 +1578,11 @@ def action_name(int a):
         if a >= base:
             return f"{word} {a - base}"
     raise ParseError(f"samba: no action {a}")
+
+ACTIONS = {"+": A_ADD, "discard": A_DISCARD, "draw": A_DRAW, "take pair": A_TAKE_PAIR, "decline": A_DECLINE,
+           "meld": A_MELD, "fail": A_FAIL, "red3 3H": A_RED3, "red3 3D": A_RED3 + 1, "ask": A_ASK, "yes": A_YES,
+           "no": A_NO, "layoff": A_LAYOFF, "take layoff": A_TAKE_LAYOFF, "take seq": A_TAKE_SEQ,
+           "merge": A_MERGE_FROM, "into": A_MERGE_TO}   # first action of each range (move_to_actions)
 
 _WORDS = {"draw": A_DRAW, "take pair": A_TAKE_PAIR, "decline": A_DECLINE, "meld": A_MELD, "fail": A_FAIL,
           "red3 3h": A_RED3, "red3 3d": A_RED3 + 1, "ask": A_ASK, "yes": A_YES, "no": A_NO}

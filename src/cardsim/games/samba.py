@@ -222,3 +222,137 @@ def initial_meld_requirement(side_score: int, table: str = "seed") -> int:
 def scenario(game, hands, **facts):
     """A state built from given facts (see SambaSpec.scenario)."""
     return game.spec.scenario(hands, **facts)
+
+
+# ---- whole moves written in cards <-> factored actions ------------------------------------------
+def _card_kind(c):
+    return _s.parse_kind(c)
+
+
+def move_to_actions(state, move: dict) -> list[int]:
+    """The action sequence of one whole move written in cards (for the player to act in `state`):
+    {"draw": True}, {"decline": True}, {"take": "layoff" | "seq", "slot": i},
+    {"take": "pair", "group": [hand cards joining the top card], "batch": [[...], ...]} (the
+    batch: further initial melds), {"meld": [cards]}, {"initial": [[cards], ...]},
+    {"layoff": [cards], "slot": i}, {"merge": [i, j]} (j joins i), {"discard": card},
+    {"red3": card}, {"fail": True}, {"ask": True}, {"answer": "yes" | "no"}.
+    Raises IllegalActionError if the sequence is not legal from `state` (state unchanged)."""
+    from cardsim.errors import IllegalActionError
+    if not isinstance(move, dict) or len(move) == 0:
+        raise ParseError(f"samba: a move is a dict such as {{'meld': ['KS', 'KH', 'KD']}}, got {move!r}")
+    A = _s.ACTIONS
+    out: list[int] = []
+    if move.get("draw"):
+        out = [A["draw"]]
+    elif move.get("decline"):
+        out = [A["decline"]]
+    elif move.get("fail"):
+        out = [A["fail"]]
+    elif move.get("ask"):
+        out = [A["ask"]]
+    elif "answer" in move:
+        if move["answer"] not in ("yes", "no"):
+            raise ParseError("samba: answer is 'yes' or 'no'")
+        out = [A[move["answer"]]]
+    elif "take" in move:
+        kind = move["take"]
+        if kind in ("layoff", "seq"):
+            out = [A["take " + kind] + _slot(move)]
+        elif kind == "pair":
+            view = state.spec.view(state)
+            if not view["pile"]:
+                raise IllegalActionError("samba: the pile is empty")
+            top = _card_kind(view["pile"][-1])
+            out = [A["take pair"]] + [A["+"] + k for k in _ordered(move.get("group", []), top % 13)] + [A["meld"]]
+            for m in move.get("batch", []):
+                out += [A["+"] + k for k in _kinds(m, "a meld")] + [A["meld"]]
+        else:
+            raise ParseError("samba: take is 'pair', 'layoff' or 'seq'")
+    elif "meld" in move:
+        out = [A["+"] + k for k in _kinds(move["meld"], "a meld")] + [A["meld"]]
+    elif "initial" in move:
+        for m in move["initial"]:
+            out += [A["+"] + k for k in _kinds(m, "a meld")] + [A["meld"]]
+    elif "layoff" in move:
+        out = [A["+"] + k for k in _kinds(move["layoff"], "a lay-off")] + [A["layoff"] + _slot(move)]
+    elif "merge" in move:
+        i, j = move["merge"]
+        out = [A["merge"] + _slot({"slot": i}), A["into"] + _slot({"slot": j})]
+    elif "discard" in move:
+        out = [A["discard"] + _card_kind(move["discard"])]
+    elif "red3" in move:
+        k = _card_kind(move["red3"])
+        if k not in (14, 27):
+            raise ParseError("samba: red3 is '3H' or '3D'")
+        out = [A["red3 3H"] if k == 14 else A["red3 3D"]]
+    else:
+        raise ParseError(f"samba: unknown move {move!r}")
+    trial = state.clone()
+    for a in out:
+        trial.apply(a)          # raises IllegalActionError naming the legal actions
+    return out
+
+
+def _slot(move):
+    i = move.get("slot")
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < 32:
+        raise ParseError(f"samba: a meld slot is an int 0..31, got {i!r}")
+    return i
+
+
+def _ordered(cards, rank):
+    ks = _kinds(cards, "the pile group")
+    return sorted(ks, key=lambda k: (not (k < 52 and k % 13 == rank),))
+
+
+def actions_to_moves(state, actions) -> list[dict]:
+    """The whole moves (in the notation of move_to_actions) that `actions` make from `state`;
+    a trailing incomplete move is returned with "incomplete": True."""
+    st = state.clone()
+    moves: list[dict] = []
+    staged: list[str] = []
+    take = None
+    for a in actions:
+        text = st.action_to_string(int(a))
+        st.apply(int(a))
+        if text.startswith("+"):
+            staged.append(text[1:])
+            continue
+        if text == "take pair":
+            take = {"take": "pair", "group": [], "batch": []}
+            moves.append(take)
+        elif text == "meld":
+            if take is not None:
+                if not take["group"]:
+                    take["group"] = staged
+                else:
+                    take["batch"].append(staged)
+                if st.spec.view(st)["pile_take"] == 0:
+                    take = None
+            else:
+                moves.append({"meld": staged})
+            staged = []
+            continue
+        elif text.startswith("layoff "):
+            moves.append({"layoff": staged, "slot": int(text.split()[1])})
+        elif text.startswith("take "):
+            w = text.split()
+            moves.append({"take": w[1], "slot": int(w[2])})
+        elif text.startswith("merge "):
+            moves.append({"merge": [int(text.split()[1]), None]})
+        elif text.startswith("into "):
+            moves[-1]["merge"][1] = int(text.split()[1])
+        elif text.startswith("discard "):
+            moves.append({"discard": text.split()[1]})
+        elif text.startswith("red3 "):
+            moves.append({"red3": text.split()[1]})
+        elif text in ("draw", "decline", "fail", "ask"):
+            moves.append({text: True})
+        elif text in ("yes", "no"):
+            moves.append({"answer": text})
+        staged = []
+        if text != "take pair":
+            take = None
+    if staged:
+        moves.append({"staged": staged, "incomplete": True})
+    return moves
