@@ -1,0 +1,23 @@
+"""docs/observations.md documents every game's observation layout and is up to date."""
+import importlib.util
+import pathlib
+
+import cardsim
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("gen_observations", ROOT / "tools" / "gen_observations.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_game_documents_its_layout_and_the_doc_is_current():
+    tool = _tool()
+    for g in cardsim.GAMES:
+        _, para = tool.layout_paragraph(g)
+        head, rows = tool.blocks(para)
+        assert len(rows) >= 3, f"{g}: the observation layout lists no blocks"
+    assert tool.main(["--check"]) == 0, "run python tools/gen_observations.py"
