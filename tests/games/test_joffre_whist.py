@@ -412,3 +412,64 @@ def test_bids_need_an_ascii_level_and_a_strain(text):
     st = jw.scenario(cardsim.make("joffre_whist"), hands_with({}), dealer=W)
     with pytest.raises(ParseError):
         st.string_to_action("BID " + text)
+
+
+def test_resample_is_uniform_over_every_consistent_late_deal():
+    """Issue 14: two cards left in each hand; enumerate every deal of the six cards the observer
+    cannot see that respects the shown voids and the TA bids (>= 4 dealt cards of a named suit),
+    and check that resample draws them uniformly (chi-square)."""
+    from itertools import permutations
+    from scipy.stats import chisquare
+    g = cardsim.make("joffre_whist")
+    rng = np.random.default_rng(11)
+    for deal in range(200):
+        st = g.new_state(21, deal)
+        while not st.is_terminal() and not (st.phase == "play" and game_view(st)["tricks_done"] == 11
+                                            and not any(game_view(st)["trick"])):
+            la = st.legal_actions()
+            st.apply(int(la[rng.integers(len(la))]))
+        if st.is_terminal():
+            continue
+        # who bid TA in which suit, and what each seat played: replay the history
+        replay = g.new_state(21, deal)
+        ta, played = {q: set() for q in range(4)}, {q: set() for q in range(4)}
+        for a in st.history():
+            q = replay.current_player
+            if a < 52:
+                played[q].add(replay.action_to_string(a))
+            elif 54 + 35 <= a < 54 + 63:
+                ta[q].add("SHDC"[(a - 54 - 35) % 4])
+            replay.apply(a)
+        if any(ta.values()) or any(game_view(st)["voids"]):
+            break
+    else:
+        pytest.skip("no late position with voids or TA bids found")
+    p = st.current_player
+    voids = game_view(st)["voids"]
+    others = [q for q in range(4) if q != p]
+    hidden = sorted(c for q in others for c in st.hand(q))
+    assert len(hidden) == 6
+
+    def consistent(hands):
+        for q, h in zip(others, hands):
+            if any(c[-1] in voids[q] for c in h):
+                return False
+            dealt = list(h) + list(played[q])
+            if any(sum(c.endswith(s) for c in dealt) < 4 for s in ta[q]):
+                return False
+        return True
+
+    worlds = set()
+    for perm in permutations(hidden):
+        hands = tuple(tuple(sorted(perm[2 * i:2 * i + 2])) for i in range(3))
+        if consistent(hands):
+            worlds.add(hands)
+    worlds = sorted(worlds)
+    assert tuple(tuple(sorted(st.hand(q))) for q in others) in worlds
+    index = {w: i for i, w in enumerate(worlds)}
+    counts = np.zeros(len(worlds))
+    for seed in range(150 * len(worlds)):
+        r = st.resample(p, seed=seed)
+        counts[index[tuple(tuple(sorted(r.hand(q))) for q in others)]] += 1
+    assert len(worlds) >= 3, worlds               # a real choice between several deals
+    assert chisquare(counts).pvalue > 1e-4
