@@ -115,19 +115,9 @@ def _check_new_file(path, force: bool):
 
 def _agent_names(game, text: str) -> list[str]:
     """--agents: one name for every seat or one per seat; unknown names are named in the error."""
-    from cardsim.core._engine import AGENT_CODES
+    from cardsim.replay import resolve_agents
 
-    names = [a.strip() for a in text.split(",")]
-    bad = [a for a in names if a not in AGENT_CODES]
-    if bad:
-        raise CardsimError(f"unknown agent{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))}; "
-                           f"agents: {', '.join(sorted(AGENT_CODES))}")
-    if len(names) == 1:
-        names = names * game.num_players
-    if len(names) != game.num_players:
-        raise CardsimError(f"{game.name}: {len(names)} agents given for {game.num_players} seats; "
-                           "give one per seat or a single name for all")
-    return names
+    return resolve_agents(game, text)
 
 
 def rules_doc(game: str) -> str:
