@@ -4,6 +4,7 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
+from cardsim.core._staged cimport Staged
 from cardsim.games._exposure_rules cimport EXConfig
 
 cdef enum:
@@ -15,6 +16,7 @@ cdef enum:
     EX_PH_DECLARE = 0
     EX_PH_PLAY = 1
     EX_PH_END = 2
+    EX_STAGE_MELD = 1        # Staged.kind of a meld being built
     EX_H = 0                 # face-up slots: high-rank card, trump card, contract card
     EX_T = 1
     EX_C = 2
@@ -27,7 +29,7 @@ ctypedef struct EXState:
     uint32_t used_table[2]   # face-up cards this player used in melds
     uint32_t played[2]       # cards each player has played this deal
     uint32_t aside           # the three unused face-down cards (cards 22-24)
-    uint32_t sel             # meld under construction by the declaring player
+    Staged stage             # the meld under construction by the declaring player (core/_staged)
     uint32_t meld[2][9]      # each declared meld (hand and face-up cards), in order
     int8_t nmelds[2]         # melds declared per player
     int16_t meld_points[2]   # meld points per player this deal
@@ -57,3 +59,7 @@ cdef void ex_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef inline int led_card(const EXState* s) noexcept nogil:
     """The card led to the current trick, -1 before the lead."""
     return s.trick.card[s.trick.leader] if s.trick.n > 0 else -1
+
+cdef inline uint32_t sel_of(const EXState* s) noexcept nogil:
+    """Cards of the meld under construction (hand and face-up cards)."""
+    return <uint32_t>s.stage.cards.layer[0]

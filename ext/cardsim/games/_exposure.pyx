@@ -53,6 +53,8 @@ from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first
 from cardsim.core._types cimport card_t
 from cardsim.core._deal cimport fill_identity, shuffle
 from cardsim.core._trick cimport trick_start, trick_add, trick_set_winner
+from cardsim.core._hand cimport Hand
+from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit, staged_legal_adds
 from cardsim.core._resample cimport (resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES,
                                      RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.core._game cimport GameVTable
@@ -109,7 +111,7 @@ cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
     s.high = card_rank(perm[18])
     s.trump = card_suit(perm[19])
     s.target = card_rank(perm[20]) + 4
-    s.sel = 0
+    staged_clear(&s.stage)
     s.phase = EX_PH_DECLARE
     s.turn = nd
     trick_start(&s.trick, nd, 2)
@@ -141,8 +143,8 @@ cdef bint ex_is_terminal(const void* st, const void* cfg) noexcept nogil:
 
 cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noexcept nogil:
     if c.table_reuse:
-        return table_mask(s) & ~s.sel
-    return table_mask(s) & ~s.used_table[p] & ~s.sel
+        return table_mask(s) & ~sel_of(s)
+    return table_mask(s) & ~s.used_table[p] & ~sel_of(s)
 
 cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noexcept nogil:
     """Declaration turn (§4). Validity: DONE iff no meld is being built; DECLARE iff the cards
@@ -150,17 +152,17 @@ cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noex
     player may still use, and the cards built plus k can still be completed into a legal meld
     (meld_extensions)."""
     cdef int p = s.turn, n = 0
-    cdef uint32_t tm = table_mask(s)
-    cdef uint32_t ext = meld_extensions(c, s.sel, cs_popcount(s.sel & ~tm),
-                                        s.hand[p] & ~s.melded[p] & ~s.sel, avail_table(s, c, p))
-    if s.sel == 0:
+    cdef uint32_t tm = table_mask(s), sel = sel_of(s)
+    cdef uint32_t ext = meld_extensions(c, sel, cs_popcount(sel & ~tm), s.hand[p] & ~s.melded[p] & ~sel,
+                                        avail_table(s, c, p))
+    if sel == 0:
         as_add(out, EX_DONE)
         n = 1
-    elif meld_value(c, s.sel, ~tm) >= 0:
+    elif meld_value(c, sel, ~tm) >= 0:
         as_add(out, EX_DECLARE)
         n = 1
-    out.w[0] |= (<uint64_t>ext) << EX_MELD0
-    return n + cs_popcount(ext)
+    # the staged meld's adds: meld_extensions already keeps exactly the completable ones
+    return n + staged_legal_adds(&s.stage, ext, EX_MELD0, NULL, NULL, out)
 
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const EXState* s = <const EXState*>st
@@ -195,7 +197,8 @@ cdef void finish_deal(EXState* s, const EXConfig* c) noexcept nogil:
 
 cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
     cdef int p = s.turn
-    cdef uint32_t tm, hp
+    cdef uint32_t tm, hp, sel
+    cdef Hand h
     if a == EX_DONE:
         s.decl_done |= 1 << p
         if s.decl_done == 3:
@@ -206,16 +209,19 @@ cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
             s.turn = 1 - p
     elif a == EX_DECLARE:
         tm = table_mask(s)
-        hp = s.sel & ~tm
-        s.meld[p][s.nmelds[p]] = s.sel
+        staged_commit(&s.stage, &h)
+        sel = <uint32_t>h.layer[0]
+        hp = sel & ~tm
+        s.meld[p][s.nmelds[p]] = sel
         s.nmelds[p] += 1
-        s.meld_points[p] += meld_value(c, s.sel, hp)
+        s.meld_points[p] += meld_value(c, sel, hp)
         s.melded[p] |= hp
         s.exposed[p] |= hp
-        s.used_table[p] |= s.sel & tm
-        s.sel = 0
+        s.used_table[p] |= sel & tm
     else:
-        s.sel |= bit(a - EX_MELD0)
+        if not staged_active(&s.stage):
+            staged_start(&s.stage, EX_STAGE_MELD, p)
+        staged_add(&s.stage, a - EX_MELD0)
 
 cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
     """Play one card (§5): the lead, or the follow that closes the trick (the winner leads next)."""
@@ -325,7 +331,7 @@ cdef void ex_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k + s.dealer] = 1.0; k += 2
     o[k + s.phase] = 1.0; k += 3
     if s.phase == EX_PH_DECLARE and visible(s, c, s.turn, p):
-        put_bits(o + k, s.sel)
+        put_bits(o + k, sel_of(s))
     k += 24
     o[k] = s.score[0] / <float>c.target_score
     o[k + 1] = s.score[1] / <float>c.target_score
@@ -380,10 +386,10 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     if not visible(s, c, q, p):
         clear_declarations(s, q)
         if s.phase == EX_PH_DECLARE and s.turn == q:
-            s.sel = 0
+            staged_clear(&s.stage)
     x.known = s.exposed[q]
     if s.phase == EX_PH_DECLARE and s.turn == q:
-        x.known |= s.sel & s.hand[q]
+        x.known |= sel_of(s) & s.hand[q]
     pool = (s.hand[q] & ~x.known) | s.aside
     room[0] = cs_popcount(s.hand[q] & ~x.known)
     forced = 0
@@ -398,10 +404,10 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         free &= free - 1
     for i in range(24):
         allowed[i] = 3
-    building = s.phase == EX_PH_DECLARE and s.turn == q and s.sel != 0
+    building = s.phase == EX_PH_DECLARE and s.turn == q and sel_of(s) != 0
     x.c = c
     x.melded = s.melded[q]
-    x.sel = s.sel
+    x.sel = sel_of(s)
     x.tm = table_mask(s)
     x.table_avail = avail_table(s, c, q)
     if building:
@@ -430,9 +436,9 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
     kind at equal value. 0 if none."""
     cdef int p = s.turn, r, i, v, bv = -1
     cdef uint32_t tm = table_mask(s)
-    cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~s.sel
+    cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~sel_of(s)
     cdef uint32_t At = avail_table(s, c, p)
-    cdef uint32_t sel = s.sel, W, m, best = 0, pick, rs = rank_bits(sel)
+    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel)
     cdef bint ok
     if cs_popcount(rs) == cs_popcount(sel):
         for i in range(6):
@@ -472,13 +478,13 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
 cdef int greedy_declare(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
     cdef int pts
     cdef uint32_t m = best_meld(s, c, &pts)
-    if m == 0 or pts <= 0 and s.sel == 0:
+    if m == 0 or pts <= 0 and sel_of(s) == 0:
         if as_has(legal, EX_DONE):
             return EX_DONE
     if m != 0:
-        if m == s.sel:
+        if m == sel_of(s):
             return EX_DECLARE
-        return EX_MELD0 + bit_low(m & ~s.sel)
+        return EX_MELD0 + bit_low(m & ~sel_of(s))
     return as_first(legal, 1)
 
 cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
@@ -628,7 +634,7 @@ cdef class ExposureSpec(GameSpec):
             "exposed": [mask_to_cards(st.exposed[p]) for p in range(2)],
             "melds": [[mask_to_cards(st.meld[p][i]) for i in range(st.nmelds[p])] for p in range(2)],
             "meld_points": [st.meld_points[0], st.meld_points[1]],
-            "building": mask_to_cards(st.sel),
+            "building": mask_to_cards(sel_of(st)),
             "aside": mask_to_cards(st.aside),
             "declared": [bool(st.decl_done & 1), bool(st.decl_done & 2)],
             "leader": st.trick.leader, "led": None if st.trick.n == 0 else card_str(led_card(st)),
