@@ -798,6 +798,7 @@ def test_scenario_is_the_one_name_for_building_a_state():
     a = g.spec.scenario([["QC"], ["2S"]], floor=["KD"], dealer=1)
     b = basra.position(g, [["QC"], ["2S"]], ["KD"], dealer=1)
     assert str(a) == str(b) and a.legal_actions().tolist() == b.legal_actions().tolist()
+    assert not a.replayable and a.history() == [] and basra.scenario(g, [["QC"], ["2S"]], floor=["KD"], dealer=1) == a
     pack = [basra._k.card_str(c) for c in range(52)]
     c = g.spec.scenario(None, pack=pack, dealer=1)
     d = basra.deal_pack(g, pack, dealer=1)

@@ -461,6 +461,8 @@ def test_scenario_is_the_one_name_for_building_a_state():
     a = g.spec.scenario(hands, table=E6_TABLE, dealer=1, scores=[10, 20])
     b = ex.deal_hands(g, hands, E6_TABLE, dealer=1, scores=(10, 20))
     assert str(a) == str(b) and g.spec.view(a)["score"] == [10, 20]
+    assert not a.replayable and a.history() == [] and ex.scenario(g, hands, table=E6_TABLE, dealer=1,
+                                                                  scores=[10, 20]) == a
 
 
 @pytest.mark.parametrize("call", [

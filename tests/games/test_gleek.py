@@ -582,6 +582,8 @@ def test_scenario_bad_hands_and_the_one_name():
     a = g.spec.scenario(filled_hands({}, "7H"), turnup="7H", dealer=1, dead=2)
     b = deal_hands(g, filled_hands({}, "7H"), "7H", dealer=1, dead=2)
     assert str(a) == str(b) and view(a)["base"] == 6
+    assert not a.replayable and a.history() == [] and gleek.scenario(g, filled_hands({}, "7H"), turnup="7H",
+                                                                     dealer=1, dead=2) == a
 
 
 def test_a_large_dead_count_does_not_wrap_the_stake():
@@ -645,3 +647,14 @@ def test_trick_settlement_refuses_inconsistent_inputs(args):
 def test_oracles_refuse_bad_card_lists(call):
     with pytest.raises(cardsim.CardsimError):
         call()
+
+
+def test_ruff_value_matches_a_brute_force_sum():
+    """The kernel's bit-sliced suit value against the §4.3 table (A 11, K Q J 10, else face)."""
+    value = {"A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4}
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        hand = list(rng.choice(DECK, size=int(rng.integers(1, 20)), replace=False))
+        suits = {s: sum(value[c[:-1]] for c in hand if c[-1] == s) for s in "SHDC"}
+        expect = math.inf if all(("A" + s) in hand for s in "SHDC") else max(suits.values())
+        assert ruff_value(hand) == expect

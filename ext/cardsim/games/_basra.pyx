@@ -24,6 +24,16 @@ set remains compatible. Every legal action can be completed into a legal whole p
 Legal sets are enumerated exactly by the pure rules module `_basra_rules` (capture_sets, with
 its bounds documented there).
 
+Layout: `_basra_rules` holds the pure rules on cards and config (capture sets, basra points,
+deal scoring, the game-end check, card notation); this module the state machine (deal, legal,
+apply, scoring), observation and resampling, the greedy agent and the Python face (BasraSpec:
+strings, view, spec.scenario, oracle entry points). Core mechanisms used: the core shuffle
+(deal, floor burial), staged moves (the capture choice: target = the card played, adds = TAKE,
+completable = still inside some legal set), the resample policy, GameSpec.install and
+_scenario_state. Scenario states: spec.scenario(hands, floor=, stock=, dealer=, turn=,
+last_capturer=, piles=, carry=) or spec.scenario(None, pack=, dealer=); every argument is
+validated before the state is touched.
+
 Returns: per seat, its side's points minus the mean of the other sides' points (zero-sum), for
 the deal (scope "deal") or summed over every deal of the game / match (scope "match"). Points
 are real points (Syrian halves as .5); the kernel keeps half points. With two sides this is

@@ -70,7 +70,56 @@ cdef inline bint face_doubles(const BasraConfig* c, int card, uint64_t floor) no
     return (c.face_doubling != 0 and cs_popcount(floor) == 1 and (card >> 2) >= BA_RANK_J
             and (bit_low(floor) >> 2) == (card >> 2) and (c.face_doubling == 1 or (card >> 2) == BA_RANK_J))
 
-cdef int capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil
+cdef inline int floor_total(uint64_t f) noexcept nogil:
+    """Sum of the values of the numerals in f (A = 1 .. 10 = 10)."""
+    cdef int t = 0
+    while f:
+        t += (bit_low(f) >> 2) + 1
+        f &= f - 1
+    return t
+
+cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
+                        uint64_t* out) noexcept nogil
+
+cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil:
+    """Legal capture sets of playing `card` on `floor` (§4.2, B-D3/B-D4/B-D5/B-D6).
+
+    Validity: empty floor -> only the trail (any card, J and ♦7 included); J, or ♦7 as a
+    sweeper, on a non-empty floor -> the whole floor; Q/K -> one same-rank card (player's
+    choice; `same_rank_take=all`: all of them), else trail; a numeral v -> one same-rank card
+    if any (compulsory) plus the union of a maximal family of disjoint groups of >= 2 numerals
+    summing to v; every distinct set is one choice (`capture_mode=maximum`: largest only).
+    Writes the sets (the empty set = trail) to out (BA_MAXSETS capacity), returns the count
+    (>= 1). Inline: every play asks it, and most plays need no sum search (capture_search)."""
+    cdef int r = card >> 2, nb = 0, i
+    cdef uint64_t same, m, R
+    cdef uint64_t bases[4]
+    if floor == 0:
+        out[0] = 0
+        return 1
+    if is_sweeper(c, card):
+        out[0] = floor
+        return 1
+    same = floor & rank_mask(r)
+    if same == 0:
+        bases[0] = 0
+        nb = 1
+    elif c.rank_all:
+        bases[0] = same
+        nb = 1
+    else:
+        m = same
+        while m:
+            bases[nb] = m & (~m + 1)
+            nb += 1
+            m &= m - 1
+    if r < BA_RANK_J:
+        R = floor & (bit(4 * r) - 1)                        # numerals worth less than the card
+        if cs_popcount(R) >= 2 and floor_total(R) >= r + 1:
+            return capture_search(floor, card, c, bases, nb, out)
+    for i in range(nb):                                     # no sum possible: the bases (one
+        out[i] = bases[i]                                   # size, so capture_mode is moot)
+    return nb
 cdef int basra_points(const BasraConfig* c, int card, uint64_t floor, bint last) noexcept nogil
 cdef void score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t* doubled,
                      const int32_t* basra_half, int32_t* carry, int32_t* out_half,

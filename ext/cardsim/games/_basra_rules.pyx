@@ -125,77 +125,45 @@ cdef void index_by_highest(CapCtx* x) noexcept nogil:
         x.hi_start[i] = x.hi_start[i - 1]
     x.hi_start[0] = 0
 
-cdef int capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil:
-    """Legal capture sets of playing `card` on `floor` (§4.2, B-D3/B-D4/B-D5/B-D6).
-
-    Validity: empty floor -> only the trail (any card, J and ♦7 included); J, or ♦7 as a
-    sweeper, on a non-empty floor -> the whole floor; Q/K -> one same-rank card (player's
-    choice; `same_rank_take=all`: all of them), else trail; a numeral v -> one same-rank card
-    if any (compulsory) plus the union of a maximal family of disjoint groups of >= 2 numerals
-    summing to v; every distinct set is one choice (`capture_mode=maximum`: largest only).
-    Writes the sets (the empty set = trail) to out (BA_MAXSETS capacity), returns the count
-    (>= 1)."""
-    cdef int r = card >> 2, n = 0, i, k, nb, v, tot, best
-    cdef uint64_t same, R, b, m
-    cdef uint64_t bases[4]
+cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
+                        uint64_t* out) noexcept nogil:
+    """The summing part of capture_sets (§4.2, B-D3), called only when at least two floor
+    numerals worth less than the card's value v could sum to v: every distinct union of a
+    maximal family of disjoint groups (>= 2 numerals each) summing to v, each combined with
+    every same-rank base; `capture_mode=maximum` keeps the largest only. Its search workspace
+    (CapCtx, ~90 KB) lives in this frame only, so the common plays never touch it."""
+    cdef int r = card >> 2, n = 0, i, k, v = r + 1, tot = 0, best
+    cdef uint64_t R = floor & (bit(4 * r) - 1), m          # numerals worth less than v
     cdef int8_t vals[40]
     cdef CapCtx x
-    if floor == 0:
-        out[0] = 0
-        return 1
-    if is_sweeper(c, card):
-        out[0] = floor
-        return 1
-    same = floor & rank_mask(r)
-    nb = 0
-    if same == 0:
-        bases[0] = 0
-        nb = 1
-    elif c.rank_all:
-        bases[0] = same
-        nb = 1
-    else:
-        m = same
-        while m:
-            bases[nb] = m & (~m + 1)
-            nb += 1
-            m &= m - 1
-    if r >= 11:
-        for i in range(nb):
-            out[i] = bases[i]
-        return nb
-    v = r + 1
-    R = floor & (bit(4 * r) - 1)             # numerals worth less than v
     x.nunions = 0
-    if cs_popcount(R) >= 2:
-        k = 0
-        tot = 0
-        m = R
-        while m:
-            i = bit_low(m)
-            m &= m - 1
-            x.ids[k] = i
-            vals[k] = (i >> 2) + 1
-            tot += vals[k]
-            k += 1
-        x.n = k
-        if tot >= v:
-            x.ngroups = 0
-            for i in range(k):
-                x.lo_start[i] = x.ngroups
-                if vals[i] < v:
-                    gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
-                x.lo_end[i] = x.ngroups
-            if x.ngroups == 1:
-                x.unions[0] = x.groups[0]
-                x.nunions = 1
-            elif x.ngroups > 1:
-                index_by_highest(&x)
-                x.use_memo = x.ngroups > 24
-                if x.use_memo:
-                    memset(x.memo, 0, sizeof(x.memo))
-                x.budget = FAMILY_BUDGET
-                gen_unions(&x, 0, 0, 0)
+    k = 0
+    m = R
+    while m:
+        i = bit_low(m)
+        m &= m - 1
+        x.ids[k] = i
+        vals[k] = (i >> 2) + 1
+        tot += vals[k]
+        k += 1
+    x.n = k
+    if tot >= v:
+        x.ngroups = 0
+        for i in range(k):
+            x.lo_start[i] = x.ngroups
+            if vals[i] < v:
+                gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
+            x.lo_end[i] = x.ngroups
+        if x.ngroups == 1:
+            x.unions[0] = x.groups[0]
+            x.nunions = 1
+        elif x.ngroups > 1:
+            index_by_highest(&x)
+            x.use_memo = x.ngroups > 24
+            if x.use_memo:
+                memset(x.memo, 0, sizeof(x.memo))
+            x.budget = FAMILY_BUDGET
+            gen_unions(&x, 0, 0, 0)
     if x.nunions == 0:
         x.unions[0] = 0
         x.nunions = 1
@@ -216,13 +184,6 @@ cdef int capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* 
                 k += 1
         n = k
     return n
-
-cdef int floor_total(uint64_t f) noexcept nogil:
-    cdef int t = 0
-    while f:
-        t += (bit_low(f) >> 2) + 1
-        f &= f - 1
-    return t
 
 cdef bint fill_bin(int* cnt, int s, int k, int rem, int maxv) noexcept nogil:
     cdef int val

@@ -21,6 +21,14 @@ face-up card this player may still use — to the meld being built); 48 DECLARE 
 built, legal iff it is a complete legal meld); 49 DONE (end declarations, legal iff no meld is
 being built). Strings: 'QS', 'MELD QS' ('MELD JC*' for a face-up card), 'DECLARE', 'DONE'.
 
+Layout: `_exposure_rules` holds the pure rules on cards and config (trick order and winner,
+follow rule, meld value and completability, deal points, game end, card notation); this module
+the state machine, observation and resampling, the greedy agent and the Python face
+(ExposureSpec). Core mechanisms used: the core shuffle (deal), TrickRecord (the current trick),
+staged moves (the meld under construction), the resample policy (with the meld in view as its
+world check), GameSpec.install and _scenario_state. Scenario states: spec.scenario(hands,
+table=[H, T, C], dealer=1, scores=None), every argument validated before the state is touched.
+
 Returns: per seat, own points minus the opponent's (zero-sum): the deal's points (scope "deal")
 or the cumulative match points (scope "match"). Raw points are the metrics points_0/points_1.
 
@@ -49,12 +57,12 @@ from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_has, as_first, as_count
+from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has, as_first, as_count
 from cardsim.core._types cimport card_t
 from cardsim.core._deal cimport fill_identity, shuffle
 from cardsim.core._trick cimport trick_start, trick_add, trick_set_winner
 from cardsim.core._hand cimport Hand
-from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit, staged_legal_adds
+from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit
 from cardsim.core._resample cimport (resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES,
                                      RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.core._game cimport GameVTable
@@ -161,8 +169,10 @@ cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noex
     elif meld_value(c, sel, ~tm) >= 0:
         as_add(out, EX_DECLARE)
         n = 1
-    # the staged meld's adds: meld_extensions already keeps exactly the completable ones
-    return n + staged_legal_adds(&s.stage, ext, EX_MELD0, NULL, NULL, out)
+    # the staged meld's adds: meld_extensions already is the completability rule (computed a
+    # rank at a time), so every one of its cards is offered at once
+    as_add_mask(out, EX_MELD0, ext)
+    return n + cs_popcount(ext)
 
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const EXState* s = <const EXState*>st

@@ -45,8 +45,14 @@ every set; in play leads a master non-trump card if it has one, otherwise the lo
 longest non-trump suit; as follower plays the cheapest card that currently wins the trick, else
 its lowest card (non-trumps first).
 
-Modules: `_gleek_rules` (pure rules), `_gleek_state` (the state machine, observation and
-resampling), this one (the greedy agent and the Python face: spec, strings, scenarios, oracles).
+Layout: `_gleek_rules` (pure rules on cards and config: trick winner, follow rule, ruff value,
+gleeks and mournivals, trick settlement, card notation), `_gleek_state` (the state machine,
+observation and resampling), this one (the greedy agent and the Python face: GleekSpec,
+strings, view, spec.scenario, oracle entry points). Core mechanisms used: the core shuffle
+(deal), TrickRecord (the current trick), the resample policy (showdown ruffs and declared sets
+as its world check; it reports failure rather than relax a constraint), GameSpec.install and
+_scenario_state. Scenario states: spec.scenario(hands, turnup=, dealer=0, dead=0, chips=None),
+every argument validated before the state is touched (dead <= 100000: the stake is int32).
 """
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low

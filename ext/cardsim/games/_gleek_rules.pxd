@@ -117,8 +117,57 @@ cdef inline int honour_sum(const GLConfig* c, uint64_t cards, int trump) noexcep
             v += c.honour[r]
     return v
 
-cdef int ruff_value(uint64_t hand, int* best_suit) noexcept nogil
-cdef int sets_value(const GLConfig* c, uint64_t hand, uint8_t ranks) noexcept nogil
-cdef void trick_settlement(const GLConfig* c, const int8_t* tricks, const uint64_t* honours,
-                           int turnup, int dealer, uint64_t discards, int32_t* score,
-                           int32_t* total, int32_t* delta) noexcept nogil
+cdef inline int suit_ruff(uint64_t h) noexcept nogil:
+    """Ruff value of one suit's holding h (11 bits, rank 0 = '4' .. 10 = A): A 11, K Q J 10,
+    10..4 face value (rank r < 7 is worth r + 4: 4 per card plus r, summed bit by bit)."""
+    cdef uint64_t low = h & 0x7F
+    return (4 * cs_popcount(low) + cs_popcount(low & 0x2A) + 2 * cs_popcount(low & 0x4C)
+            + 4 * cs_popcount(low & 0x70) + 10 * cs_popcount(h & 0x380) + 11 * <int>((h >> 10) & 1))
+
+cdef inline int ruff_value(uint64_t hand, int* best_suit) noexcept nogil:
+    """Ruff value of a hand (§4.3). Points: max over suits of the suit's card values (A 11,
+    K Q J 10, 10..4 face); all four Aces = GL_RUFF_FOUR_ACES (beats any ruff). best_suit gets
+    the suit revealed at a showdown: the first best suit in order S H D C (D7), or 4 for the
+    four Aces."""
+    cdef int s, v, best = -1, bs = 0
+    if (hand & rank_cards(GL_RANK_ACE)) == rank_cards(GL_RANK_ACE):
+        best_suit[0] = 4
+        return GL_RUFF_FOUR_ACES
+    for s in range(4):
+        v = suit_ruff((hand >> (11 * s)) & 0x7FF)
+        if v > best:
+            best = v
+            bs = s
+    best_suit[0] = bs
+    return best
+
+cdef inline int sets_value(const GLConfig* c, uint64_t hand, uint8_t ranks) noexcept nogil:
+    """V of a hand (§4.4): the sum over its gleeks/mournivals (restricted to the honour indices
+    in `ranks`) of the table value, received from each opponent."""
+    cdef int r, n, v = 0
+    for r in range(4):
+        if (ranks >> r) & 1:
+            n = cs_popcount(hand & rank_cards(GL_RANK_ACE - r))
+            if n == 4:
+                v += c.mournival[r]
+            elif n == 3:
+                v += c.gleek[r]
+    return v
+
+cdef inline void trick_settlement(const GLConfig* c, const int8_t* tricks, const uint64_t* honours,
+                                  int turnup, int dealer, uint64_t discards, int32_t* score,
+                                  int32_t* total, int32_t* delta) noexcept nogil:
+    """Trick settlement (§6.5). Points: score[p] = trick_value x tricks[p] + honour values of the
+    trump A/K/Q/J in honours[p] (held, or won with HONOUR_SCORING="won"), plus the turn-up's
+    honour value for the dealer. T = 12 x trick_value + all honour values - those discarded
+    (66 less discarded honours by default); every player's chips change by score[p] - T/3
+    (zero-sum, D10)."""
+    cdef int trump = card_suit(turnup), q, r
+    total[0] = 12 * c.trick_value - honour_sum(c, discards, trump)
+    for r in range(4):
+        total[0] += c.honour[r]
+    for q in range(3):
+        score[q] = c.trick_value * tricks[q] + honour_sum(c, honours[q], trump)
+    score[dealer] += honour_sum(c, bit(turnup), trump)
+    for q in range(3):
+        delta[q] = score[q] - total[0] // 3

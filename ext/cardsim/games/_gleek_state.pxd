@@ -70,6 +70,7 @@ ctypedef struct GLState:
     int8_t set_count[3][4]   # cards of rank r held by each seat at declaration time (3 or 4, 0 = none)
     # trick play
     TrickRecord cur          # the current trick (core/_trick): leader, cards by seat, play order
+    int8_t led               # suit led to the current trick, -1 before the lead (cached from cur)
     int8_t tricks_done       # completed tricks
     int8_t tricks[3]         # tricks won per seat
     uint8_t void_suits[3]    # per seat, bitmask of suits shown void by play
@@ -85,8 +86,9 @@ cdef inline int nxt(int p) noexcept nogil:
     return 0 if p == 2 else p + 1
 
 cdef inline int led_suit(const GLState* s) noexcept nogil:
-    """Suit led to the current trick, -1 before the lead."""
-    return (s.cur.card[s.cur.leader] // 11) if s.cur.n > 0 else -1
+    """Suit led to the current trick, -1 before the lead (kept in s.led: legal and apply ask it
+    at every play)."""
+    return s.led
 
 cdef void gl_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int gl_current_player(const void* st, const void* cfg) noexcept nogil

@@ -7,7 +7,7 @@ from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
 from cardsim.core._types cimport card_t
 from cardsim.core._deal cimport fill_identity, shuffle
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_index_of, trick_set_winner
+from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_set_winner
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
@@ -70,6 +70,7 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.showdown = 0
     s.decl_done = 0
     trick_start(&s.cur, s.eldest, 3)
+    s.led = -1
     s.tricks_done = 0
     s.total = 0
     rk = card_rank(s.turnup)
@@ -310,6 +311,7 @@ cdef void settle_gleeks(GLState* s, const GLConfig* c) noexcept nogil:
                 s.part[3][q] += V[q] - V[o]
     s.phase = GL_PH_PLAY
     trick_start(&s.cur, s.eldest, 3)
+    s.led = -1
     s.turn = s.eldest
 
 cdef void start_declarations(GLState* s, const GLConfig* c) noexcept nogil:
@@ -428,9 +430,11 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
 
 cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """Play one card (§5); the third card closes the trick: the winner takes it and leads."""
-    cdef int p = s.turn, w, led = led_suit(s)
+    cdef int p = s.turn, w, led = s.led
     cdef uint64_t b = bit(card), tm
-    if led >= 0 and card_suit(card) != led:
+    if led < 0:
+        s.led = card_suit(card)
+    elif card_suit(card) != led:
         s.void_suits[p] |= 1 << led
     s.hand[p] &= ~b
     s.played[p] |= b
@@ -439,13 +443,14 @@ cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
         s.turn = nxt(p)
         return
     tm = bit(s.cur.card[0]) | bit(s.cur.card[1]) | bit(s.cur.card[2])
-    w = winning_card(tm, card_suit(s.cur.card[s.cur.leader]), s.trump)
+    w = winning_card(tm, led, s.trump)
     w = 0 if s.cur.card[0] == w else (1 if s.cur.card[1] == w else 2)
-    trick_set_winner(&s.cur, trick_index_of(&s.cur, w))
+    trick_set_winner(&s.cur, (w - s.cur.leader + 3) % 3)   # play passes seat + 1: w played that late
     s.won[w] |= tm
     s.tricks[w] += 1
     s.tricks_done += 1
     trick_start(&s.cur, w, 3)
+    s.led = -1
     s.turn = w
     if s.tricks_done == 12:
         finish_deal(s, c)

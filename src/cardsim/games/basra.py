@@ -3,8 +3,10 @@
 Egyptian rules by default (``variant=None`` or ``variant="egyptian"``); the regional games are
 presets over the same options (§8.2) and every option can be overridden on its own. See the
 docstring of the compiled module ``cardsim.games._basra`` for the action space, the observation
-layout, the returns (per seat: own side's points minus the mean of the other sides', zero-sum)
-and the greedy agent.
+layout, the returns (per seat: own side's points minus the mean of the other sides', zero-sum;
+in a best-of-5 match games won, so that the returns rank the sides as the match result does)
+and the greedy agent. Scenario states: ``game.spec.scenario(hands, floor=..., ...)`` (and the
+older ``position`` / ``deal_pack`` below, which forward to it).
 
 Where the spec is silent (documented in the module and the tests): a user-supplied card-point
 table (``card_points={"J": 2, "10D": 4}``) is allowed besides the named tables;
@@ -424,3 +426,11 @@ def actions_to_play(state, actions: list[int]) -> tuple[str, list[str]]:
             break
         chosen |= 1 << (int(a) - _k.BA_TAKE0_ACTION)
     return _k.card_str(card), _k.mask_to_cards(chosen)
+
+
+def scenario(game, hands, **facts):
+    """A state built from card strings for scenarios and analysis: game.spec.scenario(hands,
+    **facts) (hands: one card list per seat; facts: floor, stock, dealer, turn, last_capturer, piles,
+    carry (or hands=None with pack= and dealer=). See BasraSpec.scenario.); every argument is validated before the state is touched, and the state is
+    marked not replayable."""
+    return game.spec.scenario(hands, **facts)

@@ -1,7 +1,11 @@
 """Exposure: options, presets and rule oracles (docs/rules/exposure.md).
 
 See the docstring of the compiled module `cardsim.games._exposure` for the action space, the
-observation layout, the returns and the greedy agent.
+observation layout, the returns and the greedy agent. Rule oracles (card strings, the engine's
+kernels): `trick_winner(plays, trump, high_rank)`, `legal_follows(hand, led, exposed)`,
+`contract_target`, `score_deal`, `match_outcome`, `deal_order`, `declaration_actions`,
+`declare_melds`; `game.spec.scenario(hands, table=[H, T, C], dealer=1, scores=None)` (or
+`deal_hands(game, ...)`) builds a state for analysis.
 """
 from __future__ import annotations
 
@@ -214,3 +218,11 @@ def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **o
             raise IllegalActionError(f"exposure: {meld!r} is not a complete legal meld")
         st.apply(a)
     return g.spec.view(st)["meld_points"][0]
+
+
+def scenario(game, hands, **facts):
+    """A state built from card strings for scenarios and analysis: game.spec.scenario(hands,
+    **facts) (two 9-card hands; facts: table ([H, T, C], required), dealer, scores. See
+    ExposureSpec.scenario.); every argument is validated before the state is touched, and the state is
+    marked not replayable."""
+    return game.spec.scenario(hands, **facts)

@@ -7,7 +7,10 @@ chip changes (scope="deal") or the match result, balance minus STARTING_CHIPS (s
 Rule oracles (card strings as in DESIGN §4, e.g. 'AS', '10H'; they run the engine's kernels):
 `trick_winner(plays, trump)`, `legal_follows(hand, led)`, `ruff_value(hand)`, `gleek_value(hand)`,
 `gleek_settlement(hands)`, `trick_settlement(tricks, honours, turnup, dealer, discards)`; and
-`deal_hands(game, hands, turnup, dealer, dead, chips)` to set up a position for analysis.
+`game.spec.scenario(hands, turnup=..., dealer=0, dead=0, chips=None)` (or the older
+`deal_hands(game, hands, turnup, dealer, dead, chips)`) to set up a position for analysis.
+Inconsistent inputs (a card in two seats, float counts, out-of-range seats) raise ConfigError or
+ParseError instead of being scored.
 `game.spec.view(state)` returns every fact of a state as a dict (incl. the chips of the deal
 by step: turnup, stock, ruff, gleeks, tricks).
 """
@@ -198,3 +201,11 @@ def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead:
     `chips` = balances before this deal (scope="match"). The same as
     game.spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
     return game.spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
+
+
+def scenario(game, hands, **facts):
+    """A state built from card strings for scenarios and analysis: game.spec.scenario(hands,
+    **facts) (three 12-card hands; facts: turnup (required), dealer, dead, chips. See
+    GleekSpec.scenario.); every argument is validated before the state is touched, and the state is
+    marked not replayable."""
+    return game.spec.scenario(hands, **facts)
