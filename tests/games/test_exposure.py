@@ -481,3 +481,44 @@ def test_scenario_is_the_one_name_for_building_a_state():
 def test_oracles_refuse_bad_arguments(call):
     with pytest.raises(cardsim.CardsimError):
         call()
+
+
+def test_resample_is_uniform_over_the_consistent_worlds():
+    """Late in a deal the opponent's unseen cards and the three set-aside cards are redealt:
+    every world that keeps his hand size and his shown voids (brute force) comes up, about
+    equally often (chi-square), and no other world does."""
+    import itertools
+
+    from scipy.stats import chisquare
+
+    g = make()
+    for seed in range(40):
+        st = g.new_state(seed=seed)
+        while not st.is_terminal() and g.spec.view(st)["tricks_done"] < 7:
+            st.apply(g.spec.greedy_action(st))
+        if st.is_terminal():
+            continue
+        p = st.current_player
+        v = g.spec.view(st)
+        q = 1 - p
+        hidden = [c for c in v["hands"][q] if c not in v["exposed"][q]] + v["aside"]
+        k = len(hidden) - 3
+        if k < 1:
+            continue
+        break
+    else:
+        pytest.skip("no suitable late position")
+    counts = {}
+    for s2 in range(1500):
+        r = st.resample(p, seed=s2)
+        rv = g.spec.view(r)
+        assert r.hand(p) == st.hand(p) and np.array_equal(r.observation(p), st.observation(p))
+        key = tuple(sorted(c for c in rv["hands"][q] if c not in rv["exposed"][q]))
+        counts[key] = counts.get(key, 0) + 1
+    # brute force: every k-card subset of the hidden pool whose suits q may still hold (a suit
+    # that no world gives him is one he showed void in); a world the policy never draws, or a
+    # draw outside these, fails the set comparison; a bias fails the chi-square test
+    given = {c[-1] for key in counts for c in key}
+    worlds = [w for w in itertools.combinations(sorted(hidden), k) if all(c[-1] in given for c in w)]
+    assert set(counts) == set(worlds)
+    assert chisquare(list(counts.values())).pvalue > 1e-3
