@@ -658,3 +658,50 @@ def test_ruff_value_matches_a_brute_force_sum():
         suits = {s: sum(value[c[:-1]] for c in hand if c[-1] == s) for s in "SHDC"}
         expect = math.inf if all(("A" + s) in hand for s in "SHDC") else max(suits.values())
         assert ruff_value(hand) == expect
+
+
+def test_resample_is_uniform_over_the_consistent_worlds():
+    """Late in trick play, seen by the buyer (who knows his discards): the two other seats'
+    unseen cards are redealt. Every split that keeps the hand sizes, the suits each seat showed
+    void in and the declared gleeks/mournivals comes up (brute force), about equally often
+    (chi-square), and no other split does."""
+    import itertools
+
+    from scipy.stats import chisquare
+
+    g = game()
+    for seed in range(200):
+        st = g.new_state(seed=seed)
+        while not st.is_terminal() and (st.phase != "play" or view(st)["tricks_done"] < 9):
+            st.apply(g.spec.greedy_action(st))
+        v = view(st)
+        if st.is_terminal() or v["showdown"] or v["trick"] != [None, None, None]:
+            continue
+        p = v["buyer"]
+        others = [q for q in range(3) if q != p]
+        pool = sorted(c for q in others for c in st.hand(q) if c not in v["shown"][q])
+        if len(pool) >= 4:
+            break
+    else:
+        pytest.skip("no suitable late position")
+    counts = {}
+    for s2 in range(1500):
+        r = st.resample(p, seed=s2)
+        assert r.hand(p) == st.hand(p) and np.array_equal(r.observation(p), st.observation(p))
+        key = tuple(sorted(c for c in r.hand(others[0]) if c not in v["shown"][others[0]]))
+        counts[key] = counts.get(key, 0) + 1
+    a = others[0]
+    k = len([c for c in st.hand(a) if c not in v["shown"][a]])
+    given = [{c[-1] for key in counts for c in key},
+             {c[-1] for key in counts for c in pool if c not in key}]
+
+    def sets_ok(q, cards):
+        full = set(cards) | set(v["shown"][q]) | set(v["played"][q])
+        held = [r for r in "AKQJ" if sum(c[:-1] == r for c in full) >= 3]
+        return sorted(held) == sorted(v["declared"][q])
+
+    worlds = [w for w in itertools.combinations(pool, k)
+              if all(c[-1] in given[0] for c in w) and all(c[-1] in given[1] for c in pool if c not in w)
+              and sets_ok(a, w) and sets_ok(others[1], [c for c in pool if c not in w])]
+    assert set(counts) == set(worlds)
+    assert chisquare(list(counts.values())).pvalue > 1e-3
