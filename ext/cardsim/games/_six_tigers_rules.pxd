@@ -50,6 +50,9 @@ cdef uint64_t st_old_mask(uint64_t played) noexcept nogil
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil
 cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept nogil
 cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil
+cdef uint64_t st_multi_starts(uint64_t hand, const STRules* r) noexcept nogil
+cdef uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const STRules* r) noexcept nogil
+cdef uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil
 cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules* r,
                        uint64_t* out) noexcept nogil
 cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil

@@ -16,6 +16,7 @@ under 160 plays.
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
 
+cdef uint64_t RUN_STARTS = (<uint64_t>0x7F) | (<uint64_t>0x7F << 9) | (<uint64_t>0x7F << 18) | (<uint64_t>0x7F << 27)
 cdef uint64_t RED_CARDS = ((<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
                            | (<uint64_t>1 << ST_SHI1) | (<uint64_t>1 << ST_XIAN1) | (<uint64_t>1 << 7)
                            | (<uint64_t>1 << ST_CLOUD))
@@ -133,6 +134,35 @@ cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcep
     return res
 
 
+cdef uint64_t st_multi_starts(uint64_t hand, const STRules* r) noexcept nogil:
+    """Cards that begin a run or a set of hand built in ascending identity order: the lowest
+    card of every run (c, c+1, c+2 held in one suit) and of every set (two more cards of its
+    number in later suits; CLOUD, the highest identity, counts for the 1s with
+    cloud_in_sets). Word operations: the hot path of random play."""
+    cdef uint64_t h = hand & (st_full() >> 1)          # the 36 suit cards
+    cdef uint64_t runs = h & (h >> 1) & (h >> 2) & RUN_STARTS
+    cdef uint64_t x1 = h >> 9, x2 = h >> 18, x3 = h >> 27, sets, ones
+    sets = ((x1 & x2) | (x1 & x3) | (x2 & x3)) & h
+    if r.cloud_in_sets and (hand >> ST_CLOUD) & 1:
+        ones = ((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 18) | (<uint64_t>1 << 27)) & h
+        sets |= ones & (x1 | x2 | x3)                  # a 1, another 1 above it, and CLOUD
+    return runs | sets
+
+
+cdef uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const STRules* r) noexcept nogil:
+    """Cards that can begin a legal lead built in ascending order (§5.1-§5.2): the allowed
+    singles and the first cards of every run and set (the first cards of st_enum_leads)."""
+    return st_single_leads(hand, old, special) | st_multi_starts(hand, r)
+
+
+cdef uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil:
+    """Cards of hand that beat the single `high` (§5.3): same suit, higher number; none against
+    a fixed old card (SHI1, XIAN1, CLOUD)."""
+    if st_bit(high) & st_fixed_old():
+        return 0
+    return hand & st_suit_mask(st_suit(high)) & ~((st_bit(high) << 1) - 1)
+
+
 cdef int enum_runs(uint64_t hand, int exact, int min_key, uint64_t* out, int n) noexcept nogil:
     """Append every run in hand (length exactly `exact`, or >= 3 when exact = 0) whose key is
     above min_key; returns the new count."""
@@ -194,9 +224,7 @@ cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint
     cdef int n = 0
     cdef uint64_t m
     if high.type == PT_SINGLE:
-        if st_bit(high.key) & st_fixed_old():
-            return 0
-        m = hand & st_suit_mask(st_suit(high.key)) & ~((st_bit(high.key) << 1) - 1)
+        m = st_single_beats(hand, high.key)
         while m:
             out[n] = m & (~m + 1)
             m &= m - 1
@@ -213,9 +241,7 @@ cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexc
     """Whether hand holds at least one play that beats the current high (X7 obligation)."""
     cdef uint64_t buf[ST_MAX_PLAYS]
     if high.type == PT_SINGLE:
-        if st_bit(high.key) & st_fixed_old():
-            return False
-        return (hand & st_suit_mask(st_suit(high.key)) & ~((st_bit(high.key) << 1) - 1)) != 0
+        return st_single_beats(hand, high.key) != 0
     return st_enum_beats(hand, high, r, buf) > 0
 
 
@@ -364,8 +390,9 @@ def parse_card(text):
     t = text.strip().upper()
     if t in CLOUD_NAMES:
         return ST_CLOUD
-    if len(t) >= 2 and t[-1] in "123456789" and t[:-1] in SUIT_ALIASES:
-        return SUIT_ALIASES[t[:-1]] * 9 + int(t[-1]) - 1
+    n = len(t)
+    if n >= 2 and t[n - 1] in "123456789" and t[:n - 1] in SUIT_ALIASES:
+        return SUIT_ALIASES[t[:n - 1]] * 9 + int(t[n - 1]) - 1
     raise ParseError(f"six_tigers: malformed card {text!r}; expected a suit (SHI GUAN SUO XIAN, or "
                      f"SUP GON ZOK SIN) then a number 1-9, e.g. 'SHI9', 'GUAN1', or CLOUD (WANSIN)")
 
