@@ -1,0 +1,203 @@
+"""Hakka Six Tigers 客家六虎牌 (Luk Fu): options, rule oracles and helpers.
+
+Rules as implemented, with every option and decision: docs/rules/six_tigers.md. Four seats (a
+dealer, two more active players and the dreamer opposite the dealer, who holds one card and
+never plays) or three without a dreamer; 37 cards (SHI > GUAN > SUO > XIAN of 1-9, and CLOUD).
+The action space, observation layout, returns and the greedy agent are documented in the
+compiled module `cardsim.games._six_tigers`.
+
+Options (the spec's §7 variants, defaults first):
+  players            4 (with the dreamer) or 3 (no dreamer; the 37th card is set aside)
+  direction          "cw" (X2) or "ccw" (Sung)
+  must_beat_if_able  True (X7): a player who can beat must; False: he may discard instead
+  set_order          "seed" (X4: 9 > 1 > 8 > ... > 2) or "natural" (9 > 8 > ... > 1)
+  cloud_in_sets      False (X3) or True: CLOUD serves as a 1 in sets of 1s
+  old_tracking       "all_played" (X9: face-down discards make old cards) or "public"
+  auto_claim         False (X10: claiming is a choice) or True (forced at a count of 6)
+  scoring            "table" (§6.1 with point_table) or "sung" (Sung's score)
+  point_table        points for a win with 6..12 tricks, default (1, 2, 4, 8, 16, 32, 128) (X12)
+  rounds             counted rounds of a match (scope="match"), default 4 (§6.3)
+  scope              "deal" (one counted round) or "match"
+"""
+from __future__ import annotations
+
+from cardsim.errors import ConfigError, IllegalActionError, ParseError
+from cardsim.games import _six_tigers as _st
+from cardsim.games import _six_tigers_rules as _r
+from cardsim.options import SCOPE, Option
+
+NAME = "six_tigers"
+PLAYERS = (4, 3)
+DEFAULT_PLAYERS = 4
+DEFAULT_TABLE = (1, 2, 4, 8, 16, 32, 128)
+
+
+def _point_table(value):
+    if (not isinstance(value, (list, tuple)) or len(value) != 7
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1_000_000 for v in value)):
+        raise ConfigError(f"six_tigers: option 'point_table' must be 7 ints in 0..1000000 (points for 6..12 "
+                          f"tricks), got {value!r}")
+    return tuple(value)
+
+
+OPTIONS = (
+    Option("direction", "cw", "direction of play (X2); Sung plays anticlockwise", choices=("cw", "ccw")),
+    Option("must_beat_if_able", True, "a player holding a beat must play one (X7)", kind=bool),
+    Option("set_order", "seed", "set order: seed = 9 > 1 > 8 > ... > 2 (X4), natural = 9 > ... > 1",
+           choices=("seed", "natural")),
+    Option("cloud_in_sets", False, "CLOUD may serve as a 1 in sets of 1s (X3 variant)", kind=bool),
+    Option("old_tracking", "all_played", "face-down discards make old cards (X9), or face-up plays only",
+           choices=("all_played", "public")),
+    Option("auto_claim", False, "a player reaching a count of 6 claims at once (X10 variant)", kind=bool),
+    Option("scoring", "table", "the point table of §6.1, or Sung's score (§7)", choices=("table", "sung")),
+    Option("point_table", DEFAULT_TABLE, "points for a win with 6..12 tricks (X12)", validate=_point_table),
+    Option("rounds", 4, "counted rounds of a match, scope='match' (§6.3)", kind=int, min=1, max=1000),
+    SCOPE,
+)
+PRESETS: dict[str, dict] = {
+    "sung": {"direction": "ccw", "must_beat_if_able": False, "set_order": "natural", "scoring": "sung"},
+}
+
+CONFORMANCE_CONFIGS = (
+    {},
+    {"direction": "ccw"},
+    {"must_beat_if_able": False},
+    {"set_order": "natural", "cloud_in_sets": True},
+    {"old_tracking": "public"},
+    {"auto_claim": True},
+    {"scoring": "sung"},
+    {"players": 3},
+    {"scope": "match", "rounds": 2},
+)
+
+RULE_OPTIONS = ("set_order", "cloud_in_sets")
+
+
+def build(opts: dict):
+    return _st.SixTigersSpec(opts)
+
+
+def _rules(options):
+    by_name = {o.name: o for o in OPTIONS}
+    vals = {"set_order": "seed", "cloud_in_sets": False}
+    for k, v in options.items():
+        if k not in RULE_OPTIONS:
+            raise ConfigError(f"six_tigers: option {k!r} does not change this rule; allowed: {list(RULE_OPTIONS)}")
+        vals[k] = by_name[k].check(NAME, v)
+    return _r.py_rules(set_natural=vals["set_order"] == "natural", cloud_in_sets=vals["cloud_in_sets"])
+
+
+def _mask(cards, what):
+    if not isinstance(cards, (list, tuple)):
+        raise ParseError(f"six_tigers: {what} must be a list of card strings, got {cards!r}")
+    return _r.cards_to_mask(list(cards))
+
+
+def _why_not(cards) -> str:
+    ids = sorted(_r.parse_card(c) for c in cards)
+    if len(ids) == 2:
+        return "two cards are no pattern (runs and sets need at least 3)"
+    nums = {36 if i == 36 else i % 9 for i in ids}
+    if 36 in ids:
+        return "CLOUD is used only as a single (and in Five Tigers)"
+    if len({i // 9 for i in ids}) == 1:
+        return "cards of one suit form a run only with consecutive numbers"
+    if len(nums) == 1:
+        return "a set has 3 or 4 cards"
+    return "the cards share neither a suit (run) nor a number (set)"
+
+
+def pattern(cards: list[str]) -> str:
+    """"single", "run" or "set" (§2.2-§2.4, X3: CLOUD never in a run or set); otherwise
+    ParseError (a ValueError) saying why the cards are no legal pattern."""
+    m = _mask(cards, "a play")
+    if m == 0:
+        raise ParseError("six_tigers: an empty play is no pattern")
+    kind = _r.py_pattern(m, _r.py_rules())[0]
+    if kind == 0:
+        raise ParseError(f"six_tigers: {list(cards)} is no legal pattern: {_why_not(cards)}")
+    return ("", "single", "run", "set")[kind]
+
+
+def trick_winner(plays: list[list[str]], **options) -> int:
+    """Index of the winning play of a trick (§5.1, §5.3): plays[0] is the lead (a legal
+    pattern), every play has as many cards; a play that does not beat the current high is a
+    discard. Options: set_order, cloud_in_sets."""
+    rules = _rules(options)
+    if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 4:
+        raise ParseError(f"six_tigers: plays must be a list of 1 to 4 plays (lists of cards), got {plays!r}")
+    masks = [_mask(p, f"play {i}") for i, p in enumerate(plays)]
+    k = len(plays[0])
+    if any(len(p) != k for p in plays):
+        raise ParseError(f"six_tigers: every play of a trick has as many cards as the lead ({k})")
+    allm = 0
+    for m in masks:
+        if allm & m:
+            raise ParseError("six_tigers: a card appears in two plays")
+        allm |= m
+    if k == 0 or _r.py_pattern(masks[0], rules)[0] == 0:
+        raise ParseError(f"six_tigers: the lead {list(plays[0])} is no legal pattern")
+    return _r.py_trick_winner(masks, rules)
+
+
+def _sorted_plays(masks):
+    order = {c: i for i, c in enumerate(_r.DISPLAY_ORDER)}
+    out = [_r.mask_to_cards(m) for m in masks]
+    return sorted(out, key=lambda p: (len(p), [order[_r.parse_card(c)] for c in p]))
+
+
+def legal_leads(hand: list[str], played: list[str], special: bool = False, **options) -> list[list[str]]:
+    """Every legal lead (§5.1-§5.2) of `hand`, given the cards already played (which decide the
+    old cards, §2.5); special = the special player's privilege. Options: set_order,
+    cloud_in_sets. Plays are listed by size, cards in display order."""
+    rules = _rules(options)
+    h = _mask(hand, "hand")
+    pm = _mask(played, "played")
+    if h & pm:
+        raise ParseError("six_tigers: a card cannot be both in the hand and played")
+    if not isinstance(special, bool):
+        raise ConfigError(f"six_tigers: special must be True or False, got {special!r}")
+    return _sorted_plays(_r.py_leads(h, pm, special, rules))
+
+
+def old_cards(played: list[str]) -> list[str]:
+    """The old cards (§2.5) once `played` have been played: SHI1, XIAN1, CLOUD while unplayed
+    and the highest unplayed card of each suit."""
+    return _r.mask_to_cards(_r.py_old_mask(_mask(played, "played")))
+
+
+def play_actions(state, cards: list[str], face_down: bool = False) -> list[int]:
+    """The action sequence that makes this whole play for the seat to act (cards added in
+    ascending identity order, then COMMIT when a lead does not commit itself). Raises
+    IllegalActionError if the play is not legal now; the state is unchanged."""
+    m = _mask(cards, "a play")
+    ids = [c for c in range(37) if (m >> c) & 1]
+    if not ids:
+        raise IllegalActionError("six_tigers: a play has at least one card")
+    base = 37 if face_down else 0
+    acts = [base + c for c in ids]
+    probe = state.clone()
+    seat = probe.current_player
+    for a in acts:
+        if not probe.is_legal(a):
+            raise IllegalActionError(f"six_tigers: {list(cards)} is not a legal "
+                                     f"{'discard' if face_down else 'play'} for seat {seat} now")
+        probe.apply(a)
+    if probe.spec.view(probe)["staged"]:
+        if not probe.is_legal(74):
+            raise IllegalActionError(f"six_tigers: {list(cards)} is not a whole legal play")
+        acts.append(74)
+    return acts
+
+
+def play(state, cards: list[str], face_down: bool = False):
+    """Apply a whole play (see play_actions) and return the state."""
+    for a in play_actions(state, cards, face_down):
+        state.apply(a)
+    return state
+
+
+def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, leader=None):
+    """A state with the given hands (see SixTigersSpec.scenario); not replayable."""
+    return game.spec.scenario(hands, dealer=dealer, declarer=declarer, played=played, tricks=tricks,
+                              leader=leader)
