@@ -1,7 +1,7 @@
 """Hakka Six Tigers speed (issue: Hakka Six Tigers, complete). Release build:
 pytest bench/bench_six_tigers.py --benchmark-only
 Target: random agents, batch kernel, one thread, at least 0.3 x the deals/s of the reference loop
-(shared/reference/trick_limit.c, mode 1) measured in the same run."""
+(the trick_limit fixture of bench/conftest.py, mode 1) measured in the same run."""
 import cardsim
 
 

@@ -59,7 +59,7 @@ ctypedef struct STState:
     int8_t trick_down[12]    # bit q: seat q discarded in that trick
     int8_t trick_k[12]       # cards per play in each trick
     int8_t tricks[4]         # tricks credited per seat
-    int8_t reach6[4]         # trick index at which a seat reached 6 tricks, -1 = not yet
+    int8_t reach6[4]         # trick index at which a seat reached 6 tricks, -1 = not yet, -2 = before a scenario began
     int8_t order[3]          # active seats in play order from the dealer
     int8_t claim_order[3]    # seats of the current claim window, in order
     int8_t phase             # ST_PH_*

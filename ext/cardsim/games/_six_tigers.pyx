@@ -416,7 +416,7 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
     s.trick.winner = w
     s.tricks[w] += s.k
     s.win_cards[w] |= s.cur[w]
-    if s.tricks[w] >= 6 and s.reach6[w] < 0:
+    if s.tricks[w] >= 6 and s.reach6[w] == -1:
         s.reach6[w] = s.ntricks
     s.trick_winner[s.ntricks] = w
     s.ntricks += 1
@@ -690,7 +690,7 @@ cdef class SixTigersSpec(GameSpec):
             "trick": [mask_to_cards(st.cur[q]) for q in range(N)],
             "trick_down": [bool((st.cur_down >> q) & 1) for q in range(N)],
             "staged": mask_to_cards(st.stg.cards.layer[0]),
-            "tricks": [st.tricks[q] for q in range(N)], "ntricks": st.ntricks,
+            "tricks": [st.tricks[q] for q in range(N)], "ntricks": st.ntricks, "tricks_done": st.ntricks,
             "trick_winners": [st.trick_winner[i] for i in range(st.ntricks)],
             "old": mask_to_cards(old),
             "counts": [count_of(st, q, old) for q in range(N)],
@@ -795,6 +795,7 @@ cdef class SixTigersSpec(GameSpec):
             st.hand[q] = masks[q] if q < N else 0
             st.up[q] = pl[q]
             st.tricks[q] = tr[q]
+            st.reach6[q] = -2 if tr[q] >= 6 else -1
         st.aside = rest
         if declarer is not None:
             st.declarer = declarer
