@@ -76,7 +76,7 @@ PHASES = ("declare", "claim", "play", "end")
 OBS_SIZE = (37 + 37 + 4 * 37 + 37 + 37 + 4 + 4 * 37 + 4 + 37 + 4 + 4 + 4 + 1 + 4 + 12 * 4 + 4
             + 6 * 4 + 4 + 3 + 4 + 4 + 37 + 4 + 4 + 2 + 37)
 METRICS = ("winner", "t", "t_dream", "five_tigers", "claimed", "special", "declarer", "dealer",
-           "voids", "rounds", "tricks_played")
+           "voids", "counted_rounds", "tricks_played")
 
 
 # ---------------------------------------------------------------------------------------------
