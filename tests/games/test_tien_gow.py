@@ -678,3 +678,42 @@ def test_cli_sort_tiles(capsys):
     assert out[2].split() == ["military:"] + G02.split()
     assert "µs" in out[3] and "60 s" in out[3]
     assert main(["tien-gow-sort", "--seed", "4"]) == 0
+
+
+def test_resample_keeps_must_beat_discards_consistent():
+    """With must_beat_if_able a discard tells the table the seat held no BEAT then: every
+    resampled world keeps that true (the core policy's world check)."""
+    g = game(must_beat_if_able=True)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for d in range(30):
+        st = g.new_state(seed=5, deal=d)
+        while not st.is_terminal() and checked < 400:
+            v = g.spec.view(st)
+            if not v["stage"] and v["trick_log"]:
+                p = st.current_player
+                r = st.resample(p, seed=d)
+                rv = g.spec.view(r)
+                # rebuild each other seat's holding trick by trick, newest first
+                for q in range(4):
+                    if q == p:
+                        continue
+                    held = list(r.hand(q))
+                    for t in range(len(rv["trick_log"]) - 1, -1, -1):
+                        tr = rv["trick_log"][t]
+                        if q not in tr["plays"]:
+                            continue
+                        held += tr["plays"][q]["tiles"]
+                        if not tr["plays"][q]["face_up"] and tr["leader"] != q:
+                            # the high play q faced: the last face-up play before q's turn
+                            order = [(tr["leader"] + i) % 4 for i in range(4)]
+                            before = order[:order.index(q)]
+                            high = [tr["plays"][x]["tiles"] for x in before if tr["plays"][x]["face_up"]][-1]
+                            final = t == 7 or (len(held) == tr["size"])
+                            if not (tr["size"] == 1 and final and rv["tricks"][q] == 0):
+                                k = tr["size"]
+                                assert not any(bf_beats(list(c), high) for c in itertools.combinations(held, k))
+                                checked += 1
+            la = st.legal_actions()
+            st.apply(int(la[rng.integers(len(la))]))
+    assert checked > 50

@@ -4,6 +4,8 @@ from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._hand cimport hand_size
+from cardsim.core._trick cimport TrickRecord
+from cardsim.core._staged cimport Staged
 from cardsim.games._tien_gow_rules cimport TGRules
 
 cdef enum:
@@ -12,9 +14,9 @@ cdef enum:
     TG_A_COMMIT = 42         # the leader's commit
     TG_PH_PLAY = 0
     TG_PH_END = 1
-    TG_MODE_NONE = 0         # nothing staged yet
-    TG_MODE_UP = 1           # staging a lead or a BEAT (face up)
-    TG_MODE_DOWN = 2         # staging a DISCARD (face down)
+    TG_MODE_NONE = 0         # Staged.kind: nothing staged yet
+    TG_MODE_UP = 1           # Staged.kind: staging a lead or a BEAT (face up)
+    TG_MODE_DOWN = 2         # Staged.kind: staging a DISCARD (face down)
 
 ctypedef struct TGConfig:
     TGRules rules            # combination table of this configuration (§2.2, §7)
@@ -30,11 +32,10 @@ ctypedef struct TGConfig:
 ctypedef struct TGState:
     Rng rng                  # deal stream: first banker, shuffles, the next deals of a match
     Hand hand[4]             # tiles held (the actor's staged tiles excluded)
-    Hand stage               # the actor's play under construction (private to the actor)
+    Staged stage             # the actor's play under construction (kind = TG_MODE_*; private to the actor)
+    TrickRecord cur          # the current trick: leader, order of plays (the tiles are in tplay)
     Hand tplay[8][4]         # tiles each seat played to each trick of this deal
     int16_t high_combo       # combination index of the current high play, -1 before the lead
-    int8_t stage_n           # tiles staged
-    int8_t stage_mode        # TG_MODE_*
     int8_t tface[8]          # per trick: bit q = seat q played face up (lead or BEAT)
     int8_t tsize[8]          # per trick: tiles per play k (0 = not started)
     int8_t tleader[8]        # per trick: leader
@@ -43,9 +44,7 @@ ctypedef struct TGState:
     int8_t tricks[4]         # tricks credited this deal (k for a k-tile trick)
     int8_t phase             # TG_PH_*
     int8_t turn              # seat to act
-    int8_t leader            # leader of the current trick
     int8_t high_seat         # seat of the current high play
-    int8_t nplayed           # plays made in the current trick
     int8_t ntrick            # tricks completed this deal
     int8_t banker            # banker of this deal
     int8_t streak            # consecutive deals the banker has won as banker
@@ -78,4 +77,4 @@ cdef inline bint death_blocks(const TGState* s, const TGConfig* c, int p) noexce
     """Early death (§5.3): in a single-tile final trick a seat with fewer than the threshold's
     tricks may not BEAT."""
     return (c.death_threshold > 0 and trick_size(s, c) == 1
-            and hand_size(&s.hand[p]) + s.stage_n == 1 and s.tricks[p] < c.death_threshold)
+            and hand_size(&s.hand[p]) + s.stage.n == 1 and s.tricks[p] < c.death_threshold)

@@ -24,6 +24,12 @@ quad, and when a final single 2-1 lead is won by a 4-2 the leader pays double wh
 owes (payments the winner owes are unchanged); with the increasing multiplier a losing banker who
 took more than 4 tricks is paid unmultiplied (navpil's rule set).
 
+Core mechanisms used: the deal is the core `shuffle`; the current trick is a `TrickRecord` (the
+tiles of each play are kept per trick in `tplay`); the play under construction is a `Staged`
+(kind = UP/DOWN mode) whose adds go through `staged_legal_adds`; resample is the core policy
+(`resample_zones`, with the must_beat_if_able discards as its world check); the spec is
+installed by `GameSpec.install`; `spec.scenario` starts from `_scenario_state`.
+
 Seats 0..3 in playing order (counter-clockwise at the table). Tile identities (the rules module):
 civil 0..10 = 6-6 1-1 4-4 3-1 5-5 3-3 2-2 6-5 6-4 6-1 5-1 (two copies each), military 11..20 =
 6-3 5-4 6-2 5-3 5-2 4-3 4-2 4-1 3-2 2-1, strongest first.
@@ -56,13 +62,19 @@ weakest beating combination while it has no trick yet (early death); otherwise i
 weakest tiles (civil by rank, military by row, on one scale).
 """
 from libc.string cimport memset
-from cardsim.core._types cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from cardsim.core._types cimport card_t, int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
 from cardsim.core._actions cimport ActionSet, as_first, as_has
+from cardsim.core._deal cimport shuffle
+from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_commit,
+                                   staged_legal_adds)
+from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add_seat, trick_done,
+                                  trick_index_of, trick_set_winner)
 from cardsim.core._game cimport GameVTable
-from cardsim.core._engine cimport GameSpec, State
+from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._tien_gow_greedy cimport tg_greedy
 from cardsim.games._tien_gow_rules cimport (
     TGRules, TGCombo, TG_IDS, TG_CIVIL, TG_TILES, TG_NP, TG_HAND, TG_NCAT, CAT_SUPREME, CAT_PAIR_CIVIL,
@@ -76,13 +88,8 @@ OBS_SIZE = 21 + 21 + 2 + 8 * 4 * 22 + 8 * 9 + 4 + 11 + 4 + 4 + 4 + 4 + 2 + 4 + 4
 METRICS = ("winner", "banker", "banker_won", "tricks_0", "tricks_1", "tricks_2", "tricks_3",
            "final_trick_size", "deals")
 PHASES = ("play", "end")
-cdef enum:
-    RESAMPLE_BUDGET = 20000  # rejection tries before resample reports failure
 
 
-# ---------------------------------------------------------------------------------------------
-# small helpers
-# ---------------------------------------------------------------------------------------------
 # ---------------------------------------------------------------------------------------------
 # legal plays (§5.2) as staged tile additions
 # ---------------------------------------------------------------------------------------------
@@ -146,20 +153,23 @@ cdef int tg_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     out.w[0] = 0
     if s.phase != TG_PH_PLAY:
         return 0
-    if s.nplayed == 0:
-        up = lead_adds(c, &s.hand[p], &s.stage, s.stage_n)
-        out.w[0] = up
-        if s.stage_n > 0 and tg_classify(&c.rules, &s.stage) >= 0:
+    # The candidate masks below are already exactly the completable adds (one pass over the
+    # combination table instead of a completability test per candidate), so the core's
+    # staged_legal_adds runs without a callback.
+    if s.cur.n == 0:
+        staged_legal_adds(&s.stage, lead_adds(c, &s.hand[p], &s.stage.cards, s.stage.n), 0, NULL, NULL, out)
+        if s.stage.n > 0 and tg_classify(&c.rules, &s.stage.cards) >= 0:
             out.w[0] |= tbit(TG_A_COMMIT)
-    elif s.stage_mode == TG_MODE_DOWN:
-        out.w[0] = s.hand[p].layer[0] << TG_A_DOWN
-    elif s.stage_mode == TG_MODE_UP:
-        out.w[0] = beat_adds(c, &s.hand[p], &s.stage, s.high_combo)
+    elif s.stage.kind == TG_MODE_DOWN:
+        staged_legal_adds(&s.stage, s.hand[p].layer[0], TG_A_DOWN, NULL, NULL, out)
+    elif s.stage.kind == TG_MODE_UP:
+        staged_legal_adds(&s.stage, beat_adds(c, &s.hand[p], &s.stage.cards, s.high_combo), 0, NULL, NULL, out)
     else:
         hand_clear(&empty)
         up = 0 if death_blocks(s, c, p) else beat_adds(c, &s.hand[p], &empty, s.high_combo)
         down = 0 if (c.must_beat and up) else s.hand[p].layer[0]
-        out.w[0] = up | (down << TG_A_DOWN)
+        staged_legal_adds(&s.stage, up, 0, NULL, NULL, out)
+        staged_legal_adds(&s.stage, down, TG_A_DOWN, NULL, NULL, out)
     return cs_popcount(out.w[0])
 
 
@@ -169,18 +179,15 @@ cdef int tg_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef void new_deal(TGState* s) noexcept nogil:
     """Shuffle and deal (§3, T4): a Fisher-Yates shuffle of the 32 tiles on the deal stream; the
     seat at offset j from the banker receives tiles 8j..8j+7. The banker leads."""
-    cdef uint8_t t[32]
+    cdef card_t t[32]
     cdef int i, j, q, n = 0
-    cdef uint8_t x
     for i in range(TG_IDS):
         t[n] = i
         n += 1
         if i < TG_CIVIL:
             t[n] = i
             n += 1
-    for i in range(TG_TILES - 1, 0, -1):
-        j = <int>rng_below(&s.rng, i + 1)
-        x = t[i]; t[i] = t[j]; t[j] = x
+    shuffle(t, TG_TILES, &s.rng)
     for q in range(TG_NP):
         hand_clear(&s.hand[q])
     for j in range(TG_NP):
@@ -196,15 +203,12 @@ cdef void new_deal(TGState* s) noexcept nogil:
     for q in range(TG_NP):
         s.tricks[q] = 0
         s.deal_pay[q] = 0
-    hand_clear(&s.stage)
-    s.stage_n = 0
-    s.stage_mode = TG_MODE_NONE
+    staged_clear(&s.stage)
     s.high_combo = -1
     s.high_seat = -1
-    s.nplayed = 0
     s.ntrick = 0
     s.catch_leader = -1
-    s.leader = s.banker
+    trick_start(&s.cur, s.banker, TG_NP)
     s.turn = s.banker
     s.tleader[0] = s.banker
     s.phase = TG_PH_PLAY
@@ -267,47 +271,45 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
     """A whole play is in (§5.1). Action: the lead or a BEAT becomes the current high play (face
     up); a DISCARD stays face down (with must_beat_if_able it records that the seat held no
     BEAT). After the fourth play the high play's seat is credited k tricks and leads next."""
-    cdef int p = s.turn, t = s.ntrick, ci, w, k
+    cdef int p = s.turn, t = s.ntrick, ci, w, k, mode = s.stage.kind, n
     cdef bint final = hand_size(&s.hand[p]) == 0
-    s.tplay[t][p] = s.stage
-    if s.nplayed == 0:
-        ci = tg_classify(&c.rules, &s.stage)
+    cdef bint blocked = death_blocks(s, c, p)      # before the commit empties the stage
+    n = staged_commit(&s.stage, &s.tplay[t][p])
+    if s.cur.n == 0:
+        ci = tg_classify(&c.rules, &s.tplay[t][p])
         s.high_combo = ci
         s.high_seat = p
-        s.tsize[t] = s.stage_n
+        s.tsize[t] = n
         s.tleader[t] = p
         s.tface[t] |= 1 << p
         hk_show(s, c, p, ci, final)
-    elif s.stage_mode == TG_MODE_UP:
-        ci = tg_classify(&c.rules, &s.stage)
-        if final and c.hk and ci == TG_SIX and s.high_combo == TG_THREE and s.high_seat == s.leader:
-            s.catch_leader = s.leader
+    elif mode == TG_MODE_UP:
+        ci = tg_classify(&c.rules, &s.tplay[t][p])
+        if final and c.hk and ci == TG_SIX and s.high_combo == TG_THREE and s.high_seat == s.cur.leader:
+            s.catch_leader = s.cur.leader
         elif s.catch_leader >= 0:
             s.catch_leader = -1
         s.high_combo = ci
         s.high_seat = p
         s.tface[t] |= 1 << p
         hk_show(s, c, p, ci, final)
-    elif c.must_beat and not death_blocks(s, c, p):
+    elif c.must_beat and not blocked:
         s.dcon[t][p] = s.high_combo
-    hand_clear(&s.stage)
-    s.stage_n = 0
-    s.stage_mode = TG_MODE_NONE
-    s.nplayed += 1
+    trick_add_seat(&s.cur, p)
     s.turn = (p + 1) % TG_NP
-    if s.nplayed < TG_NP:
+    if not trick_done(&s.cur):
         return
-    w = s.high_seat
+    trick_set_winner(&s.cur, trick_index_of(&s.cur, s.high_seat))
+    w = s.cur.winner
     k = s.tsize[t]
     s.tricks[w] += k
     s.twinner[t] = w
     s.ntrick += 1
-    s.nplayed = 0
-    s.leader = w
     s.turn = w
     if hand_size(&s.hand[w]) == 0:
         settle_deal(s, c)
     else:
+        trick_start(&s.cur, w, TG_NP)
         s.high_combo = -1
         s.high_seat = -1
         s.tleader[s.ntrick] = w
@@ -320,19 +322,15 @@ cdef void tg_apply(void* st, const void* cfg, int a) noexcept nogil:
     if a == TG_A_COMMIT:
         commit_play(s, c)
         return
-    if a < TG_A_DOWN:
-        k = a
-        s.stage_mode = TG_MODE_UP
-    else:
-        k = a - TG_A_DOWN
-        s.stage_mode = TG_MODE_DOWN
+    k = a if a < TG_A_DOWN else a - TG_A_DOWN
+    if s.stage.n == 0:
+        staged_start(&s.stage, TG_MODE_UP if a < TG_A_DOWN else TG_MODE_DOWN, -1)
     hand_remove(&s.hand[p], k)
-    hand_add(&s.stage, k)
-    s.stage_n += 1
-    if s.nplayed == 0:
-        if lead_adds(c, &s.hand[p], &s.stage, s.stage_n) == 0:
+    staged_add(&s.stage, k)
+    if s.cur.n == 0:
+        if lead_adds(c, &s.hand[p], &s.stage.cards, s.stage.n) == 0:
             commit_play(s, c)
-    elif s.stage_n == trick_size(s, c):
+    elif s.stage.n == trick_size(s, c):
         commit_play(s, c)
 
 cdef void tg_returns(const void* st, const void* cfg, double* out) noexcept nogil:
@@ -361,7 +359,7 @@ cdef inline bint trick_played(const TGState* s, int t, int q) noexcept nogil:
     """True if seat q has made its play in trick t."""
     if t < s.ntrick:
         return True
-    return s.tleader[t] >= 0 and (q - s.tleader[t] + TG_NP) % TG_NP < s.nplayed
+    return t == s.ntrick and s.phase == TG_PH_PLAY and trick_index_of(&s.cur, q) >= 0
 
 cdef inline void put_counts(float* o, const Hand* h) noexcept nogil:
     cdef uint64_t m = h.layer[0]
@@ -377,9 +375,9 @@ cdef void tg_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     cdef int t, q, i = 0
     put_counts(o + i, &s.hand[p]); i += 21
     if s.turn == p and s.phase == TG_PH_PLAY:
-        put_counts(o + i, &s.stage)
-        if s.stage_mode != TG_MODE_NONE:
-            o[i + 21 + s.stage_mode - 1] = 1.0
+        put_counts(o + i, &s.stage.cards)
+        if s.stage.kind != TG_MODE_NONE:
+            o[i + 21 + s.stage.kind - 1] = 1.0
     i += 23
     for t in range(8):
         for q in range(TG_NP):
@@ -418,93 +416,114 @@ cdef void tg_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[i] = s.deal_no / <float>c.num_deals; i += 1
     o[i] = s.streak / 8.0; i += 1
 
-cdef bint constraints_hold(const TGState* s, const TGConfig* c, int q) noexcept nogil:
-    """must_beat_if_able: at every trick where seat q discarded, the tiles it held then (its hand
-    plus everything it played from that trick on) contained no BEAT of the high play it faced."""
-    cdef Hand h = s.hand[q]
-    cdef int t
-    for t in range(s.ntrick, -1, -1):
-        if t >= 8:
+ctypedef struct ResampleCtx:
+    const TGState* s         # the state being resampled (hands and hidden discards cleared)
+    const TGConfig* c        # its config
+    int p                    # the observer
+    int8_t zseat[32]         # seat of zone z
+    int8_t ztrick[32]        # trick of zone z (a hidden discard), -1 = the seat's hand
+    int8_t zhand[4]          # zone of seat q's hand, -1 = the observer
+    int8_t zplay[4][8]       # zone of seat q's hidden discard in trick t, -1 = none (or face up)
+
+cdef bint discards_consistent(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
+    """World check for must_beat_if_able: at every trick where a seat discarded, the tiles it
+    held then (its hand plus everything it played from that trick on) contained no BEAT of the
+    high play it faced (§7)."""
+    cdef const ResampleCtx* x = <const ResampleCtx*>ctx
+    cdef const TGState* s = x.s
+    cdef Hand zone[32]
+    cdef Hand h
+    cdef int i, q, t
+    for i in range(32):
+        hand_clear(&zone[i])
+    for i in range(n):
+        hand_add(&zone[dest[i]], cards[i])
+    for q in range(TG_NP):
+        if q == x.p:
             continue
-        hand_union_into(&h, &s.tplay[t][q])
-        if s.dcon[t][q] >= 0 and holds_beat(c, &h, s.dcon[t][q]):
-            return False
+        h = zone[x.zhand[q]]
+        for t in range(s.ntrick if s.ntrick < 8 else 7, -1, -1):
+            if x.zplay[q][t] >= 0:
+                hand_union_into(&h, &zone[x.zplay[q][t]])
+            else:
+                hand_union_into(&h, &s.tplay[t][q])
+            if s.dcon[t][q] >= 0 and holds_beat(x.c, &h, s.dcon[t][q]):
+                return False
     return True
 
-cdef int tg_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal what p cannot see (T8): the other seats' hands and their face-down discards (and
-    the actor's private staged tiles, folded back into its hand). Each hidden zone keeps its
-    size; a uniform shuffle of the unseen tiles is exactly uniform over the consistent worlds
-    unless must_beat_if_able made discards informative, when draws are rejected until every
-    discard is consistent (RESAMPLE_BUDGET tries, then 0: no consistent world found). The deal
-    stream is replaced too (later deals of a match must not leak)."""
-    cdef TGState* s = <TGState*>st
-    cdef const TGConfig* c = <const TGConfig*>cfg
-    cdef uint8_t pool[32]
-    cdef uint8_t x
-    cdef int n = 0, q, t, k, i, j, tries, idx, ok
-    cdef int hsz[4]
+cdef void add_tiles(const Hand* h, card_t* cards, int* n) noexcept nogil:
+    cdef int i
     cdef uint64_t m
+    for i in range(2):
+        m = h.layer[i]
+        while m:
+            cards[n[0]] = bit_low(m)
+            n[0] += 1
+            m &= m - 1
+
+cdef int tg_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
+    """Redeal what p cannot see (T8) with the core resample policy: the other seats' hands and
+    their face-down discards (the actor's private staged tiles are folded back into its hand).
+    Every hidden zone keeps its size and may take any hidden tile, so the first exact try (a
+    uniform shuffle split zone by zone) is exactly uniform over the consistent worlds, unless
+    must_beat_if_able made discards informative: then the world check `discards_consistent`
+    rejects worlds where a seat discarded while holding a BEAT (no consistent world within the
+    budget: 0). The deal stream is replaced too (later deals of a match must not leak)."""
+    cdef TGState* s = <TGState*>st
+    cdef ResampleCtx x
+    cdef card_t cards[32]
+    cdef uint8_t dest[32]
+    cdef uint32_t allowed[21]
+    cdef int room[32]
+    cdef int n = 0, nz = 0, q, t, i, z
     cdef bint check = False
-    if s.phase != TG_PH_PLAY:
-        s.rng = rng[0]
-        rng_next(&s.rng)
-        return 1
-    if s.stage_n > 0 and s.turn != p:
-        hand_union_into(&s.hand[s.turn], &s.stage)
-        hand_clear(&s.stage)
-        s.stage_n = 0
-        s.stage_mode = TG_MODE_NONE
-    for q in range(TG_NP):
-        hsz[q] = 0
-        if q == p:
-            continue
-        hsz[q] = hand_size(&s.hand[q])
-        for i in range(2):
-            m = s.hand[q].layer[i]
-            while m:
-                pool[n] = bit_low(m)
-                n += 1
-                m &= m - 1
-        hand_clear(&s.hand[q])
-        for t in range(s.ntrick + 1):
-            if t < 8 and s.tsize[t] > 0 and not (s.tface[t] >> q) & 1 and s.tplay[t][q].layer[0]:
-                for i in range(2):
-                    m = s.tplay[t][q].layer[i]
-                    while m:
-                        pool[n] = bit_low(m)
-                        n += 1
-                        m &= m - 1
-                hand_clear(&s.tplay[t][q])
-                if s.dcon[t][q] >= 0:
-                    check = True
-    for tries in range(RESAMPLE_BUDGET):
-        for i in range(n - 1, 0, -1):
-            j = <int>rng_below(rng, i + 1)
-            x = pool[i]; pool[i] = pool[j]; pool[j] = x
-        idx = 0
-        ok = 1
+    x.s = s
+    x.c = <const TGConfig*>cfg
+    x.p = p
+    if s.phase == TG_PH_PLAY:
+        if s.stage.n > 0 and s.turn != p:
+            hand_union_into(&s.hand[s.turn], &s.stage.cards)
+            staged_clear(&s.stage)
         for q in range(TG_NP):
+            x.zhand[q] = -1
+            for t in range(8):
+                x.zplay[q][t] = -1
             if q == p:
                 continue
+            x.zhand[q] = nz
+            x.zseat[nz] = q
+            x.ztrick[nz] = -1
+            room[nz] = hand_size(&s.hand[q])
+            add_tiles(&s.hand[q], cards, &n)
             hand_clear(&s.hand[q])
-            for i in range(hsz[q]):
-                hand_add(&s.hand[q], pool[idx])
-                idx += 1
-            for t in range(s.ntrick + 1):
-                if t < 8 and s.tsize[t] > 0 and not (s.tface[t] >> q) & 1 and trick_played(s, t, q):
+            nz += 1
+            for t in range(s.ntrick + 1 if s.ntrick < 8 else 8):
+                if s.tsize[t] > 0 and not (s.tface[t] >> q) & 1 and trick_played(s, t, q):
+                    x.zplay[q][t] = nz
+                    x.zseat[nz] = q
+                    x.ztrick[nz] = t
+                    room[nz] = s.tsize[t]
+                    add_tiles(&s.tplay[t][q], cards, &n)
                     hand_clear(&s.tplay[t][q])
-                    for i in range(s.tsize[t]):
-                        hand_add(&s.tplay[t][q], pool[idx])
-                        idx += 1
-            if check and not constraints_hold(s, c, q):
-                ok = 0
-                break
-        if ok:
-            s.rng = rng[0]
-            rng_next(&s.rng)
-            return 1
-    return 0
+                    nz += 1
+                    check = check or (x.c.must_beat and s.dcon[t][q] >= 0)
+        for i in range(TG_IDS):
+            allowed[i] = 0xFFFFFFFF
+        if check:
+            if not resample_zones(cards, n, allowed, room, nz, dest, rng, discards_consistent, &x,
+                                  64 * RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
+                return 0
+        elif not resample_zones(cards, n, allowed, room, nz, dest, rng, NULL, NULL, 1, 0):
+            return 0
+        for i in range(n):
+            z = dest[i]
+            if x.ztrick[z] < 0:
+                hand_add(&s.hand[x.zseat[z]], cards[i])
+            else:
+                hand_add(&s.tplay[x.ztrick[z]][x.zseat[z]], cards[i])
+    s.rng = rng[0]
+    rng_next(&s.rng)
+    return 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -593,16 +612,6 @@ cdef class TienGowSpec(GameSpec):
         self.c.match = opts["scope"] == "match"
         self.c.num_deals = opts["num_deals"]
         self.c.bankroll = opts["bankroll"] or 0
-        self.cfg = &self.c
-        self.name = "tien_gow"
-        self.num_players = TG_NP
-        self.num_actions = TG_NUM_ACTIONS
-        self.action_words = 1
-        self.state_size = sizeof(TGState)
-        self.obs_size = OBS_SIZE
-        self.metric_names = METRICS
-        self.options = dict(opts)
-        self.returns_sum = "zero"
         self.vt.init = tg_init
         self.vt.current_player = tg_current_player
         self.vt.legal = tg_legal
@@ -613,6 +622,7 @@ cdef class TienGowSpec(GameSpec):
         self.vt.resample = tg_resample
         self.vt.greedy = tg_greedy
         self.vt.metrics = tg_metrics
+        self.install("tien_gow", &self.c, TG_NP, TG_NUM_ACTIONS, sizeof(TGState), OBS_SIZE, METRICS, "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
     def action_string(self, State s, int a):
@@ -641,7 +651,7 @@ cdef class TienGowSpec(GameSpec):
         cdef TGState* st = <TGState*>s.data
         cdef Hand h = st.hand[p]
         if st.turn == p and st.phase == TG_PH_PLAY:
-            h = merged(&h, &st.stage)
+            h = merged(&h, &st.stage.cards)
         return hand_list(&h)
 
     def phase_name(self, State s):
@@ -654,10 +664,10 @@ cdef class TienGowSpec(GameSpec):
     def card_total(self, State s):
         """Tiles in hands + the staged play + every play of this deal (32 at every step)."""
         cdef TGState* st = <TGState*>s.data
-        cdef int n = st.stage_n, q, t
+        cdef int n = st.stage.n, q, t
         cdef int cnt[21]
         for q in range(TG_IDS):
-            cnt[q] = hand_count(&st.stage, q)
+            cnt[q] = hand_count(&st.stage.cards, q)
         for q in range(TG_NP):
             n += hand_size(&st.hand[q])
             for t in range(8):
@@ -685,11 +695,11 @@ cdef class TienGowSpec(GameSpec):
             tricks.append({"leader": st.tleader[t], "size": st.tsize[t], "plays": plays,
                            "winner": None if st.twinner[t] < 0 else st.twinner[t]})
         return {
-            "phase": PHASES[st.phase], "banker": st.banker, "turn": st.turn, "leader": st.leader,
+            "phase": PHASES[st.phase], "banker": st.banker, "turn": st.turn, "leader": st.cur.leader,
             "tricks": [st.tricks[q] for q in range(TG_NP)], "trick_log": tricks,
             "high_seat": None if st.high_seat < 0 else st.high_seat,
             "high": None if st.high_combo < 0 else self.combo_tiles(st.high_combo),
-            "stage": hand_list(&st.stage), "stage_mode": ("none", "up", "down")[st.stage_mode],
+            "stage": hand_list(&st.stage.cards), "stage_mode": ("none", "up", "down")[st.stage.kind],
             "deal_pay": [st.deal_pay[q] for q in range(TG_NP)], "balance": [st.balance[q] for q in range(TG_NP)],
             "deal_no": st.deal_no, "streak": st.streak,
             "deal_winner": None if st.deal_winner < 0 else st.deal_winner,
@@ -721,7 +731,7 @@ cdef class TienGowSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def scenario(self, hands, int banker=0, leader=None, tricks=None):
+    def scenario(self, hands, banker=0, leader=None, tricks=None):
         """A state at the start of a trick with these hands (tile strings, equal sizes 1..8) for
         scenarios and analysis. With n tiles per hand, 8 - n tiles per seat are out of play: they
         form 8 - n earlier single-tile tricks (shown face up) won as `tricks` says (default: all
@@ -737,24 +747,22 @@ cdef class TienGowSpec(GameSpec):
                               f"{[len(h) for h in ids]}")
         allids = sum(ids, [])
         tiles_to_ids([TILES[k] for k in allids], "the hands together")
-        if not 0 <= banker < TG_NP:
-            raise ConfigError("tien_gow: banker must be a seat 0..3")
-        leader = banker if leader is None else leader
-        if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < TG_NP:
-            raise ConfigError("tien_gow: leader must be a seat 0..3")
+        banker = check_int(banker, "tien_gow: banker", 0, TG_NP - 1, ConfigError)
+        leader = banker if leader is None else check_int(leader, "tien_gow: leader", 0, TG_NP - 1, ConfigError)
         m = TG_HAND - n
         if tricks is None:
             tricks = [m if q == leader else 0 for q in range(TG_NP)]
-        if (not isinstance(tricks, (list, tuple)) or len(tricks) != TG_NP
-                or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in tricks)
-                or sum(tricks) != m or (m > 0 and tricks[leader] == 0)):
+        if not isinstance(tricks, (list, tuple)) or len(tricks) != TG_NP:
+            raise ConfigError(f"tien_gow: tricks must be a list of 4 counts, got {tricks!r}")
+        tricks = [check_int(x, "tien_gow: a trick count", 0, m, ConfigError) for x in tricks]
+        if sum(tricks) != m or (m > 0 and tricks[leader] == 0):
             raise ConfigError(f"tien_gow: tricks must be 4 counts >= 0 summing to {m} (tiles already played per "
                               f"seat), the leader having at least one when any was played")
         rest = []
         for k in range(TG_IDS):
             rest.extend([k] * (COPIES[k] - allids.count(k)))
         winners = [q for q in range(TG_NP) if q != leader for _ in range(tricks[q])] + [leader] * tricks[leader]
-        s = self.new_state(0, 0)
+        s = self._scenario_state()
         st = <TGState*>s.data
         st.banker = banker
         new_deal(st)
@@ -771,10 +779,9 @@ cdef class TienGowSpec(GameSpec):
             prev = winners[t]
             st.tricks[winners[t]] += 1
         st.ntrick = m
-        st.leader = leader
+        trick_start(&st.cur, leader, TG_NP)
         st.turn = leader
         st.tleader[m] = leader
-        s.resampled = True
         return s
 
 
@@ -790,7 +797,7 @@ def staged_plays(State s):
 cdef _walk(State s, tuple ids, set out):
     cdef TGState* st = <TGState*>s.data
     cdef TGState* cs
-    key = (st.ntrick, st.nplayed, st.deal_no, st.phase)
+    key = (st.ntrick, st.cur.n, st.deal_no, st.phase)
     for a in s.legal_actions():
         a = int(a)
         if a == TG_A_COMMIT:
@@ -800,7 +807,7 @@ cdef _walk(State s, tuple ids, set out):
         c = s.clone()
         c.apply(a)
         cs = <TGState*>(<State>c).data
-        if (cs.ntrick, cs.nplayed, cs.deal_no, cs.phase) != key:
+        if (cs.ntrick, cs.cur.n, cs.deal_no, cs.phase) != key:
             out.add((a < TG_A_DOWN, tuple(TILES[k] for k in sorted(new))))
         else:
             _walk(c, new, out)

@@ -26,7 +26,7 @@ cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
         cnt[k] = 2 if k < TG_CIVIL else 1
         cnt[k] -= hand_count(&s.hand[p], k)
         if s.turn == p:
-            cnt[k] -= hand_count(&s.stage, k)
+            cnt[k] -= hand_count(&s.stage.cards, k)
         for t in range(8):
             for q in range(TG_NP):
                 if q == p or (s.tface[t] >> q) & 1:
@@ -87,9 +87,9 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef bint face_up = True, final
     if n_legal == 1:
         return as_first(legal, 1)
-    full = merged(&s.hand[p], &s.stage)
+    full = merged(&s.hand[p], &s.stage.cards)
     unseen = unseen_tiles(s, p)
-    if s.nplayed == 0:
+    if s.cur.n == 0:
         for ci in range(TG_IDS, r.ncombo):
             if r.combo[ci].size > best_size and combo_within(&r.combo[ci], &full) and is_sure(r, ci, &unseen):
                 best_size = r.combo[ci].size
@@ -119,13 +119,13 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     if face_up:
         want.layer[0] = r.combo[target].one
         want.layer[1] = r.combo[target].two
-        if s.stage.layer[0] == want.layer[0] and s.stage.layer[1] == want.layer[1]:
+        if s.stage.cards.layer[0] == want.layer[0] and s.stage.cards.layer[1] == want.layer[1]:
             a = TG_A_COMMIT
         else:
-            miss = combo_missing(&r.combo[target], &s.stage) & s.hand[p].layer[0]
+            miss = combo_missing(&r.combo[target], &s.stage.cards) & s.hand[p].layer[0]
             a = bit_low(miss) if miss else -1
     else:
-        miss = ((want.layer[0] & ~s.stage.layer[0]) | (want.layer[1] & ~s.stage.layer[1])) & s.hand[p].layer[0]
+        miss = ((want.layer[0] & ~s.stage.cards.layer[0]) | (want.layer[1] & ~s.stage.cards.layer[1])) & s.hand[p].layer[0]
         a = TG_A_DOWN + bit_low(miss) if miss else -1
     if a < 0 or not as_has(legal, a):
         return as_first(legal, 1)
