@@ -622,6 +622,10 @@ def test_play_helpers_round_trip():
         tg.play_to_actions(st, ["6-6"], face_up="yes")
     with pytest.raises(ParseError):
         tg.play_to_actions(st, ["9-9"])
+    with pytest.raises(ConfigError):
+        tg.legal_plays(cardsim.make("karnoffel").new_state())
+    with pytest.raises(ConfigError):
+        tg.play_to_actions(None, ["6-6"])
     for text, a in (("up 6-6", 0), ("6-6", 0), ("lead heaven", 0), ("down 1-6", 21 + 9), ("commit", 42)):
         assert st.string_to_action(text) == a
 

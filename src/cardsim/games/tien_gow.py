@@ -214,11 +214,16 @@ def shuffled_set(seed: int) -> list[str]:
 
 
 # ---- plays as actions -----------------------------------------------------------------------------
+def _check_state(state, what):
+    spec = getattr(getattr(state, "game", None), "name", None)
+    if spec != NAME:
+        raise ConfigError(f"tien_gow: {what} needs a tien_gow state, got {state!r}")
+
+
 def legal_plays(state) -> list[tuple[bool, list[str]]]:
     """Every whole play the seat to act can make now, as (face_up, tiles) pairs: leads and BEATs
     face up, DISCARDs face down (each reached through the factored actions)."""
-    if state.game.name != NAME:
-        raise ConfigError(f"tien_gow: legal_plays needs a tien_gow state, got {state.game.name}")
+    _check_state(state, "legal_plays")
     if state.is_terminal():
         return []
     return [(up, list(tiles)) for up, tiles in _t.staged_plays(state)]
@@ -228,6 +233,7 @@ def play_to_actions(state, tiles: list[str], face_up: bool = True) -> list[int]:
     """The action sequence that makes the whole play `tiles` (face up: a lead or a BEAT; face
     down: a DISCARD) for the seat to act; IllegalActionError if that play is not legal now. The
     state is not changed."""
+    _check_state(state, "play_to_actions")
     if not isinstance(face_up, bool):
         raise IllegalActionError(f"tien_gow: face_up must be True or False, got {face_up!r}")
     ids = _t.tiles_to_ids(tiles, "the play")
@@ -265,6 +271,7 @@ def play(state, tiles: list[str], face_up: bool = True):
 
 def actions_to_play(state, actions: list[int]) -> tuple[bool, list[str]]:
     """The whole play (face_up, tiles) an action sequence makes from state (state unchanged)."""
+    _check_state(state, "actions_to_play")
     st = state.clone()
     up, ids = True, []
     for a in actions:
