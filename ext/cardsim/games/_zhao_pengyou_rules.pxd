@@ -2,7 +2,7 @@
 # tables, the deal config, and the rule kernels on cards and config only (no state struct).
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low
-from cardsim.core._hand cimport Hand
+from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_max_count
 
 cdef enum:
     ZP_NID = 54              # identities: suit*13 + rank (S H D C, rank 0='2'..12='A'), 52 SJK, 53 BJK
@@ -89,7 +89,64 @@ cdef inline int seq_id(const ZPTrump* t, int suit, int pos) noexcept nogil:
     return ps * 13 + r
 
 
-# ---- rule kernels (_zhao_pengyou_rules.pyx) ----------------------------------------------------
+cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* full, const Hand* P,
+                                        const Hand* rest) noexcept nogil:
+    """The factored lead (§5.2, one card at a time): the identities of `rest` whose next copy
+    keeps the non-empty partial lead P (part of the holding `full`) completable into a lead.
+    Validity: the lead's effective suit, and the largest count after the add at most the
+    smallest holding of any identity in it (groups of one size k, max count <= k <= min
+    holding). Exact without V4 'reject' (which adds zp_lead_legal_now)."""
+    cdef uint64_t u = P.layer[0], cand, out = 0
+    cdef int maxP = hand_max_count(P), minH = 99, kk, h, newmax
+    cand = rest.layer[0] & t.smask[t.eff[bit_low(u)]]
+    while u:
+        kk = bit_low(u)
+        u &= u - 1
+        h = hand_count(full, kk)
+        if h < minH:
+            minH = h
+    while cand:
+        kk = bit_low(cand)
+        cand &= cand - 1
+        newmax = hand_count(P, kk) + 1
+        if newmax < maxP:
+            newmax = maxP
+        h = hand_count(full, kk)
+        if newmax <= minH and newmax <= h:
+            out |= (<uint64_t>1) << kk
+    return out
+
+cdef inline uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* rest, const Hand* play, int k,
+                                          int suit, int L, bint* check) noexcept nogil:
+    """The factored follow (§5.4, one card at a time): the identities of `rest` (the hand) that may
+    be added to the partial follow `play`. *check is set when each candidate must still meet the
+    set obligation (a set-type lead with enough suit cards: set_obligation_cost); otherwise every
+    candidate returned can be completed as it is."""
+    cdef uint64_t sm = t.smask[suit]
+    cdef int inplay = hand_size_in(play, sm)
+    cdef int nS = hand_size_in(rest, sm) + inplay
+    check[0] = False
+    if nS < L:
+        if hand_size(play) - inplay < L - nS:
+            return rest.layer[0]
+        return rest.layer[0] & sm
+    check[0] = k >= 2
+    return rest.layer[0] & sm
+
+
+# ---- rule kernels (_zhao_pengyou_rules.pyx) -------------------------------------------------
+cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                              const Hand* full, const Hand* P, int kmin, int kmax) noexcept nogil
+
+cdef inline bint zp_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+                               const Hand* full, const Hand* P) noexcept nogil:
+    """May the partial lead P be committed as it is? Validity: groups of one size (every identity
+    in P held the same number of times) and, with V4 'reject', a lead legal now."""
+    cdef int maxP = hand_max_count(P)
+    if maxP == 0 or P.layer[maxP - 1] != P.layer[0]:
+        return False
+    return not c.reject_throw or zp_lead_completable(t, c, hands, seat, full, P, maxP, maxP)
+
 cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil
 cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit) noexcept nogil
 cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, int k, int m,
@@ -100,16 +157,12 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
                                 int k, int m, int suit, int L) noexcept nogil
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
                        int m, int suit, int L) noexcept nogil
-cdef uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* full, const Hand* play, const Hand* rest,
-                                   int k, int suit, int L, bint* check) noexcept nogil
+cdef int zp_suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, int* pc,
+                        int* ids) noexcept nogil
 cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
                           const Hand* P, int k) noexcept nogil
-cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
-                              const Hand* full, const Hand* P, int kmin, int kmax) noexcept nogil
-cdef bint zp_lead_prefix_ok(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+cdef bint zp_lead_legal_now(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
                             const Hand* full, const Hand* P) noexcept nogil
-cdef bint zp_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
-                        const Hand* full, const Hand* P) noexcept nogil
 cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, int m) noexcept nogil
 cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, int last_unit,
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil

@@ -271,8 +271,8 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
         j -= 1
     return cost
 
-cdef int suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, int* pc,
-                     int* ids) noexcept nogil:
+cdef int zp_suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, int* pc,
+                        int* ids) noexcept nogil:
     """Per identity of the suit mask held in `full`: copies held (sc) and in `play` (pc)."""
     cdef uint64_t m = full.layer[0] & sm
     cdef int n = 0, k
@@ -306,7 +306,7 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
         return False
     if k < 2:
         return True
-    n = suit_counts(full, play, sm, sc, pc, sids)
+    n = zp_suit_counts(full, play, sm, sc, pc, sids)
     return set_obligation_cost(pc, sc, sc, n, k, m, 1 if c.partial_sets else k) <= L - np
 
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
@@ -324,23 +324,6 @@ cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, co
         if hand_count(play, kk) > hand_count(full, kk):
             return False
     return zp_follow_completable(t, c, full, play, k, m, suit, L)
-
-cdef uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* full, const Hand* play, const Hand* rest,
-                                   int k, int suit, int L, bint* check) noexcept nogil:
-    """The identities of `rest` that may be added to the partial follow `play` (the factored
-    follow, one card at a time). *check is set when each candidate must still pass
-    zp_follow_completable (a set-type lead with enough suit cards: the set obligation); otherwise
-    every candidate returned can be completed as it is."""
-    cdef uint64_t sm = t.smask[suit]
-    cdef int nS = hand_size_in(full, sm)
-    check[0] = False
-    if nS < L:
-        if hand_size(play) - hand_size_in(play, sm) < L - nS:
-            return rest.layer[0]
-        return rest.layer[0] & sm
-    check[0] = k >= 2
-    return rest.layer[0] & sm
-
 
 # ---- top cards (§5.3) -------------------------------------------------------------------------
 cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
@@ -409,38 +392,20 @@ cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* h
     return False
 
 
-cdef bint zp_lead_prefix_ok(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
+cdef bint zp_lead_legal_now(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
                             const Hand* full, const Hand* P) noexcept nogil:
-    """The factored lead (§5.2, one card at a time): can the non-empty partial lead P (part of the
-    seat's holding `full`) still be completed into a lead? Validity: one effective suit, and the
-    largest count in P at most the smallest holding of any of its identities (groups of equal
-    size k, max count <= k <= min holding); with V4 'reject' also a lead legal now
-    (zp_lead_completable)."""
-    cdef uint64_t ids = P.layer[0], u
-    cdef int kk, maxP, minH = 99, h
-    if ids & ~t.smask[t.eff[bit_low(ids)]]:
-        return False
-    maxP = hand_max_count(P)
-    u = ids
+    """V4 'reject' on the factored lead: can the partial lead P (part of the seat's holding
+    `full`, groups of sizes max count .. min holding possible, see zp_lead_candidates) be
+    completed into a lead that is legal now (zp_lead_completable)?"""
+    cdef uint64_t u = P.layer[0]
+    cdef int kk, minH = 99, h
     while u:
         kk = bit_low(u)
         u &= u - 1
         h = hand_count(full, kk)
         if h < minH:
             minH = h
-    if maxP > minH:
-        return False
-    return not c.reject_throw or zp_lead_completable(t, c, hands, seat, full, P, maxP, minH)
-
-cdef bint zp_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
-                        const Hand* full, const Hand* P) noexcept nogil:
-    """May the partial lead P be committed as it is? Validity: groups of one size (every identity
-    in P held the same number of times) and, with V4 'reject', a lead legal now."""
-    cdef int maxP = hand_max_count(P)
-    if maxP == 0 or P.layer[maxP - 1] != P.layer[0]:
-        return False
-    return not c.reject_throw or zp_lead_completable(t, c, hands, seat, full, P, maxP, maxP)
-
+    return zp_lead_completable(t, c, hands, seat, full, P, hand_max_count(P), minH)
 
 # ---- scoring (§6) -----------------------------------------------------------------------------
 cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, int m) noexcept nogil:

@@ -34,7 +34,7 @@ from cardsim.core._deal cimport shuffle
 from cardsim.core._resample cimport resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add_seat, trick_seat_of, trick_done,
                                  trick_empty, trick_set_winner)
-from cardsim.core._staged cimport Staged, staged_clear, staged_add, staged_commit, staged_legal_adds, completable_fn
+from cardsim.core._staged cimport Staged, staged_clear, staged_add, staged_commit, staged_legal_adds
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
@@ -42,8 +42,8 @@ from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_c
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
-    rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_completable, zp_follow_candidates,
-    zp_throw_blocker, zp_lead_prefix_ok, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points)
+    rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_candidates, zp_suit_counts,
+    set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points)
 
 OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 12 + 12 + 12 * 13 + 12
             + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1 + 54)
@@ -179,17 +179,33 @@ ctypedef struct PlayCtx:
     const ZPConfig* c        # the config
     Hand full                # the acting seat's holding: hand + the play being built
     int seat                 # the acting seat
+    int n                    # follow: identities of the led suit held
+    int mins                 # follow: smallest chunk size the set obligation counts (k, or 1 with V7)
+    int sc[54]               # follow: copies held per suit identity
+    int pc[54]               # follow: copies already in the play per suit identity
+    int idx[54]              # follow: identity -> index into sc/pc
 
 cdef bint lead_cb(const void* ctx, const Staged* play) noexcept nogil:
-    """Staged-move callback of the factored lead: zp_lead_prefix_ok."""
+    """Staged-move callback of the factored lead under V4 'reject': zp_lead_legal_now."""
     cdef const PlayCtx* x = <const PlayCtx*>ctx
-    return zp_lead_prefix_ok(&x.s.tr, x.c, x.s.hand, x.seat, &x.full, &play.cards)
+    return zp_lead_legal_now(&x.s.tr, x.c, x.s.hand, x.seat, &x.full, &play.cards)
 
 cdef bint follow_cb(const void* ctx, const Staged* play) noexcept nogil:
-    """Staged-move callback of the factored follow: zp_follow_completable."""
+    """Staged-move callback of the factored follow: after the add (the one identity in which
+    `play` differs from the staged cards), the set obligation can still be met with the cards
+    left (set_obligation_cost, on suit counts prepared once per legal call)."""
     cdef const PlayCtx* x = <const PlayCtx*>ctx
-    return zp_follow_completable(&x.s.tr, x.c, &x.full, &play.cards, x.s.lead_k, x.s.lead_m, x.s.lead_suit,
-                                 x.s.lead_len)
+    cdef int pc[54]
+    cdef int i, k = 0
+    cdef uint64_t d
+    for i in range(4):
+        d = play.cards.layer[i] ^ x.s.cur.cards.layer[i]
+        if d:
+            k = bit_low(d)
+            break
+    memcpy(pc, x.pc, x.n * sizeof(int))
+    pc[x.idx[k]] += 1
+    return set_obligation_cost(pc, x.sc, x.sc, x.n, x.s.lead_k, x.s.lead_m, x.mins) <= x.s.lead_len - play.n
 
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions by phase. Play: the lead and the follow are core staged moves (one ADD per
@@ -201,6 +217,7 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cdef int p = s.turn, su, k, kk, j, dup
     cdef uint64_t rm, cand
     cdef bint check
+    cdef int sids[54]
     cdef PlayCtx ctx
     as_clear(out, ZP_ACTION_WORDS)
     if s.phase == ZP_PH_END:
@@ -224,24 +241,37 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
                         dup = 1
                 if not dup:
                     as_add(out, ZP_A_CALL + 4 * kk + j)
+    elif trick_empty(&s.rec) and s.cur.n == 0:
+        as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])          # any card may start a lead
     else:
+        # a staged lead or follow: the candidates, then the completability callback where one is
+        # needed (without one every candidate is completable: added a mask at a time)
         ctx.s = s
         ctx.c = c
         ctx.seat = p
-        ctx.full = s.hand[p]
-        hand_merge(&ctx.full, &s.cur.cards)
         if trick_empty(&s.rec):
-            if s.cur.n == 0:
-                as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])
-            else:
-                if zp_lead_whole(&s.tr, c, s.hand, p, &ctx.full, &s.cur.cards):
-                    as_add(out, ZP_A_COMMIT)
-                cand = s.hand[p].layer[0] & s.tr.smask[s.tr.eff[bit_low(s.cur.cards.layer[0])]]
+            ctx.full = s.hand[p]
+            hand_merge(&ctx.full, &s.cur.cards)
+            if zp_lead_whole(&s.tr, c, s.hand, p, &ctx.full, &s.cur.cards):
+                as_add(out, ZP_A_COMMIT)
+            cand = zp_lead_candidates(&s.tr, &ctx.full, &s.cur.cards, &s.hand[p])
+            if c.reject_throw:
                 staged_legal_adds(&s.cur, cand, ZP_A_ADD, lead_cb, &ctx, out)
+            else:
+                as_add_mask(out, ZP_A_ADD, cand)
         else:
-            cand = zp_follow_candidates(&s.tr, &ctx.full, &s.cur.cards, &s.hand[p], s.lead_k, s.lead_suit,
-                                        s.lead_len, &check)
-            staged_legal_adds(&s.cur, cand, ZP_A_ADD, follow_cb if check else <completable_fn>NULL, &ctx, out)
+            cand = zp_follow_candidates(&s.tr, &s.hand[p], &s.cur.cards, s.lead_k, s.lead_suit, s.lead_len,
+                                        &check)
+            if check:
+                ctx.full = s.hand[p]
+                hand_merge(&ctx.full, &s.cur.cards)
+                ctx.n = zp_suit_counts(&ctx.full, &s.cur.cards, s.tr.smask[s.lead_suit], ctx.sc, ctx.pc, sids)
+                for j in range(ctx.n):
+                    ctx.idx[sids[j]] = j
+                ctx.mins = 1 if c.partial_sets else s.lead_k
+                staged_legal_adds(&s.cur, cand, ZP_A_ADD, follow_cb, &ctx, out)
+            else:
+                as_add_mask(out, ZP_A_ADD, cand)
     return as_count(out, ZP_ACTION_WORDS)
 
 cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
@@ -360,8 +390,9 @@ cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
     staged_commit(&s.cur, &P)
     count_copies(s, c, p, &P)
     hand_merge(&s.played[p], &P)
-    hand_sub(&s.exposed[p], &P)
-    if p == s.declarer:
+    if s.exposed[p].layer[0]:
+        hand_sub(&s.exposed[p], &P)
+    if p == s.declarer and s.dk_known.layer[0]:
         hand_sub(&s.dk_known, &P)
     s.trick[p] = P
     if not trick_empty(&s.rec) and hand_size_in(&P, s.tr.smask[s.lead_suit]) < s.lead_len:
