@@ -940,8 +940,9 @@ def test_oracles_refuse_non_card_lists(bad):
 def test_oracles_refuse_non_card_strings(bad):
     with pytest.raises(ParseError):
         zp.card_order(bad, "H", "5")
-    with pytest.raises(ParseError):
-        lead_format(["AS"], bad, "5")
+    if bad is not None:                                             # None is a no-trump game
+        with pytest.raises(ParseError):
+            lead_format(["AS"], bad, "5")
     with pytest.raises(ParseError):
         lead_format(["AS"], "H", 15 if bad == 5 else bad)           # ranks: '2'..'A' or the ints 2..14
     assert zp.is_legal_follow(["AS", "KS"], ("QS",), ("KS",), "H", "5")      # tuples are card lists too
@@ -971,3 +972,19 @@ def test_scenario_validates_every_fact():
             g.spec.scenario(hands, **facts)
     s = g.spec.scenario(ok, **kw)
     assert not s.replayable and s.history() == []
+
+
+# ---- issue 17 (first piece): no-trump games in the oracles ------------------------------------------------
+def test_no_trump_oracles():
+    """trump_suit=None (shengji's NoTrump): only the jokers and the trump rank are trumps, every
+    trump-rank card is equal (the earlier play wins), and every suit is plain."""
+    assert zp.card_order("AS", None, "4") == ("S", 12)
+    assert zp.card_order("4S", None, "4")[0] == zp.card_order("4H", None, "4")[0] == "T"
+    assert zp.card_order("4S", None, "4")[1] == zp.card_order("4H", None, "4")[1]
+    assert zp.card_order("BJ", None, "4")[1] > zp.card_order("SJ", None, "4")[1] > zp.card_order("4D", None, "4")[1]
+    assert trick_winner([["4S", "4S"], ["4H", "4H"]], None, "4") == 0          # equal trump pairs
+    assert trick_winner([["AS"], ["2S"], ["4C"]], None, "4") == 2              # any trump-rank card trumps
+    assert trick_winner([["4C"], ["SJ"], ["BJ"]], None, "4") == 2
+    assert lead_format(["5S", "5S", "3S", "3S"], None, "4") == "sequence"     # the trump rank is skipped
+    assert lead_format(["4S", "4H"], None, "4") == "throw"                     # two trumps, not a pair
+    follows_are(["4D", "SJ", "AS", "2C"], ["4H"], None, "4", [["4D"], ["SJ"]])

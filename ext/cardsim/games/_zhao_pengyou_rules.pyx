@@ -18,7 +18,8 @@ cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
     """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5). Strength: plain cards
     0..12 by rank; trump-suit cards 20+rank; other-suit rank-R cards 40 (all equal); T-R 41;
     small joker 42; big joker 43. Sequence positions skip rank R; jokers and rank-R cards have
-    none."""
+    none. suit = -1 is a no-trump game (shengji's NoTrump, issue 17): only the jokers and the
+    rank-R cards are trumps, every rank-R card 40."""
     cdef int k, su, r
     t.suit = suit
     t.rank = rank

@@ -103,7 +103,9 @@ MAX_FOLLOWS = _k.MAX_FOLLOWS
 
 
 def _trump(trump_suit, trump_rank):
-    return _k.parse_suit(trump_suit), _k.parse_rank(trump_rank)
+    """(suit index, rank index); trump_suit=None is a no-trump game (shengji's NoTrump: only the
+    jokers and the trump rank are trumps, every trump-rank card equal)."""
+    return (-1 if trump_suit is None else _k.parse_suit(trump_suit)), _k.parse_rank(trump_rank)
 
 
 def _cards(cards, what):
@@ -163,8 +165,9 @@ def trick_winner(plays: list[list[str]], trump_suit: str, trump_rank: str) -> in
     return _k.oracle_trick_winner(plays, s, r)
 
 
-def card_order(card: str, trump_suit: str, trump_rank: str) -> tuple[str, int]:
-    """(effective suit 'S'/'H'/'D'/'C'/'T', strength inside it) of a card."""
+def card_order(card: str, trump_suit: str | None, trump_rank: str) -> tuple[str, int]:
+    """(effective suit 'S'/'H'/'D'/'C'/'T', strength inside it) of a card (trump_suit=None: no
+    trump suit)."""
     s, r = _trump(trump_suit, trump_rank)
     return _k.oracle_strength(card, s, r)
 
