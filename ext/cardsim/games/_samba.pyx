@@ -44,7 +44,7 @@ its lowest-valued card of a rank it holds once (never a wild while it has anythi
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount
+from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
 from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_commit,
@@ -59,7 +59,7 @@ from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_DECK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ,
     MT_BLACK3, sb_card_value, sb_req, sb_group_ok, sb_meld_of, sb_layoff_ok, sb_merge_ok,
     sb_is_canasta, sb_meld_value, sb_meld_bonus, sb_red3_score, sb_counts_value, sb_counts,
-    sb_complete_new, sb_complete_layoff, sb_opening_ok, kind_of, rank_of, suit_of, is_wild,
+    sb_complete_new, sb_complete_new_n, sb_complete_layoff, sb_opening_ok, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 
 from cardsim import cards as _cards
@@ -374,6 +374,9 @@ ctypedef struct AddCtx:
     bint slot                # a free meld slot exists
     int8_t H[SB_KINDS]       # the hand before the add
     int8_t S[SB_KINDS]       # the staged cards before the add
+    int nS                   # cards staged
+    int hsize                # cards in hand
+    int srank                # rank of the staged naturals: -1 none, -2 several
 
 cdef enum:
     ADD_PILE = 1             # the group on a taken top card
@@ -391,13 +394,20 @@ cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
     cdef int8_t H[SB_KINDS]
     cdef int k, added = -1, i, r, sn, side = side_of(c, s.turn)
     cdef bint isnat
-    sb_counts(&play.cards, S)
-    for k in range(SB_KINDS):
-        H[k] = x.H[k]
-        if S[k] > x.S[k]:
-            added = k
-    if added < 0 or H[added] == 0:
+    cdef uint64_t ids = play.cards.layer[0] | play.cards.layer[1]
+    cdef int srank, nS, hsize
+    cdef const Meld* m
+    while ids:                                  # the one kind with a copy more than the stage
+        k = bit_low(ids)
+        ids &= ids - 1
+        if count_kind(&play.cards, kind_of(k)) > x.S[kind_of(k)]:
+            added = kind_of(k)
+            break
+    if added < 0 or x.H[added] == 0:
         return False
+    memcpy(S, x.S, SB_KINDS)
+    memcpy(H, x.H, SB_KINDS)
+    S[added] += 1
     H[added] -= 1
     if x.mode == ADD_PILE:
         r = rank_of(s.take_top)
@@ -418,10 +428,25 @@ cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
         return sb_opening_ok(S, H, x.need, x.extra, 0, c) != 0
     if is_red3(added):
         return False
-    if x.slot and sb_complete_new(S, H, x.C, x.mo, c):
+    if x.slot and sb_complete_new_n(S, H, x.nS + 1, x.hsize - 1, x.C, x.mo, c):
         return True
+    # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
+    srank = x.srank
+    if is_natural(added):
+        srank = rank_of(added) if srank == -1 else (srank if srank == rank_of(added) else -2)
+    nS = x.nS + 1
+    hsize = x.hsize - 1
     for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type != MT_NONE and sb_complete_layoff(&s.melds[side][i], S, H, x.C, x.mo, c):
+        m = &s.melds[side][i]
+        if m.type == MT_NONE:
+            continue
+        if m.type == MT_GROUP and (srank == -2 or (srank >= 0 and m.key != srank) or is_black3(added)):
+            continue
+        if m.type == MT_SEQ and (not is_natural(added) or suit_of(added) != m.key):
+            continue
+        if m.type == MT_BLACK3 and not is_black3(added):
+            continue
+        if sb_complete_layoff(m, S, H, nS, hsize, x.C, x.mo, c):
             return True
     return False
 
@@ -439,9 +464,16 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.extra = extra
     x.mo = may_out(s)
     x.slot = free_slot(s, side_of(c, s.turn)) >= 0
+    x.nS = 0
+    x.hsize = 0
+    x.srank = -1
     for k in range(SB_KINDS):
         x.H[k] = H[k]
         x.S[k] = S[k]
+        x.nS += S[k]
+        x.hsize += H[k]
+        if S[k] and is_natural(k):
+            x.srank = rank_of(k) if x.srank == -1 or x.srank == rank_of(k) else -2
     return staged_legal_adds(&s.stage, s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), A_ADD,
                              add_completable, &x, out)
 

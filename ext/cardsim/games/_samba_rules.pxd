@@ -62,8 +62,10 @@ cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil
 cdef void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil
 cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil
-cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int C, bint may_out,
-                            const SBConfig* c) noexcept nogil
+cdef int sb_complete_new_n(const int8_t* S, const int8_t* H, int n, int hsize, int C, bint may_out,
+                           const SBConfig* c) noexcept nogil
+cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int n, int hsize, int C,
+                            bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
                        const SBConfig* c) noexcept nogil
 cdef bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil

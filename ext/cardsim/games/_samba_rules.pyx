@@ -288,10 +288,14 @@ cdef int seq_completion(int s, int lo, int hi, int fixed_n, int gaps_ok, const i
     return 0
 
 cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil:
+    return sb_complete_new_n(S, H, total_in(S), total_in(H), C, may_out, c)
+
+cdef int sb_complete_new_n(const int8_t* S, const int8_t* H, int n, int hsize, int C, bint may_out,
+                           const SBConfig* c) noexcept nogil:
     """1 if the staged cards S (non-empty) plus some cards of H (the rest of the hand) can form
     one valid new meld that passes HG: a GROUP, a SEQUENCE or (for black threes: C >= 2 and the
     hand left with <= 1 card, S-D9) a BLACK3. C = the side's canastas now."""
-    cdef int n = total_in(S), hsize = total_in(H), k, r, rank = -1, suit = -1, nat = 0, sw, nb
+    cdef int k, r, rank = -1, suit = -1, nat = 0, sw, nb
     cdef int lo = 99, hi = -1, x
     cdef bint seq_ok = True, grp_ok = True
     if n == 0:
@@ -341,11 +345,11 @@ cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, 
         return seq_completion(suit, lo, hi, nat, 1, H, hsize, C, 0, may_out, c)
     return 0
 
-cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int C, bint may_out,
-                            const SBConfig* c) noexcept nogil:
-    """1 if the staged cards S (non-empty) plus some cards of H can be laid off onto meld m,
-    passing HG (BLACK3: the going-out conditions of S-D9)."""
-    cdef int n = total_in(S), hsize = total_in(H), k, r, sn, sw, lo, hi, x, fixed
+cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int n, int hsize, int C,
+                            bint may_out, const SBConfig* c) noexcept nogil:
+    """1 if the staged cards S (n > 0 cards) plus some cards of H (hsize cards) can be laid off
+    onto meld m, passing HG (BLACK3: the going-out conditions of S-D9)."""
+    cdef int k, r, sn, sw, lo, hi, x, fixed
     if n == 0 or m.type == MT_NONE or m.pending:
         return 0
     if m.type == MT_GROUP:
