@@ -6,7 +6,8 @@ from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseE
 from cardsim.game import GAMES, Game, make
 from cardsim.result import SimResult, load
 from cardsim.simulate import simulate
+from cardsim.vector import VectorEnv
 
 __version__ = "0.1.0"
 __all__ = ["GAMES", "Game", "make", "simulate", "SimResult", "skill", "compare", "sweep", "load", "CardsimError",
-           "ConfigError", "IllegalActionError", "ParseError", "__version__"]
+           "ConfigError", "IllegalActionError", "ParseError", "VectorEnv", "__version__"]

@@ -1,13 +1,162 @@
-"""Python-side agents: objects with `act(state) -> action`.
+"""Agents: the names and parameters of the C agents, and Python-side agents (`act(state)`).
 
-The batch kernel runs the C agents by name ("random", "greedy", "first", "ismcts") with no Python in the
-loop; these classes give the same policies to code that drives states itself (search, RL
+The batch kernel runs the C agents with no Python in the loop. They are named by an *agent spec*,
+wherever agents are named (`simulate(agents=...)`, the CLI's `--agents`, `from_name`):
+
+    random | greedy | first                       no parameters
+    ismcts[:key=value,...]                        information-set MCTS
+        iterations=200      playouts per decision (1..10,000,000)
+        c=0.7               UCB exploration constant (> 0)
+        rollout=random      playout policy: random | greedy (the game's greedy agent)
+        reward=rank         what a playout is worth to a seat: rank (the share of other seats
+                            whose return it beats; wins) | points (its own return, normalized by
+                            the range seen in the search; mean points)
+    pimc[:key=value,...]                          perfect-information Monte Carlo (determinized)
+        iterations=1000     playouts per decision, all sampled worlds together (1..10,000,000)
+        worlds=10           worlds sampled with resample per decision (1..100,000)
+        rollout=random      playout policy: random | greedy
+        reward=rank         rank | points, as for ismcts
+
+e.g. ``"ismcts:iterations=2000,c=0.7,rollout=greedy"``. In a comma-separated list of agents (one
+per seat) a ``key=value`` item belongs to the spec before it: ``"ismcts:iterations=500,c=1,greedy,
+random"`` is two agents. Every search agent sees only what its seat may know (its worlds come from
+`state.resample`), runs nogil inside the batch kernel and is deterministic per (seed, deal, seat).
+
+The classes below give the same policies to code that drives states itself (search, RL
 baselines, tests) and show the interface a custom agent implements for `cardsim.simulate`
 (slow path: one Python call per decision).
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+
 import numpy as np
+
+from cardsim.errors import ConfigError
+
+AGENT_NAMES = ("random", "greedy", "first", "ismcts", "pimc")
+_CODES = {"random": 0, "greedy": 1, "first": 2, "ismcts": 3, "pimc": 3}   # kernel codes (core/_engine)
+_PARAMS = {
+    "ismcts": {"iterations": 200, "c": 0.7, "rollout": "random", "reward": "rank"},
+    "pimc": {"iterations": 1000, "worlds": 10, "rollout": "random", "reward": "rank"},
+}
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent spec: `name`, its kernel `code`, and for search agents the full `params`
+    (defaults filled in) passed to the kernel."""
+    name: str
+    code: int
+    params: dict | None = field(default=None, hash=False, compare=True)
+
+    @property
+    def text(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items() if k != "kind")
+
+    def kernel_params(self) -> dict | None:
+        return None if self.params is None else {"kind": self.name, **self.params}
+
+
+def _num(kind, key, value, text, conv, lo, hi):
+    try:
+        v = conv(value)
+    except (TypeError, ValueError):
+        v = None
+    if v is None or (isinstance(v, float) and not math.isfinite(v)) or not lo <= v <= hi:
+        raise ConfigError(f"agent {text[:60]!r}: {key} must be {'an int' if conv is int else 'a number'} "
+                          f"in [{lo}, {hi}], got {str(value)[:20]!r}")
+    return v
+
+
+def parse_agent(text) -> AgentSpec:
+    """'greedy', 'ismcts:iterations=2000,c=0.7,rollout=greedy', 'pimc:worlds=20' -> AgentSpec.
+    Unknown names, keys or bad values raise ConfigError naming what is allowed."""
+    if isinstance(text, AgentSpec):
+        return text
+    if not isinstance(text, str):
+        raise ConfigError(f"an agent spec is a str such as 'greedy' or 'ismcts:iterations=2000', got {str(text)[:40]}")
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if name not in AGENT_NAMES:
+        raise ConfigError(f"unknown agent {name[:40]!r}; agents: {', '.join(AGENT_NAMES)} "
+                          f"(search agents take parameters, e.g. 'ismcts:iterations=2000,rollout=greedy')")
+    if name not in _PARAMS:
+        if rest.strip():
+            raise ConfigError(f"agent {name!r} takes no parameters, got {rest[:40]!r}")
+        return AgentSpec(name, _CODES[name])
+    params = dict(_PARAMS[name])
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not eq or key not in params:
+            raise ConfigError(f"agent {text[:60]!r}: unknown parameter {key[:20]!r}; {name} takes "
+                              + ", ".join(f"{k} (default {v})" for k, v in _PARAMS[name].items()))
+        if key in ("iterations",):
+            params[key] = _num(name, key, value, text, int, 1, 10_000_000)
+        elif key == "worlds":
+            params[key] = _num(name, key, value, text, int, 1, 100_000)
+        elif key == "c":
+            params[key] = _num(name, key, value, text, float, 1e-9, 1e9)
+        elif key == "rollout":
+            if value.lower() not in ("random", "greedy"):
+                raise ConfigError(f"agent {text[:60]!r}: rollout must be random or greedy, got {value[:20]!r}")
+            params[key] = value.lower()
+        elif key == "reward":
+            if value.lower() not in ("rank", "points"):
+                raise ConfigError(f"agent {text[:60]!r}: reward must be rank or points, got {value[:20]!r}")
+            params[key] = value.lower()
+    return AgentSpec(name, _CODES[name], params)
+
+
+def split_agents(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs: 'ismcts:iterations=9,c=1,random' ->
+    ['ismcts:iterations=9,c=1', 'random'] (a key=value item belongs to the spec before it)."""
+    out: list[str] = []
+    for item in (x.strip() for x in text.split(",")):
+        if "=" in item and ":" not in item and out and ":" in out[-1]:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
+
+
+def resolve_agents(num_players: int, agents, game: str = "game") -> list[AgentSpec]:
+    """One AgentSpec per seat from a spec, a comma-separated list of specs or a list of specs; a
+    single spec serves every seat. Errors name the unknown agent or the wrong count."""
+    if isinstance(agents, (str, AgentSpec)):
+        items = split_agents(agents) if isinstance(agents, str) else [agents]
+    else:
+        try:
+            items = list(agents)
+        except TypeError:
+            raise ConfigError(f"agents must be a spec, a comma-separated list or a list of specs, got {str(agents)[:40]}") from None
+    specs = [parse_agent(a) for a in items]
+    if len(specs) == 1:
+        specs = specs * num_players
+    if len(specs) != num_players:
+        raise ConfigError(f"{game}: {len(specs)} agents given for {num_players} seats; give one per seat or "
+                          "a single one for all")
+    return specs
+
+
+def kernel_args(codes) -> tuple[list, list | None]:
+    """Per-seat kernel arguments from a list of ints and AgentSpecs: (codes, search) for
+    `spec.run_batch(..., codes, search=search)`; search is None when no seat has parameters."""
+    ints, search = [], []
+    for c in codes:
+        if isinstance(c, AgentSpec):
+            ints.append(c.code)
+            search.append(c.kernel_params())
+        else:
+            ints.append(int(c))
+            search.append(None)
+    if all(x is None for x in search):
+        return ints, None
+    return ints, search
 
 
 class RandomAgent:
@@ -40,6 +189,22 @@ class GreedyAgent:
         return int(state.spec.greedy_action(state, self.seed + self.calls))
 
 
+class SearchAgent:
+    """A C search agent (ISMCTS or PIMC, see the module docstring) called from Python: it searches
+    a private copy of the state, from the acting seat's view only."""
+
+    def __init__(self, spec="ismcts", seed: int = 0):
+        self.spec = parse_agent(spec)
+        if self.spec.params is None:
+            raise ConfigError(f"{self.spec.name} is not a search agent")
+        self.seed = seed
+        self.calls = 0
+
+    def act(self, state) -> int:
+        self.calls += 1
+        return int(state.spec.search_action(state, self.spec.kernel_params(), self.seed + self.calls))
+
+
 class ISMCTSAgent:
     """Single-observer information-set MCTS (the engine's generic search, core/_search.pyx):
     each iteration redraws the hidden cards with state.resample from the acting seat's view,
@@ -57,15 +222,12 @@ class ISMCTSAgent:
 
 
 def from_name(name: str, seed: int | None = None):
-    """'random' | 'greedy' | 'first' | 'ismcts' -> an agent object."""
-    from cardsim.errors import ConfigError
-
-    if name == "random":
+    """An agent spec ('random', 'greedy', 'first', 'ismcts:...', 'pimc:...') -> an agent object."""
+    spec = parse_agent(name)
+    if spec.name == "random":
         return RandomAgent(seed)
-    if name == "greedy":
+    if spec.name == "greedy":
         return GreedyAgent(seed or 0)
-    if name == "first":
+    if spec.name == "first":
         return FirstAgent()
-    if name == "ismcts":
-        return ISMCTSAgent(seed=seed or 0)
-    raise ConfigError(f"unknown agent {name!r}; agents: ['first', 'greedy', 'ismcts', 'random']")
+    return SearchAgent(spec, seed=seed or 0)

@@ -114,10 +114,11 @@ def _check_new_file(path, force: bool):
 
 
 def _agent_names(game, text: str) -> list[str]:
-    """--agents: one name for every seat or one per seat; unknown names are named in the error."""
-    from cardsim.replay import resolve_agents
+    """--agents: one spec for every seat or one per seat (grammar in cardsim.agents); unknown
+    names or parameters are named in the error."""
+    from cardsim.agents import resolve_agents
 
-    return resolve_agents(game, text)
+    return [a.text for a in resolve_agents(game.num_players, text, game.name)]
 
 
 def rules_doc(game: str) -> str:
@@ -171,8 +172,10 @@ def _simulate_parser(sub):
     n.add_argument("--matches", type=int, default=None,
                    help="number of whole matches instead of deals (scope='match'; default: deals)")
     sp.add_argument("--agents", default=None,
-                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts "
-                         "(default: greedy, the documented heuristic, at every seat)")
+                    help="comma-separated agent per seat, or one for all: random, greedy, first, "
+                         "ismcts[:iterations=N,c=X,rollout=random|greedy,reward=rank|points], "
+                         "pimc[:iterations=N,worlds=K,rollout=...,reward=...] (default: greedy, the "
+                         "documented heuristic, at every seat)")
     sp.add_argument("--out", default=None,
                     help="write the table (.parquet/.csv, streamed) or the summary (.json) (default: nothing written)")
     sp.add_argument("--summary-json", default=None, help="also write the summary as JSON (default: no)")
@@ -369,7 +372,7 @@ def _replay_parser(sub):
     sp.add_argument("--seed", type=int, default=0, help="seed of the deal stream (default: 0)")
     sp.add_argument("--deal", type=int, default=0, help="which deal of the seed (default: 0)")
     sp.add_argument("--agents", default="greedy",
-                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts (default: greedy)")
+                    help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts[:iterations=N,c=X,rollout=random|greedy], pimc[:iterations=N,worlds=K,rollout=...] (default: greedy)")
     sp.add_argument("--seat", type=int, default=None,
                     help="show only what this seat sees: its own hand and the public moves (default: everything)")
     _add_options_args(sp)
@@ -411,7 +414,7 @@ def _play_parser(sub):
     sp.add_argument("--seat", type=int, default=0, help="the seat you play (default: 0)")
     sp.add_argument("--agents", default="greedy",
                     help="the other seats' agents, one for all or one per seat (your own entry is ignored): "
-                         "random, greedy, first, ismcts (default: greedy)")
+                         "random, greedy, first, ismcts[:...], pimc[:...] (default: greedy)")
     sp.add_argument("--seed", type=int, default=None, help="seed of the deal (default: a new random seed, printed)")
     sp.add_argument("--deal", type=int, default=0, help="which deal of the seed (default: 0)")
     _add_options_args(sp)
@@ -468,6 +471,53 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _tournament_parser(sub):
+    sp = sub.add_parser(
+        "tournament", help="strength table: search agents against greedy, seats rotated, paired by deal",
+        description="Each agent plays every seat in turn against the baseline at the other seats; the "
+                    "figure is its mean return minus the baseline's at the same seat in the same deal, "
+                    "with a 95%% confidence interval over deals (game points; see docs/strength.md).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  cardsim tournament karnoffel --deals 300\n"
+               "  cardsim tournament basra gleek --agents ismcts:iterations=500,rollout=greedy pimc:worlds=20\n"
+               "  cardsim tournament --all --out strength.md")
+    sp.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default with --all: every game)")
+    sp.add_argument("--all", action="store_true", help="every game (default: only the games named)")
+    sp.add_argument("--agents", nargs="+", default=None, metavar="SPEC",
+                    help="agent specs to measure (default: ismcts:iterations=200 and ismcts:iterations=2000 "
+                         "and pimc:iterations=2000,worlds=20, all with rollout=greedy,reward=points)")
+    sp.add_argument("--baseline", default="greedy", help="the opponents' agent (default: greedy)")
+    sp.add_argument("--deals", type=int, default=200, help="deals per seat rotation (default: 200)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0)")
+    sp.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    sp.add_argument("--out", default=None, metavar="FILE.md", help="also write the table to this Markdown file")
+    sp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
+    sp.set_defaults(func=cmd_tournament)
+
+
+def cmd_tournament(args) -> int:
+    from cardsim import tournament
+    from cardsim.results_io import write_text_atomic
+
+    if not args.games and not args.all:
+        raise CardsimError("name one or more games, or pass --all")
+    if args.deals < 2:
+        raise CardsimError(f"--deals must be at least 2, got {args.deals}")
+    _check_new_file(args.out, args.force)
+    agents = args.agents or list(tournament.DEFAULT_BUDGETS)
+    rows = tournament.run(None if args.all else args.games, agents, baseline=args.baseline, deals=args.deals,
+                          seed=args.seed, workers=args.workers,
+                          progress=lambda r: print(f"{r['game']:>13}  {r['agent']:<40} {r['mean_diff']:+.3f} "
+                                                   f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]  {r['verdict']} "
+                                                   f"({r['seconds']:.0f} s)", flush=True))
+    text = tournament.table(rows)
+    print(text)
+    if args.out:
+        write_text_atomic(args.out, f"Command: `cardsim tournament {' '.join(args.games) or '--all'} --deals {args.deals} "
+                                    f"--seed {args.seed} --agents {' '.join(agents)}`\n\n{text}\n")
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # cardsim sort-tiles (alias tien-gow-sort)
 
@@ -513,6 +563,7 @@ COMMANDS = (
     _play_parser,
     _bench_parser,
     _sort_tiles_parser,
+    _tournament_parser,
 )
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import cardsim
+from cardsim.agents import kernel_args, parse_agent, resolve_agents as _resolve_specs
 from cardsim.errors import CardsimError, ConfigError
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -54,21 +55,10 @@ def from_symbols(text: str) -> str:
 
 
 def resolve_agents(game, agents) -> list[str]:
-    """A comma-separated string or a list of agent names -> one name per seat; a single name is
-    used for every seat. Unknown names raise ConfigError naming them."""
-    from cardsim.core._engine import AGENT_CODES
-
-    names = [a.strip() for a in agents.split(",")] if isinstance(agents, str) else list(agents)
-    bad = [a for a in names if a not in AGENT_CODES]
-    if bad:
-        raise ConfigError(f"unknown agent{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))}; "
-                          f"agents: {', '.join(sorted(AGENT_CODES))}")
-    if len(names) == 1:
-        names = names * game.num_players
-    if len(names) != game.num_players:
-        raise ConfigError(f"{game.name}: {len(names)} agents given for {game.num_players} seats; "
-                          f"give one name for every seat or a single name for all")
-    return names
+    """Agent specs (a comma-separated string or a list; grammar in cardsim.agents) -> one spec
+    text per seat; a single spec is used for every seat. Unknown names or parameters raise
+    ConfigError naming them."""
+    return [a.text for a in _resolve_specs(game.num_players, agents, game.name)]
 
 
 def _view(state):
@@ -323,7 +313,7 @@ def replay_lines(game, seed: int = 0, deal: int = 0, agents="greedy", seat: int 
     """The text of a replay of deal `deal` of seed `seed`: header, hands, every turn (tricks with
     their winners, captures), returns. `game`: a name or a Game; `seat`: show only what that
     seat sees."""
-    from cardsim.core._engine import AGENT_CODES, kernel_actions
+    from cardsim.core._engine import kernel_actions
 
     if isinstance(game, str):
         game = cardsim.make(game)
@@ -332,7 +322,8 @@ def replay_lines(game, seed: int = 0, deal: int = 0, agents="greedy", seat: int 
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
         raise ConfigError(f"{game.name}: seat must be 0..{n - 1}, got {seat!r}")
     state = game.new_state(seed=seed, deal=deal)
-    actions = kernel_actions(game.spec, seed, deal, [AGENT_CODES[a] for a in names])
+    codes, search = kernel_args([parse_agent(a) for a in names])
+    actions = kernel_actions(game.spec, seed, deal, codes, search=search)
     head = [f"{game.name}  seed {seed}  deal {deal}  agents {','.join(names)}"
             + (f"  (seen by seat {seat})" if seat is not None else ""),
             f"rules: docs/rules/{game.name}.md"]

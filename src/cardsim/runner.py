@@ -20,6 +20,7 @@ import json
 import numpy as np
 
 from cardsim import stats
+from cardsim.agents import AGENT_NAMES, AgentSpec, kernel_args, parse_agent, split_agents
 from cardsim.core._engine import AGENT_CODES, kernel_actions
 from cardsim.errors import CardsimError, ConfigError
 from cardsim.game import Game, make
@@ -87,7 +88,9 @@ def agent_codes(game: Game, agents) -> tuple[list, list]:
     if agents is None:
         agents = [DEFAULT_AGENT] * n
     if isinstance(agents, str):
-        agents = [agents] * n
+        agents = split_agents(agents)
+        if len(agents) == 1:
+            agents = agents * n
     try:
         agents = list(agents)
     except TypeError:
@@ -96,15 +99,15 @@ def agent_codes(game: Game, agents) -> tuple[list, list]:
         raise ConfigError(f"{game.name}: need {n} agents (one per seat), got {len(agents)}")
     out = []
     for a in agents:
-        if isinstance(a, str):
-            if a not in AGENT_CODES:
-                raise ConfigError(f"unknown agent {a[:40]!r}; agents: {sorted(AGENT_CODES)} or an object with act(state)")
-            out.append(AGENT_CODES[a])
+        if isinstance(a, (str, AgentSpec)):
+            spec = parse_agent(a)
+            out.append(spec.code if spec.params is None else spec)
         elif callable(getattr(a, "act", None)):
             out.append(a)
         else:
-            raise ConfigError(f"agent {str(a)[:40]} is neither a name ({sorted(AGENT_CODES)}) nor an object with act(state)")
-    names = [a if isinstance(a, str) else repr(a) for a in agents]
+            raise ConfigError(f"agent {str(a)[:40]} is neither an agent spec ({', '.join(AGENT_NAMES)}, e.g. "
+                              "'ismcts:iterations=2000') nor an object with act(state)")
+    names = [parse_agent(a).text if isinstance(a, (str, AgentSpec)) else repr(a) for a in agents]
     return out, names
 
 
@@ -161,7 +164,8 @@ def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
     independent reference the tests compare it with."""
     st = game.new_state(seed, deal)
     lt = LeadTracker()
-    for a in kernel_actions(game.spec, seed, deal, list(codes)):
+    ints, search = kernel_args(codes)
+    for a in kernel_actions(game.spec, seed, deal, ints, search=search):
         st.apply(a)
         lt.see(st.returns())
     return lt.changes
@@ -208,7 +212,8 @@ def _with_blocks(g: Game, cols: dict, start: int, block: int, want_fp: bool, wan
 def kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=False, block=0, want_rows=True):
     """One chunk on the batch kernel: deals start..start+count-1 of seed, as table columns."""
     g = get_game(name, options)
-    part = g.spec.run_batch(seed, start, count, list(codes), lead_changes=bool(want_lc))
+    ints, search = kernel_args(codes)
+    part = g.spec.run_batch(seed, start, count, ints, lead_changes=bool(want_lc), search=search)
     return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
@@ -239,7 +244,9 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
                 decs[d] += 1
                 lsum[d] += len(la)
             ag = agents[p]
-            if not isinstance(ag, int):
+            if isinstance(ag, AgentSpec):
+                a = g.spec.search_action(st, ag.kernel_params(), int(rngs[p].integers(2**63)))
+            elif not isinstance(ag, int):
                 a = ag.act(st)
             elif ag == AGENT_CODES["random"]:
                 a = la[rngs[p].integers(len(la))]

@@ -61,6 +61,7 @@ from concurrent.futures import Executor
 
 import numpy as np
 
+from cardsim.agents import AgentSpec
 from cardsim import executors, results_io, runner, stats
 from cardsim.errors import ConfigError
 from cardsim.executors import local_cluster  # noqa: F401 - public: cardsim.simulate.local_cluster
@@ -117,9 +118,10 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     deals: how many deals (default 1000); matches: how many whole matches instead (the game is
       built with scope="match"; one row per match). Give one of the two.
     seed: deal i of seed s is the same everywhere; agents: one per seat (a single name for all;
-      default: the game's documented greedy agent at every seat): C agents by name ("random",
-      "greedy", "first", "ismcts": cardsim.core._engine.AGENT_CODES), or objects with
-      act(state) (slow Python path).
+      default: the game's documented greedy agent at every seat): C agents by spec ("random",
+      "greedy", "first", "ismcts:iterations=2000,c=0.7,rollout=greedy", "pimc:worlds=10";
+      grammar in cardsim.agents), run nogil in the batch kernel, or objects with act(state)
+      (slow Python path).
     workers: threads (default: all cores), or Dask LocalCluster worker processes.
     executor: any concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or
       `dask.distributed.Client(...).get_executor()`); overrides backend.
@@ -154,7 +156,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
         results_io.format_of(out)
     aligned = chunk_size % block == 0
     unit = "match" if g.options.get("scope") == "match" else "deal"
-    python_path = any(not isinstance(c, int) for c in codes)
+    python_path = any(not isinstance(c, (int, AgentSpec)) for c in codes)
     name, opts = g.name, dict(g.options)
     runner.remember_game(g)
     fn = runner.python_task if python_path else runner.kernel_task

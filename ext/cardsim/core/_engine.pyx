@@ -15,7 +15,8 @@ from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low
 from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
 from cardsim.core._game cimport GameVTable
-from cardsim.core._search cimport SearchWork, MctsNode, ismcts_choose
+from cardsim.core._search cimport (SearchWork, MctsNode, search_choose, SEARCH_ISMCTS, SEARCH_PIMC,
+                                   ROLLOUT_RANDOM, ROLLOUT_GREEDY, REWARD_RANK, REWARD_POINTS)
 
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError
 
@@ -27,26 +28,87 @@ ISMCTS_C = 0.7
 
 
 cdef class _SearchBuffers:
-    """Owner of an ISMCTS workspace: a node pool and a scratch state, allocated once per batch
-    call (never per deal or per decision)."""
-    cdef SearchWork w
+    """Owner of the search agents' workspaces, one per seat that searches (node pool, scratch
+    states, PIMC accumulators), allocated once per batch call (never per deal or decision).
 
-    def __cinit__(self, GameSpec spec, int iterations, double c):
-        if iterations < 1:
-            raise CardsimError(f"ismcts iterations must be >= 1, got {iterations}")
-        self.w.nodes = <MctsNode*>PyMem_Malloc((iterations + 1) * sizeof(MctsNode))
-        self.w.det = <char*>PyMem_Malloc(spec.state_size)
-        if self.w.nodes == NULL or self.w.det == NULL:
-            raise MemoryError()
-        self.w.iterations = iterations
-        self.w.state_size = spec.state_size
-        self.w.num_players = spec.num_players
-        self.w.action_words = spec.action_words
-        self.w.c = c
+    `seats[p]` is None (seat p does not search) or a dict with kind ("ismcts" | "pimc"),
+    iterations, c, rollout ("random" | "greedy") and worlds (PIMC)."""
+    cdef SearchWork w[MAX_PLAYERS]
+
+    def __cinit__(self, GameSpec spec, list seats):
+        cdef int p
+        memset(self.w, 0, sizeof(self.w))
+        if len(seats) != spec.num_players:
+            raise CardsimError(f"{spec.name}: need a search setting per seat ({spec.num_players}), got {len(seats)}")
+        for p in range(spec.num_players):
+            prm = seats[p]
+            if prm is None:
+                continue
+            if not isinstance(prm, dict):
+                raise CardsimError(f"{spec.name}: search settings of seat {p} must be a dict or None, got {_short(prm)}")
+            kind = prm.get("kind", "ismcts")
+            rollout = prm.get("rollout", "random")
+            reward = prm.get("reward", "rank")
+            if kind not in ("ismcts", "pimc") or rollout not in ("random", "greedy") or reward not in ("rank", "points"):
+                raise CardsimError(f"search agent kind must be ismcts|pimc, rollout random|greedy and reward "
+                                   f"rank|points, got {_short(kind)}, {_short(rollout)}, {_short(reward)}")
+            iterations = check_int(prm.get("iterations", ISMCTS_ITERATIONS), f"{spec.name}: search iterations", 1,
+                                   MAX_ISMCTS_ITERATIONS)
+            worlds = check_int(prm.get("worlds", 1), f"{spec.name}: search worlds", 1, 100_000)
+            self.w[p].kind = SEARCH_PIMC if kind == "pimc" else SEARCH_ISMCTS
+            self.w[p].rollout = ROLLOUT_GREEDY if rollout == "greedy" else ROLLOUT_RANDOM
+            self.w[p].reward = REWARD_POINTS if reward == "points" else REWARD_RANK
+            self.w[p].worlds = worlds
+            self.w[p].iterations = iterations
+            self.w[p].c = _check_c(spec.name, prm.get("c", ISMCTS_C))
+            self.w[p].state_size = spec.state_size
+            self.w[p].num_players = spec.num_players
+            self.w[p].action_words = spec.action_words
+            self.w[p].num_actions = spec.num_actions
+            self.w[p].nodes = <MctsNode*>PyMem_Malloc((iterations + 1) * sizeof(MctsNode))
+            self.w[p].det = <char*>PyMem_Malloc(spec.state_size)
+            self.w[p].det2 = <char*>PyMem_Malloc(spec.state_size)
+            self.w[p].acc = <double*>PyMem_Malloc(2 * spec.num_actions * sizeof(double))
+            if not (self.w[p].nodes and self.w[p].det and self.w[p].det2 and self.w[p].acc):
+                raise MemoryError()
 
     def __dealloc__(self):
-        PyMem_Free(self.w.nodes)
-        PyMem_Free(self.w.det)
+        cdef int p
+        for p in range(MAX_PLAYERS):
+            PyMem_Free(self.w[p].nodes)
+            PyMem_Free(self.w[p].det)
+            PyMem_Free(self.w[p].det2)
+            PyMem_Free(self.w[p].acc)
+
+
+cdef _SearchBuffers _buffers_for(GameSpec spec, const int* codes, int iterations, double c, search):
+    """Workspaces for the seats whose agent code is AGENT_ISMCTS (a search agent): from
+    `search` (one dict or None per seat), else plain ISMCTS with `iterations` and `c`. None when
+    no seat searches."""
+    cdef int p, P = spec.num_players
+    if search is None:
+        seats = [{"kind": "ismcts", "iterations": iterations, "c": c} if codes[p] == AGENT_ISMCTS else None
+                 for p in range(P)]
+    else:
+        seats = list(search)
+        if len(seats) != P:
+            raise CardsimError(f"{spec.name}: search needs one entry per seat ({P}), got {len(seats)}")
+        for p in range(P):
+            if (codes[p] == AGENT_ISMCTS) != (seats[p] is not None):
+                raise CardsimError(f"{spec.name}: seat {p}: search settings go with search agents only")
+    if all(x is None for x in seats):
+        return None
+    return _SearchBuffers(spec, seats)
+
+
+cdef int _search_one(GameSpec spec, char* copy, _SearchBuffers sb, int p, Rng* r) except -1:
+    """Seat p's search agent on `copy` (a private state), without the GIL."""
+    cdef int a
+    with nogil:
+        a = search_choose(&spec.vt, spec.cfg, copy, &sb.w[p], r)
+    return a
+
+
 DEFAULT_MAX_STEPS = 1_000_000
 U64_MAX = 2**64 - 1
 MAX_ISMCTS_ITERATIONS = 10_000_000
@@ -212,20 +274,30 @@ cdef class GameSpec:
         return copy
 
     def ismcts_action(self, State s, iterations=ISMCTS_ITERATIONS, seed=0, c=ISMCTS_C):
-        """The ISMCTS agent's choice for the seat to act in s (s is not modified). The search runs
-        without the GIL on a private copy of s taken first, so another thread applying actions to
-        s meanwhile cannot change or break it."""
+        """The ISMCTS agent's choice for the seat to act in s (s is not modified)."""
+        it = check_int(iterations, f"{self.name}: ismcts iterations", 1, MAX_ISMCTS_ITERATIONS)
+        return self.search_action(s, {"kind": "ismcts", "iterations": it, "c": _check_c(self.name, c)}, seed)
+
+    def search_action(self, State s, params, seed=0):
+        """A search agent's choice for the seat to act in s (s is not modified). params: a dict
+        with kind ("ismcts" | "pimc"), iterations, c, rollout ("random" | "greedy"), reward
+        ("rank" | "points"), worlds (PIMC) — see cardsim.agents. The search runs without the GIL
+        on a private copy of s taken first, so another thread applying actions to s meanwhile
+        cannot change or break it."""
         cdef Rng r
-        cdef int it = check_int(iterations, f"{self.name}: ismcts iterations", 1, MAX_ISMCTS_ITERATIONS)
         cdef uint64_t sd = check_int(seed, f"{self.name}: seed", 0, U64_MAX)
-        cdef _SearchBuffers sb = _SearchBuffers(self, it, _check_c(self.name, c))
         cdef ActionSet las
-        cdef int a, n
+        cdef int a, n, p
+        if not isinstance(params, dict):
+            raise CardsimError(f"{self.name}: search params must be a dict (see cardsim.agents), got {_short(params)}")
         cdef char* copy = self._private_copy(s, &las, &n)
         try:
-            rng_seed(&r, sd, s.deal, STREAM_SEAT0 + self.vt.current_player(copy, self.cfg))
-            with nogil:
-                a = ismcts_choose(&self.vt, self.cfg, copy, &sb.w, &r)
+            p = self.vt.current_player(copy, self.cfg)
+            seats = [None] * self.num_players
+            seats[p] = params
+            sb = _SearchBuffers(self, seats)
+            rng_seed(&r, sd, s.deal, STREAM_SEAT0 + p)
+            a = _search_one(self, copy, sb, p, &r)
         finally:
             PyMem_Free(copy)
         return a
@@ -266,7 +338,7 @@ cdef class GameSpec:
         return s
 
     def run_batch(self, seed, start, count, agents, max_steps=DEFAULT_MAX_STEPS,
-                  ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C, bint lead_changes=False):
+                  ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C, bint lead_changes=False, search=None):
         """Play deals start..start+count-1 of `seed` with C agents (codes per seat), in one nogil
         call. Returns a dict of numpy arrays: returns (count, P) float64, actions, decisions
         (turns with more than one legal action) and legal_sum (sum of legal counts over
@@ -286,12 +358,9 @@ cdef class GameSpec:
             raise CardsimError(f"{self.name}: start + count must stay below 2**63")
         cdef int agent_codes[MAX_PLAYERS]
         self._agent_codes(agents, agent_codes)
-        cdef _SearchBuffers sb = None
-        cdef SearchWork* sw = NULL
-        if AGENT_ISMCTS in [agent_codes[i] for i in range(P)]:
-            sb = _SearchBuffers(self, check_int(ismcts_iterations, f"{self.name}: ismcts iterations", 1,
-                                                MAX_ISMCTS_ITERATIONS), _check_c(self.name, ismcts_c))
-            sw = &sb.w
+        cdef _SearchBuffers sb = _buffers_for(self, agent_codes, check_int(ismcts_iterations, f"{self.name}: ismcts iterations", 1,
+                                              MAX_ISMCTS_ITERATIONS), _check_c(self.name, ismcts_c), search)
+        cdef SearchWork* sw = NULL if sb is None else &sb.w[0]
         rets = np.zeros((n_deals, P), dtype=np.float64)
         acts = np.zeros(n_deals, dtype=np.int64)
         decs = np.zeros(n_deals, dtype=np.int64)
@@ -353,7 +422,7 @@ cdef class GameSpec:
 
 
 def kernel_actions(GameSpec spec, seed, deal, agents, max_steps=100_000,
-                   ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C):
+                   ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C, search=None):
     """The actions the batch kernel takes in deal (seed, deal) with these agent codes (to check
     that the kernel and the Python State API agree)."""
     cdef uint64_t sd = check_int(seed, "seed", 0, U64_MAX)
@@ -362,12 +431,9 @@ def kernel_actions(GameSpec spec, seed, deal, agents, max_steps=100_000,
     cdef int codes[MAX_PLAYERS]
     cdef int i
     spec._agent_codes(agents, codes)
-    cdef _SearchBuffers sb = None
-    cdef SearchWork* sw = NULL
-    if AGENT_ISMCTS in [codes[i] for i in range(spec.num_players)]:
-        sb = _SearchBuffers(spec, check_int(ismcts_iterations, "ismcts iterations", 1, MAX_ISMCTS_ITERATIONS),
-                            _check_c(spec.name, ismcts_c))
-        sw = &sb.w
+    cdef _SearchBuffers sb = _buffers_for(spec, codes, check_int(ismcts_iterations, "ismcts iterations", 1,
+                                          MAX_ISMCTS_ITERATIONS), _check_c(spec.name, ismcts_c), search)
+    cdef SearchWork* sw = NULL if sb is None else &sb.w[0]
     rec_actions = np.zeros(cap, dtype=np.int32)
     cdef int32_t[::1] rv = rec_actions
     cdef void* st = PyMem_Malloc(spec.state_size)
@@ -395,8 +461,10 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     STREAM_SEAT0 + p), so a seat's choices never depend on the other seats' agents' consumption.
     Fills *rec: actions, decisions (turns with more than one legal action), the sum of legal
     counts over decisions, the first seat to act and, when rec.track_leads is set, the number of
-    lead changes (see run_batch). `actions` (may be NULL) receives the actions taken. Returns 0,
-    or -1 if the deal exceeded max_steps actions."""
+    lead changes (see run_batch). `actions` (may be NULL) receives the actions taken. `sw` is NULL
+    or an array of MAX_PLAYERS search workspaces, sw[p] used by a seat p whose agent code is
+    AGENT_ISMCTS (ISMCTS or PIMC, as sw[p].kind says). Returns 0, or -1 if the deal exceeded
+    max_steps actions."""
     cdef Rng r
     cdef Rng ar[MAX_PLAYERS]
     cdef ActionSet las
@@ -428,7 +496,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
             elif agents[p] == AGENT_GREEDY:
                 a = vt.greedy(st, cfg, &las, n, &ar[p])
             elif agents[p] == AGENT_ISMCTS:
-                a = ismcts_choose(vt, cfg, st, sw, &ar[p])
+                a = search_choose(vt, cfg, st, &sw[p], &ar[p])
             else:
                 a = as_first(&las, nw)
         vt.apply(st, cfg, a)
@@ -732,6 +800,11 @@ cdef class State:
 
     def __str__(self):
         return self.spec.render(self)
+
+    def _repr_html_(self):
+        """The position as an HTML table in notebooks (cardsim.views.state_html)."""
+        from cardsim.views import state_html
+        return state_html(self)
 
     def __repr__(self):
         return (f"<cardsim.State {self.spec.name} seed={self.seed} deal={self.deal} "

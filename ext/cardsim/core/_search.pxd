@@ -15,14 +15,35 @@ ctypedef struct MctsNode:
     int32_t avail            # times its action was legal when the parent was visited
     double total             # sum of rewards of `player` through this node
 
+cdef enum:
+    SEARCH_ISMCTS = 0        # information-set MCTS (one tree over determinizations)
+    SEARCH_PIMC = 1          # perfect-information Monte Carlo: flat MC per sampled world, vote
+    ROLLOUT_RANDOM = 0       # playouts choose uniformly among legal actions
+    ROLLOUT_GREEDY = 1       # playouts use the game's greedy agent (vt.greedy)
+    REWARD_RANK = 0          # a playout scores the share of other seats whose return a seat beats
+    REWARD_POINTS = 1        # a playout scores the seat's own return (normalized by the range seen)
+
 ctypedef struct SearchWork:
-    MctsNode* nodes          # pool of iterations + 1 nodes (owned by the caller)
+    MctsNode* nodes          # pool of iterations + 1 nodes (owned by the caller); NULL = seat does not search
     char* det                # state_size bytes: the current determinization (owned by the caller)
-    int iterations           # playouts per decision
+    char* det2               # state_size bytes: PIMC's playout copy (owned by the caller)
+    double* acc              # 2 * num_actions doubles: PIMC votes and values per action (owned by the caller)
+    int kind                 # SEARCH_ISMCTS or SEARCH_PIMC
+    int rollout              # ROLLOUT_RANDOM or ROLLOUT_GREEDY
+    int reward               # REWARD_RANK or REWARD_POINTS
+    double lo                # smallest playout reward seen in this search (REWARD_POINTS)
+    double hi                # largest playout reward seen in this search (REWARD_POINTS)
+    int worlds               # PIMC: determinizations sampled per decision
+    int num_actions          # size of the game's action space
+    int iterations           # playouts per decision (all worlds together for PIMC)
     int state_size           # sizeof the game's state struct
     int num_players          # seats
     int action_words         # words of the game's ActionSet
     double c                 # UCB exploration constant
 
 cdef int ismcts_choose(const GameVTable* vt, const void* cfg, const void* root, SearchWork* w,
+                       Rng* rng) noexcept nogil
+cdef int pimc_choose(const GameVTable* vt, const void* cfg, const void* root, SearchWork* w,
+                     Rng* rng) noexcept nogil
+cdef int search_choose(const GameVTable* vt, const void* cfg, const void* root, SearchWork* w,
                        Rng* rng) noexcept nogil
