@@ -435,11 +435,11 @@ def test_search_is_not_disturbed_by_another_thread_applying_to_the_state():
     import cardsim
     g = cardsim.make("karnoffel", players=6, scope="match")
     st = g.new_state(5, 2)
-    want = g.spec.ismcts_action(st.clone(), iterations=3000, seed=9)
+    want = g.spec.ismcts_action(st.clone(), iterations=20000, seed=9)
     stop = threading.Event()
 
     def meddle():
-        time.sleep(0.02)
+        time.sleep(0.02)                  # after the search has taken its copy, during the search
         while not stop.is_set() and not st.is_terminal():
             st.apply(int(st.legal_actions()[0]))
             time.sleep(0.0005)
@@ -447,7 +447,7 @@ def test_search_is_not_disturbed_by_another_thread_applying_to_the_state():
     th = threading.Thread(target=meddle)
     th.start()
     try:
-        got = g.spec.ismcts_action(st, iterations=3000, seed=9)
+        got = g.spec.ismcts_action(st, iterations=20000, seed=9)
     finally:
         stop.set()
         th.join()

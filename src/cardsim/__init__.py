@@ -7,6 +7,10 @@ from cardsim.game import GAMES, Game, make
 from cardsim.result import SimResult, load
 from cardsim.simulate import simulate
 from cardsim.vector import VectorEnv
+from cardsim.views import state_html as _state_html
+from cardsim.core._engine import set_html_view as _set_html_view
+
+_set_html_view(_state_html)
 
 __version__ = "0.1.0"
 __all__ = ["GAMES", "Game", "make", "simulate", "SimResult", "skill", "compare", "sweep", "load", "CardsimError",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import cardsim
+from cardsim.game import make as _make_game
 from cardsim.agents import kernel_args, parse_agent, resolve_agents as _resolve_specs
 from cardsim.errors import CardsimError, ConfigError
 
@@ -316,7 +316,7 @@ def replay_lines(game, seed: int = 0, deal: int = 0, agents="greedy", seat: int 
     from cardsim.core._engine import kernel_actions
 
     if isinstance(game, str):
-        game = cardsim.make(game)
+        game = _make_game(game)
     names = resolve_agents(game, agents)
     n = game.num_players
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):

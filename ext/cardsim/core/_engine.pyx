@@ -109,6 +109,17 @@ cdef int _search_one(GameSpec spec, char* copy, _SearchBuffers sb, int p, Rng* r
     return a
 
 
+_HTML_VIEW = None
+
+
+def set_html_view(fn):
+    """Register the function that renders a State as HTML for notebooks (State._repr_html_)."""
+    global _HTML_VIEW
+    if fn is not None and not callable(fn):
+        raise CardsimError(f"set_html_view needs a callable or None, got {_short(fn)}")
+    _HTML_VIEW = fn
+
+
 DEFAULT_MAX_STEPS = 1_000_000
 U64_MAX = 2**64 - 1
 MAX_ISMCTS_ITERATIONS = 10_000_000
@@ -802,9 +813,12 @@ cdef class State:
         return self.spec.render(self)
 
     def _repr_html_(self):
-        """The position as an HTML table in notebooks (cardsim.views.state_html)."""
-        from cardsim.views import state_html
-        return state_html(self)
+        """The position as an HTML table in notebooks: the view registered by the Python layer
+        (cardsim.views.state_html, registered on `import cardsim`; the engine imports nothing
+        above it)."""
+        if _HTML_VIEW is None:
+            return None
+        return _HTML_VIEW(self)
 
     def __repr__(self):
         return (f"<cardsim.State {self.spec.name} seed={self.seed} deal={self.deal} "
