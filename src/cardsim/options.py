@@ -75,8 +75,8 @@ def resolve(game: str, options: tuple[Option, ...], presets: dict[str, dict], pl
     variant = kwargs.pop("variant", None)
     resolved = {o.name: o.default for o in options}
     if variant is not None:
-        if variant not in presets:
-            raise ConfigError(f"{game}: unknown variant {variant!r}; variants: {sorted(presets) or 'none'}")
+        if not isinstance(variant, str) or variant not in presets:
+            raise ConfigError(f"{game}: unknown variant {str(variant)[:40]!r}; variants: {sorted(presets) or 'none'}")
         for k, v in presets[variant].items():
             resolved[k] = by_name[k].check(game, v)
     for k, v in kwargs.items():

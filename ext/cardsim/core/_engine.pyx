@@ -682,7 +682,7 @@ cdef class State:
         self.legal_n = -1
         return self
 
-    def apply_string(self, str text):
+    def apply_string(self, text):
         """Parse an action string and apply it."""
         return self.apply(self.string_to_action(text))
 
