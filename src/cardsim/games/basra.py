@@ -434,3 +434,8 @@ def scenario(game, hands, **facts):
     carry (or hands=None with pack= and dealer=). See BasraSpec.scenario.); every argument is validated before the state is touched, and the state is
     marked not replayable."""
     return game.spec.scenario(hands, **facts)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

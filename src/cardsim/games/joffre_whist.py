@@ -127,3 +127,8 @@ def scenario(game, hands: list[list[str]], dealer: int = 3):
     """A state at the start of the auction with the given hands (for scenarios and analysis).
     Same as game.spec.scenario(hands, dealer=...); the state is not replayable."""
     return game.spec.scenario(hands, dealer=dealer)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

@@ -108,3 +108,8 @@ def scenario(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None
     up[q] (default hands[q][0]) is seat q's face-up card and fixes the chosen suit. Same as
     game.spec.scenario(hands, dealer=..., up=...); the state is not replayable."""
     return game.spec.scenario(hands, dealer=dealer, up=up)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())
