@@ -356,3 +356,8 @@ def actions_to_moves(state, actions) -> list[dict]:
     if staged:
         moves.append({"staged": staged, "incomplete": True})
     return moves
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

@@ -201,3 +201,8 @@ def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, lea
     """A state with the given hands (see SixTigersSpec.scenario); not replayable."""
     return game.spec.scenario(hands, dealer=dealer, declarer=declarer, played=played, tricks=tricks,
                               leader=leader)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

@@ -288,3 +288,8 @@ def scenario(game, hands: list[list[str]], banker: int = 0, leader: int | None =
     """A state at the start of a trick with the given hands (for scenarios and analysis); see
     TienGowSpec.scenario."""
     return game.spec.scenario(hands, banker, leader, tricks)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

@@ -201,3 +201,8 @@ def play(state, cards: list[str]):
 def scenario(game, hands, **facts):
     """A state built from given facts (for scenarios and analysis); see ZhaoPengyouSpec.scenario."""
     return game.spec.scenario(hands, **facts)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())
