@@ -1,6 +1,6 @@
 """Tien Gow speed (issue: Tien Gow). Release build: pytest bench/bench_tien_gow.py --benchmark-only
 Target: random agents, batch kernel, one thread, at least 0.3 x the deals/s of the reference loop
-(shared/reference/trick_limit.c, mode 1) measured in the same run. The contest: `sort_tiles` on a
+(bench/reference/trick_limit.c, mode 1) measured in the same run. The contest: `sort_tiles` on a
 shuffled full set (the public oracle, parsing included, and the kernel alone), reported as the time
 per sort beside the best human time of the seed's contest (60 s)."""
 import cardsim

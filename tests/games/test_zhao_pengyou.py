@@ -1,4 +1,4 @@
-"""Zhao Pengyou: every worked example of shared/rules/zhao_pengyou.md §9 (Z-01..Z-37), scenarios
+"""Zhao Pengyou: every worked example of docs/rules/zhao_pengyou.md §9 (Z-01..Z-37), scenarios
 for the deal procedure, calls, scoring and the variants, a property test of the factored follow
 actions, and greedy vs random.
 
