@@ -58,7 +58,7 @@ def test_doc_sections_and_notation(game):
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_nothing_points_outside_the_repository(path):
     text = path.read_text(encoding="utf-8")
-    assert not re.search(r"\bshared/|\bseeds/[0-9a-f]", text), f"{path.relative_to(ROOT)} cites shared/ or seeds/"
+    assert not re.search(r"\bshared[/]|\bseeds[/][0-9a-f]", text), f"{path.relative_to(ROOT)} cites the workspace's shared folder or seeds"
 
 
 def test_cardsim_games_points_to_the_rules_docs(capsys):

@@ -51,9 +51,10 @@ def card_string(rank: str, suit: int) -> str:
 
 def ids_to_mask(cards, parse, game: str = "cardsim") -> int:
     """Card strings of a one-deck game -> bitmask of their identities (`parse`: string -> id).
-    A bare string instead of a list, or a card given twice, raises ParseError."""
-    if isinstance(cards, str):
-        raise ParseError(f"{game}: expected a list of card strings, got the string {cards!r}")
+    Anything but a list or tuple (None, an int, a bare string), or a card given twice, raises
+    ParseError."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"{game}: expected a list of card strings, got {cards!r:.60}")
     m = 0
     for t in cards:
         c = parse(t)

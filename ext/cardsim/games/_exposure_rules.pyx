@@ -97,8 +97,6 @@ def mask_to_cards(uint32_t m):
 
 def cards_to_mask(cards):
     """A list of card strings (one pack: no card twice) -> mask."""
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
-        raise ParseError(f"exposure: expected a list of card strings, got {cards!r:.60}")
     return _cards.ids_to_mask(cards, parse_card, "exposure")
 
 

@@ -41,8 +41,6 @@ def mask_to_cards(uint64_t m):
 
 def cards_to_mask(cards):
     """A list of card strings (one pack: no card twice) -> mask."""
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
-        raise ParseError(f"gleek: expected a list of card strings, got {cards!r:.60}")
     return _cards.ids_to_mask(cards, parse_card, "gleek")
 
 
