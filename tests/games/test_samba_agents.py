@@ -182,3 +182,100 @@ def test_factored_moves_equal_brute_force(hand, melds, ncan):
     s = scenario(g, [hand, ["9C", "9C"]], pile=["5C"], melds=[side, []], opened=[True, False], turn=0, dealer=1,
                  phase="meld")
     assert engine_moves(s) == brute_moves(hand, side)
+
+
+# ---- the legal sets pinned ---------------------------------------------------------------------
+# A SHA-256 of the full sequence of legal-action sets along seeded playouts (each step: greedy with
+# probability 0, 0.3 or 0.8 by playout, else uniform random, from numpy's stream of the seed), for
+# every preset and player count and the options the presets leave at their defaults. Recorded on
+# the code before the legal-move generation was made faster: the speedups must not change which
+# actions are legal anywhere along these playouts (nor the greedy agent's choices).
+LEGAL_CONFIGS = [(v, {}) for v in ("standard", "dutch", "no_wild_on_natural", "hoyle", "official")] + [
+    ("standard", {"insufficient_initial_meld": "penalize"}),
+    ("official", {"allow_go_out_query": True}),
+    ("dutch", {"insufficient_initial_meld": "penalize", "allow_go_out_query": True, "going_out_min_canastas": 1}),
+    ("standard", {"pile_model": "always_frozen", "wild_onto_canasta": "never", "upcard_rewind": False}),
+    ("hoyle", {"scope": "match", "target_score": 3000}),
+]
+LEGAL_SEEDS = 30
+
+
+def legal_sequence_digest(variant, options, players, seeds=LEGAL_SEEDS):
+    import hashlib
+
+    g = cardsim.make("samba", players=players, variant=variant, **options)
+    h = hashlib.sha256()
+    steps = 0
+    for seed in range(seeds):
+        st = g.new_state(seed=seed, deal=seed)
+        rng = np.random.default_rng(seed)
+        pg = (0.0, 0.3, 0.8)[seed % 3]
+        while not st.is_terminal():
+            la = st.legal_actions()
+            h.update(la.astype(np.int16).tobytes() + b"|")
+            a = g.spec.greedy_action(st, seed=steps) if rng.random() < pg else int(la[rng.integers(len(la))])
+            st.apply(a)
+            steps += 1
+        h.update(st.returns().tobytes())
+    return h.hexdigest()[:24], steps
+
+
+LEGAL_DIGESTS = {   # (config index, players) -> (digest prefix, steps)
+    (0, 2): ('301e5f7138b67b1a9cbfca75', 7415),
+    (0, 3): ('a7ef6926432cddedbc7cbc1b', 8274),
+    (0, 4): ('cf9b2b178f1aff2c0af5bf51', 7313),
+    (0, 5): ('3c99fb41a40684aeade7fb26', 7124),
+    (0, 6): ('9c94faeac4ba8b17a4ffed83', 6986),
+    (1, 2): ('51241aae556135a1b7ac9e8e', 7769),
+    (1, 3): ('7e2804d1da588079c6f22aad', 8302),
+    (1, 4): ('8a7e157c0da5e8da806a4fff', 7453),
+    (1, 5): ('8bf704b0553ba95f245b218f', 6895),
+    (1, 6): ('069674523ce1742b0e347b4e', 6855),
+    (2, 2): ('661846a7df53d173caf1b360', 7499),
+    (2, 3): ('750314ccadd0b5297295f064', 8253),
+    (2, 4): ('4ac20dd2692c127bca1fe216', 7365),
+    (2, 5): ('3bc2cac433a47ed2825b2fd3', 7124),
+    (2, 6): ('ba2e6b312c55cfc827c8b855', 6977),
+    (3, 2): ('301e5f7138b67b1a9cbfca75', 7415),
+    (3, 3): ('a7ef6926432cddedbc7cbc1b', 8274),
+    (3, 4): ('cf9b2b178f1aff2c0af5bf51', 7313),
+    (3, 5): ('3c99fb41a40684aeade7fb26', 7124),
+    (3, 6): ('9c94faeac4ba8b17a4ffed83', 6986),
+    (4, 2): ('f63b9dd96068feee83f1ac3a', 7444),
+    (4, 3): ('aa48639cdd3a4429320908e7', 8147),
+    (4, 4): ('a22cae170ebb1b57d4dd6e22', 7251),
+    (4, 5): ('f6aab50fabeb1a33a801d47f', 7124),
+    (4, 6): ('e3d30a56d7598a11927c7cae', 7005),
+    (5, 2): ('634d3a46217a8b734e8e0b44', 19666),
+    (5, 3): ('af27c3157617aada46652e19', 13798),
+    (5, 4): ('ffc5629de442a074abd89c69', 8927),
+    (5, 5): ('5ea97692bb1b0623e14d6ed9', 10458),
+    (5, 6): ('5455515b57c3b6cc1d8e2a90', 14399),
+    (6, 2): ('f63b9dd96068feee83f1ac3a', 7444),
+    (6, 3): ('aa48639cdd3a4429320908e7', 8147),
+    (6, 4): ('cdc416fccff26879fe411f49', 6949),
+    (6, 5): ('f6aab50fabeb1a33a801d47f', 7124),
+    (6, 6): ('bbd9c036171d3c472b22c633', 6993),
+    (7, 2): ('28bd0a26d9d27ab300c22641', 18358),
+    (7, 3): ('7582946eb2811e39f598662b', 9598),
+    (7, 4): ('fd755c9b9d0232f5dd814d51', 9074),
+    (7, 5): ('ebeda00fe8f63dba412fcbb6', 10512),
+    (7, 6): ('9843b3d7f7e7a5541a26820e', 17904),
+    (8, 2): ('7bb684ed27739537bc5e36bc', 7757),
+    (8, 3): ('01dbaa69b9ad06b0a50c3493', 8073),
+    (8, 4): ('1f6f7f95a6848c77000716a1', 6543),
+    (8, 5): ('da73ae467bb695cafe09c37a', 6611),
+    (8, 6): ('3164628897e92920b7a5b140', 6422),
+    (9, 2): ('01143c622582d852145842b5', 12734),
+    (9, 3): ('2b9ce3dc667b77a7b5bc6922', 21328),
+    (9, 4): ('34641dce014cf6111a3b1e24', 11824),
+    (9, 5): ('eafb8c36658eccb5b2214be1', 109830),
+    (9, 6): ('ff8ef794bfc46827f0cab16b', 34428),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("ci", range(len(LEGAL_CONFIGS)))
+def test_legal_sets_pinned(ci, players):
+    variant, options = LEGAL_CONFIGS[ci]
+    assert legal_sequence_digest(variant, options, players) == LEGAL_DIGESTS[(ci, players)]
