@@ -1,0 +1,386 @@
+"""Samba legal-move generation (docs/rules/samba.md §4): the actions legal at T1 (draw, take the
+pile), in the meld phase (the factored moves: ADD through the core staged-move mechanism with a
+completability callback, MELD, LAYOFF, MERGE, FAIL, ASK, discards, manual red threes) and in the
+partner's answer. Every legal action can be completed into a legal whole move: an ADD is offered
+only if the stage with one more card of that kind can still become a legal meld or lay-off under
+the hand guard (HG) and, for an unopened side, an initial batch reaching the requirement
+(`add_completable`, with the completion searches of `_samba_rules`).
+
+The state struct, the action layout and the inline helpers are in `_samba_state.pxd`; the action
+space is described in the module docstring of `cardsim.games._samba`.
+"""
+from libc.string cimport memset, memcpy
+from cardsim.core._types cimport int8_t, uint64_t
+from cardsim.core._bits cimport bit_low
+from cardsim.core._hand cimport Hand, hand_size
+from cardsim.core._staged cimport Staged, staged_legal_adds
+from cardsim.core._actions cimport ActionSet, as_add, as_clear
+from cardsim.games._samba_rules cimport (
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
+    sb_group_ok, sb_meld_of, sb_layoff_ok, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
+    sb_complete_new, sb_complete_new_n, sb_complete_layoff, sb_opening_ok, kind_of, rank_of, suit_of, is_wild,
+    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
+from cardsim.games._samba_state cimport (
+    SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
+    A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
+    count_kind, canastas, free_slot, req_of, blocked_top, pile_rest_in, may_out, grouped_natural, loose_cards,
+    pending_batch)
+
+cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
+    """Cards the hand gains when the whole pile (top already removed) joins it."""
+    cdef int i, n = 0
+    for i in range(s.npile):
+        if c.red3_manual or not is_red3(s.pile[i]):
+            n += 1
+    return n
+
+cdef bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
+                        int C) noexcept nogil:
+    """The top card alone extends slot i (not a canasta, not pending) and HG holds at h cards."""
+    cdef const Meld* m = &s.melds[side][i]
+    cdef int8_t one[SB_KINDS]
+    if m.type == MT_NONE or m.pending or m.type == MT_BLACK3 or sb_is_canasta(m):
+        return False
+    memset(one, 0, SB_KINDS)
+    one[top] = 1
+    if not sb_layoff_ok(m, one, c):
+        return False
+    return sb_hg_ok(h, C + (1 if m.n + 1 >= 7 else 0), may_out(s), c)
+
+cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """T1 (§4.3, §4.5): DRAW while the stock lasts; TAKE_PAIR (natural pair; an unopened side
+    must be able to complete its initial meld with the pile group); TAKE_LAYOFF onto a
+    non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
+    sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
+    the pair take is (the lay-off take is then compulsory, S-D12)."""
+    cdef int p = s.turn, side = side_of(c, p), top, r, i, hsize, rest, C, n = 0
+    cdef bint forced = False, pair = False, frozen
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    as_clear(out, NW)
+    if s.nstock > 0:
+        as_add(out, A_DRAW)
+        n += 1
+    if not blocked_top(s):
+        top = s.pile[s.npile - 1]
+        r = rank_of(top)
+        sb_counts(&s.hand[p], H)
+        hsize = hand_size(&s.hand[p])
+        rest = pile_rest_in(s, c)
+        C = canastas(s, side)
+        if sb_nat_of_rank(H, r) >= 2:
+            if s.opened[side]:
+                pair = sb_pile_group_ok(0, 0, sb_nat_of_rank(H, r), sb_wilds(H), hsize, rest, C,
+                                        may_out(s), c) != 0
+            else:
+                memset(S, 0, SB_KINDS)
+                S[top] = 1
+                pair = sb_opening_ok(S, H, req_of(s, c, side), rest, 3, c) != 0
+            if pair:
+                as_add(out, A_TAKE_PAIR)
+                n += 1
+        frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
+        if not frozen:
+            for i in range(SB_MAXMELDS):
+                if takeable_onto(s, c, side, i, top, hsize + rest, C):
+                    as_add(out, A_TAKE_LAYOFF + i)
+                    n += 1
+                    forced = True
+        if c.seq_top_take and s.opened[side]:
+            for i in range(SB_MAXMELDS):
+                if s.melds[side][i].type == MT_SEQ and takeable_onto(
+                        s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
+                    as_add(out, A_TAKE_SEQ + i)
+                    n += 1
+                    forced = True
+    if s.nstock == 0 and pair and not forced:
+        as_add(out, A_DECLINE)
+        n += 1
+    return n
+
+
+
+ctypedef struct AddCtx:
+    const SBState* s
+    const SBConfig* c
+    int mode                 # ADD_* below
+    int C                    # the side's canastas
+    int need                 # initial-meld value still needed
+    int extra                # cards joining the hand after the batch (the rest of a taken pile)
+    bint mo                  # may go out (the partner has not said no)
+    bint slot                # a free meld slot exists
+    int8_t H[SB_KINDS]       # the hand before the add
+    int8_t S[SB_KINDS]       # the staged cards before the add
+    int nS                   # cards staged
+    int hsize                # cards in hand
+    int srank                # rank of the staged naturals: -1 none, -2 several
+
+cdef enum:
+    ADD_PILE = 1             # the group on a taken top card
+    ADD_OPENING = 2          # an unopened side's batch that must reach the requirement
+    ADD_PENALIZE = 3         # an unopened side's batch under insufficient_initial_meld=penalize
+    ADD_OPENED = 4           # an opened side: new melds and lay-offs
+
+cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
+    """The core staged-move callback: can the stage `play` (the current stage plus one card) be
+    completed into a legal whole move from the rest of the hand (HG, the requirement)?"""
+    cdef const AddCtx* x = <const AddCtx*>ctx
+    cdef const SBState* s = x.s
+    cdef const SBConfig* c = x.c
+    cdef int8_t S[SB_KINDS]
+    cdef int8_t H[SB_KINDS]
+    cdef int k, added = -1, i, r, sn, side = side_of(c, s.turn)
+    cdef bint isnat
+    cdef uint64_t ids = play.cards.layer[0] | play.cards.layer[1]
+    cdef int srank, nS, hsize
+    cdef const Meld* m
+    while ids:                                  # the one kind with a copy more than the stage
+        k = bit_low(ids)
+        ids &= ids - 1
+        if count_kind(&play.cards, kind_of(k)) > x.S[kind_of(k)]:
+            added = kind_of(k)
+            break
+    if added < 0 or x.H[added] == 0:
+        return False
+    memcpy(S, x.S, SB_KINDS)
+    memcpy(H, x.H, SB_KINDS)
+    S[added] += 1
+    H[added] -= 1
+    if x.mode == ADD_PILE:
+        r = rank_of(s.take_top)
+        sn = sb_nat_of_rank(x.S, r)
+        isnat = is_natural(added) and rank_of(added) == r
+        if not isnat and not (is_wild(added) and sn >= 2):
+            return False        # the natural pair is staged first
+        if s.opened[side]:
+            return sb_pile_group_ok(sn + isnat, sb_wilds(x.S) + (not isnat), sb_nat_of_rank(H, r),
+                                    sb_wilds(H), sb_total(H), x.extra, x.C, x.mo, c) != 0
+        S[s.take_top] += 1
+        return sb_opening_ok(S, H, x.need, x.extra, 3, c) != 0
+    if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
+        if not (is_natural(added) or is_wild(added)) or not x.slot:
+            return False
+        if x.mode == ADD_PENALIZE:
+            return sb_complete_new(S, H, 0, False, c) != 0
+        return sb_opening_ok(S, H, x.need, x.extra, 0, c) != 0
+    if is_red3(added):
+        return False
+    if x.slot and sb_complete_new_n(S, H, x.nS + 1, x.hsize - 1, x.C, x.mo, c):
+        return True
+    # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
+    srank = x.srank
+    if is_natural(added):
+        srank = rank_of(added) if srank == -1 else (srank if srank == rank_of(added) else -2)
+    nS = x.nS + 1
+    hsize = x.hsize - 1
+    for i in range(SB_MAXMELDS):
+        m = &s.melds[side][i]
+        if m.type == MT_NONE:
+            continue
+        if m.type == MT_GROUP and (srank == -2 or (srank >= 0 and m.key != srank) or is_black3(added)):
+            continue
+        if m.type == MT_SEQ and (not is_natural(added) or suit_of(added) != m.key):
+            continue
+        if m.type == MT_BLACK3 and not is_black3(added):
+            continue
+        if sb_complete_layoff(m, S, H, nS, hsize, x.C, x.mo, c):
+            return True
+    return False
+
+cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, int C,
+                    const int8_t* H, const int8_t* S, ActionSet* out) noexcept nogil:
+    """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
+    kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
+    cdef AddCtx x
+    cdef int k
+    x.s = s
+    x.c = c
+    x.mode = mode
+    x.C = C
+    x.need = need
+    x.extra = extra
+    x.mo = may_out(s)
+    x.slot = free_slot(s, side_of(c, s.turn)) >= 0
+    x.nS = 0
+    x.hsize = 0
+    x.srank = -1
+    for k in range(SB_KINDS):
+        x.H[k] = H[k]
+        x.S[k] = S[k]
+        x.nS += S[k]
+        x.hsize += H[k]
+        if S[k] and is_natural(k):
+            x.srank = rank_of(k) if x.srank == -1 or x.srank == rank_of(k) else -2
+    return staged_legal_adds(&s.stage, s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), A_ADD,
+                             add_completable, &x, out)
+
+cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok,
+                        const SBConfig* c) noexcept nogil:
+    """An unopened side's MELD worth v towards the `need` still missing: it completes the batch
+    (the hand keeps a card to discard, counting the `extra` pile cards that join it), or the batch
+    may stay short (penalize mode, a card kept), or the rest of the hand can still reach it."""
+    cdef int8_t Z[SB_KINDS]
+    if v >= need:
+        return hsize + extra >= 2
+    if short_ok:
+        return hsize >= 2
+    memset(Z, 0, SB_KINDS)
+    return sb_opening_ok(Z, H, need - v, extra, 0, c) != 0
+
+cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """T2 (§4.4) under construction: see the module docstring for the factoring."""
+    cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
+    cdef int n = 0, hn, hw
+    cdef bint mo = may_out(s), ok, isnat
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    cdef Meld m
+    cdef Meld tmp
+    as_clear(out, NW)
+    sb_counts(&s.hand[p], H)
+    sb_counts(&s.stage.cards, S)
+    hsize = hand_size(&s.hand[p])
+    ssize = sb_total(S)
+    C = canastas(s, side)
+    if s.merge_from >= 0:
+        for i in range(SB_MAXMELDS):
+            if i != s.merge_from and s.melds[side][i].type == MT_GROUP and sb_merge_ok(
+                    &s.melds[side][s.merge_from], &s.melds[side][i], c):
+                as_add(out, A_MERGE_TO + i)
+                n += 1
+        return n
+    if s.pile_take == 1:
+        # the group on the taken top card: the natural pair first, then naturals / wilds
+        t = s.take_top
+        r = rank_of(t)
+        sn = sb_nat_of_rank(S, r)
+        sw = sb_wilds(S)
+        extra = pile_all_in(s, c)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, C, H, S, out)
+        if sn >= 2 and sb_group_ok(1 + sn, sw, c) and free_slot(s, side) >= 0:
+            if s.opened[side]:
+                ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
+            else:
+                ok = batch_meld_ok(sb_counts_value(S) + sb_card_value(t), req_of(s, c, side), H, hsize, extra,
+                                   False, c)
+            if ok:
+                as_add(out, A_MELD)
+                n += 1
+        return n
+    if not s.opened[side]:
+        need = req_of(s, c, side) - s.batch_value
+        extra = pile_all_in(s, c) if s.pile_take == 2 else 0
+        n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
+                        C, H, S, out)
+        if ssize:
+            t = sb_meld_of(S, &m)
+            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and free_slot(s, side) >= 0:
+                if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0, c):
+                    as_add(out, A_MELD)
+                    n += 1
+            return n
+        if pending_batch(s, side):
+            if c.penalize and s.pile_take == 0:
+                as_add(out, A_FAIL)
+                n += 1
+            return n
+        # no batch under way: discards and manual red threes
+        n += discard_legal(s, c, H, hsize, C, mo, out)
+        return n
+    # opened side
+    if s.must_out:
+        if ssize == 0:
+            for k in range(SB_KINDS):
+                if H[k] and grouped_natural(s, side, k):
+                    as_add(out, A_ADD + k)
+                    n += 1
+            if hsize == 1:
+                for k in range(SB_KINDS):
+                    if H[k] and (c.red3_manual or not is_red3(k)):
+                        as_add(out, A_DISCARD + k)
+                        n += 1
+        else:
+            for i in range(SB_MAXMELDS):
+                if s.melds[side][i].type == MT_GROUP and not s.melds[side][i].pending and sb_layoff_ok(
+                        &s.melds[side][i], S, c):
+                    as_add(out, A_LAYOFF + i)
+                    n += 1
+        return n
+    n += legal_adds(s, c, ADD_OPENED, 0, 0, C, H, S, out)
+    if ssize:
+        t = sb_meld_of(S, &m)
+        if free_slot(s, side) >= 0:
+            if t == MT_BLACK3:
+                ok = hsize <= 1 and mo and C >= c.min_canastas
+            elif t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c)):
+                m.n = ssize
+                ok = sb_hg_ok(hsize, C + sb_is_canasta(&m), mo, c)
+            else:
+                ok = False
+            if ok:
+                as_add(out, A_MELD)
+                n += 1
+        for i in range(SB_MAXMELDS):
+            if s.melds[side][i].type == MT_NONE or s.melds[side][i].pending:
+                continue
+            if not sb_layoff_ok(&s.melds[side][i], S, c):
+                continue
+            if s.melds[side][i].type == MT_BLACK3:
+                ok = hsize <= 1 and mo and C >= c.min_canastas
+            else:
+                tmp = s.melds[side][i]
+                tmp.n += ssize
+                ok = sb_hg_ok(hsize, C - sb_is_canasta(&s.melds[side][i]) + sb_is_canasta(&tmp), mo, c)
+            if ok:
+                as_add(out, A_LAYOFF + i)
+                n += 1
+        return n
+    n += discard_legal(s, c, H, hsize, C, mo, out)
+    for i in range(SB_MAXMELDS):
+        if s.melds[side][i].type != MT_GROUP:
+            continue
+        for k in range(SB_MAXMELDS):
+            if k != i and s.melds[side][k].type == MT_GROUP and sb_merge_ok(&s.melds[side][i], &s.melds[side][k], c):
+                as_add(out, A_MERGE_FROM + i)
+                n += 1
+                break
+    if (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and mo
+            and C >= c.min_canastas and hsize >= 2 and loose_cards(s, side, H) <= 1):
+        # hsize >= 2: after a 'no' the player can still discard and keep a card (HG)
+        as_add(out, A_ASK)
+        n += 1
+    return n
+
+cdef int discard_legal(const SBState* s, const SBConfig* c, const int8_t* H, int hsize, int C, bint mo,
+                       ActionSet* out) noexcept nogil:
+    """DISCARD (HG: the hand may be emptied only with min_canastas canastas and no 'no' from the
+    partner; American red threes are never discarded) and PLACE_RED3 (manual mode)."""
+    cdef int k, n = 0
+    cdef bint empty_ok = mo and C >= c.min_canastas
+    if hsize >= 2 or empty_ok:
+        for k in range(SB_KINDS):
+            if H[k] and (c.red3_manual or not is_red3(k)):
+                as_add(out, A_DISCARD + k)
+                n += 1
+    if c.red3_manual and (hsize >= 3 or empty_ok):
+        if H[14]:
+            as_add(out, A_RED3)
+            n += 1
+        if H[27]:
+            as_add(out, A_RED3 + 1)
+            n += 1
+    return n
+
+cdef int sb_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    cdef const SBState* s = <const SBState*>st
+    cdef const SBConfig* c = <const SBConfig*>cfg
+    if s.phase == PH_DRAW:
+        return draw_legal(s, c, out)
+    if s.phase == PH_MELD:
+        return meld_legal(s, c, out)
+    as_clear(out, NW)
+    if s.phase == PH_ANSWER:
+        as_add(out, A_YES)
+        as_add(out, A_NO)
+        return 2
+    return 0

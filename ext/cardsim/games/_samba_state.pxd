@@ -1,0 +1,181 @@
+# Samba state machine (docs/rules/samba.md): the state struct (fixed size, no pointers; clone =
+# memcpy), the action layout, the small inline helpers on the state that the legal-move
+# generation (_samba_legal), the greedy agent (_samba_greedy) and the Python face (_samba) share,
+# and the kernels of _samba_state.pyx. The pure rules are _samba_rules.
+from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._actions cimport ActionSet
+from cardsim.core._rng cimport Rng
+from cardsim.core._hand cimport Hand, hand_add, hand_remove, hand_count
+from cardsim.core._staged cimport Staged
+from cardsim.games._samba_rules cimport (
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, sb_req, sb_is_canasta, rank_of,
+    is_wild, is_natural, is_red3)
+
+cdef enum:
+    SB_MAXP = 6
+    SB_MAXS = 5              # sides (N = 5: five sides of one)
+    # actions (see the module docstring)
+    A_ADD = 0                # 0..52: stage one card of that kind from the hand
+    A_DISCARD = 53           # 53..105: discard one card of that kind
+    A_DRAW = 106             # DRAW_STOCK
+    A_TAKE_PAIR = 107        # TAKE_PILE_PAIR: start the group on the top card
+    A_DECLINE = 108          # DECLINE_PILE (stock empty)
+    A_MELD = 109             # the staged cards become a new meld (with the top card in a pile take)
+    A_FAIL = 110             # insufficient_initial_meld=penalize: give up the pending initial batch
+    A_RED3 = 111             # 111, 112: PLACE_RED3 of 3H / 3D (red_three_mode=manual)
+    A_ASK = 113              # GO_OUT_QUERY
+    A_YES = 114              # partner's answer
+    A_NO = 115
+    A_LAYOFF = 116           # 116..147: the staged cards join meld slot i of the side
+    A_TAKE_LAYOFF = 148      # 148..179: TAKE_PILE_LAYOFF onto slot i
+    A_TAKE_SEQ = 180         # 180..211: sequence_top_card_take onto slot i
+    A_MERGE_FROM = 212       # 212..243: MERGE, first meld
+    A_MERGE_TO = 244         # 244..275: MERGE, second meld (joins the first)
+    SB_NUM_ACTIONS = 276
+    NW = 5                   # action words: ceil(276 / 64)
+    PH_DRAW = 0
+    PH_MELD = 1
+    PH_ANSWER = 2
+    PH_END = 3
+
+ctypedef struct SBState:
+    Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
+    Hand hand[6]             # cards held per seat (staged cards excluded)
+    Hand known[6]            # cards every player knows seat q holds (taken from the pile)
+    Staged stage             # the move under construction (core staged move; public): kind 1
+    Hand aside               # cards out of play (only scenarios with an explicit stock use it)
+    Hand red3[5]             # exposed red threes per side
+    Meld melds[5][32]        # meld slots per side (SB_MAXMELDS)
+    int8_t stock[162]        # stock kinds, top = stock[nstock - 1]
+    int8_t pile[162]         # discard pile kinds, top = pile[npile - 1]
+    int16_t nstock           # cards in the stock
+    int16_t npile            # cards in the pile
+    int16_t pile_frz         # wilds and red threes in the pile (frozen for everyone when > 0)
+    int16_t batch_value      # value of the pending initial-meld melds
+    int16_t req_pen[5]       # +100 per failed initial batch (penalize)
+    int16_t deal_no          # deals finished (scope="match")
+    int8_t phase             # PH_*
+    int8_t turn              # seat to act (the partner in PH_ANSWER)
+    int8_t mover             # seat whose turn it is
+    int8_t dealer            # dealer of this deal
+    int8_t opened[5]         # side has made its initial meld
+    int8_t first_done[6]     # seat has had its first turn (dealt red threes exposed)
+    int8_t melded[6]         # seat has melded or laid off this deal (concealed bonus)
+    int8_t melded_at_start   # melded[mover] at the start of this turn
+    int8_t partner_no        # the partner said no this turn
+    int8_t asked             # GO_OUT_QUERY used this turn
+    int8_t must_out          # the partner said yes: this turn goes out
+    int8_t drew              # drew from the stock this turn
+    int8_t pile_take         # 1: building the group on the top card; 2: its initial batch continues
+    int8_t take_top          # the top card being taken (kind), -1 (the pile group's target)
+    int8_t merge_from        # slot chosen by MERGE_FROM, -1
+    int8_t end_type          # 0 none, 1 went out, 2 stock out / pile declined, 3 last draw red threes
+    int8_t out_seat          # seat that went out, -1
+    int32_t cum[5]           # cumulative scores at the start of this deal
+    int32_t last[5]          # scores of the last finished deal per side
+
+# ---- the state machine's kernels (_samba_state.pyx) ---------------------------------------------
+cdef void reset_turn(SBState* s, int p) noexcept nogil
+cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil
+cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogil
+cdef void sb_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int sb_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint sb_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef void sb_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void sb_metrics(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void sb_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
+cdef int sb_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
+
+# ---- small helpers (inline: the legal-move generation, the greedy agent and the face use them) --
+cdef inline int side_of(const SBConfig* c, int p) noexcept nogil:
+    return p % c.nsides
+
+cdef inline void add_kind(Hand* h, int k) noexcept nogil:
+    """Add one card of kind k (jokers canonical: identity 52 up to 3 copies, then 53)."""
+    if k == SB_JK:
+        if hand_count(h, SB_JK) < 3:
+            hand_add(h, SB_JK)
+        else:
+            hand_add(h, SB_JK2)
+    else:
+        hand_add(h, k)
+
+cdef inline void remove_kind(Hand* h, int k) noexcept nogil:
+    if k == SB_JK:
+        if hand_count(h, SB_JK2):
+            hand_remove(h, SB_JK2)
+        else:
+            hand_remove(h, SB_JK)
+    else:
+        hand_remove(h, k)
+
+cdef inline int count_kind(const Hand* h, int k) noexcept nogil:
+    if k == SB_JK:
+        return hand_count(h, SB_JK) + hand_count(h, SB_JK2)
+    return hand_count(h, k)
+
+cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
+    """Seat p gave up a card of kind k: the public lower bound on its holding drops by one."""
+    if count_kind(&s.known[p], k):
+        remove_kind(&s.known[p], k)
+
+cdef inline int canastas(const SBState* s, int side) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(SB_MAXMELDS):
+        if s.melds[side][i].type != MT_NONE and not s.melds[side][i].pending and sb_is_canasta(&s.melds[side][i]):
+            n += 1
+    return n
+
+cdef inline int free_slot(const SBState* s, int side) noexcept nogil:
+    cdef int i
+    for i in range(SB_MAXMELDS):
+        if s.melds[side][i].type == MT_NONE:
+            return i
+    return -1
+
+cdef inline int req_of(const SBState* s, const SBConfig* c, int side) noexcept nogil:
+    return sb_req(s.cum[side], c.table_hoyle) + s.req_pen[side]
+
+cdef inline bint blocked_top(const SBState* s) noexcept nogil:
+    cdef int t
+    if s.npile == 0:
+        return True
+    t = s.pile[s.npile - 1]
+    return is_wild(t) or rank_of(t) == 1
+
+cdef inline int pile_rest_in(const SBState* s, const SBConfig* c) noexcept nogil:
+    """Cards the hand gains from the pile below the top (red threes are exposed instead, auto)."""
+    cdef int i, n = 0
+    for i in range(s.npile - 1):
+        if c.red3_manual or not is_red3(s.pile[i]):
+            n += 1
+    return n
+
+cdef inline bint may_out(const SBState* s) noexcept nogil:
+    return not s.partner_no
+
+cdef inline bint grouped_natural(const SBState* s, int side, int k) noexcept nogil:
+    """k is a natural of a rank the side holds a (non-pending) GROUP of."""
+    cdef int i
+    if not is_natural(k):
+        return False
+    for i in range(SB_MAXMELDS):
+        if s.melds[side][i].type == MT_GROUP and not s.melds[side][i].pending and s.melds[side][i].key == rank_of(k):
+            return True
+    return False
+
+cdef inline int loose_cards(const SBState* s, int side, const int8_t* H) noexcept nogil:
+    """Cards of H that are not naturals of a rank the side has grouped."""
+    cdef int k, n = 0
+    for k in range(SB_KINDS):
+        if H[k] and not grouped_natural(s, side, k):
+            n += H[k]
+    return n
+
+cdef inline bint pending_batch(const SBState* s, int side) noexcept nogil:
+    cdef int i
+    for i in range(SB_MAXMELDS):
+        if s.melds[side][i].type != MT_NONE and s.melds[side][i].pending:
+            return True
+    return False

@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games._samba_legal (the legal-move generation; C-level only).
