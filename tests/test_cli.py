@@ -129,3 +129,32 @@ def test_errors_point_to_the_rules_and_do_not_contradict(capsys):
     if any(o.name == "scope" for o in mod.OPTIONS):
         assert main(["simulate", G, "--matches", "3", "-o", "scope=deal"]) == 2
         assert "--matches plays whole matches" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["games"], ["replay", "basra", "--seed", "3"]])
+def test_a_reader_that_closes_early_stops_it_quietly(argv):
+    """`cardsim ... | head -1`: when the reader has gone, the command stops without a traceback or
+    an error line and exits 141 (128 + SIGPIPE), as the Python docs' "Note on SIGPIPE" advises.
+    The pipe's read end is closed before the command starts, so every write meets EPIPE."""
+    import os
+    import subprocess
+    import sys
+
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, "-m", "cardsim", *argv], stdout=w, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+    finally:
+        os.close(w)
+    assert p.returncode == 141 and p.stderr == "", (p.returncode, p.stderr)
+
+
+def test_head_1_prints_one_line_and_nothing_else():
+    import subprocess
+    import sys
+
+    p = subprocess.run(f'"{sys.executable}" -m cardsim games | head -1', shell=True, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0 and p.stderr == "" and p.stdout.count("\n") == 1
+    assert p.stdout.split()[0] == cardsim.GAMES[0]

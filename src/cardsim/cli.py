@@ -575,10 +575,27 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _stdout_closed() -> int:
+    """The reader of stdout went away (`cardsim ... | head -1`): stop quietly, as a command killed
+    by SIGPIPE does (Python docs, "Note on SIGPIPE"): point stdout at devnull so the flush at exit
+    cannot fail again, and exit 141 (128 + SIGPIPE, what the shell reports for such a command)."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):     # stdout replaced by an object without a file
+        pass
+    return 141
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()              # a closed pipe shows up here, not in the flush at exit
+        return code
+    except BrokenPipeError:
+        return _stdout_closed()
     except CardsimError as e:
         game = getattr(args, "game", None)
         hint = ""
