@@ -2,7 +2,8 @@
 
 For every game (or those named) and each of its CONFORMANCE_CONFIGS, plays three seeded deals
 with the batch kernel (greedy on even seats, random on odd ones) and writes the action log as
-strings and the final returns to tests/playthroughs/<game>.json. test_golden.py replays them.
+strings and the final returns to tests/playthroughs/<game>.json (atomically: a temporary file
+renamed, so an interrupted run never leaves a half-written golden). test_golden.py replays them.
 Regenerate only for an intended rule change, and say so in the commit."""
 import json
 import pathlib
@@ -11,6 +12,7 @@ import sys
 import cardsim
 from cardsim.core._engine import kernel_actions
 from cardsim.game import game_module
+from cardsim.results_io import write_text_atomic
 
 HERE = pathlib.Path(__file__).resolve().parent
 SEEDS = ((1, 0), (2, 5), (3, 17))
@@ -39,7 +41,7 @@ def playthroughs(name):
 def main(names):
     for name in names or cardsim.GAMES:
         path = HERE / f"{name}.json"
-        path.write_text(json.dumps(playthroughs(name), indent=0) + "\n")
+        write_text_atomic(path, json.dumps(playthroughs(name), indent=0) + "\n")
         print("wrote", path)
 
 
