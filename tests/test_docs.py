@@ -11,7 +11,13 @@ import cardsim
 from cardsim.game import game_module
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DOCUMENTED = ("joffre_whist", "zhao_pengyou", "basra", "gleek", "karnoffel", "exposure")
+DOCUMENTED = cardsim.GAMES
+# The letter of each rules spec's decision codes: D7, S-D3 (most games), T4 (Tien Gow), X9 (Six Tigers).
+DECISION_LETTER = {"tien_gow": "T", "six_tigers": "X"}
+
+
+def _decision_codes(text, letter):
+    return set(re.findall(rf"\b(?:[A-Z]-)?{letter}\d+\b", text))
 
 
 def _doc(game):
@@ -37,8 +43,9 @@ def test_every_decision_the_engine_cites_is_documented(game):
 
     doc = _doc(game)
     kdoc = importlib.import_module(f"cardsim.games._{game}").__doc__ or ""
-    codes = set(re.findall(r"\b(?:[A-Z]-)?D\d+\b", kdoc + (game_module(game).__doc__ or "")))
-    codes |= {c for o in game_module(game).OPTIONS for c in re.findall(r"\b(?:[A-Z]-)?D\d+\b", o.doc)}
+    letter = DECISION_LETTER.get(game, "D")
+    codes = _decision_codes(kdoc + (game_module(game).__doc__ or ""), letter)
+    codes |= {c for o in game_module(game).OPTIONS for c in _decision_codes(o.doc, letter)}
     assert codes, "the module cites no decision codes"
     for code in sorted(codes):
         assert re.search(rf"\b{re.escape(code)}\b", doc), f"{code} is not explained in docs/rules/{game}.md"
@@ -53,12 +60,33 @@ def test_doc_sections_and_notation(game):
     assert f"tests/games/test_{game}.py" in doc and (ROOT / "tests" / "games" / f"test_{game}.py").exists()
 
 
+OUTSIDE = re.compile(r"\bshared[/]|\bseeds[/][0-9a-f]")    # the workspace's shared folder and its seeds
+
+
+def _repository_text_files():
+    files = [ROOT / "README.md", ROOT / "CMakeLists.txt", ROOT / "pyproject.toml", ROOT / ".ci" / "run"]
+    for top in ("src", "ext", "docs", "tests", "bench", "tools"):
+        files += [p for p in sorted((ROOT / top).rglob("*"))
+                  if p.suffix in (".py", ".pyx", ".pxd", ".pyi", ".md", ".txt", ".toml", ".cfg", ".sh")]
+    return [p for p in files if p.is_file()]
+
+
 @pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
                                   ROOT / "bench" / "conftest.py", ROOT / "src" / "cardsim" / "cli.py"],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_nothing_points_outside_the_repository(path):
     text = path.read_text(encoding="utf-8")
-    assert not re.search(r"\bshared[/]|\bseeds[/][0-9a-f]", text), f"{path.relative_to(ROOT)} cites the workspace's shared folder or seeds"
+    assert not OUTSIDE.search(text), f"{path.relative_to(ROOT)} cites the workspace's shared folder or seeds"
+
+
+def test_no_source_file_points_outside_the_repository():
+    """Every source, test, benchmark, tool and doc file: a user's clone has no shared folder, so
+    rules are cited as docs/rules/<game>.md. (This file and tests/test_readme.py spell the
+    forbidden path so that it does not match.)"""
+    files = _repository_text_files()
+    assert len(files) > 100, "the repository's files were not found"
+    bad = [str(p.relative_to(ROOT)) for p in files if OUTSIDE.search(p.read_text(encoding="utf-8", errors="replace"))]
+    assert not bad, f"these files cite the workspace's shared folder or seeds: {bad}"
 
 
 def test_cardsim_games_points_to_the_rules_docs(capsys):
