@@ -320,6 +320,28 @@ def test_bad_actions_leave_state_unchanged(game):
         game.new_state(seed="7")
 
 
+def test_parse_error_names_what_the_phase_allows(game):
+    # in the auction a card is no action: the message names the bids, PASS and DOUBLE and says
+    # cards wait for the play, instead of asking for a card
+    st = game.new_state(seed=3, deal=1)
+    assert st.phase == "auction"
+    before = st.state_bytes()
+    for text in ("AS", "10H", "ZZ"):
+        with pytest.raises(ParseError) as err:
+            st.string_to_action(text)
+        msg = str(err.value)
+        assert "in the auction" in msg and "'PASS'" in msg and "'DOUBLE'" in msg and "'1NT'" in msg
+        assert "expected a card" not in msg
+    assert st.state_bytes() == before
+    st.apply(st.string_to_action("1NT"))
+    while st.phase == "auction":
+        st.apply(st.string_to_action("PASS"))
+    assert st.phase == "play"
+    with pytest.raises(ParseError, match=r"in play: a card \('AS'"):
+        st.string_to_action("ZZ")
+    assert st.action_to_string(st.string_to_action("AS")) == "AS"
+
+
 def test_bad_oracle_input():
     with pytest.raises(ParseError):
         jw.trick_winner(["AD", "XX"], "S")

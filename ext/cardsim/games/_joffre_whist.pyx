@@ -632,8 +632,17 @@ cdef class JoffreWhistSpec(GameSpec):
         try:
             return JW_BID0 + parse_bid(t)
         except (ParseError, ValueError):
-            raise ParseError(f"joffre_whist: cannot parse action {text!r}; expected a card ('AS', "
-                             f"'10H'), a bid ('3D', '1NT', '2TA-S', '4JTA-H'), 'PASS' or 'DOUBLE'") from None
+            pass
+        # name what this phase allows: the auction takes bids, PASS and DOUBLE; play takes cards
+        phase = (<JWState*>s.data).phase
+        if phase == JW_PH_AUCTION:
+            allowed = ("in the auction: a bid ('3D', '1NT', '2TA-S', '4JTA-H'), 'PASS' or "
+                       "'DOUBLE' (cards are played only once the auction is over)")
+        elif phase == JW_PH_PLAY:
+            allowed = "in play: a card ('AS', '10H')"
+        else:
+            allowed = "nothing: the deal is over"
+        raise ParseError(f"joffre_whist: cannot parse action {text!r}; expected {allowed}")
 
     def hand_strings(self, State s, int p):
         return mask_to_cards((<JWState*>s.data).hand[p])
