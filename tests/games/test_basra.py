@@ -723,26 +723,120 @@ def test_switch_options_accept_spec_words():
         cardsim.make("basra", lone_rule=1)
 
 
-def test_resample_keeps_known_stock_cards():
+def _bottom_pos(view, card):
+    """Position of card in the stock counted from the bottom (the view lists the top first)."""
+    return len(view["stock"]) - 1 - view["stock"].index(card)
+
+
+def _deal_with_burials(g, nb, seed=8):
+    for d in range(400):
+        st = g.new_state(seed=seed, deal=d)
+        if len(g.spec.view(st)["buried"]) == nb:
+            return st
+    pytest.fail(f"no deal with {nb} buried card(s)")
+
+
+def test_resample_redraws_a_buried_cards_place_within_what_is_public():
+    """Default floor_bury "bottom10" (§3.5, B-D7): a buried J/♦7 is mixed into the bottom 11
+    cards of the stock (32 cards at 4 players). Everyone knows it is in the stock, nobody knows
+    where in those 11. Resamples for any seat keep it in the stock (the hands were dealt before
+    the floor) and spread it uniformly over the 11 bottom places (chi-square over 1,100
+    resamples); the engine used to keep it at its true place (one place every time)."""
+    from scipy.stats import chisquare
+
     g = cardsim.make("basra", players=4)
-    for d in range(40):
-        st = g.new_state(seed=8, deal=d)
-        v = g.spec.view(st)
-        if not v["buried"]:
+    st = _deal_with_burials(g, 1)
+    v = g.spec.view(st)
+    (j,) = v["buried"]
+    assert len(v["stock"]) == 32 and _bottom_pos(v, j) <= 10
+    for p in range(4):
+        counts = [0] * 11
+        for seed in range(1100 if p == 1 else 150):
+            w = g.spec.view(st.resample(p, seed=seed))
+            assert w["hands"][p] == v["hands"][p] and w["buried"] == v["buried"]
+            assert j in w["stock"] and all(j not in h for h in w["hands"])
+            counts[_bottom_pos(w, j)] += 1
+        assert sum(c > 0 for c in counts) >= (11 if p == 1 else 5)
+        if p == 1:
+            assert chisquare(counts).pvalue > 1e-3
+
+
+def test_resample_keeps_the_seen_peek_within_its_public_span():
+    """The dealer saw the bottom card before the floor was cleaned; with one burial bottom10
+    then mixed it into the bottom 11: the dealer's resamples keep it in the stock (its identity
+    is known to him), somewhere in those 11 places, and not always at its true place. A seat
+    that did not see it gets a world whose peek is an unburied card at the old peek's place (or,
+when the buried card was drawn there, another unburied card of the span)."""
+    g = cardsim.make("basra", players=4)
+    st = _deal_with_burials(g, 1, seed=11)
+    v = g.spec.view(st)
+    dealer, pk = v["dealer"], v["peek"]
+    places = set()
+    for seed in range(200):
+        w = g.spec.view(st.resample(dealer, seed=seed))
+        assert w["peek"] == pk and pk in w["stock"] and _bottom_pos(w, pk) <= 10
+        places.add(_bottom_pos(w, pk))
+    assert len(places) >= 5
+    other = (dealer + 1) % 4
+    same = 0
+    for seed in range(100):
+        w = g.spec.view(st.resample(other, seed=seed))
+        assert w["peek"] in w["stock"] and w["peek"] not in w["buried"]
+        assert _bottom_pos(w, w["peek"]) <= 10
+        same += _bottom_pos(w, w["peek"]) == _bottom_pos(v, pk)
+    assert same >= 80                 # elsewhere only when a buried card took the old place
+
+
+def test_resample_floor_bury_bottom_and_random():
+    """floor_bury "bottom" stacks buried cards at the very bottom: their places (and the
+    peek's, just above them) are public and stay. "random" inserts anywhere: a buried card's
+    place is redrawn over the whole stock."""
+    g = cardsim.make("basra", players=4, floor_bury="bottom")
+    st = _deal_with_burials(g, 1)
+    v = g.spec.view(st)
+    (j,) = v["buried"]
+    assert _bottom_pos(v, j) == 0 and _bottom_pos(v, v["peek"]) == 1
+    for p in range(4):
+        w = g.spec.view(st.resample(p, seed=p))
+        assert _bottom_pos(w, j) == 0 and w["hands"][p] == v["hands"][p]
+        if p == v["dealer"]:
+            assert _bottom_pos(w, v["peek"]) == 1
+    g = cardsim.make("basra", players=4, floor_bury="random")
+    st = _deal_with_burials(g, 1)
+    (j,) = g.spec.view(st)["buried"]
+    places = {_bottom_pos(g.spec.view(st.resample(0, seed=seed)), j) for seed in range(300)}
+    assert max(places) > 11 and len(places) >= 20
+
+
+def test_resample_after_redeals_keeps_buried_cards_consistent():
+    """Late in a deal (hands re-dealt from the stock), a buried card p cannot see is either
+    still in the stock's bottom 11 + 1 places or in the hand of a seat whose last batch reached
+    that far down; resampling keeps p's observation."""
+    g = cardsim.make("basra", players=4)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for d in range(60):
+        st = g.new_state(seed=21, deal=d)
+        v0 = g.spec.view(st)
+        if not v0["buried"]:
             continue
-        dealer = v["dealer"]
+        while not st.is_terminal() and len(g.spec.view(st)["stock"]) > 0:
+            st.apply(int(rng.choice(st.legal_actions())))
+        if st.is_terminal():
+            continue
+        v = g.spec.view(st)
         for p in range(4):
-            r = st.resample(p, seed=d)
-            w = g.spec.view(r)
-            assert w["hands"][p] == v["hands"][p] and w["floor"] == v["floor"]
-            for k, c in enumerate(v["stock"]):
-                if c in v["buried"] or (p == dealer and c == v["peek"]):
-                    assert w["stock"][k] == c                      # known cards keep their place
-            if p != dealer and v["peek"] in v["stock"]:            # the peek follows its place
-                assert w["stock"][v["stock"].index(v["peek"])] == w["peek"]
-        break
-    else:
-        pytest.fail("no deal with a buried card")
+            for seed in range(5):
+                r = st.resample(p, seed=seed)
+                assert np.array_equal(r.observation(p), st.observation(p))
+                w = g.spec.view(r)
+                for j in v["buried"]:
+                    if j in w["stock"]:
+                        assert _bottom_pos(w, j) < 10 + len(v["buried"])
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 2
 
 
 # ---- bad input never crashes, never scores (issue: hardening) ----------------------------------
