@@ -21,3 +21,10 @@ def bench_kernel_random_one_thread(kernel_speed, players):
 def bench_kernel_greedy_one_thread(kernel_speed, players):
     kernel_speed(cardsim.make("zhao_pengyou", players=players), [1] * players, N_KERNEL[players] // 4,
                  f"zhao_pengyou {players}p greedy kernel", smoke_deals=10, rounds=5)
+
+
+@pytest.mark.parametrize("players", [6, 12])
+def bench_kernel_random_shengji(kernel_speed, players):
+    """The shengji preset (issue 17: mixed throws, format-based follows): reported, no target."""
+    kernel_speed(cardsim.make("zhao_pengyou", players=players, variant="shengji"), [0] * players,
+                 N_KERNEL[players] // 2, f"zhao_pengyou {players}p shengji random kernel", smoke_deals=10)

@@ -988,3 +988,224 @@ def test_no_trump_oracles():
     assert lead_format(["5S", "5S", "3S", "3S"], None, "4") == "sequence"     # the trump rank is skipped
     assert lead_format(["4S", "4H"], None, "4") == "throw"                     # two trumps, not a pair
     follows_are(["4D", "SJ", "AS", "2C"], ["4H"], None, "4", [["4D"], ["SJ"]])
+
+
+# ---- shengji's rules (issue 17): the options, the preset, play, property tests ---------------------------
+SHENGJI_POLICIES = ("no_protections", "longer_tuples_protected", "only_draw_tractor_on_tractor",
+                    "longer_tuples_protected_and_only_draw_tractor_on_tractor", "no_format_based_draw")
+
+
+def test_shengji_preset_is_shengjis_defaults():
+    g = cardsim.make("zhao_pengyou", variant="shengji")
+    o = g.options
+    assert o["throw_units"] == "mixed" and o["tractor_adjacency"] == "shengji"
+    assert (o["tractor_min_count"], o["tractor_min_length"]) == (2, 2)          # TractorRequirements::default
+    assert o["draw_policy"] == "no_protections" and o["throw_evaluation"] == "all"
+    assert o["bomb_policy"] == "no_bombs" and o["rainbows"] == 0
+    assert o["failed_throw"] == "reveal_blocker"            # ThrowPenalty::None, halting player shown
+    assert o["kitty_multiplier"] == "largest_component"     # KittyPenalty::Times
+    assert o["notrump_declaration"] is True                 # JokerBidPolicy::BothTwoOrMore
+    assert cardsim.make("zhao_pengyou").options["throw_units"] == "uniform"      # the seed stays the default
+
+
+def test_shengji_options_are_validated():
+    with pytest.raises(ConfigError, match="throw_units='mixed'"):
+        cardsim.make("zhao_pengyou", draw_policy="no_protections")
+    with pytest.raises(ConfigError, match="needs a shengji draw_policy"):
+        cardsim.make("zhao_pengyou", throw_units="mixed")
+    with pytest.raises(ConfigError, match="reject"):
+        cardsim.make("zhao_pengyou", variant="shengji", failed_throw="reject")
+    with pytest.raises(ConfigError, match="must be one of"):
+        cardsim.make("zhao_pengyou", variant="shengji", draw_policy="nope")
+    with pytest.raises(ConfigError, match="must be >= 2"):
+        cardsim.make("zhao_pengyou", variant="shengji", tractor_min_count=1)
+    for bad in ({"drawpolicy": "no_protections"}, {"rainbows": -1}, {"rainbows": 1.5}, {"bomb_policy": True},
+                {"throw_evaluation": None}):
+        with pytest.raises(ConfigError):
+            lead_format(["AS"], "H", "5", variant="shengji", **bad)
+        with pytest.raises(ConfigError):
+            zp.legal_follows(["AS"], ["KS"], "H", "5", variant="shengji", **bad)
+    with pytest.raises(ConfigError, match="unknown variant"):
+        lead_format(["AS"], "H", "5", variant="tractor")
+    with pytest.raises(ParseError):
+        zp.lead_units(["AS", "XX"], "H", "5", variant="shengji")
+    with pytest.raises(ParseError):
+        zp.throw_outcome(["AS"], [["ZZ"]], "H", "5", variant="shengji")
+    with pytest.raises(ConfigError):
+        zp.throw_outcome(["AS"], "KS", "H", "5", variant="shengji")
+    with pytest.raises(ConfigError, match="throw_units='mixed'"):
+        zp.follow_matches(["AS"], ["KS"], "H", "5")
+    with pytest.raises(IllegalActionError):
+        zp.lead_units(["AS", "KH"], "C", "5", variant="shengji")
+
+
+def test_shengji_leads_units_and_adjacency():
+    V = "shengji"
+    assert zp.lead_units(["8H", "8H", "7H", "2H"], "S", "4", variant=V) == [(2, ["8H"]), (1, ["7H"]), (1, ["2H"])]
+    assert zp.lead_units(["QS", "QS", "KS", "KS", "AS"], "H", "4", variant=V) == [(2, ["QS", "KS"]), (1, ["AS"])]
+    assert zp.lead_units(["4H", "4H", "4S", "4S"], "S", "4", variant=V) == [(2, ["4H", "4S"])]
+    assert zp.lead_units(["4H", "4H", "AS", "AS"], "S", "4", variant=V) == [(2, ["AS", "4H"])]
+    assert zp.lead_units(["4S", "4S", "SJ", "SJ", "BJ", "BJ"], "S", "4", variant=V) == [(2, ["4S", "SJ", "BJ"])]
+    assert sorted(zp.lead_units(["4H", "4H", "4D", "4D"], "S", "4", variant=V)) == [(2, ["4D"]), (2, ["4H"])]
+    assert lead_format(["4H", "4H", "AS", "AS"], "S", "4", variant=V) == "sequence"
+    assert lead_format(["4H", "4H", "AS", "AS"], "S", "4", variant=V, tractor_adjacency="standard") == "throw"
+    assert lead_format(["8H", "8H", "7H", "2H"], "S", "4", variant=V) == "throw"
+    assert lead_format(["7S", "7H", "7D", "7C"], "S", "4", variant=V, rainbows=4) == "rainbow"
+    assert lead_format(["7H"] * 4, "S", "4", variant=V, bomb_policy="allow_bombs") == "bomb"
+    assert lead_format(["7H"] * 4, "S", "4", variant=V) == "set"
+    # tractor requirements: three pairs needed for a tractor, or triples
+    assert lead_format(["2H", "2H", "3H", "3H"], "S", "4", variant=V, tractor_min_length=3) == "throw"
+    assert lead_format(["2H", "2H", "3H", "3H"], "S", "4", variant=V, tractor_min_count=3) == "throw"
+    with pytest.raises(IllegalActionError):
+        lead_format(["8H", "8H", "7H", "2H"], "S", "4")                # the seed: groups of one size
+
+
+def test_shengji_draw_policy_examples():
+    V = "shengji"
+    hand = ["2S", "2S", "2S", "3S", "5S", "5S", "3S", "3S"]
+    lead = ["8S", "8S", "9S", "9S"]                                      # a trump tractor (trump S/4)
+    assert not zp.is_legal_follow(hand, lead, ["2S", "2S", "5S", "5S"], "S", "4", variant=V)
+    assert zp.is_legal_follow(hand, lead, ["2S", "2S", "3S", "3S"], "S", "4", variant=V)
+    assert zp.is_legal_follow(hand, lead, ["2S", "2S", "5S", "5S"], "S", "4", variant=V,
+                              draw_policy="no_format_based_draw")
+    # a pair led, a triple held: no_protections draws it, longer_tuples_protected does not
+    assert not zp.is_legal_follow(["2S", "2S", "2S", "3S", "5S"], ["3S", "3S"], ["3S", "5S"], "S", "4", variant=V)
+    assert zp.is_legal_follow(["2S", "2S", "2S", "3S", "5S"], ["3S", "3S"], ["3S", "5S"], "S", "4", variant=V,
+                              draw_policy="longer_tuples_protected")
+
+
+def test_shengji_throw_evaluation_and_bombs():
+    V = "shengji"
+    lead = ["AH", "AH", "KH"]                                            # a pair and a single of hearts
+    # trumps: a pair of 3S and the big joker; a second trumper with a higher pair but a lower single
+    t1, t2 = ["3S", "3S", "BJ"], ["6S", "6S", "5S"]
+    assert trick_winner([lead, t1], "S", "2", variant=V) == 1
+    assert trick_winner([lead, t1, t2], "S", "2", variant=V, throw_evaluation="all") == 1
+    assert trick_winner([lead, t1, t2], "S", "2", variant=V, throw_evaluation="highest") == 1
+    assert trick_winner([lead, t1, t2], "S", "2", variant=V, throw_evaluation="trick_unit_length") == 2
+    four = ["8D"] * 4
+    assert trick_winner([["AH", "KH", "QH", "JH"], four], "S", "2", variant=V, players=12) == 0
+    assert trick_winner([["AH", "KH", "QH", "JH"], four], "S", "2", variant=V, bomb_policy="allow_bombs") == 1
+    assert zp.is_legal_follow(four + ["3H"], ["AH", "KH", "QH", "JH"], four, "S", "2", variant=V,
+                              bomb_policy="allow_bombs")
+    assert not zp.is_legal_follow(four + ["3H"], ["AH", "KH", "QH", "JH"], four, "S", "2", variant=V,
+                                  bomb_policy="allow_bombs_suit_following")
+
+
+def test_shengji_failed_throw_forces_the_beaten_unit_in_play():
+    g = cardsim.make("zhao_pengyou", variant="shengji")
+    hands = [["8H", "8H", "7H", "2H"], ["9H", "3C", "4C", "5C"], ["6D", "7D", "8D", "9D"],
+             ["6C", "7C", "8C", "9C"], ["JD", "QD", "KD", "AD"], ["JC", "QC", "KC", "AC"]]
+    s = g.spec.scenario(hands, trump_suit="S", trump_rank="4", declarer=0)
+    zp.play(s, ["8H", "8H", "7H", "2H"])
+    v = g.spec.view(s)
+    assert v["trick"][0] == ["2H"] and v["lead_format"] == "single"         # the single 2H is beaten by 9H
+    assert sorted(v["exposed"][0]) == ["7H", "8H", "8H"] and v["fails"][0] == 1 and v["blocker"] == 1
+    assert sorted(s.hand(0)) == ["7H", "8H", "8H"]
+
+
+def test_notrump_declaration():
+    g = cardsim.make("zhao_pengyou", variant="shengji")
+    for seed in range(200):
+        s = g.new_state(seed=seed)
+        while s.phase == "draw":
+            la = [s.action_to_string(int(a)) for a in s.legal_actions()]
+            if "DECLARE NT" in la:
+                q = s.current_player
+                s.apply(s.string_to_action("DECLARE NT"))
+                v = g.spec.view(s)
+                assert v["declarer"] == q and v["trump_suit"] == "NT"
+                assert Counter(v["exposed"][q]) in (Counter({"BJ": 2}), Counter({"SJ": 2}))
+                assert zp.card_order("AS", None, v["trump_rank"])[0] == "S"
+                return
+            s.apply(s.string_to_action("PASS") if "PASS" in la else int(s.legal_actions()[0]))
+    pytest.fail("no no-trump declaration offered in 200 deals")
+
+
+@pytest.mark.parametrize("cfg", [{"variant": "shengji"},
+                                 {"variant": "shengji", "players": 12, "bomb_policy": "allow_bombs", "rainbows": 4},
+                                 {"variant": "shengji", "players": 5, "draw_policy": "longer_tuples_protected"},
+                                 {"players": 6, "notrump_declaration": True}])
+def test_shengji_playout_invariants(cfg):
+    """Cards and points conserved, never a state without a legal action, over random playouts."""
+    g = cardsim.make("zhao_pengyou", called_card_points="to_trick_winner", **cfg)
+    row = zp.TABLE[g.spec.config["players"]]
+    rng = np.random.default_rng(7)
+    for seed in range(6):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            assert g.spec.card_total(s) == g.spec.deck_size
+            la = s.legal_actions()
+            assert len(la) > 0
+            s.apply(int(la[rng.integers(len(la))]))
+        v = g.spec.view(s)
+        assert sum(v["captured"]) + v["kitty_points"] == 100 * row["decks"]
+
+
+SJ_POOL = ["AH", "KH", "QH", "10H", "9H", "8H", "5H", "2H", "AS", "9S", "QS", "7C", "9D", "BJ"]
+SJ_LEADS = [["JH"], ["JH", "JH"], ["JH", "JH", "10H", "10H"], ["JH", "JH", "8H", "8H"], ["KH", "KH", "QH"],
+            ["AH", "AH", "KH", "KH", "3H"], ["QH", "QH", "QH"], ["6C", "6C", "3C"], ["7H", "7H", "7H", "7H"],
+            ["AH", "AH", "9S", "9S"], ["6S", "6S", "4S", "3S"], ["8H", "8H", "AH", "AH"]]
+
+
+def sj_factored_follows(hand, lead, T, R, opts):
+    """Whole follows reachable through the engine's action space under shengji's rules (a
+    12-player table, 4 packs: seat 0 leads `lead` standing, seat 1 holds `hand`)."""
+    g = cardsim.make("zhao_pengyou", players=12, variant="shengji", **opts)
+    copies = lambda c: 0 if c == "SJ" else (2 if c == "BJ" else 4)
+    L, h = len(lead), len(hand)
+    lead_suit = zp.card_order(lead[0], T, R)[0]
+    used = Counter(lead) + Counter(hand)
+    if any(n > copies(c) for c, n in used.items()):
+        return None
+    pool = [c for c in [r + su for su in "SHDC" for r in RANKS] + ["BJ"]
+            if zp.card_order(c, T, R)[0] != lead_suit for _ in range(copies(c) - used[c])]
+    pads = [pool[i * h:(i + 1) * h] for i in range(11)]
+    if any(len(p) < h for p in pads):
+        return None
+    hands = [list(lead) + pads[10][:h - L], list(hand)] + pads[:10]
+    s0 = g.spec.scenario(hands, trump_suit=T, trump_rank=R, declarer=0)
+    zp.play(s0, lead)
+    if Counter(g.spec.view(s0)["trick"][0]) != Counter(lead):
+        return None
+    results = set()
+
+    def rec(s, taken):
+        if s.current_player != 1:
+            results.add(ms(taken))
+            return
+        for a in s.legal_actions():
+            t = s.clone()
+            t.apply(int(a))
+            rec(t, taken + [s.action_to_string(int(a))])
+
+    rec(s0, [])
+    return results
+
+
+@pytest.mark.parametrize("opts", [{}] + [{"draw_policy": p} for p in SHENGJI_POLICIES[1:]]
+                         + [{"bomb_policy": "allow_bombs"}, {"bomb_policy": "allow_bombs_suit_following"},
+                            {"tractor_min_length": 3}])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand=st.lists(st.sampled_from(SJ_POOL), min_size=2, max_size=8), lead=st.sampled_from(SJ_LEADS),
+       trump=st.sampled_from([("S", "4"), ("H", "9"), ("C", "5"), ("D", "J")]))
+def test_property_shengji_factored_equals_brute_force(opts, hand, lead, trump):
+    """Under shengji's rules (the preset, each draw policy, bombs): the engine's factored follow
+    actions reach exactly the plays the whole-play kernel accepts (no dead ends, nothing missed),
+    and legal_follows lists exactly those."""
+    T, R = trump
+    V = "shengji"
+    try:
+        lead_format(lead, T, R, variant=V, **opts)
+    except IllegalActionError:
+        return
+    if len(hand) < len(lead) or any(v > 4 for v in Counter(hand).values()):
+        return
+    expected = {ms(c) for c in set(itertools.combinations(sorted(hand), len(lead)))
+                if zp.is_legal_follow(hand, lead, list(c), T, R, variant=V, **opts)}
+    assert expected, (hand, lead, trump, opts)                       # some follow is always legal
+    assert as_set(zp.legal_follows(hand, lead, T, R, variant=V, **opts)) == expected
+    if len(hand) <= 7:
+        fact = sj_factored_follows(hand, lead, T, R, opts)
+        if fact is not None:
+            assert fact == expected, (hand, lead, trump, opts)

@@ -49,11 +49,13 @@ from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.core._rng cimport Rng, rng_seed, STREAM_DEAL
 from cardsim.core._trick cimport trick_start
 from cardsim.games._zhao_pengyou_rules cimport (
-    ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_IMPOSSIBLE, hand_points, zp_set_trump, zp_classify,
-    zp_trick_winner, zp_follow_ok, set_obligation_cost)
+    ZPTrump, ZPConfig, ZPFormat, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_IMPOSSIBLE, hand_points, zp_set_trump, zp_classify,
+    zp_trick_winner, zp_follow_ok, set_obligation_cost, zp_set_adjacency, zp_mixed_format, zp_mixed_winner,
+    zp_mixed_follow_ok, zp_mixed_completable, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_matches)
+from cardsim.games._zhao_pengyou_rules import dec_install
 from cardsim.games._zhao_pengyou_state cimport (
-    ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_NUM_ACTIONS, ZP_ACTION_WORDS,
-    ZP_PH_DRAW, ZP_PH_PLAY, ZP_PH_END, ZP_MAX_CALLS, start_deal, draw_advance, finish_deal, zp_init,
+    ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_NUM_ACTIONS, ZP_NUM_ACTIONS_NT, ZP_ACTION_WORDS,
+    ZP_PH_DRAW, ZP_PH_PLAY, ZP_PH_END, ZP_MAX_CALLS, ZP_A_DECLARE_NT, start_deal, draw_advance, finish_deal, zp_init,
     zp_current_player, zp_legal, zp_apply, zp_is_terminal, zp_returns, zp_observe, zp_resample, zp_metrics)
 from cardsim.games._zhao_pengyou_greedy cimport zp_greedy
 
@@ -111,37 +113,177 @@ cdef list hand_to_list(const Hand* h):
     return out
 
 
+_DRAW_POLICIES = ("no_protections", "longer_tuples_protected", "only_draw_tractor_on_tractor",
+                  "longer_tuples_protected_and_only_draw_tractor_on_tractor", "no_format_based_draw")
+_THROW_EVALS = ("all", "highest", "trick_unit_length")
+_BOMBS = ("no_bombs", "allow_bombs", "allow_bombs_suit_following")
+
+
+cdef void fill_config(ZPConfig* c, dict opts, dict table) except *:
+    """The deal config from resolved options (validated by cardsim.games.zhao_pengyou) and the
+    table row of the player count."""
+    memset(c, 0, sizeof(ZPConfig))
+    c.n = opts["players"]
+    c.decks = table["decks"]
+    c.nbig = table["big"]
+    c.nsmall = table["small"]
+    c.cpp = table["cards"]
+    c.kitty = table["kitty"]
+    c.calls = table["calls"]
+    c.total = 52 * c.decks + c.nbig + c.nsmall
+    c.kitty_mult = 0 if opts["kitty_multiplier"] == "x2" else 1
+    c.component_top = opts["throw_validity"] == "component"
+    ft = opts["failed_throw"]
+    c.reject_throw = ft == "reject"
+    c.throw_penalty = 10 if "penalty" in ft else 0
+    c.reveal_blocker = "reveal_blocker" in ft
+    c.self_consume = opts["friend_self_consume"]
+    c.called_removed = opts["called_card_points"] == "removed"
+    c.partial_sets = opts["partial_set_obligation"]
+    c.every_window = opts["declaration_windows"] == "every_draw"
+    c.defend_a = opts["game_end"] == "defend_A"
+    c.match = opts["scope"] == "match"
+    c.max_deals = opts["max_deals"]
+    for i in range(7):
+        c.gp[i] = opts["game_points"][i]
+    for i in range(3):
+        c.thr[i] = opts["thresholds"][i]
+    c.mixed = opts.get("throw_units", "uniform") == "mixed"
+    c.adj_sj = opts.get("tractor_adjacency", "standard") == "shengji"
+    c.tmin_count = opts.get("tractor_min_count", 2)
+    c.tmin_len = opts.get("tractor_min_length", 2)
+    dp = opts.get("draw_policy", "seed")
+    c.draw_policy = _DRAW_POLICIES.index(dp) if dp in _DRAW_POLICIES else 0
+    te = opts.get("throw_evaluation", "seed")
+    c.throw_eval = _THROW_EVALS.index(te) if te in _THROW_EVALS else 0
+    c.bombs = _BOMBS.index(opts.get("bomb_policy", "no_bombs"))
+    c.rainbows = opts.get("rainbows", 0)
+    c.nt_declare = opts.get("notrump_declaration", False)
+    if c.mixed:
+        dec_install(_decompositions())
+
+
+_DEC_TABLE = None
+
+
+def _decompositions():
+    """shengji's full_decomposition_ordering(n) for n = 1..12 (ordered_card.rs, ported), computed
+    once."""
+    global _DEC_TABLE
+    if _DEC_TABLE is None:
+        _DEC_TABLE = {n: full_decomposition_ordering(n) for n in range(1, 13)}
+    return _DEC_TABLE
+
+
+# ---- ordered_card.rs decomposition orderings, ported (shengji's own tests check them) ----------
+_DEC_CACHE = {}
+
+
+def _unique(seq):
+    seen = set()
+    out = []
+    for x in seq:
+        k = repr(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+def find_tuple_partitions(int num):
+    """The partitions of num, descending (ordered_card.rs find_tuple_partitions)."""
+    key = ("p", num)
+    if key in _DEC_CACHE:
+        return _DEC_CACHE[key]
+    if num == 1:
+        groupings = [[1]]
+    else:
+        groupings = []
+        for g in find_tuple_partitions(num - 1):
+            done = set()
+            for v in g:
+                if v not in done:
+                    done.add(v)
+                    found = False
+                    g2 = []
+                    for vv in g:
+                        if vv == v and not found:
+                            found = True
+                            g2.append(vv + 1)
+                        else:
+                            g2.append(vv)
+                    groupings.append(g2)
+            groupings.append(list(g) + [1])
+        groupings.sort(reverse=True)
+        groupings = [g for i, g in enumerate(groupings) if i == 0 or groupings[i - 1] != g]
+    _DEC_CACHE[key] = groupings
+    return groupings
+
+
+def _adjacent_assignments(int length):
+    key = ("a", length)
+    if key in _DEC_CACHE:
+        return _DEC_CACHE[key]
+    if length == 1:
+        out = [[[0]]]
+    else:
+        elem = length - 1
+        out = []
+        for part in _adjacent_assignments(length - 1):
+            part = [list(p) for p in part]
+            for i in range(len(part)):
+                part[i].append(elem)
+                out.append([list(p) for p in part])
+                part[i].pop()
+            out.append([list(p) for p in part] + [[elem]])
+        out.sort(key=lambda a: (-max(len(v) for v in a), len(a)))
+        out = [a for i, a in enumerate(out) if i == 0 or out[i - 1] != a]
+    _DEC_CACHE[key] = out
+    return out
+
+
+def _sequential_tuples(values):
+    import itertools
+    res = []
+    for assignment in _adjacent_assignments(len(values)):
+        assignment = [[values[i] for i in sub] for sub in assignment]
+        if all(all(pp == p[0] for pp in p) for p in assignment):
+            res.append(assignment)
+        else:
+            perms = [_unique([list(x) for x in itertools.permutations(p)]) for p in assignment]
+            for combo in itertools.product(*perms):
+                res.append([list(c) for c in combo])
+    return _unique(res)
+
+
+def full_decomposition_ordering(int n):
+    """Every way of playing n cards as adjacent-tuple shapes, in shengji's order
+    (ordered_card.rs full_decomposition_ordering)."""
+    key = ("f", n)
+    if key in _DEC_CACHE:
+        return _DEC_CACHE[key]
+    full = []
+    for group in find_tuple_partitions(n):
+        one = group.index(1) if 1 in group else len(group)
+        gt1, eq1 = group[:one], group[one:]
+        if not gt1:
+            full.append([[v] for v in eq1])
+        else:
+            for d in _sequential_tuples(gt1):
+                d = d + [[v] for v in eq1]
+                d.sort(reverse=True)
+                full.append(d)
+    full = _unique(full)
+    _DEC_CACHE[key] = full
+    return full
+
+
 cdef class ZhaoPengyouSpec(GameSpec):
     cdef ZPConfig c
 
     def __init__(self, dict opts, dict table):
-        memset(&self.c, 0, sizeof(ZPConfig))
+        fill_config(&self.c, opts, table)
         n = opts["players"]
-        self.c.n = n
-        self.c.decks = table["decks"]
-        self.c.nbig = table["big"]
-        self.c.nsmall = table["small"]
-        self.c.cpp = table["cards"]
-        self.c.kitty = table["kitty"]
-        self.c.calls = table["calls"]
-        self.c.total = 52 * self.c.decks + self.c.nbig + self.c.nsmall
-        self.c.kitty_mult = 0 if opts["kitty_multiplier"] == "x2" else 1
-        self.c.component_top = opts["throw_validity"] == "component"
-        ft = opts["failed_throw"]
-        self.c.reject_throw = ft == "reject"
-        self.c.throw_penalty = 10 if "penalty" in ft else 0
-        self.c.reveal_blocker = "reveal_blocker" in ft
-        self.c.self_consume = opts["friend_self_consume"]
-        self.c.called_removed = opts["called_card_points"] == "removed"
-        self.c.partial_sets = opts["partial_set_obligation"]
-        self.c.every_window = opts["declaration_windows"] == "every_draw"
-        self.c.defend_a = opts["game_end"] == "defend_A"
-        self.c.match = opts["scope"] == "match"
-        self.c.max_deals = opts["max_deals"]
-        for i in range(7):
-            self.c.gp[i] = opts["game_points"][i]
-        for i in range(3):
-            self.c.thr[i] = opts["thresholds"][i]
         self.vt.init = zp_init
         self.vt.current_player = zp_current_player
         self.vt.legal = zp_legal
@@ -152,7 +294,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         self.vt.resample = zp_resample
         self.vt.greedy = zp_greedy
         self.vt.metrics = zp_metrics
-        self.install("zhao_pengyou", &self.c, n, ZP_NUM_ACTIONS, sizeof(ZPState), OBS_SIZE, METRICS, "none",
+        self.install("zhao_pengyou", &self.c, n, ZP_NUM_ACTIONS_NT if self.c.nt_declare else ZP_NUM_ACTIONS, sizeof(ZPState), OBS_SIZE, METRICS, "none",
                      dict(opts))
 
     @property
@@ -169,6 +311,8 @@ cdef class ZhaoPengyouSpec(GameSpec):
             return "COMMIT"
         if a == ZP_A_PASS:
             return "PASS"
+        if a == ZP_A_DECLARE_NT:
+            return "DECLARE NT"
         if a < ZP_A_DISCARD:
             return "DECLARE " + SUITS[a - ZP_A_DECLARE]
         if a < ZP_A_CALL:
@@ -183,6 +327,8 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 return ZP_A_COMMIT
             if t == "PASS":
                 return ZP_A_PASS
+            if t in ("DECLARE NT", "DECLARE NOTRUMP"):
+                return ZP_A_DECLARE_NT
             if t.startswith("DECLARE "):
                 return ZP_A_DECLARE + parse_suit(t[8:])
             if t.startswith("DISCARD "):
@@ -241,7 +387,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         return {
             "phase": self.phase_name(s), "turn": st.turn if st.phase != ZP_PH_END else -1,
             "starter": st.starter, "declarer": st.declarer if declared else None,
-            "trump_suit": SUITS[st.tr.suit] if declared else None,
+            "trump_suit": (SUITS[st.tr.suit] if st.tr.suit >= 0 else "NT") if declared else None,
             "trump_rank": RANKS[st.tr.rank] if declared else None,
             "calls": [(card_str(st.call_id[i]), st.call_n[i], None if st.call_by[i] < 0 else st.call_by[i])
                       for i in range(st.ncalls)],
@@ -350,7 +496,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             raise ConfigError(f"zhao_pengyou: a hand holds at most {self.c.cpp} cards with {n} players")
         if "trump_suit" not in facts or "trump_rank" not in facts:
             raise ConfigError("zhao_pengyou: a play-phase scenario needs trump_suit and trump_rank")
-        tsuit = parse_suit(facts["trump_suit"])
+        tsuit = -1 if facts["trump_suit"] is None else parse_suit(facts["trump_suit"])
         trank = parse_rank(facts["trump_rank"])
         declarer = _int(facts.get("declarer", 0), "declarer", 0, n - 1)
         leader = facts.get("leader")
@@ -425,6 +571,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         st.kitty_pts = hand_points(&st.kitty)
         st.discards = len(kitty)
         zp_set_trump(&st.tr, tsuit, trank)
+        zp_set_adjacency(&st.tr, self.c.adj_sj)
         if ranks is not None:
             for q in range(n):
                 st.rank[q] = ranks[q]
@@ -663,3 +810,184 @@ def oracle_strength(card, int suit, int rank):
     zp_set_trump(&t, suit, rank)
     k = parse_card(card)
     return ("T" if t.eff[k] == ZP_TRUMP else SUITS[t.eff[k]]), t.strength[k]
+
+
+# ---- shengji-compatible oracle kernels (issue 17) ----------------------------------------------
+cdef int _mixed_setup(ZPConfig* c, ZPTrump* t, dict opts, dict table, int suit, int rank) except -1:
+    fill_config(c, opts, table)
+    zp_set_trump(t, suit, rank)
+    zp_set_adjacency(t, c.adj_sj)
+    return 0
+
+
+cdef int _mixed_lead(const ZPTrump* t, const ZPConfig* c, lead, Hand* P, ZPFormat* F) except -1:
+    cdef int f
+    cards_to_hand(lead, P, "a lead")
+    f = zp_mixed_format(t, c, P, F)
+    if f == -1:
+        raise IllegalActionError("zhao_pengyou: an empty lead")
+    if f == -2:
+        raise IllegalActionError(f"zhao_pengyou: {_short(lead)} is no valid lead: the cards are not all of one "
+                                 f"suit (trumps count as one suit)" + (" and no rainbow" if c.rainbows else ""))
+    if f < 0:
+        raise IllegalActionError(f"zhao_pengyou: {_short(lead)} has more units than a lead can hold (32)")
+    return 0
+
+
+cdef str _fmt_kind(const ZPConfig* c, const ZPFormat* F):
+    if F.rainbow:
+        return "rainbow"
+    if c.bombs and F.nu == 1 and F.len[0] == 1 and F.cnt[0] >= 4:
+        return "bomb"
+    if F.nu == 1 and F.len[0] == 1:
+        return "single" if F.cnt[0] == 1 else "set"
+    if F.nu == 1:
+        return "sequence"
+    return "throw"
+
+
+# The mixed oracles take each hand, lead and play as its own packed multiset (at most 4 copies of
+# a card each); together they may hold more copies than 4 packs (shengji's tests use up to 6 decks).
+def oracle_mixed_format(list lead, int suit, int rank, dict opts, dict table):
+    """(kind, units) of a lead under throw_units='mixed': units largest first, each (count,
+    distinct cards low to high); a rainbow unit (count cards of one rank, several suits) is listed
+    as (count, [its lowest card]), so that count * len(cards) is its size."""
+    cdef ZPConfig c
+    cdef ZPTrump t
+    cdef Hand P
+    cdef ZPFormat F
+    _mixed_setup(&c, &t, opts, table, suit, rank)
+    _mixed_lead(&t, &c, lead, &P, &F)
+    units = []
+    for u in range(F.nu):
+        if F.rainbow:
+            mem = [F.mem[F.off[u]]]
+        else:
+            mem = [F.mem[F.off[u] + j] for j in range(F.len[u])]
+        strength = max(t.strength[k] for k in mem)
+        units.append((F.cnt[u] * F.len[u], strength, u, (F.cnt[u], [card_str(k) for k in mem])))
+    units.sort(key=lambda x: (-x[0], -x[1], -x[2]))
+    return _fmt_kind(&c, &F), [x[3] for x in units]
+
+
+def oracle_mixed_winner(list plays, int suit, int rank, dict opts, dict table):
+    cdef ZPConfig c
+    cdef ZPTrump t
+    cdef ZPFormat F
+    cdef Hand hs[12]
+    cdef Hand h
+    if not 1 <= len(plays) <= 12:
+        raise ConfigError(f"zhao_pengyou: a trick has 1 to 12 plays, got {len(plays)}")
+    ids = [_parse_cards(p, f"play {i}") for i, p in enumerate(plays)]
+    _mixed_setup(&c, &t, opts, table, suit, rank)
+    _mixed_lead(&t, &c, plays[0], &h, &F)
+    for i, p in enumerate(ids):
+        _fill(&h, p)
+        hs[i] = h
+    L = hand_size(&hs[0])
+    for i in range(1, len(plays)):
+        if hand_size(&hs[i]) != L:
+            raise IllegalActionError(f"zhao_pengyou: play {_short(plays[i])} has {hand_size(&hs[i])} cards, "
+                                     f"the lead has {L}")
+    return zp_mixed_winner(&t, &c, &F, hs, len(plays))
+
+
+def oracle_mixed_follow_ok(hand, lead, play, int suit, int rank, dict opts, dict table):
+    cdef ZPConfig c
+    cdef ZPTrump t
+    cdef ZPFormat F
+    cdef Hand H, P, Q
+    h = _parse_cards(hand, "the hand")
+    _mixed_setup(&c, &t, opts, table, suit, rank)
+    _mixed_lead(&t, &c, lead, &P, &F)
+    _fill(&H, h)
+    cards_to_hand(play, &Q, "the play")
+    return bool(zp_mixed_follow_ok(&t, &c, &F, &H, &Q))
+
+
+cdef int _mixed_enum(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* H, Hand* Q, list ids,
+                     int i, int left, list out, int limit) except -1:
+    """Depth-first over the hand's identities ids[i..] (copies of each in the follow); a branch
+    is entered only if zp_mixed_completable (the engine's factored-follow kernel) says a legal
+    completion may exist; leaves are checked with zp_mixed_follow_ok."""
+    cdef int a, j, k, room = 0
+    if left == 0:
+        if zp_mixed_follow_ok(t, c, F, H, Q):
+            out.append(hand_to_list(Q))
+            if len(out) > limit:
+                raise ConfigError(f"zhao_pengyou: more than MAX_FOLLOWS = {limit} legal follows; legal_follows "
+                                  f"refuses to list them all (is_legal_follow checks one play)")
+        return 0
+    if i == len(ids):
+        return 0
+    for j in range(i + 1, len(ids)):
+        room += hand_count(H, ids[j])
+    k = ids[i]
+    a = hand_count(H, k)
+    if a > left:
+        a = left
+    while a >= 0:
+        if left - a <= room:
+            for j in range(a):
+                hand_add(Q, k)
+            if a == 0 or zp_mixed_completable(t, c, F, H, Q):
+                _mixed_enum(t, c, F, H, Q, ids, i + 1, left - a, out, limit)
+            for j in range(a):
+                hand_remove(Q, k)
+        a -= 1
+    return 0
+
+
+def oracle_mixed_follows(hand, lead, int suit, int rank, dict opts, dict table):
+    cdef ZPConfig c
+    cdef ZPTrump t
+    cdef ZPFormat F
+    cdef Hand H, P, Q
+    h = _parse_cards(hand, "the hand")
+    _mixed_setup(&c, &t, opts, table, suit, rank)
+    _mixed_lead(&t, &c, lead, &P, &F)
+    _fill(&H, h)
+    L = hand_size(&P)
+    if hand_size(&H) < L:
+        raise IllegalActionError(f"zhao_pengyou: the hand has fewer cards ({hand_size(&H)}) than the lead ({L})")
+    hand_clear(&Q)
+    out = []
+    _mixed_enum(&t, &c, &F, &H, &Q, sorted(set(h)), 0, L, out, MAX_FOLLOWS)
+    return out
+
+
+def oracle_throw_outcome(lead, others, int suit, int rank, dict opts, dict table):
+    """The cards actually led when `lead` is attempted against the other hands (in play order
+    after the leader): the lead if the throw stands, else the forced unit."""
+    cdef ZPConfig c
+    cdef ZPTrump t
+    cdef ZPFormat F
+    cdef Hand P
+    cdef Hand hs[12]
+    cdef Hand out
+    cdef int u = 0, b
+    if not isinstance(others, (list, tuple)) or not 1 <= len(others) <= 11:
+        raise ConfigError(f"zhao_pengyou: other_hands must be a list of 1 to 11 hands, got {_short(others)}")
+    oh = [_parse_cards(x, f"other hand {i}") for i, x in enumerate(others)]
+    _mixed_setup(&c, &t, opts, table, suit, rank)
+    _mixed_lead(&t, &c, lead, &P, &F)
+    c.n = 1 + len(oh)
+    hs[0] = P
+    for i, x in enumerate(oh):
+        _fill(&hs[i + 1], x)
+    b = zp_mixed_blocker(&t, &c, hs, 0, &F, &u)
+    if b < 0:
+        return hand_to_list(&P)
+    zp_fmt_unit_cards(&t, &F, &P, u, &out)
+    return hand_to_list(&out)
+
+
+def oracle_follow_matches(lead, play, int suit, int rank, dict opts, dict table):
+    cdef ZPConfig c
+    cdef ZPTrump t
+    cdef ZPFormat F
+    cdef Hand P, Q
+    _mixed_setup(&c, &t, opts, table, suit, rank)
+    _mixed_lead(&t, &c, lead, &P, &F)
+    cards_to_hand(play, &Q, "the play")
+    return bool(zp_fmt_matches(&t, &c, &F, &Q))

@@ -1,7 +1,8 @@
 """Zhao Pengyou 找朋友: the greedy agent (the default agent wherever none is given).
 
 Greedy agent: declares as soon as it may with its longest suit when at least a third of its
-cards would be trumps, otherwise at the last window; discards its lowest non-trump, non-point
+cards would be trumps, otherwise at the last window (a no-trump declaration, where allowed, only
+when no suit can be declared, on the same rule); discards its lowest non-trump, non-point
 cards from its shortest suits; calls the first copy of plain aces (kings where the trump rank is
 A) it does not hold, shortest suits first; leads all copies of a master card of a plain suit
 (no unseen stronger card), else a trump pair, else all copies of its lowest card of its longest
@@ -17,7 +18,7 @@ from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.core._trick cimport trick_empty
 from cardsim.games._zhao_pengyou_rules cimport ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, id_points, hand_points, rank_mask
 from cardsim.games._zhao_pengyou_state cimport (
-    ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_ACTION_WORDS, ZP_PH_DRAW,
+    ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DECLARE_NT, ZP_A_DISCARD, ZP_A_CALL, ZP_ACTION_WORDS, ZP_PH_DRAW,
     ZP_PH_KITTY, ZP_PH_CALL, trick_winner_so_far)
 
 
@@ -39,6 +40,13 @@ cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal
             if cnt > bn:
                 bn = cnt
                 best = su
+    if best < 0 and as_has(legal, ZP_A_DECLARE_NT):
+        # no suit to declare: a no-trump deal when its trumps (jokers, trump-rank cards) would be
+        # a third of the hand, or at the last window
+        cnt = hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << 52))
+        if (3 * cnt >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:
+            return ZP_A_DECLARE_NT
+        return ZP_A_PASS
     if best < 0:
         return ZP_A_PASS
     if (3 * bn >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:

@@ -15,14 +15,35 @@ cdef enum:
     ZP_F_THROW = 4
     ZP_MAX_DECK = 216        # 4 packs + 8 jokers at most
     ZP_IMPOSSIBLE = 1 << 20  # set_obligation_cost: no completion exists
+    ZP_MAXU = 32             # units in a mixed-throw format (issue 17)
+    ZP_MAXM = 40             # member identities over all units of a format
+    ZP_DP_NP = 0             # draw policies (shengji TrickDrawPolicy): no_protections
+    ZP_DP_LTP = 1            # longer_tuples_protected
+    ZP_DP_OTT = 2            # only_draw_tractor_on_tractor
+    ZP_DP_LTP_OTT = 3        # both
+    ZP_DP_NFBD = 4           # no_format_based_draw
+    ZP_TE_ALL = 0            # throw evaluation (ThrowEvaluationPolicy): all, highest, trick_unit_length
+    ZP_TE_HIGHEST = 1
+    ZP_TE_TUL = 2
 
 ctypedef struct ZPTrump:
     uint8_t eff[54]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
     uint8_t strength[54]     # strength inside its effective suit (higher = stronger; equal = tie)
     int8_t seqpos[54]        # position in the sequence order of its suit, -1 = never in a sequence
     uint64_t smask[5]        # identities of each effective suit
-    int8_t suit              # trump suit 0..3
+    int8_t suit              # trump suit 0..3, -1 = no trump
     int8_t rank              # trump rank 0..12
+    int8_t succ[54][3]       # tractor successors of each identity (-1 = none; zp_set_adjacency)
+    uint8_t ordinal[5]       # shengji's suit ordinal of each effective suit (cmp_effective)
+
+ctypedef struct ZPFormat:
+    int8_t nu                # units, in shengji's order: ascending (size, first card)
+    int8_t suit              # effective suit of the lead (0..4)
+    int8_t rainbow           # a rainbow lead (units: cnt cards of one rank, mem = a card of it)
+    int8_t cnt[32]           # copies of each member of a unit
+    int8_t len[32]           # members of a unit (1 = a tuple of cnt copies, >= 2 a tractor)
+    int8_t off[32]           # offset of a unit's members in mem
+    int8_t mem[40]           # member identities, low to high inside a unit
 
 ctypedef struct ZPConfig:
     int32_t n                # players
@@ -45,6 +66,15 @@ ctypedef struct ZPConfig:
     int32_t defend_a         # match ends when a deal at trump rank A is won by DECL (V9)
     int32_t match            # scope == "match"
     int32_t max_deals        # safety cap on deals in a match
+    int32_t mixed            # throw_units 'mixed': shengji's TrickFormat leads and follows (issue 17)
+    int32_t adj_sj           # tractor_adjacency 'shengji' (through the trump rank and jokers)
+    int32_t tmin_count       # tractor_min_count
+    int32_t tmin_len         # tractor_min_length
+    int32_t draw_policy      # ZP_DP_*
+    int32_t throw_eval       # ZP_TE_*
+    int32_t bombs            # 0 no_bombs, 1 allow_bombs, 2 allow_bombs_suit_following
+    int32_t rainbows         # 0 off, n >= 1: rainbow leads of at least n cards per rank
+    int32_t nt_declare       # no-trump declarations with two copies of a joker
     int32_t gp[7]            # game points: DECL at 0 (base, per short), DECL below t1 (base, per short), OPP 1/2/3
     int32_t thr[3]           # thresholds per pack: t1 (40), t2 (80), t3 (100)
 
@@ -167,3 +197,28 @@ cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, i
 cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, int last_unit,
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil
 cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil
+
+# ---- shengji-compatible formats (issue 17; _zhao_pengyou_rules.pyx "mixed formats") ----------
+cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil
+cdef int zp_fmt_size(const ZPFormat* F) noexcept nogil
+cdef int zp_mixed_format(const ZPTrump* t, const ZPConfig* c, const Hand* P, ZPFormat* F) noexcept nogil
+cdef bint zp_rainbow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil
+cdef int zp_mixed_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
+                          const ZPFormat* F, int* unit) noexcept nogil
+cdef void zp_fmt_unit_cards(const ZPTrump* t, const ZPFormat* F, const Hand* lead, int u,
+                            Hand* out) noexcept nogil
+cdef void zp_fmt_force(ZPFormat* F, int u) noexcept nogil
+cdef int zp_fmt_largest(const ZPFormat* F) noexcept nogil
+cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* full,
+                             const Hand* play) noexcept nogil
+cdef bint zp_mixed_completable(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* full,
+                               const Hand* play) noexcept nogil
+cdef uint64_t zp_mixed_follow_candidates(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F,
+                                         const Hand* rest, const Hand* play, bint* check) noexcept nogil
+cdef uint64_t zp_mixed_lead_candidates(const ZPTrump* t, const ZPConfig* c, const Hand* full,
+                                       const Hand* P, const Hand* rest) noexcept nogil
+cdef bint zp_mixed_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil
+cdef int zp_mixed_winner(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* plays,
+                         int n) noexcept nogil
+cdef bint zp_is_bomb(const Hand* P) noexcept nogil
+cdef bint zp_fmt_matches(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* P) noexcept nogil

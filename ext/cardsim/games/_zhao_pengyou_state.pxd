@@ -6,7 +6,7 @@ from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
-from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig
+from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig, ZPFormat
 
 cdef enum:
     ZP_A_ADD = 0             # 0..53: add one copy of identity k to the play being built
@@ -16,6 +16,8 @@ cdef enum:
     ZP_A_DISCARD = 60        # 60..113: discard one copy of identity k to the kitty
     ZP_A_CALL = 114          # 114 + 4*id + (N-1): call the N-th copy of plain identity id (id < 52)
     ZP_NUM_ACTIONS = 322
+    ZP_A_DECLARE_NT = 322    # declare no trump (option notrump_declaration: two copies of a joker)
+    ZP_NUM_ACTIONS_NT = 323
     ZP_ACTION_WORDS = 6      # ceil(322 / 64)
     ZP_PH_DRAW = 0
     ZP_PH_KITTY = 1
@@ -36,6 +38,7 @@ ctypedef struct ZPState:
     Staged cur               # play being built by the seat to act (core staged move)
     TrickRecord rec          # the current trick: leader, order of play (plays are in trick[])
     ZPTrump tr               # trump tables of this deal (valid once declared)
+    ZPFormat fmt             # throw_units 'mixed': shengji's format of the current trick's lead
     uint8_t deck[216]        # the shuffled pack (draw order)
     uint8_t played_count[54] # copies of each identity played to tricks
     int8_t call_id[5]        # called identity per call

@@ -43,7 +43,10 @@ from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
     rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_candidates, zp_suit_counts,
-    set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points)
+    set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
+    ZPFormat, zp_set_adjacency, zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force, zp_fmt_largest,
+    zp_mixed_completable, zp_mixed_follow_candidates, zp_mixed_lead_candidates, zp_mixed_lead_whole, zp_mixed_winner,
+    zp_is_bomb, ZP_F_SEQ)
 
 OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 12 + 12 + 12 * 13 + 12
             + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1 + 54)
@@ -114,6 +117,11 @@ cdef inline bint eligible(const ZPState* s, int q) noexcept nogil:
     """§4.1: active and holding a card of one's own rank."""
     return ((s.active >> q) & 1) and (s.hand[q].layer[0] & rank_mask(s.rank[q])) != 0
 
+cdef inline bint nt_eligible(const ZPState* s, const ZPConfig* c, int q) noexcept nogil:
+    """notrump_declaration: active and holding two copies of a joker (shengji's joker bid,
+    BothTwoOrMore)."""
+    return c.nt_declare and ((s.active >> q) & 1) and (s.hand[q].layer[1] >> 52) != 0
+
 cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Run the automatic draws until a declaration window needs a decision (§4.1, D1, D2), the
     drawing ends (kitty phase) or nobody declared (redeal, same starter, everyone active, §3.5)."""
@@ -125,7 +133,7 @@ cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
                     s.win_i = c.n
                     break
                 q = (s.drawer + s.win_i) % c.n
-                if eligible(s, q):
+                if eligible(s, q) or nt_eligible(s, c, q):
                     s.turn = q
                     return
                 s.win_i += 1
@@ -207,6 +215,12 @@ cdef bint follow_cb(const void* ctx, const Staged* play) noexcept nogil:
     pc[x.idx[k]] += 1
     return set_obligation_cost(pc, x.sc, x.sc, x.n, x.s.lead_k, x.s.lead_m, x.mins) <= x.s.lead_len - play.n
 
+cdef bint mixed_follow_cb(const void* ctx, const Staged* play) noexcept nogil:
+    """Staged-move callback of the factored follow under throw_units='mixed': the play after the
+    add can still be completed into a legal follow (zp_mixed_completable)."""
+    cdef const PlayCtx* x = <const PlayCtx*>ctx
+    return zp_mixed_completable(&x.s.tr, x.c, &x.s.fmt, &x.full, &play.cards)
+
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions by phase. Play: the lead and the follow are core staged moves (one ADD per
     card, then COMMIT for a lead; a follow commits itself at the lead's length); an ADD is
@@ -228,6 +242,8 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         for su in range(4):
             if (rm >> (13 * su)) & 1:
                 as_add(out, ZP_A_DECLARE + su)
+        if nt_eligible(s, c, p):
+            as_add(out, ZP_A_DECLARE_NT)
     elif s.phase == ZP_PH_KITTY:
         as_add_mask(out, ZP_A_DISCARD, s.hand[p].layer[0])
     elif s.phase == ZP_PH_CALL:
@@ -249,7 +265,21 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         ctx.s = s
         ctx.c = c
         ctx.seat = p
-        if trick_empty(&s.rec):
+        if c.mixed and trick_empty(&s.rec):
+            ctx.full = s.hand[p]
+            hand_merge(&ctx.full, &s.cur.cards)
+            if zp_mixed_lead_whole(&s.tr, c, &s.cur.cards):
+                as_add(out, ZP_A_COMMIT)
+            as_add_mask(out, ZP_A_ADD, zp_mixed_lead_candidates(&s.tr, c, &ctx.full, &s.cur.cards, &s.hand[p]))
+        elif c.mixed:
+            cand = zp_mixed_follow_candidates(&s.tr, c, &s.fmt, &s.hand[p], &s.cur.cards, &check)
+            if check:
+                ctx.full = s.hand[p]
+                hand_merge(&ctx.full, &s.cur.cards)
+                staged_legal_adds(&s.cur, cand, ZP_A_ADD, mixed_follow_cb, &ctx, out)
+            else:
+                as_add_mask(out, ZP_A_ADD, cand)
+        elif trick_empty(&s.rec):
             ctx.full = s.hand[p]
             hand_merge(&ctx.full, &s.cur.cards)
             if zp_lead_whole(&s.tr, c, s.hand, p, &ctx.full, &s.cur.cards):
@@ -357,7 +387,10 @@ cdef int trick_winner_so_far(const ZPState* s, const ZPConfig* c, const Hand* ex
     if extra != NULL:
         plays[n] = extra[0]
         n += 1
-    i = zp_trick_winner(&s.tr, plays, n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
+    if c.mixed:
+        i = zp_mixed_winner(&s.tr, c, &s.fmt, plays, n)
+    else:
+        i = zp_trick_winner(&s.tr, plays, n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
     return trick_seat_of(&s.rec, i) if i < s.rec.n else s.turn
 
 cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
@@ -368,10 +401,16 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
     for i in range(s.rec.n):
         plays[i] = s.trick[trick_seat_of(&s.rec, i)]
         pts += hand_points(&plays[i])
-    trick_set_winner(&s.rec, zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit))
+    if c.mixed:
+        trick_set_winner(&s.rec, zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n))
+    else:
+        trick_set_winner(&s.rec, zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit))
     w = s.rec.winner
     s.captured[w] += pts - s.trick_removed
-    s.last_unit = zp_lead_component(&s.tr, &plays[0], s.lead_fmt, s.lead_k, s.lead_m)
+    if c.mixed:
+        s.last_unit = zp_fmt_largest(&s.fmt)
+    else:
+        s.last_unit = zp_lead_component(&s.tr, &plays[0], s.lead_fmt, s.lead_k, s.lead_m)
     s.last_winner = w
     for i in range(c.n):
         hand_clear(&s.trick[i])
@@ -395,13 +434,54 @@ cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
     if p == s.declarer and s.dk_known.layer[0]:
         hand_sub(&s.dk_known, &P)
     s.trick[p] = P
-    if not trick_empty(&s.rec) and hand_size_in(&P, s.tr.smask[s.lead_suit]) < s.lead_len:
+    if (not trick_empty(&s.rec) and hand_size_in(&P, s.tr.smask[s.lead_suit]) < s.lead_len
+            and not (c.mixed and (s.fmt.rainbow or (c.bombs == 1 and zp_is_bomb(&P))))):
         s.void[p] |= 1 << s.lead_suit
     trick_add_seat(&s.rec, p)
     if trick_done(&s.rec):
         finish_trick(s, c)
     else:
         s.turn = (p + 1) % c.n
+
+cdef void commit_mixed(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """throw_units='mixed': shengji's format of the built lead; a throw (several units) is checked
+    against the real hands (zp_mixed_blocker, D3 as an attempt): if a unit can be beaten, that
+    unit is led instead (shengji's forced play), the rest go back to the hand and become public."""
+    cdef int b, u = 0, i, mx = 0
+    cdef Hand back, forced
+    zp_mixed_format(&s.tr, c, &s.cur.cards, &s.fmt)
+    b = zp_mixed_blocker(&s.tr, c, s.hand, s.turn, &s.fmt, &u)
+    if b >= 0:
+        zp_fmt_unit_cards(&s.tr, &s.fmt, &s.cur.cards, u, &forced)
+        back = s.cur.cards
+        hand_sub(&back, &forced)
+        staged_clear(&s.cur)
+        for i in range(54):
+            while hand_count(&forced, i) > hand_count(&s.cur.cards, i):
+                staged_add(&s.cur, i)
+        hand_merge(&s.hand[s.turn], &back)
+        hand_merge(&s.exposed[s.turn], &back)
+        s.fails[s.turn] += 1
+        s.failed_total += 1
+        s.blocker = b
+        s.fail_seat = s.turn
+        zp_fmt_force(&s.fmt, u)
+    for i in range(s.fmt.nu):
+        if s.fmt.cnt[i] > mx:
+            mx = s.fmt.cnt[i]
+    if s.cur.n == 1:
+        s.lead_fmt = ZP_F_SINGLE
+    elif s.fmt.nu == 1 and s.fmt.len[0] == 1 and not s.fmt.rainbow:
+        s.lead_fmt = ZP_F_SET
+    elif s.fmt.nu == 1 and not s.fmt.rainbow:
+        s.lead_fmt = ZP_F_SEQ
+    else:
+        s.lead_fmt = ZP_F_THROW
+    s.lead_k = mx
+    s.lead_m = s.fmt.nu
+    s.lead_suit = s.fmt.suit if not s.fmt.rainbow else 0
+    s.lead_len = s.cur.n
+    play_cur(s, c)
 
 cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Classify the built lead; a THROW is checked against the real hands (§5.3, D3/D4): if a
@@ -410,6 +490,9 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
     cdef int fmt, k, m, suit, b, kk, low = -1, ls = 99
     cdef uint64_t ids
     cdef Hand back
+    if c.mixed:
+        commit_mixed(s, c)
+        return
     fmt = zp_classify(&s.tr, &s.cur.cards, &k, &m, &suit)
     if fmt == ZP_F_THROW:
         b = zp_throw_blocker(&s.tr, c, s.hand, s.turn, &s.cur.cards, k)
@@ -456,10 +539,19 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
     elif s.phase == ZP_PH_DRAW:
         if a == ZP_A_PASS:
             s.win_i += 1
+        elif a == ZP_A_DECLARE_NT:
+            s.declarer = p
+            zp_set_trump(&s.tr, -1, s.rank[p])
+            zp_set_adjacency(&s.tr, c.adj_sj)
+            k = ZP_BJK if (s.hand[p].layer[1] >> ZP_BJK) & 1 else ZP_SJK
+            hand_add(&s.exposed[p], k)
+            hand_add(&s.exposed[p], k)
+            s.decl_mask = <uint16_t>(1 << p)
         else:
             k = a - ZP_A_DECLARE
             s.declarer = p
             zp_set_trump(&s.tr, k, s.rank[p])
+            zp_set_adjacency(&s.tr, c.adj_sj)
             hand_add(&s.exposed[p], k * 13 + s.rank[p])
             s.decl_mask = <uint16_t>(1 << p)
         draw_advance(s, c)
@@ -504,7 +596,7 @@ cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogi
         if s.gained[q] > gp:
             gp = s.gained[q]
     out[0] = s.declarer
-    out[1] = s.tr.suit if s.declarer >= 0 else -1
+    out[1] = (s.tr.suit if s.tr.suit >= 0 else 4) if s.declarer >= 0 else -1
     out[2] = s.tr.rank + 2 if s.declarer >= 0 else -1
     out[3] = s.p_opp
     out[4] = cs_popcount(s.decl_mask)
@@ -555,7 +647,8 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
                 o[k + i] = 1.0
         k += 5
     if s.declarer >= 0:
-        o[k + s.tr.suit] = 1.0
+        if s.tr.suit >= 0:                    # a no-trump deal: no suit set
+            o[k + s.tr.suit] = 1.0
         o[k + 4 + s.tr.rank] = 1.0
         o[k + 17 + s.declarer] = 1.0
     k += 29

@@ -71,13 +71,65 @@ OPTIONS = (
            validate=_int_tuple("game_points", 7, 0, 12)),
     Option("thresholds", DEFAULT_THRESHOLDS, "P_opp thresholds t1 t2 t3 per 52-card pack (§6.2: 40 80 100)",
            validate=_int_tuple("thresholds", 3, 1, 1000, increasing=True)),
+    # shengji-compatible rules (issue 17; docs/rules/zhao_pengyou.md "shengji options"): the seed's
+    # rules stay the default; every shengji value below needs throw_units='mixed'
+    Option("throw_units", "uniform", "a multi-group lead: groups of one size (seed, §5.2) or shengji's "
+           "TrickFormat: any set of units (tuples, tractors) of one suit, sizes may differ", choices=("uniform", "mixed")),
+    Option("tractor_adjacency", "standard", "tractors: consecutive ranks of one suit skipping the trump rank "
+           "(seed, §2.5) or shengji's successor order through the trump rank and the jokers",
+           choices=("standard", "shengji")),
+    Option("tractor_min_count", 2, "copies of each card in a tractor, at least (shengji TractorRequirements)",
+           kind=int, min=2, max=100),
+    Option("tractor_min_length", 2, "cards in a tractor, at least (shengji TractorRequirements)",
+           kind=int, min=2, max=100),
+    Option("draw_policy", "seed", "follow obligations: the seed's (§5.4, D6/D7, V7) or shengji's format-based "
+           "TrickDrawPolicy", choices=("seed", "no_protections", "longer_tuples_protected",
+                                       "only_draw_tractor_on_tractor",
+                                       "longer_tuples_protected_and_only_draw_tractor_on_tractor",
+                                       "no_format_based_draw")),
+    Option("throw_evaluation", "seed", "who wins when trumps answer a throw: the seed's (§5.5, D21) or "
+           "shengji's ThrowEvaluationPolicy", choices=("seed", "all", "highest", "trick_unit_length")),
+    Option("bomb_policy", "no_bombs", "shengji BombPolicy: four or more identical cards beat any non-bomb",
+           choices=("no_bombs", "allow_bombs", "allow_bombs_suit_following")),
+    Option("rainbows", 0, "shengji CompoundFormats.rainbows: 0 = off, n = leads of one rank across 4 effective "
+           "suits with at least n cards per rank", kind=int, min=0, max=100),
+    Option("notrump_declaration", False, "two copies of a joker declare a no-trump deal (shengji's joker bid)",
+           kind=bool),
     Option("max_deals", 1000, "safety cap on deals in a match (scope='match')", kind=int, min=1, max=100_000),
     SCOPE,
 )
 PRESETS: dict[str, dict] = {
+    # rbtying/shengji's defaults (core/src/settings.rs, mechanics/src/trick.rs): KittyPenalty::Times,
+    # ThrowPenalty::None with the halting player shown, TrickDrawPolicy::NoProtections,
+    # ThrowEvaluationPolicy::All, TractorRequirements {2, 2}, no bombs, no rainbows, joker bids
+    # (BothTwoOrMore) make no-trump deals
     "shengji": {"kitty_multiplier": "largest_component", "throw_validity": "component",
-                "failed_throw": "penalty", "friend_self_consume": False, "partial_set_obligation": True},
+                "failed_throw": "reveal_blocker", "friend_self_consume": False, "partial_set_obligation": True,
+                "throw_units": "mixed", "tractor_adjacency": "shengji", "tractor_min_count": 2,
+                "tractor_min_length": 2, "draw_policy": "no_protections", "throw_evaluation": "all",
+                "bomb_policy": "no_bombs", "rainbows": 0, "notrump_declaration": True},
 }
+_SHENGJI_ONLY = ("tractor_adjacency", "tractor_min_count", "tractor_min_length", "draw_policy", "throw_evaluation",
+                 "bomb_policy", "rainbows")
+
+
+def _check_combo(opts: dict) -> None:
+    """Cross-option rules: the shengji options need throw_units='mixed' and vice versa."""
+    defaults = {o.name: o.default for o in OPTIONS}
+    if opts.get("throw_units", "uniform") == "mixed":
+        for name in ("draw_policy", "throw_evaluation"):
+            if opts[name] == "seed":
+                allowed = [c for c in next(o for o in OPTIONS if o.name == name).choices if c != "seed"]
+                raise ConfigError(f"zhao_pengyou: throw_units='mixed' needs a shengji {name} (one of {allowed}), "
+                                  f"got 'seed'")
+        if opts["failed_throw"] == "reject":
+            raise ConfigError("zhao_pengyou: failed_throw='reject' is not available with throw_units='mixed' "
+                              "(allowed: force_lowest_group, penalty, reveal_blocker, penalty_reveal_blocker)")
+    else:
+        for name in _SHENGJI_ONLY:
+            if opts.get(name, defaults[name]) != defaults[name]:
+                raise ConfigError(f"zhao_pengyou: option {name}={opts[name]!r} needs throw_units='mixed' "
+                                  f"(with throw_units='uniform' it must be {defaults[name]!r})")
 
 # Configurations the generic conformance suite runs (tests/conformance): every player count,
 # every option value except failed_throw='reject' (its legal set depends on hidden cards by design).
@@ -92,19 +144,36 @@ CONFORMANCE_CONFIGS = (
     {"players": 12},
     {"scope": "match", "max_deals": 2},
     {"players": 7, "scope": "match", "game_end": "defend_A", "max_deals": 2, "failed_throw": "penalty"},
+    # shengji's rules (issue 17): the preset, bombs and rainbows with 4 packs, the other draw and throw
+    # evaluation policies, no-trump declarations with the seed's rules
+    {"variant": "shengji"},
+    {"variant": "shengji", "players": 12, "bomb_policy": "allow_bombs", "rainbows": 4},
+    {"variant": "shengji", "players": 12, "bomb_policy": "allow_bombs_suit_following", "rainbows": 5,
+     "draw_policy": "longer_tuples_protected", "throw_evaluation": "trick_unit_length"},
+    {"variant": "shengji", "players": 5, "draw_policy": "only_draw_tractor_on_tractor", "throw_evaluation": "highest",
+     "failed_throw": "penalty_reveal_blocker", "tractor_min_length": 3},
+    {"variant": "shengji", "players": 11, "scope": "match", "max_deals": 2,
+     "draw_policy": "longer_tuples_protected_and_only_draw_tractor_on_tractor", "tractor_adjacency": "standard"},
+    {"variant": "shengji", "players": 6, "draw_policy": "no_format_based_draw", "tractor_min_count": 3},
+    {"players": 6, "notrump_declaration": True},
 )
 
 
 def build(opts: dict):
+    _check_combo(opts)
     return _k.ZhaoPengyouSpec(opts, TABLE[opts["players"]])
 
 
 MAX_FOLLOWS = _k.MAX_FOLLOWS
 
 
-def _trump(trump_suit, trump_rank):
+def _trump(trump_suit, trump_rank, opts=None):
     """(suit index, rank index); trump_suit=None is a no-trump game (shengji's NoTrump: only the
-    jokers and the trump rank are trumps, every trump-rank card equal)."""
+    jokers and the trump rank are trumps, every trump-rank card equal); trump_rank=None is
+    accepted by the oracles under shengji's rules (throw_units='mixed') only: shengji's NoTrump
+    without a number (only the jokers are trumps), or a trump suit without a trump rank."""
+    if trump_rank is None and opts is not None and opts["throw_units"] == "mixed":
+        return (-1 if trump_suit is None else _k.parse_suit(trump_suit)), -1
     return (-1 if trump_suit is None else _k.parse_suit(trump_suit)), _k.parse_rank(trump_rank)
 
 
@@ -114,58 +183,160 @@ def _cards(cards, what):
     return list(cards)
 
 
+_RULES: dict = {}
+
+
+def _rules(variant, options):
+    """The resolved options (as make() resolves them: defaults, the variant's preset, then the
+    options given) the oracles run with, and the table row. variant None or 'standard' is the
+    seed's rule set. Unknown options or bad values raise ConfigError naming what is allowed."""
+    from cardsim.options import resolve
+
+    if variant == "standard":
+        variant = None
+    try:
+        key = (variant, repr(sorted(options.items())))
+    except TypeError:
+        key = None
+    if key is not None and key in _RULES:
+        return _RULES[key]
+    kw = dict(options)
+    if variant is not None:
+        kw["variant"] = variant
+    opts = resolve(NAME, OPTIONS, PRESETS, PLAYERS, DEFAULT_PLAYERS, kw)
+    _check_combo(opts)
+    out = (opts, TABLE[opts["players"]])
+    if key is not None and len(_RULES) < 256:
+        _RULES[key] = out
+    return out
+
+
 _FMT_NAMES = {1: "single", 2: "set", 3: "sequence", 4: "throw"}
 _FMT_ERRORS = {-1: "an empty lead", -2: "the cards are not all of one suit (trumps count as one suit)",
                -3: "the groups of identical cards have different sizes"}
 
 
-def lead_format(cards: list[str], trump_suit: str, trump_rank: str) -> str:
+def lead_format(cards: list[str], trump_suit: str | None, trump_rank: str | None, variant: str | None = None,
+                **options) -> str:
     """Format of a lead (§5.2): 'single', 'set', 'sequence' or 'throw' (a throw's top-card check
-    happens when it is played); raises ParseError for malformed cards and IllegalActionError
-    naming why it is no valid lead."""
+    happens when it is played); with throw_units='mixed' (the shengji preset) any set of units of
+    one suit is a lead ('throw' when it has several units), and 'bomb' / 'rainbow' when those
+    options are on and the lead is one. Raises ParseError for malformed cards and
+    IllegalActionError naming why it is no valid lead."""
     cards = _cards(cards, "a lead")
-    s, r = _trump(trump_suit, trump_rank)
+    opts, table = _rules(variant, options)
+    s, r = _trump(trump_suit, trump_rank, opts)
+    if opts["throw_units"] == "mixed":
+        return _k.oracle_mixed_format(cards, s, r, opts, table)[0]
     f, _, _, _ = _k.oracle_classify(cards, s, r)
     if f < 0:
         raise IllegalActionError(f"zhao_pengyou: {_k._short(cards)} is no valid lead: {_FMT_ERRORS[f]}")
     return _FMT_NAMES[f]
 
 
-def legal_follows(hand: list[str], lead: list[str], trump_suit: str, trump_rank: str,
-                  partial_set_obligation: bool = False) -> list[list[str]]:
+def lead_units(cards: list[str], trump_suit: str | None, trump_rank: str | None, variant: str | None = None,
+               **options) -> list[tuple[int, list[str]]]:
+    """The decomposition of a lead into units as the engine sees it: each unit (count, cards),
+    cards the distinct cards of the unit from low to high (one card: a tuple of `count` copies;
+    several: a tractor of `count` copies each; a rainbow unit: `count` cards of one rank, its
+    distinct cards listed). Largest units first (by count*len, then strength). With
+    throw_units='mixed' this is shengji's TrickFormat::from_cards without a format hint: of the
+    decompositions find_plays_inner lists, the one whose largest unit (size, is_tractor) is
+    greatest, the last such in shengji's order (shengji lets the leader pick another through a
+    format hint; the engine always takes this one). With the seed's rules: m groups of k."""
+    cards = _cards(cards, "a lead")
+    opts, table = _rules(variant, options)
+    s, r = _trump(trump_suit, trump_rank, opts)
+    if opts["throw_units"] == "mixed":
+        return _k.oracle_mixed_format(cards, s, r, opts, table)[1]
+    f, k, m, _ = _k.oracle_classify(cards, s, r)
+    if f < 0:
+        raise IllegalActionError(f"zhao_pengyou: {_k._short(cards)} is no valid lead: {_FMT_ERRORS[f]}")
+    ids = sorted(set(cards), key=lambda c: card_order(c, trump_suit, trump_rank)[1] if r >= 0 else 0)
+    if f == 3:
+        return [(k, ids)]
+    return [(k, [c]) for c in reversed(ids)]
+
+
+def legal_follows(hand: list[str], lead: list[str], trump_suit: str | None, trump_rank: str | None,
+                  variant: str | None = None, **options) -> list[list[str]]:
     """Every distinct legal follow (a multiset of len(lead) cards of hand) to a legal lead, by the
-    engine's own follow-obligation kernel. At most MAX_FOLLOWS (10,000) follows are listed: a
-    position with more raises ConfigError (use is_legal_follow to check single plays); the work
-    is proportional to the number of follows, so the limit also bounds the time."""
+    engine's own follow-obligation kernels (the seed's §5.4, or shengji's is_legal_play with
+    throw_units='mixed'). At most MAX_FOLLOWS (10,000) follows are listed: a position with more
+    raises ConfigError (use is_legal_follow to check single plays)."""
     hand = _cards(hand, "a hand")
     lead = _cards(lead, "a lead")
-    lead_format(lead, trump_suit, trump_rank)
-    s, r = _trump(trump_suit, trump_rank)
-    return _k.oracle_legal_follows(hand, lead, s, r, bool(partial_set_obligation))
+    opts, table = _rules(variant, options)
+    lead_format(lead, trump_suit, trump_rank, variant, **options)
+    s, r = _trump(trump_suit, trump_rank, opts)
+    if opts["throw_units"] == "mixed":
+        return _k.oracle_mixed_follows(hand, lead, s, r, opts, table)
+    return _k.oracle_legal_follows(hand, lead, s, r, bool(opts["partial_set_obligation"]))
 
 
-def is_legal_follow(hand: list[str], lead: list[str], play: list[str], trump_suit: str, trump_rank: str,
-                    partial_set_obligation: bool = False) -> bool:
-    """Whole-play legality of a follow (§5.4), by the engine's kernel."""
+def is_legal_follow(hand: list[str], lead: list[str], play: list[str], trump_suit: str | None,
+                    trump_rank: str | None, variant: str | None = None, **options) -> bool:
+    """Whole-play legality of a follow (§5.4; shengji's is_legal_play with throw_units='mixed'),
+    by the engine's kernel."""
     hand = _cards(hand, "a hand")
     lead = _cards(lead, "a lead")
-    lead_format(lead, trump_suit, trump_rank)
-    s, r = _trump(trump_suit, trump_rank)
-    return _k.oracle_follow_ok(hand, lead, _cards(play, "a play"), s, r, bool(partial_set_obligation))
+    play = _cards(play, "a play")
+    opts, table = _rules(variant, options)
+    lead_format(lead, trump_suit, trump_rank, variant, **options)
+    s, r = _trump(trump_suit, trump_rank, opts)
+    if opts["throw_units"] == "mixed":
+        return _k.oracle_mixed_follow_ok(hand, lead, play, s, r, opts, table)
+    return _k.oracle_follow_ok(hand, lead, play, s, r, bool(opts["partial_set_obligation"]))
 
 
-def trick_winner(plays: list[list[str]], trump_suit: str, trump_rank: str) -> int:
-    """Index of the winning play; plays[0] is the lead (a throw lead is taken as standing). A trick
-    holding more copies of a card than 4 packs have raises ConfigError."""
+def trick_winner(plays: list[list[str]], trump_suit: str | None, trump_rank: str | None,
+                 variant: str | None = None, **options) -> int:
+    """Index of the winning play; plays[0] is the lead (a throw lead is taken as standing). A
+    trick holding more copies of a card than 4 packs have raises ConfigError. With
+    throw_units='mixed': shengji's compute_winner under throw_evaluation and bomb_policy."""
     if not isinstance(plays, (list, tuple)) or not plays:
         raise ParseError(f"zhao_pengyou: a trick is a list of plays (lists of card strings), got {_k._short(plays)}")
     plays = [_cards(p, "a play") for p in plays]
-    lead_format(plays[0], trump_suit, trump_rank)
-    s, r = _trump(trump_suit, trump_rank)
+    opts, table = _rules(variant, options)
+    lead_format(plays[0], trump_suit, trump_rank, variant, **options)
+    s, r = _trump(trump_suit, trump_rank, opts)
+    if opts["throw_units"] == "mixed":
+        return _k.oracle_mixed_winner(plays, s, r, opts, table)
     return _k.oracle_trick_winner(plays, s, r)
 
 
-def card_order(card: str, trump_suit: str | None, trump_rank: str) -> tuple[str, int]:
+def _mixed_rules(variant, options, what):
+    opts, table = _rules(variant, options)
+    if opts["throw_units"] != "mixed":
+        raise ConfigError(f"zhao_pengyou: {what} answers shengji's rules: it needs throw_units='mixed' "
+                          f"(variant='shengji')")
+    return opts, table
+
+
+def throw_outcome(lead: list[str], other_hands: list[list[str]], trump_suit: str | None, trump_rank: str | None,
+                  variant: str | None = None, **options) -> list[str]:
+    """The cards actually led when `lead` is attempted and other_hands (in play order after the
+    leader) are the other seats' hands: the lead itself if the throw stands, else the forced unit
+    (shengji's Trick::play_cards check, by the engine's kernel). Needs throw_units='mixed'."""
+    lead = _cards(lead, "a lead")
+    opts, table = _mixed_rules(variant, options, "throw_outcome")
+    s, r = _trump(trump_suit, trump_rank, opts)
+    return _k.oracle_throw_outcome(lead, other_hands, s, r, opts, table)
+
+
+def follow_matches(lead: list[str], play: list[str], trump_suit: str | None, trump_rank: str | None,
+                   variant: str | None = None, **options) -> bool:
+    """Does `play` have the lead's format (shengji's TrickFormat::matches: one effective suit, the
+    led suit or trumps, the lead's size, groupable into the lead's units), i.e. can it compete
+    for the trick? Needs throw_units='mixed'."""
+    lead = _cards(lead, "a lead")
+    play = _cards(play, "a play")
+    opts, table = _mixed_rules(variant, options, "follow_matches")
+    s, r = _trump(trump_suit, trump_rank, opts)
+    return _k.oracle_follow_matches(lead, play, s, r, opts, table)
+
+
+def card_order(card: str, trump_suit: str | None, trump_rank: str | None) -> tuple[str, int]:
     """(effective suit 'S'/'H'/'D'/'C'/'T', strength inside it) of a card (trump_suit=None: no
     trump suit)."""
     s, r = _trump(trump_suit, trump_rank)
