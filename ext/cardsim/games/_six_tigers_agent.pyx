@@ -52,6 +52,16 @@ cdef void play_groups(const STState* s, uint64_t* down, uint64_t* up) noexcept n
             else:
                 up[t * 4 + q] |= st_bit(i)
 
+cdef uint64_t played_before(const STState* s) noexcept nogil:
+    """Cards played before the first trick on record (a scenario's `played` cards: face up, in
+    no trick): the replay starts with them played, as the true state's old cards do."""
+    cdef uint64_t m = s.up[0] | s.up[1] | s.up[2] | s.up[3]
+    cdef int i
+    for i in range(37):
+        if s.card_trick[i] >= 0:
+            m &= ~st_bit(i)
+    return m
+
 cdef bint window_ok(const WorldCtx* w, int t, const uint64_t* h, const int* tr, uint64_t old) noexcept nogil:
     """The claim window after trick t (-1: before the first lead): under auto_claim nobody
     before the claimant (everybody, without a claim) had a count of 6; a claimant's count is
@@ -89,17 +99,20 @@ cdef bint replay_ok(const WorldCtx* w, const uint64_t* hands, const uint64_t* gr
     if s.phase == ST_PH_DECLARE:
         return True
     play_groups(s, tg, ug)
+    played_c = played_t = played_up = played_before(s)
     for q in range(4):
         h[q] = hands[q]
-        tr[q] = 0
+        tr[q] = s.tricks[q]                     # less the tricks on record, credited below
         for t in range(12):
             h[q] |= group[t * 4 + q] | ug[t * 4 + q]
+    for t in range(s.ntricks):
+        tr[s.trick_winner[t]] -= s.trick_k[t]
     if s.five_tigers:
         return True
     for i in range(3):
         if (h[s.order[i]] & st_tigers()) == st_tigers():
             return False
-    if not window_ok(w, -1, h, tr, st_old_mask(0)):
+    if not window_ok(w, -1, h, tr, st_old_mask(played_c)):
         return False
     for t in range(s.ntricks + 1):
         nplays = 3 if t < s.ntricks else s.trick.n
@@ -196,7 +209,7 @@ cdef void star_bans(const STState* s, const WorldCtx* w, uint64_t hidden, uint32
     in order and apply star_ban before every play and at the present moment."""
     cdef uint64_t tg[48]
     cdef uint64_t ug[48]
-    cdef uint64_t hp, played = 0, P
+    cdef uint64_t hp, played = played_before(s), P
     cdef int pos[32]
     cdef int t, i, q, z, nplays, p = w.p
     cdef uint32_t ok
