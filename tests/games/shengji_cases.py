@@ -356,9 +356,9 @@ bomb_trick("test_higher_bomb_beats_leader_bomb", S4, ["2H 2H 2H 2H", "JH JH JH J
            1, "allow_bombs")
 ne("test_larger_bomb_beats_smaller_bomb_regardless_of_order", 1, "6-card bombs: 6 copies of 2H, JH and 3H")
 
-# ---- rainbows. shengji's `Trump::NoTrump { number: None }` (no trump rank) is written (None, 'K'): no
-# king and no joker occurs in those cases, so the trump rank changes nothing in them.
-NT = (None, "K")
+# ---- rainbows. shengji's `Trump::NoTrump { number: None }` (no trump rank: only the jokers are trumps)
+# is (None, None).
+NT = (None, None)
 RB = {"rainbows": 4}
 add("test_rainbow_detection_valid", "from_cards(5C 5D 5H 5S).is_rainbow()", "format", [C("5C 5D 5H 5S")], S4, RB,
     "rainbow")
