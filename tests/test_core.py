@@ -469,3 +469,11 @@ def test_run_batch_keys_and_lead_changes_from_the_deal_record():
         acts = e.kernel_actions(g.spec, 4, 10 + i, [1, 0, 1, 0])
         assert out["actions"][i] == len(acts)
         assert out["first_player"][i] == g.new_state(4, 10 + i).current_player
+
+
+def test_put_counts():
+    """The observation block of a packed hand: copies x per_copy per identity held (Tien Gow 0.5),
+    identities not held untouched."""
+    got = t._test_put_counts([3, 3, 5, 7, 7, 7, 7], 0.25, 10)
+    assert got == [0, 0, 0, 0.5, 0, 0.25, 0, 1.0, 0, 0]
+    assert t._test_put_counts([1, 1, 2], 0.5, 4) == [0, 1.0, 0.5, 0]

@@ -81,3 +81,13 @@ cdef inline int hand_max_count(const Hand* h) noexcept nogil:
     if h.layer[0]:
         return 1
     return 0
+
+cdef inline void put_counts(float* o, const Hand* h, float per_copy) noexcept nogil:
+    """o[k] = (copies of k held) * per_copy for every identity k held: the observation block of
+    a packed hand (o[k] untouched for identities not held)."""
+    cdef uint64_t ids = h.layer[0]
+    cdef int k
+    while ids:
+        k = cs_ctz(ids)
+        ids &= ids - 1
+        o[k] = hand_count(h, k) * per_copy

@@ -5,7 +5,7 @@ from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MA
 from cardsim.core._bits cimport bit_nth, cs_popcount
 from cardsim.core._rng cimport Rng, rng_seed
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
-from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts
 from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
                                   trick_seat_of, trick_card_at, trick_cards, trick_index_of,
@@ -157,6 +157,20 @@ def _test_resample_zones(list cards, list allowed, list room, uint64_t seed, int
     for i in range(n):
         zone_of.setdefault(cs[i], []).append(dest[i])
     return [zone_of[c].pop() for c in cards], ctx.calls
+
+
+def _test_put_counts(ops, float per_copy, int size=64):
+    """put_counts() of the hand built by adding these identities, into a zero block of `size`."""
+    cdef Hand h
+    cdef float o[64]
+    cdef int i
+    hand_clear(&h)
+    for k in ops:
+        hand_add(&h, k)
+    for i in range(64):
+        o[i] = 0.0
+    put_counts(o, &h, per_copy)
+    return [o[i] for i in range(size)]
 
 
 # ---- staged moves: "the play must be a subset of one of these sets" (Basra's capture choice) ----

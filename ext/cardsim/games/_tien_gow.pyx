@@ -65,7 +65,7 @@ from libc.string cimport memset
 from cardsim.core._types cimport card_t, int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts
 from cardsim.core._actions cimport ActionSet, as_first, as_has
 from cardsim.core._deal cimport shuffle
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
@@ -361,21 +361,13 @@ cdef inline bint trick_played(const TGState* s, int t, int q) noexcept nogil:
         return True
     return t == s.ntrick and s.phase == TG_PH_PLAY and trick_index_of(&s.cur, q) >= 0
 
-cdef inline void put_counts(float* o, const Hand* h) noexcept nogil:
-    cdef uint64_t m = h.layer[0]
-    cdef int k
-    while m:
-        k = bit_low(m)
-        m &= m - 1
-        o[k] = 0.5 if not (h.layer[1] >> k) & 1 else 1.0
-
 cdef void tg_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
     cdef const TGState* s = <const TGState*>st
     cdef const TGConfig* c = <const TGConfig*>cfg
     cdef int t, q, i = 0
-    put_counts(o + i, &s.hand[p]); i += 21
+    put_counts(o + i, &s.hand[p], 0.5); i += 21
     if s.turn == p and s.phase == TG_PH_PLAY:
-        put_counts(o + i, &s.stage.cards)
+        put_counts(o + i, &s.stage.cards, 0.5)
         if s.stage.kind != TG_MODE_NONE:
             o[i + 21 + s.stage.kind - 1] = 1.0
     i += 23
@@ -383,10 +375,10 @@ cdef void tg_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         for q in range(TG_NP):
             if s.tsize[t] > 0 and trick_played(s, t, q):
                 if (s.tface[t] >> q) & 1:
-                    put_counts(o + i, &s.tplay[t][q])
+                    put_counts(o + i, &s.tplay[t][q], 0.5)
                 else:
                     if q == p:
-                        put_counts(o + i, &s.tplay[t][q])
+                        put_counts(o + i, &s.tplay[t][q], 0.5)
                     o[i + 21] = 1.0
             i += 22
     for t in range(8):
