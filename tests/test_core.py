@@ -471,9 +471,105 @@ def test_run_batch_keys_and_lead_changes_from_the_deal_record():
         assert out["first_player"][i] == g.new_state(4, 10 + i).current_player
 
 
+# ---- suit-major pack helpers (core/_suited.pxd), deal helpers, put_counts, resample_masks --------
+def _ref_key(c, nranks, trump):
+    return (c % nranks + (nranks if c // nranks == trump else 0), c)
+
+
+def _bits(m):
+    return [k for k in range(64) if m >> k & 1]
+
+
+@pytest.mark.parametrize("nranks", [11, 13])
+def test_suited_helpers_match_a_brute_force_reference(nranks):
+    """follow_mask, lowest_by_rank, master_card, longest_side_suit, long_suit_lead and
+    plain_beaters against straightforward Python on 2,000 random holdings and 1,000 tricks."""
+    rng = np.random.default_rng(7)
+    deck = 4 * nranks
+    for _ in range(2000):
+        cards = rng.permutation(deck)
+        hand = sum(1 << int(c) for c in cards[:rng.integers(0, 14)])
+        unseen = sum(1 << int(c) for c in cards[14:14 + rng.integers(0, 20)])
+        trump = int(rng.integers(-1, 4))
+        suit = lambda s: ((1 << nranks) - 1) << (nranks * s) if s >= 0 else 0
+        led = int(rng.integers(-1, 4))
+        want = hand & suit(led) or hand & suit(trump) or hand
+        assert t._test_suited("follow", hand, nranks, trump, suit(led)) == want
+        hc = _bits(hand)
+        low = min(hc, key=lambda c: _ref_key(c, nranks, trump)) if hc else -1
+        assert t._test_suited("lowest", hand, nranks, trump) == low
+        masters = [c for c in hc if c // nranks != trump
+                   and not any(u // nranks == c // nranks and u > c for u in _bits(unseen))]
+        assert t._test_suited("master", hand, nranks, trump, unseen) == (masters[0] if masters else -1)
+        counts = [(sum(1 for c in hc if c // nranks == s), -s) for s in range(4) if s != trump]
+        best = max(counts)
+        longest = -best[1] if best[0] > 0 else -1
+        assert t._test_suited("longest", hand, nranks, trump) == longest
+        lead = (min([c for c in hc if c // nranks == longest], key=lambda c: _ref_key(c, nranks, trump))
+                if longest >= 0 else low)
+        assert t._test_suited("lead", hand, nranks, trump) == lead
+    for _ in range(1000):                                  # plain_beaters: brute-force tricks
+        cards = [int(c) for c in rng.permutation(deck)]
+        trick, hand = cards[:rng.integers(1, 4)], sum(1 << c for c in cards[4:4 + rng.integers(1, 10)])
+        trump = int(rng.integers(-1, 4))
+
+        def top(allc):
+            return max([c for c in allc if c // nranks == trump]
+                       or [c for c in allc if c // nranks == trick[0] // nranks])
+        want = sum(1 << c for c in _bits(hand) if top(trick + [c]) == c)
+        assert t._test_suited("beaters", hand, nranks, trump, top(trick)) == want
+
+
+def test_shuffled_pack_and_deal_round_robin():
+    """shuffled_pack draws exactly as fill_identity + shuffle; deal_round_robin gives card i to
+    seat (first + i // batch) % nseats (Gleek: packets of 4 from eldest; Joffre Whist: one at a
+    time from the dealer's left)."""
+    for n, nseats, first, batch in ((52, 4, 3, 1), (36, 3, 2, 4), (18, 2, 1, 1)):
+        pack, hands = t._test_deal(n, nseats, first, batch, 11)
+        assert pack == t._test_shuffle(n, 11)
+        want = [0] * nseats
+        for i, c in enumerate(pack):
+            want[(first + i // batch) % nseats] |= 1 << c
+        assert hands == want
+
+
 def test_put_counts():
-    """The observation block of a packed hand: copies x per_copy per identity held (Tien Gow 0.5),
-    identities not held untouched."""
     got = t._test_put_counts([3, 3, 5, 7, 7, 7, 7], 0.25, 10)
     assert got == [0, 0, 0, 0.5, 0, 0.25, 0, 1.0, 0, 0]
     assert t._test_put_counts([1, 1, 2], 0.5, 4) == [0, 1.0, 0.5, 0]
+
+
+def test_resample_masks_is_resample_zones_on_masks():
+    """resample_masks lists the hidden cards in ascending order and returns the zones' masks: the
+    same world as resample_zones on that list; forbidden cards never land in their zone."""
+    hidden = sum(1 << c for c in (1, 4, 9, 17, 30, 41, 63))
+    room = [3, 2, 2]
+    forbid = [1 << 63, (1 << 1) | (1 << 4), 0]
+    for seed in range(200):
+        got = t._test_resample_masks(hidden, room, forbid, seed)
+        cards = _bits(hidden)
+        allowed = [0] * 64
+        for c in cards:
+            allowed[c] = sum(1 << z for z in range(3) if not forbid[z] >> c & 1)
+        zones, _ = t._test_resample_zones(cards, allowed, room, seed)
+        assert got == [sum(1 << c for c, z in zip(cards, zones) if z == q) for q in range(3)]
+        assert not got[0] >> 63 & 1 and not got[1] & forbid[1]
+        assert [bin(m).count("1") for m in got] == room and got[0] | got[1] | got[2] == hidden
+    assert t._test_resample_masks(0b11, [1, 1], [0b11, 0], 1) is None        # infeasible: says so
+    assert t._test_resample_masks(0b1111, [2, 2], None, 3) is not None
+
+
+def test_disjoint_hands_validates_scenario_hands():
+    """cardsim.core.notation.disjoint_hands: the scenario check every game shares (a list of N
+    card lists, exact sizes when asked, no card twice across lists), ConfigError naming it."""
+    import cardsim
+    from cardsim.core.notation import SuitedPack, disjoint_hands
+    pack = SuitedPack("test", ("2", "3", "4", "5"))
+    masks, allm = disjoint_hands("test", [["2S", "3S"], ["4H"]], 2, pack.cards_to_mask)
+    assert masks == [0b11, 1 << 6] and allm == 0b11 | 1 << 6
+    for bad, kw in (([["2S"]], {}), ("2S", {}), ([["2S"], "3S"], {}), ([["2S"], ["2S"]], {}),
+                    ([["2S"], ["3S"]], {"size": 2}), ([["2S"], ["3S"]], {"taken": 1})):
+        with pytest.raises(cardsim.ConfigError, match="test"):
+            disjoint_hands("test", bad, 2, pack.cards_to_mask, **kw)
+    with pytest.raises(cardsim.ParseError):
+        disjoint_hands("test", [["2S", "2S"], []], 2, pack.cards_to_mask)

@@ -4,7 +4,7 @@
 # FROZEN DRAW ORDERS: `shuffle` is the Fisher-Yates every game has always used (i from n-1 down
 # to 1, j = rng_below(i + 1)); `shuffle_prefix` is the partial form (i from 0 up to k-1,
 # j = i + rng_below(n - i)). Changing either changes every deal (golden playthroughs).
-from cardsim.core._types cimport card_t, uint8_t, uint32_t
+from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng, rng_below
 
 cdef inline void shuffle(card_t* a, int n, Rng* rng) noexcept nogil:
@@ -29,6 +29,27 @@ cdef inline void fill_identity(card_t* a, int n) noexcept nogil:
     cdef int i
     for i in range(n):
         a[i] = <card_t>i
+
+cdef inline void shuffled_pack(card_t* a, int n, Rng* rng) noexcept nogil:
+    """A fresh single pack a[0..n-1] in shuffled order: fill_identity then shuffle (the draws of
+    `shuffle`)."""
+    fill_identity(a, n)
+    shuffle(a, n, rng)
+
+cdef inline void deal_round_robin(const card_t* pack, int n, uint64_t* hands, int nseats, int first,
+                                  int batch) noexcept nogil:
+    """Deal pack[0..n-1] round the table in batches: card i goes to seat
+    (first + i // batch) % nseats (batch 1: one card at a time). `hands` are card masks (one bit
+    per identity), added to, not cleared."""
+    cdef int i, k = 0, seat = first % nseats
+    for i in range(n):
+        hands[seat] |= (<uint64_t>1) << pack[i]
+        k += 1
+        if k == batch:                  # next seat: no division per card
+            k = 0
+            seat += 1
+            if seat == nseats:
+                seat = 0
 
 cdef inline int assign_zones(const card_t* cards, int n, const uint32_t* allowed, const int* room,
                              int nz, uint8_t* dest, Rng* rng) noexcept nogil:

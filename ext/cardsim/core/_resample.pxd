@@ -17,7 +17,8 @@
 # world was found: it never falls back to the true hidden cards and never returns a world that
 # breaks a constraint. The game then returns 0 from vt.resample (State.resample raises
 # CardsimError; ISMCTS skips the iteration).
-from cardsim.core._types cimport card_t, uint8_t, uint32_t
+from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t
+from cardsim.core._bits cimport bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._deal cimport shuffle, assign_zones
 
@@ -63,3 +64,36 @@ cdef inline int resample_zones(card_t* cards, int n, const uint32_t* allowed, co
             if check == NULL or check(ctx, cards, dest, n):
                 return 1
     return 0
+
+cdef inline int resample_masks(uint64_t hidden, const int* room, const uint64_t* forbid, int nz,
+                               uint64_t* out, Rng* rng, world_check_fn check, const void* ctx,
+                               int exact_tries, int constrained_tries) noexcept nogil:
+    """resample_zones for single-deck games that keep cards as masks: `hidden` = the cards to
+    redeal (identities < 64), room[z] = how many zone z takes, forbid[z] = the cards zone z may
+    not take (voids shown, cards pinned elsewhere; NULL = none). The cards are listed in
+    ascending identity order before the policy's shuffles, so a game that listed them that way
+    draws exactly as before. `check` sees the usual (cards, dest, n). On 1, out[z] = the cards
+    zone z gets (every out[0..nz-1] written); on 0 nothing consistent was found (out untouched)."""
+    cdef card_t cards[64]
+    cdef uint8_t dest[64]
+    cdef uint32_t allowed[64]
+    cdef uint32_t a
+    cdef int n = 0, z, i, k
+    while hidden:
+        k = bit_low(hidden)
+        hidden &= hidden - 1
+        a = 0
+        for z in range(nz):
+            if forbid == NULL or not (forbid[z] >> k) & 1:
+                a |= (<uint32_t>1) << z
+        cards[n] = <card_t>k
+        allowed[k] = a
+        n += 1
+    if not resample_zones(cards, n, allowed, room, nz, dest, rng, check, ctx, exact_tries,
+                          constrained_tries):
+        return 0
+    for z in range(nz):
+        out[z] = 0
+    for i in range(n):
+        out[dest[i]] |= (<uint64_t>1) << cards[i]
+    return 1

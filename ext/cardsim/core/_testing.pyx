@@ -6,11 +6,13 @@ from cardsim.core._bits cimport bit_nth, cs_popcount
 from cardsim.core._rng cimport Rng, rng_seed
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts
-from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones
+from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones, shuffled_pack, deal_round_robin
+from cardsim.core._suited cimport (suit_cards, follow_mask, lowest_by_rank, master_card, longest_side_suit,
+                                   long_suit_lead, plain_beaters)
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
                                   trick_seat_of, trick_card_at, trick_cards, trick_index_of,
                                   trick_done, trick_empty, trick_set_winner)
-from cardsim.core._resample cimport resample_zones, world_check_fn
+from cardsim.core._resample cimport resample_zones, resample_masks, world_check_fn
 from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_remove,
                                    staged_commit, staged_active, staged_legal_adds, completable_fn)
 
@@ -159,6 +161,40 @@ def _test_resample_zones(list cards, list allowed, list room, uint64_t seed, int
     return [zone_of[c].pop() for c in cards], ctx.calls
 
 
+def _test_resample_masks(uint64_t hidden, list room, list forbid, uint64_t seed, int exact_tries=64,
+                         int constrained_tries=2000):
+    """resample_masks() of the cards in `hidden` (forbid: one mask per zone, or None): the
+    masks per zone, or None when no consistent world was found."""
+    cdef uint64_t fb[32]
+    cdef uint64_t out[32]
+    cdef int rm[32]
+    cdef Rng r
+    cdef int i, nz = len(room)
+    for i in range(nz):
+        rm[i] = room[i]
+        if forbid is not None:
+            fb[i] = forbid[i]
+    rng_seed(&r, seed, 0, 0)
+    if not resample_masks(hidden, rm, fb if forbid is not None else NULL, nz, out, &r, NULL, NULL,
+                          exact_tries, constrained_tries):
+        return None
+    return [out[i] for i in range(nz)]
+
+
+def _test_deal(int n, int nseats, int first, int batch, uint64_t seed):
+    """shuffled_pack(n) then deal_round_robin: (the pack order, the masks per seat)."""
+    cdef card_t a[64]
+    cdef uint64_t h[MAX_PLAYERS]
+    cdef Rng r
+    cdef int i
+    rng_seed(&r, seed, 0, 0)
+    shuffled_pack(a, n, &r)
+    for i in range(MAX_PLAYERS):
+        h[i] = 0
+    deal_round_robin(a, n, h, nseats, first, batch)
+    return [a[i] for i in range(n)], [h[i] for i in range(nseats)]
+
+
 def _test_put_counts(ops, float per_copy, int size=64):
     """put_counts() of the hand built by adding these identities, into a zero block of `size`."""
     cdef Hand h
@@ -171,6 +207,27 @@ def _test_put_counts(ops, float per_copy, int size=64):
         o[i] = 0.0
     put_counts(o, &h, per_copy)
     return [o[i] for i in range(size)]
+
+
+def _test_suited(str op, uint64_t m, int nranks=13, int trump=-1, uint64_t other=0):
+    """The suit-major pack helpers: op in suit_cards (m = the suit), follow (other = led suit
+    mask; trump's cards must be played when void iff trump >= 0), lowest, master (other =
+    unseen cards), longest, lead, beaters (other = the trick's winning card)."""
+    if op == "suit_cards":
+        return suit_cards(<int>m, nranks)
+    if op == "follow":
+        return follow_mask(m, other, suit_cards(trump, nranks))
+    if op == "lowest":
+        return lowest_by_rank(m, nranks, trump)
+    if op == "master":
+        return master_card(m, other, nranks, trump)
+    if op == "longest":
+        return longest_side_suit(m, nranks, trump)
+    if op == "lead":
+        return long_suit_lead(m, nranks, trump)
+    if op == "beaters":
+        return plain_beaters(m, <int>other, nranks, trump)
+    raise ValueError(op)
 
 
 # ---- staged moves: "the play must be a subset of one of these sets" (Basra's capture choice) ----

@@ -44,3 +44,29 @@ class SuitedPack:
     def cards_to_mask(self, cards) -> int:
         """A list of card strings -> bit mask (a bare string or a card given twice: ParseError)."""
         return _cards.ids_to_mask(cards, self.parse_card, self.game)
+
+
+def disjoint_hands(game: str, lists, count: int, to_mask, size=None, what: str = "hand",
+                   taken: int = 0):
+    """Scenario validation of `count` card lists that share no card (hands, played cards, ...):
+    `lists` must be a list or tuple of `count` lists (or tuples) of card strings, each of exactly
+    `size` cards when `size` is given; `to_mask` turns one list into a bit mask (it raises
+    ParseError for a bad card or one given twice); `taken` = cards already placed elsewhere.
+    Returns (masks, union of masks and taken). Raises ConfigError naming `what` and its index."""
+    from cardsim.errors import ConfigError
+
+    if isinstance(lists, (str, bytes)) or not isinstance(lists, (list, tuple)) or len(lists) != count:
+        raise ConfigError(f"{game}: need a list of {count} {what}s (one per seat), got {lists!r:.60}")
+    masks = []
+    for q, h in enumerate(lists):
+        if isinstance(h, (str, bytes)) or not isinstance(h, (list, tuple)):
+            raise ConfigError(f"{game}: {what} {q} must be a list of card strings, got {h!r:.60}")
+        if size is not None and len(h) != size:
+            raise ConfigError(f"{game}: {what} {q} must be a list of {size} cards, got {len(h)}")
+        m = to_mask(list(h))
+        if taken & m:
+            raise ConfigError(f"{game}: a card of {what} {q} is also in an earlier {what} or "
+                              f"elsewhere in the position")
+        taken |= m
+        masks.append(m)
+    return masks, taken
