@@ -40,16 +40,17 @@ its callback, GameSpec.install, _scenario_state (spec.scenario).
 """
 from libc.string cimport memset
 from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
-from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._deal cimport shuffled_pack, deal_round_robin
+from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
 from cardsim.core._trick cimport (trick_reset, trick_start, trick_add, trick_done, trick_cards,
                                   trick_seat_of, trick_set_winner)
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES
+from cardsim.core._resample cimport resample_masks, RESAMPLE_EXACT_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_range, as_has, as_first
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
-from cardsim.core._engine import _short
+from cardsim.core.notation import disjoint_hands
 
 from cardsim.games._joffre_whist_rules cimport (JWConfig, JW_NUM_ACTIONS, JW_PASS, JW_DOUBLE, JW_BID0,
                                                 JW_NBIDS, JW_NT, JW_TA, JW_JTA, jw_full, suit_mask,
@@ -81,8 +82,7 @@ cdef void deal_cards(JWState* s) noexcept nogil:
     next(dealer) (§3); reset everything of the previous deal."""
     cdef card_t perm[52]
     cdef int i
-    fill_identity(perm, 52)
-    shuffle(perm, 52, &s.rng)
+    shuffled_pack(perm, 52, &s.rng)
     for i in range(4):
         s.hand[i] = 0
         s.won[i] = 0
@@ -92,8 +92,7 @@ cdef void deal_cards(JWState* s) noexcept nogil:
         s.pass_at[i] = -2
         s.void_suits[i] = 0
         s.ta_suits[i] = 0
-    for i in range(52):
-        s.hand[(s.dealer + 1 + i) & 3] |= (<uint64_t>1) << perm[i]
+    deal_round_robin(perm, 52, s.hand, 4, s.dealer + 1, 1)
     memset(s.card_trick, -1, sizeof(s.card_trick))
     memset(s.bid_by, -1, sizeof(s.bid_by))
     s.trick_mask = 0
@@ -113,6 +112,7 @@ cdef void deal_cards(JWState* s) noexcept nogil:
     s.strain = -1
     s.named = -1
     s.trump = -1
+    s.trump_cards = 0
     s.cdoubled = 0
     s.ta_count = 0
 
@@ -138,11 +138,11 @@ cdef uint64_t play_mask(const JWState* s) noexcept nogil:
     cdef uint64_t t
     if s.cur.n == 0:
         if (s.strain == JW_TA and s.turn == ((s.declarer + 2) & 3) and s.ta_count < 3):
-            t = h & suit_mask(s.trump)
+            t = h & s.trump_cards
             if t:
                 return t
         return h
-    return jw_follow_mask(h, s.led, s.trump)
+    return jw_follow_mask(h, s.led, s.trump_cards)
 
 cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
@@ -194,6 +194,7 @@ cdef void start_play(JWState* s, int declarer) noexcept nogil:
     s.strain = strain
     s.named = named
     s.trump = named if strain >= JW_TA else strain_suit(strain)
+    s.trump_cards = suit_mask(s.trump) if s.trump >= 0 else 0
     s.cdoubled = s.doubled
     s.phase = JW_PH_PLAY
     if strain == JW_JTA:                       # opening leader (§5, D7)
@@ -277,7 +278,7 @@ cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
     if not trick_done(&s.cur):
         s.turn = (p + 1) & 3
         return
-    m = s.trick_mask & suit_mask(s.trump) if s.trump >= 0 else 0
+    m = s.trick_mask & s.trump_cards
     if m == 0:
         m = s.trick_mask & suit_mask(s.led)
     top = bit_high(m)
@@ -411,38 +412,30 @@ cdef int jw_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     never a deal that drops a constraint). The deal stream is replaced too, so later deals of a
     match are not leaked."""
     cdef JWState* s = <JWState*>st
-    cdef uint64_t unknown = 0
-    cdef card_t cards[52]
-    cdef uint8_t dest[52]
-    cdef uint32_t allowed[52]
+    cdef uint64_t hidden = 0
+    cdef uint64_t forbid[4]
+    cdef uint64_t newh[4]
     cdef int room[4]
-    cdef int n = 0, q, i, c
+    cdef int q, t
     cdef TACheck ctx
     for q in range(4):
+        room[q] = 0
+        forbid[q] = <uint64_t>0xFFFFFFFFFFFFFFFF    # p's own zone takes nothing
         if q != p:
-            unknown |= s.hand[q]
+            hidden |= s.hand[q]
             room[q] = cs_popcount(s.hand[q])
-        else:
-            room[q] = 0
-    while unknown:
-        cards[n] = bit_low(unknown)
-        n += 1
-        unknown &= unknown - 1
-    for c in range(52):                          # seats that may hold each card: not shown void
-        allowed[c] = 0
-        for q in range(4):
-            if q != p and not (s.void_suits[q] >> card_suit(c)) & 1:
-                allowed[c] |= 1 << q
+            forbid[q] = 0                            # seats may not hold a suit shown void
+            for t in range(4):
+                if (s.void_suits[q] >> t) & 1:
+                    forbid[q] |= suit_mask(t)
     ctx.s = s
     ctx.p = p
-    if not resample_zones(cards, n, allowed, room, 4, dest, rng, ta_world_ok, &ctx,
+    if not resample_masks(hidden, room, forbid, 4, newh, rng, ta_world_ok, &ctx,
                           RESAMPLE_EXACT_TRIES, 2000 - RESAMPLE_EXACT_TRIES):
         return 0
     for q in range(4):
         if q != p:
-            s.hand[q] = 0
-    for i in range(n):
-        s.hand[dest[i]] |= (<uint64_t>1) << cards[i]
+            s.hand[q] = newh[q]
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -506,60 +499,31 @@ cdef int greedy_bid(const JWState* s, const JWConfig* c, const ActionSet* legal)
 
 cdef inline int lowest_card(uint64_t m, int trump) noexcept nogil:
     """Lowest card of m by rank, non-trumps before trumps."""
-    cdef int best = -1, bk = 99, k, c
-    while m:
-        c = bit_low(m)
-        m &= m - 1
-        k = card_rank(c) + (13 if card_suit(c) == trump else 0)
-        if k < bk:
-            bk = k
-            best = c
-    return best
+    return lowest_by_rank(m, 13, trump)
 
 cdef int greedy_play(const JWState* s, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, i, c, suit, w, best, longest
-    cdef uint64_t m = legal.w[0], gone = 0, winners = 0, tmp, trumps
+    cdef int p = s.turn, i, c, w
+    cdef uint64_t m = legal.w[0], gone = 0, trumps
     cdef int8_t cards[4]
     cdef int n = s.cur.n
     for i in range(4):
         gone |= s.played[i]
     if n == 0:
         # a master card: the highest unplayed card of its suit
-        tmp = m
-        while tmp:
-            c = bit_low(tmp)
-            tmp &= tmp - 1
-            suit = card_suit(c)
-            if ((suit_mask(suit) & ~gone & ~s.hand[p]) >> c) == 0 and suit != s.trump:
-                return c
+        c = master_card(m, ~gone & ~s.hand[p], 13, s.trump)
+        if c >= 0:
+            return c
         trumps = m & suit_mask(s.trump) if s.trump >= 0 else 0
         if trumps and ((s.declarer ^ p) & 1) == 0 and cs_popcount(trumps) >= 3:
             return bit_high(trumps)
-        best = -1
-        longest = -1
-        for suit in range(4):
-            if suit != s.trump and cs_popcount(m & suit_mask(suit)) > longest:
-                longest = cs_popcount(m & suit_mask(suit))
-                best = suit
-        if longest > 0:
-            return lowest_card(m & suit_mask(best), s.trump)
-        return lowest_card(m, s.trump)
+        return long_suit_lead(m, 13, s.trump)
     trick_cards(&s.cur, cards)
     w = jw_trick_winner(cards, n, s.trump)
     if trick_seat_of(&s.cur, w) == ((p + 2) & 3) and (n == 3 or card_rank(cards[w]) >= 10):
         return lowest_card(m, s.trump)
-    # cheapest winning card
-    best = -1
-    tmp = m
-    while tmp:
-        c = bit_low(tmp)
-        tmp &= tmp - 1
-        cards[n] = c
-        if jw_trick_winner(cards, n + 1, s.trump) == n:
-            if best < 0 or lowest_card(((<uint64_t>1) << c) | ((<uint64_t>1) << best), s.trump) == c:
-                best = c
-    if best >= 0:
-        return best
+    c = lowest_card(plain_beaters(m, cards[w], 13, s.trump), s.trump)   # cheapest winning card
+    if c >= 0:
+        return c
     return lowest_card(m, s.trump)
 
 cdef int jw_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
@@ -712,18 +676,7 @@ cdef class JoffreWhistSpec(GameSpec):
         ParseError for a card that does not parse) before building anything."""
         cdef State s
         cdef JWState* st
-        if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-            raise ConfigError("joffre_whist: need a list of 4 hands (one per seat)")
-        masks = []
-        allm = 0
-        for q, h in enumerate(hands):
-            if not isinstance(h, (list, tuple)) or len(h) != 13:
-                raise ConfigError(f"joffre_whist: hand {q} must be a list of 13 cards, got {_short(h)}")
-            m = cards_to_mask(h)
-            if allm & m:
-                raise ConfigError(f"joffre_whist: a card of hand {q} is also in an earlier hand")
-            allm |= m
-            masks.append(m)
+        masks, _ = disjoint_hands("joffre_whist", hands, 4, cards_to_mask, 13)
         d = check_int(dealer, "joffre_whist: dealer", 0, 3, ConfigError)
         s = self._scenario_state()
         st = <JWState*>s.data

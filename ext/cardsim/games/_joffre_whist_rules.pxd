@@ -6,6 +6,7 @@
 # Card identity: suit*13 + rank, suits S H D C (0..3), rank 0 = '2' .. 12 = 'A'.
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
+from cardsim.core._suited cimport follow_mask
 
 cdef enum:
     JW_NUM_ACTIONS = 145     # 52 cards, PASS, DOUBLE, 91 bids
@@ -109,21 +110,14 @@ cdef inline int bid_index(int level, int strain, int named) noexcept nogil:
 
 
 # ---- play --------------------------------------------------------------------------------------
-cdef inline uint64_t jw_follow_mask(uint64_t hand, int led_suit, int trump) noexcept nogil:
+cdef inline uint64_t jw_follow_mask(uint64_t hand, int led_suit, uint64_t trumps) noexcept nogil:
     """Follow-suit rule (§5). Validity: a follower holding the led suit must play it; else a
     holder of trumps must trump (any trump, no over-trump duty); else any card. Returns the mask
-    of legal cards of `hand` (led_suit -1 = on lead: any card)."""
-    cdef uint64_t m
+    of legal cards of `hand` (led_suit -1 = on lead: any card); `trumps` = the trump suit's
+    cards (0 = no trump; the state keeps it as trump_cards)."""
     if led_suit < 0:
         return hand
-    m = hand & suit_mask(led_suit)
-    if m:
-        return m
-    if trump >= 0:
-        m = hand & suit_mask(trump)
-        if m:
-            return m
-    return hand
+    return follow_mask(hand, suit_mask(led_suit), trumps)
 
 cdef inline int jw_trick_winner(const int8_t* cards, int n, int trump) noexcept nogil:
     """Trick winner (§5): the highest trump if any trump was played, else the highest card of

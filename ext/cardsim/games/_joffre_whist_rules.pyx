@@ -7,7 +7,7 @@ from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.games._joffre_whist_rules cimport (JWConfig, JW_NT, JW_TA, JW_JTA, JW_D10, JW_S2, JW_CJ,
                                                 row, strain_suit, bid_decode, bid_index,
-                                                jw_follow_mask, jw_trick_winner)
+                                                jw_follow_mask, jw_trick_winner, suit_mask)
 
 from cardsim import cards as _cards
 from cardsim.core.notation import SuitedPack
@@ -135,4 +135,4 @@ def oracle_follow(uint64_t hand, int led_suit, int trump):
     """Mask of the cards of `hand` (a 52-bit mask) that may be played (§5)."""
     if hand >> 52 or not -1 <= led_suit < 4 or not -1 <= trump < 4:
         raise ParseError("joffre_whist: hand must be a 52-bit mask, led_suit and trump in -1..3")
-    return jw_follow_mask(hand, led_suit, trump)
+    return jw_follow_mask(hand, led_suit, suit_mask(trump) if trump >= 0 else 0)
