@@ -58,13 +58,14 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.core._trick cimport trick_cards
+from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._gleek_rules cimport (
-    GL_RANK_ACE, bit, full_pack, suit_mask, rank_cards, card_suit, card_rank, trick_winner, ruff_value,
+    GL_RANK_ACE, bit, full_pack, suit_mask, rank_cards, card_suit, card_rank, winning_card, ruff_value,
     sets_value, honour_sum, trick_settlement)
 from cardsim.games._gleek_state cimport *
 
+from cardsim.core.notation import disjoint_hands
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games._gleek_rules import (SUITS, RANKS, HONOUR_NAMES, RUFF_FOUR_ACES, DISPLAY_ORDER, card_str,
                                         parse_suit, parse_card, mask_to_cards, cards_to_mask)
@@ -79,15 +80,7 @@ METRICS = ("dealer", "buyer", "price", "vied", "stake", "showdown", "trump", "di
 # ---------------------------------------------------------------------------------------------
 cdef inline int lowest_card(uint64_t m, int trump) noexcept nogil:
     """Lowest card of m by rank, non-trumps before trumps."""
-    cdef int best = -1, bk = 99, k, cd
-    while m:
-        cd = bit_low(m)
-        m &= m - 1
-        k = card_rank(cd) + (11 if card_suit(cd) == trump else 0)
-        if k < bk:
-            bk = k
-            best = cd
-    return best
+    return lowest_by_rank(m, 11, trump)
 
 cdef int keep_value(uint64_t hand, int cd, int trump) noexcept nogil:
     cdef int r = card_rank(cd), v = r
@@ -100,41 +93,22 @@ cdef int keep_value(uint64_t hand, int cd, int trump) noexcept nogil:
     return v
 
 cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, cd, suit, best, longest, n = s.cur.n
-    cdef uint64_t m = legal.w[0], gone, tmp
-    cdef int8_t cards[3]
+    cdef int p = s.turn, cd, n = s.cur.n
+    cdef uint64_t m = legal.w[0], gone, tm
     gone = s.played[0] | s.played[1] | s.played[2] | bit(s.turnup)
     if s.buyer == p:
         gone |= s.discards
     if n == 0:
-        tmp = m
-        while tmp:
-            cd = bit_low(tmp)
-            tmp &= tmp - 1
-            suit = card_suit(cd)
-            if suit != s.trump and ((suit_mask(suit) & ~gone & ~s.hand[p]) >> cd) == 0:
-                return cd
-        best = -1
-        longest = 0
-        for suit in range(4):
-            if suit != s.trump and cs_popcount(m & suit_mask(suit)) > longest:
-                longest = cs_popcount(m & suit_mask(suit))
-                best = suit
-        if longest > 0:
-            return lowest_card(m & suit_mask(best), s.trump)
-        return lowest_card(m, s.trump)
-    trick_cards(&s.cur, cards)
-    best = -1
-    tmp = m
-    while tmp:
-        cd = bit_low(tmp)
-        tmp &= tmp - 1
-        cards[n] = cd
-        if trick_winner(cards, n + 1, s.trump) == n:
-            if best < 0 or lowest_card(bit(cd) | bit(best), s.trump) == cd:
-                best = cd
-    if best >= 0:
-        return best
+        cd = master_card(m, ~gone & ~s.hand[p], 11, s.trump)
+        if cd >= 0:
+            return cd
+        return long_suit_lead(m, 11, s.trump)
+    tm = 0
+    for cd in range(n):
+        tm |= bit(s.cur.card[s.cur.order[cd]])
+    cd = lowest_card(plain_beaters(m, winning_card(tm, s.led, s.trump), 11, s.trump), s.trump)
+    if cd >= 0:
+        return cd
     return lowest_card(m, s.trump)
 
 cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
@@ -349,16 +323,7 @@ cdef class GleekSpec(GameSpec):
             raise ConfigError(f"gleek: unknown scenario facts {unknown}; known: turnup, dealer, dead, chips")
         if "turnup" not in facts:
             raise ConfigError("gleek: a scenario needs the turn-up card (turnup='7H')")
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 3:
-            raise ConfigError(f"gleek: hands must be 3 lists of 12 cards, got {hands!r:.60}")
-        masks = [cards_to_mask(h) for h in hands]
-        allm = 0
-        for h, m in zip(hands, masks):
-            if len(h) != 12:
-                raise ConfigError(f"gleek: every hand has 12 cards, got {len(h)}")
-            if allm & m:
-                raise ConfigError("gleek: a card appears in two hands")
-            allm |= m
+        masks, allm = disjoint_hands("gleek", hands, 3, cards_to_mask, 12)
         tu = parse_card(facts["turnup"])
         if (allm >> tu) & 1:
             raise ConfigError("gleek: the turn-up is in a hand")

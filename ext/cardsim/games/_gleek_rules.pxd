@@ -5,6 +5,7 @@
 # 7 = J, 8 = Q, 9 = K, 10 = A.
 from cardsim.core._types cimport int8_t, uint8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_high
+from cardsim.core._suited cimport follow_mask
 
 cdef enum:
     GL_NCARDS = 44           # 4 suits x A K Q J 10 9 8 7 6 5 4
@@ -88,11 +89,9 @@ cdef inline int trick_winner(const int8_t* cards, int n, int trump) noexcept nog
 cdef inline uint64_t legal_follows(uint64_t hand, int led_suit) noexcept nogil:
     """Follow-suit rule (§5). Validity: a follower holding the led suit must play one of them;
     otherwise any card (no duty to trump). led_suit -1 = on lead: any card."""
-    cdef uint64_t m
     if led_suit < 0:
         return hand
-    m = hand & suit_mask(led_suit)
-    return m if m else hand
+    return follow_mask(hand, suit_mask(led_suit), 0)
 
 cdef inline uint8_t hand_sets(uint64_t hand, int8_t* counts) noexcept nogil:
     """Gleeks (exactly 3 of a rank) and mournivals (all 4) of A K Q J in a hand (§4.4): bit r of

@@ -6,19 +6,15 @@ greedy agent) is the docstring of `cardsim.games._gleek`; the pure rules are in 
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
 from cardsim.core._types cimport card_t
-from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._deal cimport shuffled_pack, deal_round_robin
 from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_set_winner
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._resample cimport resample_masks, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
 from cardsim.games._gleek_rules cimport (
     GLConfig, GL_RANK_ACE, bit, full_pack, suit_mask, rank_cards, card_suit, card_rank, winning_card,
     legal_follows, hand_sets, honour_sum, ruff_value, sets_value, trick_settlement)
-
-cdef int8_t PACKET_SEAT[36]          # seat offset from eldest of pack position i (packets of 4)
-for _i in range(36):
-    PACKET_SEAT[_i] = (_i // 4) % 3
 
 OBS_SIZE = (44 * 3 + 3 * 44 * 3 + 6 + 9 + (1 + 3 + 9 + 3 + 3 + 1 + 1)
             + (6 + 3 + 3 + 3 + 3 + 9 + 1 + 15 + 3) + 1 + (12 + 12 + 3) + (3 + 1 + 3) + 15 + 3 + 1)
@@ -96,20 +92,12 @@ cdef void deal_cards(GLState* s, const GLConfig* c) noexcept nogil:
     (§3): position i of the pack goes to seat eldest + (i / 4) mod 3; position 36 is the turn-up,
     37..43 the stock."""
     cdef card_t perm[44]
-    cdef int i, t, e = nxt(s.dealer)
-    cdef uint64_t h[3]
-    fill_identity(perm, 44)
-    shuffle(perm, 44, &s.rng)
-    h[0] = 0
-    h[1] = 0
-    h[2] = 0
-    for i in range(36):
-        h[PACKET_SEAT[i]] |= bit(perm[i])    # packet i/4 goes to seat offset (i/4) mod 3
-    for i in range(3):
-        t = e + i
-        if t >= 3:
-            t -= 3
-        s.hand[t] = h[i]
+    cdef int i
+    shuffled_pack(perm, 44, &s.rng)
+    s.hand[0] = 0
+    s.hand[1] = 0
+    s.hand[2] = 0
+    deal_round_robin(perm, 36, s.hand, 3, nxt(s.dealer), 4)   # packet i/4 to eldest + (i/4) mod 3
     s.turnup = perm[36]
     s.stock = 0
     for i in range(37, 44):
@@ -635,13 +623,10 @@ cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     cdef GLState* s = <GLState*>st
     cdef const GLConfig* c = <const GLConfig*>cfg
     cdef uint64_t unknown = 0
-    cdef card_t cards[44]
-    cdef uint8_t dest[44]
-    cdef uint32_t allowed[44]
     cdef int need[5]
     cdef uint64_t newh[5]
     cdef uint64_t forbid[5]
-    cdef int n = 0, q, i, t, cd, z, r
+    cdef int q, t, z, r
     cdef WorldCtx x
     for z in range(5):
         need[z] = 0
@@ -663,25 +648,12 @@ cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     if s.buyer != p:
         unknown |= s.discards
         need[4] = cs_popcount(s.discards)
-    while unknown:
-        cards[n] = bit_low(unknown)
-        n += 1
-        unknown &= unknown - 1
-    for cd in range(44):                         # zones that may take each card
-        allowed[cd] = 0
-        for z in range(5):
-            if not (forbid[z] >> cd) & 1:
-                allowed[cd] |= 1 << z
     x.s = s
     x.c = c
     x.p = p
-    if not resample_zones(cards, n, allowed, need, 5, dest, rng, consistent, &x, RESAMPLE_EXACT_TRIES,
+    if not resample_masks(unknown, need, forbid, 5, newh, rng, consistent, &x, RESAMPLE_EXACT_TRIES,
                           RESAMPLE_CONSTRAINED_TRIES):
         return 0                                 # no consistent world found: say so
-    for z in range(5):
-        newh[z] = 0
-    for i in range(n):
-        newh[dest[i]] |= bit(cards[i])
     for q in range(3):
         if q != p:
             s.hand[q] = newh[q] | (s.hand[q] & s.shown[q])
