@@ -65,7 +65,7 @@ from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has
 from cardsim.core._types cimport card_t, uint32_t
 from cardsim.core._hand cimport Hand
-from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._deal cimport shuffled_pack, shuffle
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._game cimport GameVTable
@@ -87,8 +87,7 @@ cdef inline int draw(BasraState* s) noexcept nogil:
 
 cdef void shuffle_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """A fresh pack shuffled on the deal stream (the core shuffle); stock[0] is the bottom card."""
-    fill_identity(s.stock, c.deck)
-    shuffle(s.stock, c.deck, &s.rng)
+    shuffled_pack(s.stock, c.deck, &s.rng)
     s.nstock = c.deck
 
 cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:

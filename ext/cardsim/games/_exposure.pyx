@@ -59,11 +59,11 @@ from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has, as_first, as_count
 from cardsim.core._types cimport card_t
-from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._deal cimport shuffled_pack
 from cardsim.core._trick cimport trick_start, trick_add, trick_set_winner
 from cardsim.core._hand cimport Hand
 from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit
-from cardsim.core._resample cimport (resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES,
+from cardsim.core._resample cimport (resample_masks, world_check_fn, RESAMPLE_EXACT_TRIES,
                                      RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
@@ -129,8 +129,7 @@ cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
 cdef void deal_cards(EXState* s) noexcept nogil:
     """Shuffle (the core Fisher-Yates on the deal stream) and deal (§3)."""
     cdef card_t perm[24]
-    fill_identity(perm, 24)
-    shuffle(perm, 24, &s.rng)
+    shuffled_pack(perm, 24, &s.rng)
     deal_from(s, perm)
 
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
@@ -384,12 +383,10 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     replaced so later deals of a match do not leak."""
     cdef EXState* s = <EXState*>st
     cdef const EXConfig* c = <const EXConfig*>cfg
-    cdef int q = 1 - p, i, n = 0
+    cdef int q = 1 - p, i
     cdef int room[2]
-    cdef uint32_t allowed[24]
-    cdef uint8_t dest[24]
-    cdef card_t cards[24]
-    cdef uint32_t pool, forced, free
+    cdef uint64_t newh[2]
+    cdef uint32_t pool, forced
     cdef BuildCtx x
     cdef world_check_fn check = NULL
     cdef bint building
@@ -407,13 +404,6 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         if (s.void_suits[q] >> i) & 1:
             forced |= pool & suit_cards(i)
     room[1] = cs_popcount(s.aside) - cs_popcount(forced)
-    free = pool & ~forced
-    while free:
-        cards[n] = bit_low(free)
-        n += 1
-        free &= free - 1
-    for i in range(24):
-        allowed[i] = 3
     building = s.phase == EX_PH_DECLARE and s.turn == q and sel_of(s) != 0
     x.c = c
     x.melded = s.melded[q]
@@ -422,16 +412,11 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     x.table_avail = avail_table(s, c, q)
     if building:
         check = can_complete
-    if not resample_zones(cards, n, allowed, room, 2, dest, rng, check, &x, RESAMPLE_EXACT_TRIES,
+    if not resample_masks(pool & ~forced, room, NULL, 2, newh, rng, check, &x, RESAMPLE_EXACT_TRIES,
                           RESAMPLE_CONSTRAINED_TRIES):
         return 0
-    s.hand[q] = x.known
-    s.aside = forced
-    for i in range(n):
-        if dest[i] == 0:
-            s.hand[q] |= bit(cards[i])
-        else:
-            s.aside |= bit(cards[i])
+    s.hand[q] = x.known | <uint32_t>newh[0]
+    s.aside = forced | <uint32_t>newh[1]
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1

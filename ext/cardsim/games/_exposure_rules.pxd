@@ -3,6 +3,7 @@
 # live in _exposure_rules.pyx. Card identity: rank*4 + suit, rank 0 = '9' .. 5 = 'A', suits S H D C.
 from cardsim.core._types cimport int32_t, uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._suited cimport follow_mask
 
 cdef enum:
     EX_NCARDS = 24           # A K Q J 10 9 of four suits
@@ -81,11 +82,9 @@ cdef inline int trick_winner(int lead, int follow, int trump, int high) noexcept
 cdef inline uint32_t legal_follows(uint32_t held, int led) noexcept nogil:
     """Follow-suit rule (§5). Validity: a follower holding (hand or exposed) a card of the led
     suit must play one; otherwise any card. led = -1: on lead, any card."""
-    cdef uint32_t m
     if led < 0:
         return held
-    m = held & suit_cards(card_suit(led))
-    return m if m else held
+    return <uint32_t>follow_mask(held, suit_cards(card_suit(led)), 0)
 
 cdef inline int meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part) noexcept nogil:
     """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of

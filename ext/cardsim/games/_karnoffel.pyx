@@ -54,11 +54,11 @@ from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._deal cimport fill_identity, shuffle_prefix
 from cardsim.core._trick cimport (TrickRecord, trick_start, trick_add, trick_done, trick_cards,
                                   trick_seat_of, trick_set_winner)
-from cardsim.core._resample cimport resample_zones
+from cardsim.core._resample cimport resample_masks
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
-from cardsim.core._engine import _short
+from cardsim.core.notation import disjoint_hands
 
 from cardsim.games._karnoffel_rules cimport (KNConfig, KN_DECK, KN_HAND, KN_TRICKS, R2, R3, R4, R5, R6,
                                              R7, RJ, RQ, RK, kn_full, card_suit, card_rank, bit, team_of,
@@ -254,11 +254,9 @@ cdef int kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
     cdef uint64_t unknown = s.stock, known
-    cdef card_t cards[48]
-    cdef uint8_t dest[48]
-    cdef uint32_t allowed[48]
+    cdef uint64_t newh[7]
     cdef int room[7]
-    cdef int n = 0, q, i
+    cdef int q
     for q in range(N):
         room[q] = 0
         if q == p:
@@ -268,19 +266,11 @@ cdef int kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         room[q] = cs_popcount(s.hand[q] & ~known)
         s.hand[q] = known
     room[N] = cs_popcount(s.stock)
-    while unknown:
-        cards[n] = bit_low(unknown)
-        allowed[cards[n]] = 0xFFFFFFFF
-        n += 1
-        unknown &= unknown - 1
-    if not resample_zones(cards, n, allowed, room, N + 1, dest, rng, NULL, NULL, 1, 0):
+    if not resample_masks(unknown, room, NULL, N + 1, newh, rng, NULL, NULL, 1, 0):
         return 0
-    s.stock = 0
-    for i in range(n):
-        if dest[i] == N:
-            s.stock |= bit(cards[i])
-        else:
-            s.hand[dest[i]] |= bit(cards[i])
+    s.stock = newh[N]
+    for q in range(N):
+        s.hand[q] |= newh[q]
     s.rng = rng[0]
     rng_next(&s.rng)
     return 1
@@ -490,18 +480,7 @@ cdef class KarnoffelSpec(GameSpec):
         cdef KNState* st
         cdef int8_t upo[6]
         N = self.c.nplayers
-        if not isinstance(hands, (list, tuple)) or len(hands) != N:
-            raise ConfigError(f"karnoffel: need a list of {N} hands (one per seat)")
-        masks = []
-        allm = 0
-        for q, h in enumerate(hands):
-            if not isinstance(h, (list, tuple)) or len(h) != 5:
-                raise ConfigError(f"karnoffel: hand {q} must be a list of 5 cards, got {_short(h)}")
-            m = cards_to_mask(h)
-            if allm & m or len(set(h)) != 5 or bin(m).count("1") != 5:
-                raise ConfigError(f"karnoffel: a card appears twice (hand {q})")
-            allm |= m
-            masks.append(m)
+        masks, allm = disjoint_hands("karnoffel", hands, N, cards_to_mask, 5)
         d = check_int(dealer, "karnoffel: dealer", 0, N - 1, ConfigError)
         if up is None:
             ups = [parse_card(h[0]) for h in hands]

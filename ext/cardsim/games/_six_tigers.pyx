@@ -53,7 +53,7 @@ from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._deal cimport fill_identity, shuffle
+from cardsim.core._deal cimport shuffled_pack
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_first
 from cardsim.core._trick cimport TrickRecord, trick_start, trick_add_seat, trick_done, trick_reset
 from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_legal_adds,
@@ -68,6 +68,7 @@ from cardsim.games._six_tigers_rules cimport (
     st_beats, st_single_leads, st_enum_leads, st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_has_beat, st_dream_matches,
     st_sung_points, st_payments)
 
+from cardsim.core.notation import disjoint_hands
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games._six_tigers_rules import card_str, parse_card, mask_to_cards, cards_to_mask
 
@@ -103,8 +104,7 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
     players 12 each and the 37th card aside. Resets the round and opens DECLARE (§4.1)."""
     cdef card_t perm[37]
     cdef int i, D = s.dealer, q
-    fill_identity(perm, 37)
-    shuffle(perm, 37, &s.rng)
+    shuffled_pack(perm, 37, &s.rng)
     for q in range(4):
         s.hand[q] = 0
         s.up[q] = 0
@@ -595,9 +595,6 @@ cdef void st_observe(const void* st, const void* cfg, int p, float* o) noexcept 
 # ---------------------------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------------------------
-def _short(x):
-    t = repr(x)
-    return t if len(t) <= 60 else t[:57] + "..."
 
 
 cdef class SixTigersSpec(GameSpec):
@@ -738,19 +735,8 @@ cdef class SixTigersSpec(GameSpec):
         cdef STState* st
         N = self.c.nplayers
         d = check_int(dealer, "six_tigers: dealer", 0, N - 1, ConfigError)
-        if not isinstance(hands, (list, tuple)) or len(hands) != N:
-            raise ConfigError(f"six_tigers: need a list of {N} hands (one per seat)")
+        masks, allm = disjoint_hands("six_tigers", hands, N, cards_to_mask)
         dreamer = (d + 2) % N if N == 4 else -1
-        masks = []
-        allm = 0
-        for q, h in enumerate(hands):
-            if not isinstance(h, (list, tuple)):
-                raise ConfigError(f"six_tigers: hand {q} must be a list of cards, got {_short(h)}")
-            m = cards_to_mask(list(h))
-            if allm & m:
-                raise ConfigError(f"six_tigers: a card of hand {q} appears in another hand")
-            allm |= m
-            masks.append(m)
         sizes = {len(hands[q]) for q in range(N) if q != dreamer}
         if len(sizes) != 1 or not 1 <= sizes.pop() <= 12:
             raise ConfigError("six_tigers: the active players hold equally many cards, 1 to 12")
@@ -758,16 +744,11 @@ cdef class SixTigersSpec(GameSpec):
             raise ConfigError(f"six_tigers: the dreamer (seat {dreamer}, opposite the dealer) holds exactly 1 card")
         pl = [0] * 4
         if played is not None:
-            if not isinstance(played, (list, tuple)) or len(played) != N:
-                raise ConfigError(f"six_tigers: played must list {N} card lists, one per seat")
-            for q in range(N):
-                m = cards_to_mask(list(played[q]))
-                if m and q == dreamer:
-                    raise ConfigError("six_tigers: the dreamer never plays")
-                if allm & m:
-                    raise ConfigError(f"six_tigers: a card played by seat {q} is also held or played elsewhere")
-                allm |= m
-                pl[q] = m
+            pl, allm = disjoint_hands("six_tigers", played, N, cards_to_mask, what="played list",
+                                      taken=allm)
+            if dreamer >= 0 and pl[dreamer]:
+                raise ConfigError("six_tigers: the dreamer never plays")
+            pl = pl + [0] * (4 - N)
         rest = ((1 << 37) - 1) & ~allm
         if bin(rest).count("1") > (1 if N == 3 else 0):
             raise ConfigError(f"six_tigers: every card must be held or played; missing {mask_to_cards(rest)}")
