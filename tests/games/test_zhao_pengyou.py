@@ -1117,6 +1117,10 @@ def test_notrump_declaration():
                 assert v["declarer"] == q and v["trump_suit"] == "NT"
                 assert Counter(v["exposed"][q]) in (Counter({"BJ": 2}), Counter({"SJ": 2}))
                 assert zp.card_order("AS", None, v["trump_rank"])[0] == "S"
+                k = 54 + 54 + 3 * 12 * 54 + 54 + 60                 # the trump-suit block (docs: observation)
+                o = np.asarray(s.observation(q))
+                assert not o[k:k + 4].any() and o[k + 4 + RANKS.index(v["trump_rank"])] == 1.0
+                assert s.metrics()["trump_suit"] == 4                # metric: 4 = no trump
                 return
             s.apply(s.string_to_action("PASS") if "PASS" in la else int(s.legal_actions()[0]))
     pytest.fail("no no-trump declaration offered in 200 deals")

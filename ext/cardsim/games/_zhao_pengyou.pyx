@@ -27,6 +27,13 @@ cards, a count c giving floor(c/k) chunks of k and one of c mod k); with V9 ('de
 stop at A and the match ends when DECL wins a deal whose trump rank is A; the match stops after
 max_deals deals.
 
+Shengji's rules (issue 17, docs/rules/zhao_pengyou.md "Shengji's rules"): with throw_units='mixed'
+leads, throws, forced plays, follows (the five draw policies), trick winners (throw evaluation),
+bombs and rainbows follow rbtying/shengji's mechanics (trick.rs, types.rs, ordered_card.rs,
+format_match.rs), ported to nogil kernels in `_zhao_pengyou_rules`; the factored actions stay exact
+(zp_mixed_completable); two copies of a joker may declare a no-trump deal (notrump_declaration;
+metric trump_suit = 4). Where shengji lets the leader pick among decompositions (a format hint) the
+engine takes shengji's default choice.
 Core mechanisms used: shuffle (the pack), TrickRecord (leader and order of the current trick),
 Staged (leads and follows built one card at a time, with the lead and follow completability
 rules as callbacks), resample_zones (resample, with world_ok as its callback), GameSpec.install,

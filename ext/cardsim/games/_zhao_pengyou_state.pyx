@@ -435,7 +435,7 @@ cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
         hand_sub(&s.dk_known, &P)
     s.trick[p] = P
     if (not trick_empty(&s.rec) and hand_size_in(&P, s.tr.smask[s.lead_suit]) < s.lead_len
-            and not (c.mixed and (s.fmt.rainbow or (c.bombs == 1 and zp_is_bomb(&P))))):
+            and not (c.mixed and (s.fmt.rainbow or (c.bombs and zp_is_bomb(&P))))):
         s.void[p] |= 1 << s.lead_suit
     trick_add_seat(&s.rec, p)
     if trick_done(&s.rec):
