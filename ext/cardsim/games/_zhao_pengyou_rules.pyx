@@ -812,26 +812,28 @@ cdef int zp_fmt_size(const ZPFormat* F) noexcept nogil:
         n += F.cnt[i] * F.len[i]
     return n
 
+cdef bint rank_rainbow(const ZPTrump* t, const ZPConfig* c, const Hand* h, int r) noexcept nogil:
+    """h's cards of rank r: at least c.rainbows of them, spanning at least 4 effective suits."""
+    cdef int suits = 0
+    cdef uint64_t m = h.layer[0] & rank_mask(r)
+    if hand_size_in(h, rank_mask(r)) < c.rainbows:
+        return False
+    while m:
+        suits |= 1 << t.eff[bit_low(m)]
+        m &= m - 1
+    return cs_popcount(<uint64_t>suits) >= 4
+
 cdef bint zp_rainbow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil:
     """try_rainbow_format: rainbows enabled, no jokers, and every rank present has at least
     c.rainbows cards spanning at least 4 effective suits."""
-    cdef int r, n, suits
-    cdef uint64_t m
+    cdef int r
     cdef bint any = False
     if c.rainbows <= 0 or P.layer[0] == 0 or (P.layer[0] >> 52):
         return False
     for r in range(13):
-        n = hand_size_in(P, rank_mask(r))
-        if n == 0:
+        if (P.layer[0] & rank_mask(r)) == 0:
             continue
-        if n < c.rainbows:
-            return False
-        suits = 0
-        m = P.layer[0] & rank_mask(r)
-        while m:
-            suits |= 1 << t.eff[bit_low(m)]
-            m &= m - 1
-        if cs_popcount(<uint64_t>suits) < 4:
+        if not rank_rainbow(t, c, P, r):
             return False
         any = True
     return any
@@ -1478,22 +1480,11 @@ cdef uint64_t zp_mixed_follow_candidates(const ZPTrump* t, const ZPConfig* c, co
 cdef bint rb_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* P) noexcept nogil:
     """Can the partial lead P (several suits) grow into a rainbow from `full`: no jokers, and every
     rank in P has at least c.rainbows cards in full spanning at least 4 effective suits."""
-    cdef int r, n, suits
-    cdef uint64_t m
+    cdef int r
     if c.rainbows <= 0 or (P.layer[0] >> 52):
         return False
     for r in range(13):
-        if (P.layer[0] & rank_mask(r)) == 0:
-            continue
-        n = hand_size_in(full, rank_mask(r))
-        if n < c.rainbows:
-            return False
-        suits = 0
-        m = full.layer[0] & rank_mask(r)
-        while m:
-            suits |= 1 << t.eff[bit_low(m)]
-            m &= m - 1
-        if cs_popcount(<uint64_t>suits) < 4:
+        if (P.layer[0] & rank_mask(r)) and not rank_rainbow(t, c, full, r):
             return False
     return True
 

@@ -443,6 +443,16 @@ cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
     else:
         s.turn = (p + 1) % c.n
 
+cdef void throw_failed(ZPState* s, const Hand* back, int b) noexcept nogil:
+    """A failed throw (D3/D4, V4): the cards not led go back to the hand and become public; the
+    attempt and its blocker are recorded."""
+    hand_merge(&s.hand[s.turn], back)
+    hand_merge(&s.exposed[s.turn], back)
+    s.fails[s.turn] += 1
+    s.failed_total += 1
+    s.blocker = b
+    s.fail_seat = s.turn
+
 cdef void commit_mixed(ZPState* s, const ZPConfig* c) noexcept nogil:
     """throw_units='mixed': shengji's format of the built lead; a throw (several units) is checked
     against the real hands (zp_mixed_blocker, D3 as an attempt): if a unit can be beaten, that
@@ -459,12 +469,7 @@ cdef void commit_mixed(ZPState* s, const ZPConfig* c) noexcept nogil:
         for i in range(54):
             while hand_count(&forced, i) > hand_count(&s.cur.cards, i):
                 staged_add(&s.cur, i)
-        hand_merge(&s.hand[s.turn], &back)
-        hand_merge(&s.exposed[s.turn], &back)
-        s.fails[s.turn] += 1
-        s.failed_total += 1
-        s.blocker = b
-        s.fail_seat = s.turn
+        throw_failed(s, &back, b)
         zp_fmt_force(&s.fmt, u)
     for i in range(s.fmt.nu):
         if s.fmt.cnt[i] > mx:
@@ -509,12 +514,7 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
             for kk in range(k):
                 staged_add(&s.cur, low)
             hand_sub(&back, &s.cur.cards)
-            hand_merge(&s.hand[s.turn], &back)
-            hand_merge(&s.exposed[s.turn], &back)
-            s.fails[s.turn] += 1
-            s.failed_total += 1
-            s.blocker = b
-            s.fail_seat = s.turn
+            throw_failed(s, &back, b)
             fmt = ZP_F_SET if k >= 2 else ZP_F_SINGLE
             m = 1
     s.lead_fmt = fmt
