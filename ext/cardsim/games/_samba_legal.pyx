@@ -10,8 +10,8 @@ The state struct, the action layout and the inline helpers are in `_samba_state.
 space is described in the module docstring of `cardsim.games._samba`.
 """
 from libc.string cimport memset, memcpy
-from cardsim.core._types cimport int8_t, uint64_t
-from cardsim.core._bits cimport bit_low
+from cardsim.core._types cimport int8_t, uint32_t, uint64_t
+from cardsim.core._bits cimport cs_ctz
 from cardsim.core._hand cimport Hand, hand_size
 from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
@@ -34,12 +34,15 @@ cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
             n += 1
     return n
 
-cdef bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
+cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
                         int C) noexcept nogil:
     """The top card alone extends slot i (not a canasta, not pending) and HG holds at h cards."""
     cdef const Meld* m = &s.melds[side][i]
     cdef int8_t one[SB_KINDS]
     if m.type == MT_NONE or m.pending or m.type == MT_BLACK3 or sb_is_canasta(m):
+        return False
+    # the top is a natural (blocked_top): only a GROUP of its rank or a SEQUENCE of its suit
+    if (m.type == MT_GROUP and m.key != rank_of(top)) or (m.type == MT_SEQ and m.key != suit_of(top)):
         return False
     memset(one, 0, SB_KINDS)
     one[top] = 1
@@ -103,17 +106,30 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
 ctypedef struct AddCtx:
     const SBState* s
     const SBConfig* c
+    const Hand* stage        # the staged cards before the add
     int mode                 # ADD_* below
+    int side                 # the side of the seat to act
     int C                    # the side's canastas
     int need                 # initial-meld value still needed
     int extra                # cards joining the hand after the batch (the rest of a taken pile)
     bint mo                  # may go out (the partner has not said no)
     bint slot                # a free meld slot exists
-    int8_t H[SB_KINDS]       # the hand before the add
-    int8_t S[SB_KINDS]       # the staged cards before the add
+    int8_t H[SB_KINDS]       # the hand (each check moves the added card into S and back)
+    int8_t S[SB_KINDS]       # the staged cards
+    uint64_t smask           # bit k: kind k is staged
     int nS                   # cards staged
     int hsize                # cards in hand
     int srank                # rank of the staged naturals: -1 none, -2 several
+    int ssuit                # suit of the staged naturals: -1 none, -2 several
+    bint sdup                # a natural is staged twice
+    int sw                   # wilds staged
+    int nb                   # black threes staged
+    int r3                   # red threes staged
+    int nlive                # the side's meld slots in use
+    int ngrp                 # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
+    int8_t grp[SB_MAXMELDS]
+    int8_t oth[SB_MAXMELDS]
+    uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
 
 cdef enum:
     ADD_PILE = 1             # the group on a taken top card
@@ -123,62 +139,96 @@ cdef enum:
 
 cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
     """The core staged-move callback: can the stage `play` (the current stage plus one card) be
-    completed into a legal whole move from the rest of the hand (HG, the requirement)?"""
-    cdef const AddCtx* x = <const AddCtx*>ctx
+    completed into a legal whole move from the rest of the hand (HG, the requirement)? The added
+    kind is the one identity whose bits differ from the stage; the check runs on the context's
+    counts with that card moved from H to S (restored before returning)."""
+    cdef AddCtx* x = <AddCtx*>ctx           # our own context: S and H are restored below
+    cdef uint64_t d = ((play.cards.layer[0] ^ x.stage.layer[0]) | (play.cards.layer[1] ^ x.stage.layer[1])
+                       | (play.cards.layer[2] ^ x.stage.layer[2]) | (play.cards.layer[3] ^ x.stage.layer[3]))
+    cdef int added
+    cdef bint ok
+    if d == 0:
+        return False                            # no copy more (a fifth staged joker identity)
+    added = kind_of(cs_ctz(d))
+    if x.H[added] == 0:
+        return False
+    x.S[added] += 1
+    x.H[added] -= 1
+    ok = add_check(x, added)
+    x.S[added] -= 1
+    x.H[added] += 1
+    return ok
+
+cdef inline int merge_key(int key, int v) noexcept nogil:
+    """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
+    return v if key == -1 else (key if key == v else -2)
+
+cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
+    """Exact pre-filter of add_check (added already in x.S): the stage is all black threes, or
+    holds no three and its naturals are of one rank (a group shape) or of one suit, each once,
+    without wilds (a sequence shape). A new meld, a lay-off and an initial meld each need one of
+    these shapes, so the completion searches would answer no for any other stage."""
+    cdef int rk = x.srank, su = x.ssuit
+    cdef bint dup = x.sdup, wild = x.sw > 0
+    if x.r3 or is_red3(added):
+        return False
+    if x.nb or is_black3(added):
+        return x.nb + is_black3(added) == x.nS + 1
+    if is_natural(added):
+        rk = merge_key(rk, rank_of(added))
+        su = merge_key(su, suit_of(added))
+        dup = dup or x.S[added] > 1
+    else:
+        wild = True
+    return rk != -2 or (su >= 0 and not dup and not wild)
+
+cdef bint add_check(AddCtx* x, int added) noexcept nogil:
+    """add_completable's rule, with `added` already moved from x.H to x.S."""
     cdef const SBState* s = x.s
     cdef const SBConfig* c = x.c
-    cdef int8_t S[SB_KINDS]
-    cdef int8_t H[SB_KINDS]
-    cdef int k, added = -1, i, r, sn, side = side_of(c, s.turn)
-    cdef bint isnat
-    cdef uint64_t ids = play.cards.layer[0] | play.cards.layer[1]
+    cdef int8_t* S = x.S
+    cdef const int8_t* H = x.H
+    cdef int j, r, sn, side = x.side
+    cdef bint isnat, ok
     cdef int srank, nS, hsize
     cdef const Meld* m
-    while ids:                                  # the one kind with a copy more than the stage
-        k = bit_low(ids)
-        ids &= ids - 1
-        if count_kind(&play.cards, kind_of(k)) > x.S[kind_of(k)]:
-            added = kind_of(k)
-            break
-    if added < 0 or x.H[added] == 0:
-        return False
-    memcpy(S, x.S, SB_KINDS)
-    memcpy(H, x.H, SB_KINDS)
-    S[added] += 1
-    H[added] -= 1
     if x.mode == ADD_PILE:
         r = rank_of(s.take_top)
-        sn = sb_nat_of_rank(x.S, r)
         isnat = is_natural(added) and rank_of(added) == r
+        sn = sb_nat_of_rank(S, r) - isnat       # staged naturals of the rank before the add
         if not isnat and not (is_wild(added) and sn >= 2):
             return False        # the natural pair is staged first
         if s.opened[side]:
-            return sb_pile_group_ok(sn + isnat, sb_wilds(x.S) + (not isnat), sb_nat_of_rank(H, r),
-                                    sb_wilds(H), sb_total(H), x.extra, x.C, x.mo, c) != 0
+            return sb_pile_group_ok(sn + isnat, sb_wilds(S), sb_nat_of_rank(H, r),
+                                    sb_wilds(H), x.hsize - 1, x.extra, x.C, x.mo, c) != 0
         S[s.take_top] += 1
-        return sb_opening_ok(S, H, x.need, x.extra, 3, c) != 0
+        ok = sb_opening_ok(S, H, x.need, x.extra, 3, c) != 0
+        S[s.take_top] -= 1
+        return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
-        if not (is_natural(added) or is_wild(added)) or not x.slot:
+        if not (is_natural(added) or is_wild(added)) or not x.slot or not shape_ok(x, added):
             return False
         if x.mode == ADD_PENALIZE:
             return sb_complete_new(S, H, 0, False, c) != 0
         return sb_opening_ok(S, H, x.need, x.extra, 0, c) != 0
-    if is_red3(added):
+    if not shape_ok(x, added):
         return False
-    if x.slot and sb_complete_new_n(S, H, x.nS + 1, x.hsize - 1, x.C, x.mo, c):
-        return True
-    # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
-    srank = x.srank
-    if is_natural(added):
-        srank = rank_of(added) if srank == -1 else (srank if srank == rank_of(added) else -2)
     nS = x.nS + 1
     hsize = x.hsize - 1
-    for i in range(SB_MAXMELDS):
-        m = &s.melds[side][i]
-        if m.type == MT_NONE:
-            continue
-        if m.type == MT_GROUP and (srank == -2 or (srank >= 0 and m.key != srank) or is_black3(added)):
-            continue
+    if x.slot and sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
+        return True
+    # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
+    srank = merge_key(x.srank, rank_of(added)) if is_natural(added) else x.srank
+    # (any order: the answer is whether one of them can take the stage)
+    if srank != -2 and not is_black3(added) and (srank < 0 or (x.grp_ranks >> srank) & 1):
+        for j in range(x.ngrp):
+            m = &s.melds[side][x.grp[j]]
+            if srank >= 0 and m.key != srank:
+                continue
+            if sb_complete_layoff(m, S, H, nS, hsize, x.C, x.mo, c):
+                return True
+    for j in range(x.nlive - x.ngrp):
+        m = &s.melds[side][x.oth[j]]
         if m.type == MT_SEQ and (not is_natural(added) or suit_of(added) != m.key):
             continue
         if m.type == MT_BLACK3 and not is_black3(added):
@@ -192,25 +242,50 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
     cdef AddCtx x
-    cdef int k
+    cdef int k, i
     x.s = s
     x.c = c
+    x.stage = &s.stage.cards
     x.mode = mode
+    x.side = side_of(c, s.turn)
     x.C = C
     x.need = need
     x.extra = extra
     x.mo = may_out(s)
-    x.slot = free_slot(s, side_of(c, s.turn)) >= 0
+    x.nlive = 0
+    x.ngrp = 0
+    x.grp_ranks = 0
+    for i in range(SB_MAXMELDS):
+        if s.melds[x.side][i].type == MT_GROUP:
+            x.grp[x.ngrp] = i
+            x.ngrp += 1
+            x.grp_ranks |= <uint32_t>1 << s.melds[x.side][i].key
+        elif s.melds[x.side][i].type != MT_NONE:
+            x.oth[x.nlive - x.ngrp] = i
+        else:
+            continue
+        x.nlive += 1
+    x.slot = x.nlive < SB_MAXMELDS
     x.nS = 0
     x.hsize = 0
     x.srank = -1
+    x.ssuit = -1
+    x.sdup = False
+    x.smask = 0
+    memcpy(x.H, H, SB_KINDS)
+    memcpy(x.S, S, SB_KINDS)
     for k in range(SB_KINDS):
-        x.H[k] = H[k]
-        x.S[k] = S[k]
-        x.nS += S[k]
         x.hsize += H[k]
-        if S[k] and is_natural(k):
-            x.srank = rank_of(k) if x.srank == -1 or x.srank == rank_of(k) else -2
+        if S[k]:
+            x.nS += S[k]
+            x.smask |= <uint64_t>1 << k
+            if is_natural(k):
+                x.srank = merge_key(x.srank, rank_of(k))
+                x.ssuit = merge_key(x.ssuit, suit_of(k))
+                x.sdup = x.sdup or S[k] > 1
+    x.sw = sb_wilds(S)
+    x.nb = S[1] + S[40]
+    x.r3 = S[14] + S[27]
     return staged_legal_adds(&s.stage, s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), A_ADD,
                              add_completable, &x, out)
 
@@ -230,7 +305,9 @@ cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, 
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
-    cdef int n = 0, hn, hw
+    cdef int n = 0, hn, hw, ng
+    cdef int8_t groups[SB_MAXMELDS]
+    cdef int8_t per_rank[13]
     cdef bint mo = may_out(s), ok, isnat
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
@@ -336,12 +413,20 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 n += 1
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
-    for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type != MT_GROUP:
+    ng = 0
+    memset(per_rank, 0, 13)
+    for i in range(SB_MAXMELDS):               # MERGE needs two GROUPs of one rank
+        if s.melds[side][i].type == MT_GROUP:
+            groups[ng] = i
+            ng += 1
+            per_rank[s.melds[side][i].key] += 1
+    for i in range(ng):
+        if per_rank[s.melds[side][groups[i]].key] < 2:
             continue
-        for k in range(SB_MAXMELDS):
-            if k != i and s.melds[side][k].type == MT_GROUP and sb_merge_ok(&s.melds[side][i], &s.melds[side][k], c):
-                as_add(out, A_MERGE_FROM + i)
+        for k in range(ng):
+            if (k != i and s.melds[side][groups[k]].key == s.melds[side][groups[i]].key
+                    and sb_merge_ok(&s.melds[side][groups[i]], &s.melds[side][groups[k]], c)):
+                as_add(out, A_MERGE_FROM + groups[i])
                 n += 1
                 break
     if (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and mo

@@ -2,6 +2,8 @@
 # completions a staged meld can still reach, the initial-meld requirement, side scoring.
 # No access to the state struct: everything works on packed hands, meld records and the config.
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from libc.string cimport memset
+from cardsim.core._bits cimport cs_ctz
 from cardsim.core._hand cimport Hand
 
 cdef enum:
@@ -55,25 +57,19 @@ cdef bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
 cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil
-cdef bint sb_is_canasta(const Meld* m) noexcept nogil
 cdef int sb_meld_value(const Meld* m) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil
 cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil
-cdef void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil
 cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil
-cdef int sb_complete_new_n(const int8_t* S, const int8_t* H, int n, int hsize, int C, bint may_out,
-                           const SBConfig* c) noexcept nogil
+cdef int sb_complete_new_n(const int8_t* S, uint64_t smask, const int8_t* H, int n, int hsize, int C,
+                           bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int n, int hsize, int C,
                             bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
                        const SBConfig* c) noexcept nogil
-cdef bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil
-cdef int sb_nat_of_rank(const int8_t* cnt, int r) noexcept nogil
-cdef int sb_wilds(const int8_t* cnt) noexcept nogil
-cdef int sb_total(const int8_t* cnt) noexcept nogil
 cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c) noexcept nogil
 
 cdef inline int kind_of(int ident) noexcept nogil:
@@ -97,3 +93,38 @@ cdef inline bint is_black3(int kind) noexcept nogil:
 
 cdef inline bint is_red3(int kind) noexcept nogil:
     return kind == 14 or kind == 27
+
+cdef inline void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil:
+    """cnt[kind] = copies of each kind in h (jokers: both identities), one pass over the set
+    bits of the hand's layers."""
+    cdef uint64_t b
+    cdef int i
+    memset(cnt, 0, SB_KINDS)
+    for i in range(4):
+        b = h.layer[i]
+        while b:
+            cnt[kind_of(cs_ctz(b))] += 1
+            b &= b - 1
+
+cdef inline bint sb_is_canasta(const Meld* m) noexcept nogil:
+    """A GROUP of >= 7 cards or a SEQUENCE of 7 (a samba) counts toward canastas(s) (§4.0)."""
+    return (m.type == MT_GROUP and m.n >= 7) or (m.type == MT_SEQ and m.n == 7)
+
+cdef inline bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil:
+    """Hand guard HG (§4.0) after a non-discard action leaving h cards: h >= 2, or h <= 1 with
+    the side holding min_canastas canastas and the partner not having said no."""
+    return h >= 2 or (may_out and cafter >= c.min_canastas)
+
+cdef inline int sb_nat_of_rank(const int8_t* cnt, int r) noexcept nogil:
+    """Naturals of rank r (all suits) in the counts."""
+    return cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
+
+cdef inline int sb_wilds(const int8_t* cnt) noexcept nogil:
+    """Wild cards (deuces and jokers) in the counts."""
+    return cnt[0] + cnt[13] + cnt[26] + cnt[39] + cnt[SB_JK]
+
+cdef inline int sb_total(const int8_t* cnt) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(SB_KINDS):
+        n += cnt[k]
+    return n

@@ -14,6 +14,7 @@ they never touch a game state.
 """
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_count
+from cardsim.core._bits cimport cs_ctz
 
 cdef int VALUE[13]
 VALUE[:] = [20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20]
@@ -49,13 +50,6 @@ cdef bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil:
         return False
     return True
 
-cdef void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil:
-    """cnt[kind] = copies of each kind in h (jokers: both identities)."""
-    cdef int k
-    for k in range(52):
-        cnt[k] = hand_count(h, k)
-    cnt[SB_JK] = hand_count(h, SB_JK) + hand_count(h, SB_JK2)
-
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil:
     cdef int k, v = 0
     for k in range(SB_KINDS):
@@ -63,25 +57,13 @@ cdef int sb_counts_value(const int8_t* cnt) noexcept nogil:
             v += cnt[k] * sb_card_value(k)
     return v
 
-cdef inline int nat_of_rank(const int8_t* cnt, int r) noexcept nogil:
-    return cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
-
-cdef inline int wilds_in(const int8_t* cnt) noexcept nogil:
-    return cnt[0] + cnt[13] + cnt[26] + cnt[39] + cnt[SB_JK]
-
-cdef inline int total_in(const int8_t* cnt) noexcept nogil:
-    cdef int k, n = 0
-    for k in range(SB_KINDS):
-        n += cnt[k]
-    return n
-
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     """Classify the cards cnt as one new meld (§4.0) without the going-out conditions of BLACK3.
     Returns the meld type and fills out's type/key/lo/hi/nat/wild/n (not its cards), or a
     negative code: -1 fewer than 3 cards, -2 a red three, -3 black threes mixed with other cards,
     -4 GROUP wild limits broken, -5 naturals neither one rank nor one suit, -6 a SEQUENCE with a
     gap, a repeated card or a wild, -7 more than 7 cards in a SEQUENCE, -8 only wild cards."""
-    cdef int n = total_in(cnt), k, r, s = -1, rank = -1, nb, w, nat = 0, lo = 99, hi = -1
+    cdef int n = sb_total(cnt), k, r, s = -1, rank = -1, nb, w, nat = 0, lo = 99, hi = -1
     cdef bint one_rank = True
     out.type = MT_NONE
     if n < 3:
@@ -89,7 +71,7 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     if cnt[14] or cnt[27]:
         return -2
     nb = cnt[1] + cnt[40]
-    w = wilds_in(cnt)
+    w = sb_wilds(cnt)
     if nb:
         if nb != n:
             return -3
@@ -142,10 +124,6 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     out.hi = hi
     return MT_SEQ
 
-cdef bint sb_is_canasta(const Meld* m) noexcept nogil:
-    """A GROUP of >= 7 cards or a SEQUENCE of 7 (a samba) counts toward canastas(s) (§4.0)."""
-    return (m.type == MT_GROUP and m.n >= 7) or (m.type == MT_SEQ and m.n == 7)
-
 cdef inline bint woc_blocks(const Meld* m, const SBConfig* c) noexcept nogil:
     """True if wild_onto_canasta forbids adding any wild to m (judged before the action, S-D6)."""
     if m.type != MT_GROUP or m.n < 7:
@@ -176,12 +154,12 @@ cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexc
     option; SEQUENCE: naturals of its suit making one longer consecutive run of <= 7 cards
     (either or both ends, S-D8); BLACK3: black threes, <= 6 in all (the going-out conditions are
     the hand guard's). Returns 1 or 0."""
-    cdef int k, n = total_in(add), sn = 0, sw, r, lo, hi
+    cdef int k, n = sb_total(add), sn = 0, sw, r, lo, hi
     if n == 0:
         return 0
     if m.type == MT_GROUP:
-        sw = wilds_in(add)
-        sn = nat_of_rank(add, m.key)
+        sw = sb_wilds(add)
+        sn = sb_nat_of_rank(add, m.key)
         if sn + sw != n:
             return 0
         if sw and woc_blocks(m, c):
@@ -233,11 +211,6 @@ cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # completions of a staged meld under the hand guard
 # ---------------------------------------------------------------------------------------------
-cdef inline bint hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil:
-    """Hand guard HG (§4.0) after a non-discard action leaving h cards: h >= 2, or h <= 1 with
-    the side holding min_canastas canastas and the partner not having said no."""
-    return h >= 2 or (may_out and cafter >= c.min_canastas)
-
 cdef int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base_wild, int base_n,
                           int hsize, int C, int was_canasta, bint wild_ok, bint may_out,
                           const SBConfig* c) noexcept nogil:
@@ -255,7 +228,7 @@ cdef int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base
             if sn + sw + x + y == 0:
                 continue
             h = hsize - x - y
-            if hg_ok(h, C - was_canasta + (1 if base_n + sn + sw + x + y >= 7 else 0), may_out, c):
+            if sb_hg_ok(h, C - was_canasta + (1 if base_n + sn + sw + x + y >= 7 else 0), may_out, c):
                 return 1
     return 0
 
@@ -283,20 +256,22 @@ cdef int seq_completion(int s, int lo, int hi, int fixed_n, int gaps_ok, const i
             x = gaps + a + b
             if x == 0 and fixed_n == 0:
                 continue
-            if hg_ok(hsize - x, C - was_samba + (1 if L == 7 else 0), may_out, c):
+            if sb_hg_ok(hsize - x, C - was_samba + (1 if L == 7 else 0), may_out, c):
                 return 1
     return 0
 
 cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil:
-    return sb_complete_new_n(S, H, total_in(S), total_in(H), C, may_out, c)
+    return sb_complete_new_n(S, (<uint64_t>1 << SB_KINDS) - 1, H, sb_total(S), sb_total(H), C, may_out, c)
 
-cdef int sb_complete_new_n(const int8_t* S, const int8_t* H, int n, int hsize, int C, bint may_out,
-                           const SBConfig* c) noexcept nogil:
+cdef int sb_complete_new_n(const int8_t* S, uint64_t smask, const int8_t* H, int n, int hsize, int C,
+                           bint may_out, const SBConfig* c) noexcept nogil:
     """1 if the staged cards S (non-empty) plus some cards of H (the rest of the hand) can form
     one valid new meld that passes HG: a GROUP, a SEQUENCE or (for black threes: C >= 2 and the
-    hand left with <= 1 card, S-D9) a BLACK3. C = the side's canastas now."""
+    hand left with <= 1 card, S-D9) a BLACK3. C = the side's canastas now. smask: a superset of
+    the kinds in S (bit k), so the scan visits only those."""
     cdef int k, r, rank = -1, suit = -1, nat = 0, sw, nb
     cdef int lo = 99, hi = -1, x
+    cdef uint64_t m = smask & ((<uint64_t>1 << 52) - 1)
     cdef bint seq_ok = True, grp_ok = True
     if n == 0:
         return 0
@@ -310,8 +285,10 @@ cdef int sb_complete_new_n(const int8_t* S, const int8_t* H, int n, int hsize, i
             if 3 <= nb + x <= 6 and hsize - x <= 1 and may_out and C >= c.min_canastas:
                 return 1
         return 0
-    sw = wilds_in(S)
-    for k in range(52):
+    sw = sb_wilds(S)
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
         if S[k] and is_natural(k):
             nat += S[k]
             if rank < 0:
@@ -330,12 +307,12 @@ cdef int sb_complete_new_n(const int8_t* S, const int8_t* H, int n, int hsize, i
         seq_ok = False
     if grp_ok:
         if rank >= 0:
-            if group_completion(nat, sw, nat_of_rank(H, rank), wilds_in(H), 0, 0, 0, hsize, C, 0,
+            if group_completion(nat, sw, sb_nat_of_rank(H, rank), sb_wilds(H), 0, 0, 0, hsize, C, 0,
                                 True, may_out, c):
                 return 1
         else:
             for r in range(2, 13):
-                if group_completion(0, sw, nat_of_rank(H, r), wilds_in(H), 0, 0, 0, hsize, C, 0,
+                if group_completion(0, sw, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, hsize, C, 0,
                                     True, may_out, c):
                     return 1
     if seq_ok and hi - lo <= 6:
@@ -353,13 +330,13 @@ cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int
     if n == 0 or m.type == MT_NONE or m.pending:
         return 0
     if m.type == MT_GROUP:
-        sw = wilds_in(S)
-        sn = nat_of_rank(S, m.key)
+        sw = sb_wilds(S)
+        sn = sb_nat_of_rank(S, m.key)
         if sn + sw != n:
             return 0
         if sw and woc_blocks(m, c):
             return 0
-        return group_completion(sn, sw, nat_of_rank(H, m.key), wilds_in(H), m.nat, m.wild, m.n,
+        return group_completion(sn, sw, sb_nat_of_rank(H, m.key), sb_wilds(H), m.nat, m.wild, m.n,
                                 hsize, C, 1 if m.n >= 7 else 0, not woc_blocks(m, c), may_out, c)
     if m.type == MT_SEQ:
         if m.n >= 7:
@@ -411,7 +388,7 @@ cdef int build_units(int8_t* H, bint seq_first, Unit* u, const SBConfig* c) noex
     jk = H[SB_JK]
     dw = H[0] + H[13] + H[26] + H[39]
     for r in range(12, 1, -1):
-        cnt = nat_of_rank(H, r)
+        cnt = sb_nat_of_rank(H, r)
         if cnt >= 3 or (cnt == 2 and jk + dw > 0):
             u[nu].type = MT_GROUP
             u[nu].key = r
@@ -585,7 +562,7 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
     with at least min_nat naturals (the group on a taken top card: top + the natural pair)."""
     cdef int8_t X[SB_KINDS]
     cdef Meld m
-    cdef int k, r, s, x, y, hn, hw, t, hsize = total_in(H), budget, nS = total_in(S)
+    cdef int k, r, s, x, y, hn, hw, t, hsize = sb_total(H), budget, nS = sb_total(S)
     cdef int lo, hi, la, ra, a, b, rank = -1
     budget = hsize + extra - 2
     if nS == 0:
@@ -605,13 +582,13 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
         for r in range(2, 13):
             if rank >= 0 and r != rank:
                 continue
-            hn = nat_of_rank(H, r)
-            hw = wilds_in(H)
+            hn = sb_nat_of_rank(H, r)
+            hw = sb_wilds(H)
             for x in range(hn + 1):
                 for y in range(hw + 1):
-                    if not sb_group_ok(nat_of_rank(S, r) + x, wilds_in(S) + y, c):
+                    if not sb_group_ok(sb_nat_of_rank(S, r) + x, sb_wilds(S) + y, c):
                         continue
-                    if nat_of_rank(S, r) + x < min_nat:
+                    if sb_nat_of_rank(S, r) + x < min_nat:
                         continue
                     for k in range(SB_KINDS):
                         X[k] = 0
@@ -677,18 +654,6 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
                     X[s * 13 + hi + r] = 0
     return 0
 
-cdef bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil:
-    return hg_ok(h, cafter, may_out, c)
-
-cdef int sb_nat_of_rank(const int8_t* cnt, int r) noexcept nogil:
-    return nat_of_rank(cnt, r)
-
-cdef int sb_wilds(const int8_t* cnt) noexcept nogil:
-    return wilds_in(cnt)
-
-cdef int sb_total(const int8_t* cnt) noexcept nogil:
-    return total_in(cnt)
-
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil:
     """TAKE_PILE_PAIR for an opened side (§4.3): the group top + sn staged naturals + sw staged
@@ -702,6 +667,6 @@ cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, i
         for y in range(hw + 1):
             if not sb_group_ok(1 + sn + x, sw + y, c):
                 continue
-            if hg_ok(hsize - x - y + rest, C + (1 if 1 + sn + sw + x + y >= 7 else 0), may_out, c):
+            if sb_hg_ok(hsize - x - y + rest, C + (1 if 1 + sn + sw + x + y >= 7 else 0), may_out, c):
                 return 1
     return 0
