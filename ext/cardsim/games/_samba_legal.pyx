@@ -16,9 +16,9 @@ from cardsim.core._hand cimport Hand, hand_size
 from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
-    SBConfig, Meld, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_meld_of, sb_layoff_ok, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
-    sb_complete_new, sb_complete_new_n, sb_complete_layoff, sb_opening_ok, kind_of, rank_of, suit_of, is_wild,
+    sb_complete_new, sb_complete_new_n, sb_complete_layoff, sb_opening_ok, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 from cardsim.games._samba_state cimport (
     SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
@@ -125,6 +125,7 @@ ctypedef struct AddCtx:
     int sw                   # wilds staged
     int nb                   # black threes staged
     int r3                   # red threes staged
+    int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
     int nlive                # the side's meld slots in use
     int ngrp                 # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
     int8_t grp[SB_MAXMELDS]
@@ -201,6 +202,8 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         if s.opened[side]:
             return sb_pile_group_ok(sn + isnat, sb_wilds(S), sb_nat_of_rank(H, r),
                                     sb_wilds(H), x.hsize - 1, x.extra, x.C, x.mo, c) != 0
+        if x.vbound < x.need:
+            return False        # no batch reaches the requirement (exact: sb_value_bound)
         S[s.take_top] += 1
         ok = sb_opening_ok(S, H, x.need, x.extra, 3, c) != 0
         S[s.take_top] -= 1
@@ -210,6 +213,8 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return False
         if x.mode == ADD_PENALIZE:
             return sb_complete_new(S, H, 0, False, c) != 0
+        if x.vbound < x.need:
+            return False        # no batch reaches the requirement (exact: sb_value_bound)
         return sb_opening_ok(S, H, x.need, x.extra, 0, c) != 0
     if not shape_ok(x, added):
         return False
@@ -238,11 +243,12 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     return False
 
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, int C,
-                    const int8_t* H, const int8_t* S, ActionSet* out) noexcept nogil:
+                    const int8_t* H, int hsize, const int8_t* S, ActionSet* out) noexcept nogil:
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
     cdef AddCtx x
     cdef int k, i
+    cdef uint64_t m, st = s.stage.cards.layer[0]
     x.s = s
     x.c = c
     x.stage = &s.stage.cards
@@ -267,22 +273,30 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         x.nlive += 1
     x.slot = x.nlive < SB_MAXMELDS
     x.nS = 0
-    x.hsize = 0
+    x.hsize = hsize
     x.srank = -1
     x.ssuit = -1
     x.sdup = False
-    x.smask = 0
+    # the staged kinds: identities 0..51, and 52 for a joker held as identity 52 or 53
+    x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
     memcpy(x.H, H, SB_KINDS)
     memcpy(x.S, S, SB_KINDS)
-    for k in range(SB_KINDS):
-        x.hsize += H[k]
-        if S[k]:
-            x.nS += S[k]
-            x.smask |= <uint64_t>1 << k
-            if is_natural(k):
-                x.srank = merge_key(x.srank, rank_of(k))
-                x.ssuit = merge_key(x.ssuit, suit_of(k))
-                x.sdup = x.sdup or S[k] > 1
+    m = x.smask
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
+        x.nS += S[k]
+        if is_natural(k):
+            x.srank = merge_key(x.srank, rank_of(k))
+            x.ssuit = merge_key(x.ssuit, suit_of(k))
+            x.sdup = x.sdup or S[k] > 1
+    x.vbound = 0
+    if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
+        if mode == ADD_PILE:
+            x.S[s.take_top] += 1
+        x.vbound = sb_value_bound(x.S, H)
+        if mode == ADD_PILE:
+            x.S[s.take_top] -= 1
     x.sw = sb_wilds(S)
     x.nb = S[1] + S[40]
     x.r3 = S[14] + S[27]
@@ -300,6 +314,8 @@ cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, 
     if short_ok:
         return hsize >= 2
     memset(Z, 0, SB_KINDS)
+    if sb_value_bound(Z, H) < need - v:
+        return False            # exact: sb_opening_ok finds no more than this bound
     return sb_opening_ok(Z, H, need - v, extra, 0, c) != 0
 
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
@@ -333,7 +349,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, C, H, S, out)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, C, H, hsize, S, out)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and free_slot(s, side) >= 0:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
@@ -348,7 +364,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
-                        C, H, S, out)
+                        C, H, hsize, S, out)
         if ssize:
             t = sb_meld_of(S, &m)
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and free_slot(s, side) >= 0:
@@ -383,7 +399,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     as_add(out, A_LAYOFF + i)
                     n += 1
         return n
-    n += legal_adds(s, c, ADD_OPENED, 0, 0, C, H, S, out)
+    n += legal_adds(s, c, ADD_OPENED, 0, 0, C, H, hsize, S, out)
     if ssize:
         t = sb_meld_of(S, &m)
         if free_slot(s, side) >= 0:

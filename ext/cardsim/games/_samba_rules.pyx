@@ -535,6 +535,42 @@ cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c) noexcept 
     v2 = units_eval(u, nu, budget, c)
     return v1 if v1 > v2 else v2
 
+cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
+    """An upper bound of the card value of any disjoint GROUPs and SEQUENCEs made from the cards
+    A + B (hence of every batch sb_opening_ok can find, whose melds all come from them): the
+    naturals of ranks held at least three times (twice with a wild), the naturals in a run of three
+    or more ranks of their suit, and every wild if some rank is held at least twice."""
+    cdef int8_t T[SB_KINDS]
+    cdef int k, r, su, nr, w, v = 0, lo, hi
+    cdef bint pair = False, g
+    for k in range(SB_KINDS):
+        T[k] = A[k] + B[k]
+    w = sb_wilds(T)
+    for r in range(2, 13):
+        nr = sb_nat_of_rank(T, r)
+        if nr == 0:
+            continue
+        if nr >= 2:
+            pair = True
+        g = nr >= 3 or (nr == 2 and w > 0)
+        for su in range(4):
+            k = su * 13 + r
+            if T[k] == 0:
+                continue
+            if not g:
+                lo = r
+                while lo > 2 and T[k - (r - lo) - 1] > 0:
+                    lo -= 1
+                hi = r
+                while hi < 12 and T[k + (hi - r) + 1] > 0:
+                    hi += 1
+                if hi - lo < 2:
+                    continue
+            v += T[k] * VALUE[r]
+    if pair:
+        v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
+    return v
+
 cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget,
                   const SBConfig* c) noexcept nogil:
     """S + X is a valid meld: can the rest H - X bring the batch to `need` within budget cards?"""
