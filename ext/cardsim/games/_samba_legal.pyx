@@ -18,7 +18,7 @@ from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_meld_of, sb_layoff_ok, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
-    sb_complete_new, sb_complete_new_n, sb_complete_layoff, sb_opening_ok, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
+    sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 from cardsim.games._samba_state cimport (
     SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
@@ -126,6 +126,8 @@ ctypedef struct AddCtx:
     int nb                   # black threes staged
     int r3                   # red threes staged
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
+    int8_t grp_memo[13]      # empty stage, opened side: a new GROUP from a natural of rank r (-1 unknown)
+    int8_t wild_memo         # ... from a wild (-1 unknown)
     int nlive                # the side's meld slots in use
     int ngrp                 # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
     int8_t grp[SB_MAXMELDS]
@@ -183,6 +185,29 @@ cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
         wild = True
     return rk != -2 or (su >= 0 and not dup and not wild)
 
+cdef bint single_new_ok(AddCtx* x, int k) noexcept nogil:
+    """sb_complete_new_n for a stage of the one card k (a natural or a wild, already moved from
+    x.H to x.S): its GROUP part depends only on k's rank (any wild: on none), so it is computed
+    once per rank and once for the wilds; then the SEQUENCE part for a natural."""
+    cdef const int8_t* H = x.H
+    cdef int r
+    if is_wild(k):
+        if x.wild_memo < 0:
+            x.wild_memo = 0
+            for r in range(2, 13):
+                if group_completion(0, 1, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, x.hsize - 1, x.C, 0,
+                                    True, x.mo, x.c):
+                    x.wild_memo = 1
+                    break
+        return x.wild_memo
+    r = rank_of(k)
+    if x.grp_memo[r] < 0:
+        x.grp_memo[r] = group_completion(1, 0, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, x.hsize - 1, x.C, 0,
+                                         True, x.mo, x.c) != 0
+    if x.grp_memo[r]:
+        return True
+    return seq_completion(suit_of(k), r, r, 1, 1, H, x.hsize - 1, x.C, 0, x.mo, x.c) != 0
+
 cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     """add_completable's rule, with `added` already moved from x.H to x.S."""
     cdef const SBState* s = x.s
@@ -220,8 +245,12 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         return False
     nS = x.nS + 1
     hsize = x.hsize - 1
-    if x.slot and sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
-        return True
+    if x.slot:
+        if x.nS == 0 and not is_black3(added):
+            if single_new_ok(x, added):
+                return True
+        elif sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
+            return True
     # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
     srank = merge_key(x.srank, rank_of(added)) if is_natural(added) else x.srank
     # (any order: the answer is whether one of them can take the stage)
@@ -291,6 +320,8 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             x.ssuit = merge_key(x.ssuit, suit_of(k))
             x.sdup = x.sdup or S[k] > 1
     x.vbound = 0
+    memset(x.grp_memo, -1, 13)
+    x.wild_memo = -1
     if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
         if mode == ADD_PILE:
             x.S[s.take_top] += 1

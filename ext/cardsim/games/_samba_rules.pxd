@@ -61,6 +61,11 @@ cdef int sb_meld_value(const Meld* m) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil
 cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil
+cdef int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base_wild, int base_n,
+                          int hsize, int C, int was_canasta, bint wild_ok, bint may_out,
+                          const SBConfig* c) noexcept nogil
+cdef int seq_completion(int s, int lo, int hi, int fixed_n, int gaps_ok, const int8_t* H, int hsize,
+                        int C, int was_samba, bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_complete_new_n(const int8_t* S, uint64_t smask, const int8_t* H, int n, int hsize, int C,
                            bint may_out, const SBConfig* c) noexcept nogil
