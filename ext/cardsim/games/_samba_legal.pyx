@@ -11,13 +11,13 @@ space is described in the module docstring of `cardsim.games._samba`.
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
-from cardsim.core._bits cimport cs_ctz
+from cardsim.core._bits cimport cs_ctz, cs_popcount
 from cardsim.core._hand cimport Hand, hand_size
 from cardsim.core._staged cimport Staged, staged_legal_adds
-from cardsim.core._actions cimport ActionSet, as_add, as_clear
+from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear
 from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
-    sb_group_ok, sb_meld_of, sb_layoff_ok, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
+    sb_group_ok, sb_meld_of, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 from cardsim.games._samba_state cimport (
@@ -447,7 +447,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         for i in range(SB_MAXMELDS):
             if s.melds[side][i].type == MT_NONE or s.melds[side][i].pending:
                 continue
-            if not sb_layoff_ok(&s.melds[side][i], S, c):
+            if not sb_layoff_ok_n(&s.melds[side][i], S, ssize, c):
                 continue
             if s.melds[side][i].type == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas
@@ -489,11 +489,13 @@ cdef int discard_legal(const SBState* s, const SBConfig* c, const int8_t* H, int
     partner; American red threes are never discarded) and PLACE_RED3 (manual mode)."""
     cdef int k, n = 0
     cdef bint empty_ok = mo and C >= c.min_canastas
+    cdef uint64_t m = s.hand[s.turn].layer[0]   # the kinds held (identity 52 for the jokers)
     if hsize >= 2 or empty_ok:
-        for k in range(SB_KINDS):
-            if H[k] and (c.red3_manual or not is_red3(k)):
-                as_add(out, A_DISCARD + k)
-                n += 1
+        m = (m & ((<uint64_t>1 << SB_JK) - 1)) | ((((m >> SB_JK) | (m >> SB_JK2)) & 1) << SB_JK)
+        if not c.red3_manual:
+            m &= ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
+        n = cs_popcount(m)
+        as_add_mask(out, A_DISCARD, m)
     if c.red3_manual and (hsize >= 3 or empty_ok):
         if H[14]:
             as_add(out, A_RED3)

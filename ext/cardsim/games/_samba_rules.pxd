@@ -56,6 +56,7 @@ cdef int sb_req(int cum, int hoyle) noexcept nogil
 cdef bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
+cdef int sb_layoff_ok_n(const Meld* m, const int8_t* add, int n, const SBConfig* c) noexcept nogil
 cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil
 cdef int sb_meld_value(const Meld* m) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil

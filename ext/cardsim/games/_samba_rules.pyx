@@ -12,6 +12,7 @@ jk_remove keep this canonical), so actions and strings only ever name one joker 
 These kernels work on count vectors `int8 cnt[53]` indexed by kind (sb_counts converts a Hand);
 they never touch a game state.
 """
+from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_count
 from cardsim.core._bits cimport cs_ctz
@@ -26,6 +27,10 @@ cdef int sb_card_value(int kind) noexcept nogil:
     if kind % 13 == 1:
         return 5 if is_black3(kind) else 0
     return VALUE[kind % 13]
+
+cdef int KVAL[SB_KINDS]      # sb_card_value of every kind
+for _k in range(SB_KINDS):
+    KVAL[_k] = sb_card_value(_k)
 
 cdef int sb_req(int cum, int hoyle) noexcept nogil:
     """Initial-meld requirement from the side's cumulative score at the start of the deal (§4.0,
@@ -149,12 +154,16 @@ cdef int seq_span(const Meld* m, const int8_t* add, int* lo, int* hi) noexcept n
     return n
 
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil:
+    """sb_layoff_ok_n with the cards of add counted here."""
+    return sb_layoff_ok_n(m, add, sb_total(add), c)
+
+cdef int sb_layoff_ok_n(const Meld* m, const int8_t* add, int n, const SBConfig* c) noexcept nogil:
     """LAY_OFF validity (§4.4): the cards `add` (non-empty) join meld m and the result is valid.
     GROUP: naturals of its rank and/or wilds within the wild limits and the wild_onto_canasta
     option; SEQUENCE: naturals of its suit making one longer consecutive run of <= 7 cards
     (either or both ends, S-D8); BLACK3: black threes, <= 6 in all (the going-out conditions are
-    the hand guard's). Returns 1 or 0."""
-    cdef int k, n = sb_total(add), sn = 0, sw, r, lo, hi
+    the hand guard's). n = the cards in add. Returns 1 or 0."""
+    cdef int k, sn = 0, sw, r, lo, hi
     if n == 0:
         return 0
     if m.type == MT_GROUP:
@@ -579,7 +588,7 @@ cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, i
     for k in range(SB_KINDS):
         rest[k] = H[k] - X[k]
         used += X[k]
-        v += (S[k] + X[k]) * sb_card_value(k)
+        v += (S[k] + X[k]) * KVAL[k]
     if used > budget:
         return 0
     if v >= need:
@@ -605,8 +614,7 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
         return 1 if need <= 0 or sb_best_value(H, budget, c) >= need else 0
     if S[14] or S[27] or S[1] or S[40]:
         return 0
-    for k in range(SB_KINDS):
-        X[k] = 0
+    memset(X, 0, SB_KINDS)
     # GROUP completions of S
     for k in range(52):
         if S[k] and is_natural(k):
@@ -626,8 +634,7 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
                         continue
                     if sb_nat_of_rank(S, r) + x < min_nat:
                         continue
-                    for k in range(SB_KINDS):
-                        X[k] = 0
+                    memset(X, 0, SB_KINDS)
                     t = x
                     for s in range(4):
                         while t > 0 and X[s * 13 + r] < H[s * 13 + r]:
@@ -661,8 +668,7 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
                 hi = rank_of(k) if rank_of(k) > hi else hi
         if s < 0 or hi - lo > 6:
             return 0
-        for k in range(SB_KINDS):
-            X[k] = 0
+        memset(X, 0, SB_KINDS)
         for r in range(lo, hi + 1):
             if S[s * 13 + r] == 0:
                 if H[s * 13 + r] == 0:
