@@ -185,28 +185,54 @@ cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
         wild = True
     return rk != -2 or (su >= 0 and not dup and not wild)
 
-cdef bint single_new_ok(AddCtx* x, int k) noexcept nogil:
-    """sb_complete_new_n for a stage of the one card k (a natural or a wild, already moved from
-    x.H to x.S): its GROUP part depends only on k's rank (any wild: on none), so it is computed
-    once per rank and once for the wilds; then the SEQUENCE part for a natural."""
+cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
+    """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
+    cdef int j
+    cdef const Meld* m
+    for j in range(x.ngrp):
+        m = &x.s.melds[x.side][x.grp[j]]
+        if r >= 0 and m.key != r:
+            continue
+        if sb_complete_layoff(m, x.S, x.H, 1, x.hsize - 1, x.C, x.mo, x.c):
+            return True
+    return False
+
+cdef bint single_ok(AddCtx* x, int k) noexcept nogil:
+    """add_check of an opened side for a stage of the one card k (a natural or a wild, already
+    moved from x.H to x.S): a new meld (sb_complete_new_n) or a lay-off. The GROUP parts (a new
+    GROUP, a lay-off onto a GROUP) depend only on k's rank, and for a wild on nothing (the hand
+    differs only in which card of that rank, or which wild, was moved), so they are computed once
+    per rank and once for the wilds per legal set; then the SEQUENCE parts of a natural."""
     cdef const int8_t* H = x.H
-    cdef int r
+    cdef int r, j
+    cdef const Meld* m
     if is_wild(k):
         if x.wild_memo < 0:
             x.wild_memo = 0
-            for r in range(2, 13):
-                if group_completion(0, 1, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, x.hsize - 1, x.C, 0,
-                                    True, x.mo, x.c):
-                    x.wild_memo = 1
-                    break
+            if x.slot:
+                for r in range(2, 13):
+                    if group_completion(0, 1, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, x.hsize - 1, x.C, 0,
+                                        True, x.mo, x.c):
+                        x.wild_memo = 1
+                        break
+            if not x.wild_memo and group_layoff_any(x, -1):
+                x.wild_memo = 1
         return x.wild_memo
     r = rank_of(k)
     if x.grp_memo[r] < 0:
-        x.grp_memo[r] = group_completion(1, 0, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, x.hsize - 1, x.C, 0,
-                                         True, x.mo, x.c) != 0
+        x.grp_memo[r] = ((x.slot and group_completion(1, 0, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0,
+                                                      x.hsize - 1, x.C, 0, True, x.mo, x.c) != 0)
+                         or ((x.grp_ranks >> r) & 1 and group_layoff_any(x, r)))
     if x.grp_memo[r]:
         return True
-    return seq_completion(suit_of(k), r, r, 1, 1, H, x.hsize - 1, x.C, 0, x.mo, x.c) != 0
+    if x.slot and seq_completion(suit_of(k), r, r, 1, 1, H, x.hsize - 1, x.C, 0, x.mo, x.c):
+        return True
+    for j in range(x.nlive - x.ngrp):
+        m = &x.s.melds[x.side][x.oth[j]]
+        if m.type == MT_SEQ and m.key == suit_of(k) and sb_complete_layoff(m, x.S, H, 1, x.hsize - 1, x.C,
+                                                                           x.mo, x.c):
+            return True
+    return False
 
 cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     """add_completable's rule, with `added` already moved from x.H to x.S."""
@@ -245,12 +271,10 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         return False
     nS = x.nS + 1
     hsize = x.hsize - 1
-    if x.slot:
-        if x.nS == 0 and not is_black3(added):
-            if single_new_ok(x, added):
-                return True
-        elif sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
-            return True
+    if x.nS == 0 and not is_black3(added):
+        return single_ok(x, added)
+    if x.slot and sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
+        return True
     # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
     srank = merge_key(x.srank, rank_of(added)) if is_natural(added) else x.srank
     # (any order: the answer is whether one of them can take the stage)
