@@ -23,7 +23,7 @@ from cardsim.games._samba_rules cimport (
 from cardsim.games._samba_state cimport (
     SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, free_slot, req_of, blocked_top, pile_rest_in, may_out, grouped_natural, loose_cards,
+    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, grouped_natural, loose_cards,
     pending_batch)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
@@ -103,6 +103,41 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
 
 
 
+ctypedef struct MeldIndex:
+    int C                    # the side's canastas (placed melds)
+    bint slot                # a free meld slot exists
+    int nlive                # meld slots in use
+    int ngrp                 # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
+    int8_t grp[SB_MAXMELDS]
+    int8_t oth[SB_MAXMELDS]
+    uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
+    int8_t per_rank[13]      # GROUPs of each rank
+
+cdef inline void index_melds(const SBState* s, int side, MeldIndex* mi) noexcept nogil:
+    """One pass over the side's meld slots: canastas, a free slot, the GROUPs by rank, the rest."""
+    cdef int i
+    cdef const Meld* m
+    mi.C = 0
+    mi.nlive = 0
+    mi.ngrp = 0
+    mi.grp_ranks = 0
+    memset(mi.per_rank, 0, 13)
+    for i in range(SB_MAXMELDS):
+        m = &s.melds[side][i]
+        if m.type == MT_NONE:
+            continue
+        if not m.pending and sb_is_canasta(m):
+            mi.C += 1
+        if m.type == MT_GROUP:
+            mi.grp[mi.ngrp] = i
+            mi.ngrp += 1
+            mi.grp_ranks |= <uint32_t>1 << m.key
+            mi.per_rank[m.key] += 1
+        else:
+            mi.oth[mi.nlive - mi.ngrp] = i
+        mi.nlive += 1
+    mi.slot = mi.nlive < SB_MAXMELDS
+
 ctypedef struct AddCtx:
     const SBState* s
     const SBConfig* c
@@ -113,7 +148,6 @@ ctypedef struct AddCtx:
     int need                 # initial-meld value still needed
     int extra                # cards joining the hand after the batch (the rest of a taken pile)
     bint mo                  # may go out (the partner has not said no)
-    bint slot                # a free meld slot exists
     int8_t H[SB_KINDS]       # the hand (each check moves the added card into S and back)
     int8_t S[SB_KINDS]       # the staged cards
     uint64_t smask           # bit k: kind k is staged
@@ -128,11 +162,7 @@ ctypedef struct AddCtx:
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
     int8_t grp_memo[13]      # empty stage, opened side: a new GROUP from a natural of rank r (-1 unknown)
     int8_t wild_memo         # ... from a wild (-1 unknown)
-    int nlive                # the side's meld slots in use
-    int ngrp                 # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
-    int8_t grp[SB_MAXMELDS]
-    int8_t oth[SB_MAXMELDS]
-    uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
+    const MeldIndex* mi      # the side's melds
 
 cdef enum:
     ADD_PILE = 1             # the group on a taken top card
@@ -189,8 +219,8 @@ cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
     """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
     cdef int j
     cdef const Meld* m
-    for j in range(x.ngrp):
-        m = &x.s.melds[x.side][x.grp[j]]
+    for j in range(x.mi.ngrp):
+        m = &x.s.melds[x.side][x.mi.grp[j]]
         if r >= 0 and m.key != r:
             continue
         if sb_complete_layoff(m, x.S, x.H, 1, x.hsize - 1, x.C, x.mo, x.c):
@@ -209,7 +239,7 @@ cdef bint single_ok(AddCtx* x, int k) noexcept nogil:
     if is_wild(k):
         if x.wild_memo < 0:
             x.wild_memo = 0
-            if x.slot:
+            if x.mi.slot:
                 for r in range(2, 13):
                     if group_completion(0, 1, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0, x.hsize - 1, x.C, 0,
                                         True, x.mo, x.c):
@@ -220,15 +250,15 @@ cdef bint single_ok(AddCtx* x, int k) noexcept nogil:
         return x.wild_memo
     r = rank_of(k)
     if x.grp_memo[r] < 0:
-        x.grp_memo[r] = ((x.slot and group_completion(1, 0, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0,
+        x.grp_memo[r] = ((x.mi.slot and group_completion(1, 0, sb_nat_of_rank(H, r), sb_wilds(H), 0, 0, 0,
                                                       x.hsize - 1, x.C, 0, True, x.mo, x.c) != 0)
-                         or ((x.grp_ranks >> r) & 1 and group_layoff_any(x, r)))
+                         or ((x.mi.grp_ranks >> r) & 1 and group_layoff_any(x, r)))
     if x.grp_memo[r]:
         return True
-    if x.slot and seq_completion(suit_of(k), r, r, 1, 1, H, x.hsize - 1, x.C, 0, x.mo, x.c):
+    if x.mi.slot and seq_completion(suit_of(k), r, r, 1, 1, H, x.hsize - 1, x.C, 0, x.mo, x.c):
         return True
-    for j in range(x.nlive - x.ngrp):
-        m = &x.s.melds[x.side][x.oth[j]]
+    for j in range(x.mi.nlive - x.mi.ngrp):
+        m = &x.s.melds[x.side][x.mi.oth[j]]
         if m.type == MT_SEQ and m.key == suit_of(k) and sb_complete_layoff(m, x.S, H, 1, x.hsize - 1, x.C,
                                                                            x.mo, x.c):
             return True
@@ -260,7 +290,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
-        if not (is_natural(added) or is_wild(added)) or not x.slot or not shape_ok(x, added):
+        if not (is_natural(added) or is_wild(added)) or not x.mi.slot or not shape_ok(x, added):
             return False
         if x.mode == ADD_PENALIZE:
             return sb_complete_new(S, H, 0, False, c) != 0
@@ -273,20 +303,20 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     hsize = x.hsize - 1
     if x.nS == 0 and not is_black3(added):
         return single_ok(x, added)
-    if x.slot and sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
+    if x.mi.slot and sb_complete_new_n(S, x.smask | (<uint64_t>1 << added), H, nS, hsize, x.C, x.mo, c):
         return True
     # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
     srank = merge_key(x.srank, rank_of(added)) if is_natural(added) else x.srank
     # (any order: the answer is whether one of them can take the stage)
-    if srank != -2 and not is_black3(added) and (srank < 0 or (x.grp_ranks >> srank) & 1):
-        for j in range(x.ngrp):
-            m = &s.melds[side][x.grp[j]]
+    if srank != -2 and not is_black3(added) and (srank < 0 or (x.mi.grp_ranks >> srank) & 1):
+        for j in range(x.mi.ngrp):
+            m = &s.melds[side][x.mi.grp[j]]
             if srank >= 0 and m.key != srank:
                 continue
             if sb_complete_layoff(m, S, H, nS, hsize, x.C, x.mo, c):
                 return True
-    for j in range(x.nlive - x.ngrp):
-        m = &s.melds[side][x.oth[j]]
+    for j in range(x.mi.nlive - x.mi.ngrp):
+        m = &s.melds[side][x.mi.oth[j]]
         if m.type == MT_SEQ and (not is_natural(added) or suit_of(added) != m.key):
             continue
         if m.type == MT_BLACK3 and not is_black3(added):
@@ -295,7 +325,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return True
     return False
 
-cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, int C,
+cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
                     const int8_t* H, int hsize, const int8_t* S, ActionSet* out) noexcept nogil:
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
@@ -307,24 +337,11 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.stage = &s.stage.cards
     x.mode = mode
     x.side = side_of(c, s.turn)
-    x.C = C
+    x.C = mi.C
     x.need = need
     x.extra = extra
     x.mo = may_out(s)
-    x.nlive = 0
-    x.ngrp = 0
-    x.grp_ranks = 0
-    for i in range(SB_MAXMELDS):
-        if s.melds[x.side][i].type == MT_GROUP:
-            x.grp[x.ngrp] = i
-            x.ngrp += 1
-            x.grp_ranks |= <uint32_t>1 << s.melds[x.side][i].key
-        elif s.melds[x.side][i].type != MT_NONE:
-            x.oth[x.nlive - x.ngrp] = i
-        else:
-            continue
-        x.nlive += 1
-    x.slot = x.nlive < SB_MAXMELDS
+    x.mi = mi
     x.nS = 0
     x.hsize = hsize
     x.srank = -1
@@ -376,9 +393,8 @@ cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, 
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
-    cdef int n = 0, hn, hw, ng
-    cdef int8_t groups[SB_MAXMELDS]
-    cdef int8_t per_rank[13]
+    cdef int n = 0, hn, hw
+    cdef MeldIndex mi
     cdef bint mo = may_out(s), ok, isnat
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
@@ -389,7 +405,8 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     sb_counts(&s.stage.cards, S)
     hsize = hand_size(&s.hand[p])
     ssize = sb_total(S)
-    C = canastas(s, side)
+    index_melds(s, side, &mi)
+    C = mi.C
     if s.merge_from >= 0:
         for i in range(SB_MAXMELDS):
             if i != s.merge_from and s.melds[side][i].type == MT_GROUP and sb_merge_ok(
@@ -404,8 +421,8 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, C, H, hsize, S, out)
-        if sn >= 2 and sb_group_ok(1 + sn, sw, c) and free_slot(s, side) >= 0:
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, &mi, H, hsize, S, out)
+        if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
             else:
@@ -419,10 +436,10 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
-                        C, H, hsize, S, out)
+                        &mi, H, hsize, S, out)
         if ssize:
             t = sb_meld_of(S, &m)
-            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and free_slot(s, side) >= 0:
+            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0, c):
                     as_add(out, A_MELD)
                     n += 1
@@ -454,10 +471,10 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     as_add(out, A_LAYOFF + i)
                     n += 1
         return n
-    n += legal_adds(s, c, ADD_OPENED, 0, 0, C, H, hsize, S, out)
+    n += legal_adds(s, c, ADD_OPENED, 0, 0, &mi, H, hsize, S, out)
     if ssize:
         t = sb_meld_of(S, &m)
-        if free_slot(s, side) >= 0:
+        if mi.slot:
             if t == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas
             elif t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c)):
@@ -484,20 +501,13 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 n += 1
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
-    ng = 0
-    memset(per_rank, 0, 13)
-    for i in range(SB_MAXMELDS):               # MERGE needs two GROUPs of one rank
-        if s.melds[side][i].type == MT_GROUP:
-            groups[ng] = i
-            ng += 1
-            per_rank[s.melds[side][i].key] += 1
-    for i in range(ng):
-        if per_rank[s.melds[side][groups[i]].key] < 2:
+    for i in range(mi.ngrp):                   # MERGE needs two GROUPs of one rank
+        if mi.per_rank[s.melds[side][mi.grp[i]].key] < 2:
             continue
-        for k in range(ng):
-            if (k != i and s.melds[side][groups[k]].key == s.melds[side][groups[i]].key
-                    and sb_merge_ok(&s.melds[side][groups[i]], &s.melds[side][groups[k]], c)):
-                as_add(out, A_MERGE_FROM + groups[i])
+        for k in range(mi.ngrp):
+            if (k != i and s.melds[side][mi.grp[k]].key == s.melds[side][mi.grp[i]].key
+                    and sb_merge_ok(&s.melds[side][mi.grp[i]], &s.melds[side][mi.grp[k]], c)):
+                as_add(out, A_MERGE_FROM + mi.grp[i])
                 n += 1
                 break
     if (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and mo
