@@ -215,6 +215,28 @@ cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
         wild = True
     return rk != -2 or (su >= 0 and not dup and not wild)
 
+cdef inline uint64_t rank_mask(int r) noexcept nogil:
+    """The kinds of rank r in the four suits."""
+    return (<uint64_t>1 << r) | (<uint64_t>1 << (13 + r)) | (<uint64_t>1 << (26 + r)) | (<uint64_t>1 << (39 + r))
+
+cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
+    """The kinds k for which shape_ok(x, k) holds, as a mask (bits 0..52): the candidates the ADD
+    checks need to look at (the others would be refused by shape_ok)."""
+    cdef uint64_t wilds = rank_mask(0) | (<uint64_t>1 << SB_JK)
+    cdef uint64_t nats = ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
+    cdef uint64_t m = 0
+    if x.r3:
+        return 0
+    if x.nS == 0:                               # one card: anything but a red three
+        return ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
+    if x.nb:                                    # black threes: only more black threes
+        return ((<uint64_t>1 << 1) | (<uint64_t>1 << 40)) if x.nb == x.nS else 0
+    if x.srank != -2:                           # a group shape: naturals of the rank (any: none staged), wilds
+        m |= wilds | (nats if x.srank == -1 else rank_mask(x.srank))
+    if x.sw == 0 and not x.sdup and x.ssuit >= 0:   # a sequence shape: more naturals of the suit, once each
+        m |= (nats & (((<uint64_t>1 << 13) - 1) << (13 * x.ssuit))) & ~x.smask
+    return m
+
 cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
     """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
     cdef int j
@@ -372,8 +394,10 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.sw = sb_wilds(S)
     x.nb = S[1] + S[40]
     x.r3 = S[14] + S[27]
-    return staged_legal_adds(&s.stage, s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), A_ADD,
-                             add_completable, &x, out)
+    m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
+    if mode != ADD_PILE:
+        m &= shape_mask(&x)
+    return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok,
                         const SBConfig* c) noexcept nogil:
@@ -404,7 +428,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     sb_counts(&s.hand[p], H)
     sb_counts(&s.stage.cards, S)
     hsize = hand_size(&s.hand[p])
-    ssize = sb_total(S)
+    ssize = hand_size(&s.stage.cards)
     index_melds(s, side, &mi)
     C = mi.C
     if s.merge_from >= 0:
