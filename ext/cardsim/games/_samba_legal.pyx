@@ -6,6 +6,13 @@ only if the stage with one more card of that kind can still become a legal meld 
 the hand guard (HG) and, for an unopened side, an initial batch reaching the requirement
 (`add_completable`, with the completion searches of `_samba_rules`).
 
+Speed without changing the sets: per legal set the hand, the stage and the side's melds are read
+once (MeldIndex); the candidates the stage's shape cannot take are masked out before the
+callback (shape_mask); a one-card stage's GROUP parts are answered once per rank and once for the
+wilds (single_ok); the initial-meld search is skipped when sb_value_bound is below the
+requirement. Each shortcut only skips work whose answer is known, so the sets equal those of the
+plain searches (tests/games/test_samba_agents.py pins them).
+
 The state struct, the action layout and the inline helpers are in `_samba_state.pxd`; the action
 space is described in the module docstring of `cardsim.games._samba`.
 """
