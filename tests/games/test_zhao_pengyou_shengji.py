@@ -15,20 +15,22 @@ counts on its own, loops over plain data count once per assertion line). Implici
 
 Conventions (details in shengji_cases.py): shengji's `S_10`, `Card::SmallJoker` are '10S', 'SJ';
 `Trump::Standard{Spades, Four}` is ('S', '4'), `Trump::NoTrump{Some(Four)}` is (None, '4') and
-`NoTrump{number: None}` (only the jokers are trumps) is (None, None). An
-`is_legal_play` format whose cards plus the hand would exceed 4 copies is written with other cards
-of the same suit and shape (legality depends on the format's suit and shapes only). A follow taken
+`NoTrump{number: None}` (only the jokers are trumps) is (None, None). An `is_legal_play` format is
+led as its cards; the one that is no real lead (Tractor{2, [S_9, S_9]}) is another tractor of that
+shape (legality depends on the format's suit and shapes only). Each hand, lead and play holds at
+most 4 copies of a card (the packed hand); together they may hold more. A follow taken
 from a trick test after a failed throw uses the forced lead the Rust test itself plays.
 `find_format_matches(units, counts)` is asked as the legal follows of a hand of exactly those
 trumps to a trump lead of that format.
 
 Counts (checked by test_counts_in_docstring against the case table):
     shengji assertions: 321
-    translated: 209
-    agreeing: 1
+    translated: 218
+    agreeing: 218
     disagreeing: 0
-    pending (a feature of XFAIL_FEATURES not on main yet): 208
-    not expressible: 112
+    pending (a feature of XFAIL_FEATURES not on main yet): 0
+    not expressible: 103
+    implicit follow checks (.unwrap() from a larger hand), not counted above: 27
 """
 import re
 from collections import Counter
@@ -42,21 +44,10 @@ from . import shengji_cases as sc
 
 # Features of issue 17 not on main yet: their cases are xfail(strict=False). Remove a name when it
 # lands and its cases become real assertions.
-XFAIL_FEATURES = {
-    "oracle_options",         # the oracles accept variant= and **options
-    "lead_units",             # zp.lead_units
-    "throw_units",            # throws of units of different sizes
-    "tractor_adjacency",      # adjacency through the trump rank and jokers
-    "tractor_requirements",   # tractor_min_count / tractor_min_length
-    "draw_policy",
-    "throw_evaluation",
-    "bombs",                  # bomb_policy
-    "rainbows",
-    "follow_matches",         # requested oracle (coord note 13:40)
-    "throw_outcome",          # requested oracle (coord note 13:40)
-    "trump_rank_A",           # trump rank A in the oracles
-    "trump_rank_none",        # trump_rank=None (shengji's NoTrump{number: None}) in the oracles
-}
+XFAIL_FEATURES: set[str] = set()   # all of issue 17's features are on main (zpeng, 0603957)
+# Known names: oracle_options (variant=/**options), lead_units, throw_units (mixed throws),
+# tractor_adjacency, tractor_requirements, draw_policy, throw_evaluation, bombs, rainbows,
+# follow_matches, throw_outcome, trump_rank_A, trump_rank_none.
 
 # Translated assertions on which the engine and shengji disagree: case id -> why (reported in the
 # coordination file). Empty when every translated assertion agrees.
@@ -68,12 +59,15 @@ _OPTION_FEATURE = {"draw_policy": "draw_policy", "throw_evaluation": "throw_eval
 _CALL_FEATURE = {"units": "lead_units", "units_in": "lead_units", "largest_unit": "lead_units",
                  "unit_cards": "lead_units", "successors": "lead_units", "matches": "follow_matches",
                  "throw_led": "throw_outcome", "throw_format": "throw_outcome", "throw_units": "throw_outcome",
-                 "throw_size": "throw_outcome"}
+                 "throw_size": "throw_outcome", "throw_largest": "throw_outcome",
+                 "throw_failed_size": "throw_outcome"}
 
 
 _IDS = {}
 for _c in sc.CASES:          # by position: shengji repeats some assertions word for word
     _IDS[id(_c)] = f"{_c.src}#{sum(1 for v in _IDS.values() if v.startswith(_c.src + '#')) + 1}"
+for _c in sc.IMPLICIT:
+    _IDS[id(_c)] = f"{_c.src}~unwrap{sum(1 for v in _IDS.values() if v.startswith(_c.src + '~')) + 1}"
 
 
 def case_id(case):
@@ -86,7 +80,7 @@ def features(case, with_options=True):
         f.add(_CALL_FEATURE[case.call])
     if case.trump[1] in ("A", None):
         f.add("trump_rank_A" if case.trump[1] == "A" else "trump_rank_none")
-    if case.call in ("throw_units", "throw_size"):
+    if case.call in ("throw_units", "throw_size", "throw_largest"):
         f.add("lead_units")
     if with_options:
         f |= {_OPTION_FEATURE[k] for k in case.opts}
@@ -189,6 +183,10 @@ def _check(case, kw):
             assert tuple(sorted(led)) == e
         elif case.call == "throw_format":
             assert zp.lead_format(list(led), t, r, **kw) == e
+        elif case.call == "throw_largest":
+            assert max(n * len(cs) for n, cs in zp.lead_units(list(led), t, r, **kw)) == e
+        elif case.call == "throw_failed_size":
+            assert len(a[0]) - len(led) == e
         elif case.call == "throw_units":
             assert len(zp.lead_units(list(led), t, r, **kw)) == e
         else:
@@ -197,13 +195,13 @@ def _check(case, kw):
         raise AssertionError(f"unknown check {case.call}")
 
 
-@pytest.mark.parametrize("case", [_param(c, True) for c in sc.CASES])
+@pytest.mark.parametrize("case", [_param(c, True) for c in sc.CASES + sc.IMPLICIT])
 def test_shengji_case(case):
     """The Rust assertion under variant='shengji' plus the settings its line sets."""
     _check(case, dict(variant="shengji", **case.opts))
 
 
-DEFAULT_CASES = [c for c in sc.CASES if is_default_setting(c)]
+DEFAULT_CASES = [c for c in sc.CASES + sc.IMPLICIT if is_default_setting(c)]
 
 
 @pytest.mark.parametrize("case", [_param(c, False) for c in DEFAULT_CASES])
@@ -219,7 +217,8 @@ def counts():
     ne = sum(n for _, n, _ in sc.NOT_EXPRESSIBLE)
     return {"shengji assertions": translated + ne, "translated": translated,
             "agreeing": translated - pending - disagreeing, "disagreeing": disagreeing,
-            "pending (a feature of XFAIL_FEATURES not on main yet)": pending, "not expressible": ne}
+            "pending (a feature of XFAIL_FEATURES not on main yet)": pending, "not expressible": ne,
+            "implicit follow checks (.unwrap() from a larger hand), not counted above": len(sc.IMPLICIT)}
 
 
 def test_counts_in_docstring():
@@ -279,7 +278,7 @@ def test_every_shengji_assertion_is_accounted_for():
     for src, n, _ in sc.NOT_EXPRESSIBLE:
         got[src] += n
     assert dict(got) == RUST_ASSERTIONS
-    assert len({case_id(c) for c in sc.CASES}) == len(sc.CASES)
+    assert len({case_id(c) for c in sc.CASES + sc.IMPLICIT}) == len(sc.CASES) + len(sc.IMPLICIT)
 
 
 def _card_lists(x):
@@ -292,7 +291,7 @@ def _card_lists(x):
 
 def test_cases_are_well_formed():
     """Every case names real cards, at most 4 copies per hand, lead or play (the packed hand)."""
-    for c in sc.CASES:
+    for c in sc.CASES + sc.IMPLICIT:
         assert c.trump[0] in (None, "S", "H", "D", "C") and c.call, c
         assert set(c.opts) <= set(sc.SHENGJI_DEFAULTS), c
         for cards in _card_lists(c.args):
