@@ -16,6 +16,15 @@ minimal form, i.e. with no meld the batch would still reach the requirement with
 is then a plain MELD once the side has opened, which reaches the same position; S-D2, and the
 engine's batches open as soon as they reach the requirement). Batches that empty the hand need
 two canastas among them (14+ cards) and do not occur in the small positions used here.
+
+Readings where the spec leaves room (each stated where it is used):
+- Under insufficient_initial_meld = penalize a failed attempt keeps INITIAL_MELD's other
+  preconditions, the hand guard included (only the total is relaxed, §4.4).
+- wild_onto_canasta is judged on the meld before the action (a wild may join a 6-card group in the
+  lay-off that makes it a canasta), and a merge may not bring a wild into a protected canasta
+  (S-D6, EX-S10).
+- The go-out query (test_samba_moves.py) is offered only with 2+ cards in hand, so that after a
+  'no' the player can still discard and keep a card (no dead end, S-D10).
 """
 from __future__ import annotations
 
