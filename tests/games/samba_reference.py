@@ -345,6 +345,10 @@ def takes(pos: Pos, rules):
     if not pos.pile:
         return out
     top = pos.pile[-1]
+
+    def took(kind, res):             # a take that empties the hand goes out at once (§4.4, E1)
+        out.append((kind, finish(res, "went_out", p) if not res.hands[p] else res))
+
     if not is_natural(top):          # blocked: wild, black or red three on top (§4.2)
         return out
     rest = pos.pile[:-1]
@@ -366,7 +370,7 @@ def takes(pos: Pos, rules):
                 if hg(len(left) + rest_in, C + is_canasta(group, rules), pos, rules):
                     res = pos._replace(hands=_set(pos.hands, p, left), melds=_set(pos.melds, s, melds + (group,)),
                                        pile=pos.pile[:-1])
-                    out.append(("pair", take_rest(res._replace(phase="meld"), p, rest, rules)))
+                    took("pair", take_rest(res._replace(phase="meld"), p, rest, rules))
                 continue
             # unopened: the group on the top card opens the initial batch; only the top card of the
             # pile counts (§4.3 "Initial meld through the pile", EX-S2, EX-S3)
@@ -377,7 +381,7 @@ def takes(pos: Pos, rules):
                     continue
                 res = pos._replace(hands=_set(pos.hands, p, left2), melds=_set(pos.melds, s, batch),
                                    opened=_set(pos.opened, s, True), phase="meld", pile=pos.pile[:-1])
-                out.append(("pair", take_rest(res, p, rest, rules)))
+                took("pair", take_rest(res, p, rest, rules))
     # TAKE_PILE_LAYOFF: unfrozen for the side (opened, no wild or red three in the pile)
     frozen = rules.always_frozen or not pos.opened[s] or any(is_wild(c) or is_red3(c) for c in pos.pile)
     for i, m in enumerate(melds):
@@ -387,14 +391,14 @@ def takes(pos: Pos, rules):
         after = melds[:i] + (new,) + melds[i + 1:]
         if not frozen and hg(len(hand) + rest_in, canastas(after, rules), pos, rules):
             res = pos._replace(melds=_set(pos.melds, s, after), pile=pos.pile[:-1], phase="meld")
-            out.append(("layoff", take_rest(res, p, rest, rules)))
+            took("layoff", take_rest(res, p, rest, rules))
         # Dutch top-card take onto an own sequence: only the top card, then draw 1 (S-D17)
         if rules.seq_take and pos.opened[s] and meld_kind(m, rules)[0] == "seq" and hg(
                 len(hand) + (1 if pos.stock else 0), canastas(after, rules), pos, rules):
             res = pos._replace(melds=_set(pos.melds, s, after), pile=pos.pile[:-1], phase="meld")
             if pos.stock:
                 res, _ = draw_cards(res, p, 1, rules)
-            out.append(("seq", canon(res)))
+            took("seq", canon(res))
     return out
 
 
