@@ -330,7 +330,7 @@ def test_ex_s16_dutch_sequence_top_card_take():
     assert any(m.pile == ("4D", "4D") and ("6C", "7C", "8C", "9C") in m.melds[0] for m in got)
 
 
-# ---- engine bugs found by the comparison (see /work/coord/samba_bugs.md) -------------------------
+# ---- engine gaps found by the comparison (strict xfails: each passes once the engine is fixed) -----
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine bug: the constructive opening search misses an initial batch "
                    "through the pile made of the pile group with a wild and a sequence sharing the rank "
                    "(docs/rules/samba.md §4.3 'Initial meld through the pile': 50 + 40 = 90 >= 90)")
@@ -465,7 +465,7 @@ def test_initial_meld_from_hand_equals_brute_force(case):
 def test_initial_meld_through_the_pile_large_hands_sound(case):
     """Every take the engine offers an unopened side with a larger hand is a legal TAKE_PILE_PAIR
     with its batch (exactly, after the whole move). The converse fails for some batches (engine
-    bug, /work/coord/samba_bugs.md): pinned by the two strict xfails below instead of a filter."""
+    bug): pinned by the strict xfails test_initial_batch_through_the_pile_* instead of a filter."""
     g, rules, s = case
     pos = ref.pos_from_view(g.spec.view(s))
     eng = set(engine_moves(s))
