@@ -70,7 +70,10 @@ def compare(state, rules, steps, rnd, events=False):
         assert not missing and not extra, (
             f"\nposition {pos}\nspec-legal, not reachable through the actions: {sorted(missing)}"
             f"\nreachable, not spec-legal: {sorted(extra)}")
-        for kind in sorted({_kind(pos, r) for r in brute}) if events else ():
+        labels = {_kind(pos, r) for r in brute} if events else set()
+        if events and pos.phase == "draw":
+            labels |= {f"take {k}" + ("" if pos.opened[0] else " (initial batch)") for k, _ in ref.takes(pos, rules)}
+        for kind in sorted(labels):
             hyp.event(kind)
         nxt = sorted(eng, key=repr)
         if not nxt:
@@ -86,11 +89,7 @@ def _kind(pos, res):
             ref.meld_kind(m, ref.Rules(2, 2, False, "allowed", False, False, False, False, 2)) == ("black3", None)
             for side in res.melds for m in side) else "")
     if pos.phase == "draw":
-        if res.pile == pos.pile[:-1] and res.pile:
-            return "take seq"
-        if not res.pile:
-            return "take " + ("pair, initial batch" if not pos.opened[p % 2] else "pile")
-        return "draw"
+        return "draw decision"
     if res.req != pos.req:
         return "failed initial meld"
     if res.opened != pos.opened:
@@ -154,6 +153,8 @@ def positions(draw, presets=PRESETS):
         picked = draw(st.lists(st.integers(0, len(templates) - 1), max_size=3, unique=True))
         melds = [templates[i] for i in picked if i != 7 or draw(st.booleans())]
         melds += CANASTAS[:draw(st.sampled_from([0, 1, 2, 2, 2]))]
+        if rules.seq_take and templates[3] not in melds and draw(st.booleans()):
+            melds.append(templates[3])                    # a sequence the Dutch top-card take extends
         if not melds:
             melds = [templates[0]]
     # the next side may hold a meld the top card or the hand would fit (never usable by seat 0)
@@ -161,7 +162,11 @@ def positions(draw, presets=PRESETS):
     hyp.assume(fits(*melds, *theirs) and all(ref.meld_kind(m, rules) for m in melds + theirs))
     pool = focus * 2 + RUN + WILDS + OTHER + (["3D", "3H"] if rules.manual else [])
     hand = draw(st.lists(st.sampled_from(pool), min_size=1 if phase == "meld" else 2, max_size=7))
-    top = draw(st.sampled_from(focus * 2 + ["7S", "9S", "AS", "8H", "2S", "JK", "3S"]))
+    top = draw(st.sampled_from(focus * 2 + ["7S", "7S", "9S", "AS", "8H", "2S", "JK", "3S"]))
+    if rules.seq_take and templates[3] in melds and draw(st.booleans()):
+        top = "7S"                                            # extends 4S 5S 6S
+    if ref.is_natural(top) and draw(st.booleans()):
+        hand += [ref.rank(top) + "S", ref.rank(top) + "H"]    # a natural pair for the pile
     under = draw(st.lists(st.sampled_from(["9C", "4D", "KC", "3H", "2D", "JK", "AC"]), max_size=3))
     stock = draw(st.lists(st.sampled_from(["9C", "4C", "KH", "3D", "3H", "5H"]), max_size=3))
     pile = under + [top]
