@@ -1,8 +1,21 @@
-"""Samba: the whole moves reachable through the engine's factored actions equal an independent
-brute-force enumeration of the legal whole moves written from the rules (docs/rules/samba.md §4,
-§8, §9; the reference is tests/games/samba_reference.py), on random small positions of every
-preset; and cards are conserved (162, counted independently) at every step of random playouts of
-every preset and player count."""
+"""Samba: the whole moves reachable through the engine's factored actions (a DFS over legal actions
+on clones until the move completes) equal an independent brute-force enumeration of the legal
+whole moves written from the rules (docs/rules/samba.md §4, §8, §9; the reference, in plain
+Python, is tests/games/samba_reference.py).
+
+- test_factored_whole_moves_equal_brute_force: random small positions of every preset, 2-6
+  players, reject/penalize, side scores for every requirement band, the side opened or not, a
+  pile with natural, wild or black-three tops over cards that may freeze it, stocks of 0-3 cards;
+  compared at the start and along a random path of whole moves through the turn (draw decision
+  with every pile take and the initial batch, melds, lay-offs, merges, black threes, red threes,
+  the discard, going out, the next turn's start with an empty stock).
+- the spec's worked examples EX-S2..S6, S11, S14, S16 through the same comparison;
+- initial melds with larger hands (from the hand: equal; through the pile: every offered take
+  legal, the gaps pinned by strict xfails); the go-out query (sound; its limit pinned by a strict
+  xfail);
+- test_cards_conserved_every_step: 162 cards, counted from the public view (not the engine's own
+  card_total), at every step of a random playout of every preset at 2..6 players.
+"""
 import random
 from collections import Counter
 
