@@ -28,12 +28,14 @@ Positions with few worlds (2..40, counted from 100 resamples):
   * Tien Gow and Six Tigers: face-down discards never become public, so a seeded full deal keeps
     thousands of worlds to its end; the positions are late in seeded random endgames instead:
     `scenario` with 2-3 random cards per hand from a seeded shuffle (the other cards played face
-    up earlier), then random play.
-At each position 2,000 resamples for the observer (the seat to act, or the seat after it, whose
-view differs: e.g. another seat's move under construction): chi-square against the expected
-frequencies (p > 1e-4; every seed is fixed, so the test is deterministic), and every resampled
-state shows the observer exactly the observation of the true state. Up to 3 positions (seeds)
-per case."""
+    up earlier), then random play. Samba with 4 players likewise (its other hands stay large to
+    the end of a full deal): 1 card per hand, 2 in the stock, the rest in the pile.
+At each position, for the observer (the seat to act, or the seat after it, whose view differs:
+e.g. another seat's move under construction), 2,000 resamples of the true state and 2,000 of
+another world the observer cannot tell from it: both follow the expected frequencies
+(chi-square, p > 1e-4; every seed is fixed, so the test is deterministic), so nothing of the
+truth leaks into the draw; every resampled state shows the observer exactly the observation of
+the state it came from. Up to 3 positions (seeds) per case."""
 import math
 from collections import Counter
 
@@ -145,6 +147,24 @@ def six_tigers_endgame(g, seed):
     return six_tigers.scenario(g, hands, dealer=dealer, declarer=dealer, played=played, leader=dealer)
 
 
+SAMBA_DECK = None
+
+
+def samba_endgame(g, seed):
+    """1 card per hand, 2 in the stock, the red threes exposed, every other card in the pile."""
+    global SAMBA_DECK
+    if SAMBA_DECK is None:
+        v = g.spec.view(g.new_state(0, 0))
+        SAMBA_DECK = sorted(sum(v["hands"], []) + v["stock"] + v["pile"] + sum(v["red3"], []))
+    cards = [SAMBA_DECK[i] for i in np.random.default_rng(seed).permutation(len(SAMBA_DECK))]
+    red = [c for c in cards if c in ("3H", "3D")]
+    rest = [c for c in cards if c not in ("3H", "3D")]
+    N = g.num_players
+    sides = N // 2 if N in (4, 6) else N
+    return g.spec.scenario([[c] for c in rest[:N]], dealer=seed % N, stock=rest[N:N + 2], pile=rest[N + 2:],
+                           red3=[red if side == 0 else [] for side in range(sides)])
+
+
 CASES = [pytest.param(game, {}, hands_world, from_deal, False, id=game) for game in HAND_GAMES] + [
     pytest.param("tien_gow", {}, tien_gow_world, tien_gow_endgame, True, id="tien_gow"),
     pytest.param("tien_gow", {"must_beat_if_able": True}, tien_gow_world, tien_gow_endgame, False,
@@ -153,6 +173,7 @@ CASES = [pytest.param(game, {}, hands_world, from_deal, False, id=game) for game
     pytest.param("six_tigers", {"players": 3, "old_tracking": "public"}, six_tigers_world,
                  six_tigers_endgame, False, id="six_tigers-3p-public"),
     pytest.param("samba", {"players": 2}, samba_world, from_deal, "no_hidden_red3", id="samba-2p"),
+    pytest.param("samba", {}, samba_world, samba_endgame, "no_hidden_red3", id="samba-4p-endgame"),
 ]
 
 
@@ -187,32 +208,43 @@ def _late_position(g, world, start, seed, after):
     return None, None
 
 
+def _draw(g, world, st, p, first_seed):
+    """SAMPLES resamples of st for p: the worlds drawn, counted; each keeps p's observation."""
+    seen = st.observation(p)
+    counts = Counter()
+    for k in range(SAMPLES):
+        r = st.resample(p, first_seed + k)
+        assert np.array_equal(r.observation(p), seen), f"resample changed what seat {p} sees"
+        counts[world(g, r, p)] += 1
+    return counts
+
+
 @pytest.mark.parametrize("after", [0, 1], ids=["seat to act", "next seat"])
 @pytest.mark.parametrize("game, opts, world, start, complete", CASES)
 def test_resample_is_uniform_late_in_a_deal(game, opts, world, start, complete, after):
+    """From the true state and from another world the observer cannot tell from it (a resample
+    of it), the worlds drawn follow the same expected frequencies: nothing of the truth leaks."""
     g = cardsim.make(game, **opts)
     tested = 0
     for seed in range(12):
         st, p = _late_position(g, world, start, seed, after)
         if st is None:
             continue
-        seen = st.observation(p)
-        counts = Counter()
-        for k in range(SAMPLES):
-            r = st.resample(p, 10_000 + k)
-            assert np.array_equal(r.observation(p), seen), f"{game} seed {seed}: resample changed what seat {p} sees"
-            counts[world(g, r, p)] += 1
-        worlds = list(counts)
+        truth = world(g, st, p)
+        other = next(r for r in (st.resample(p, 500 + k) for k in range(200)) if world(g, r, p) != truth)
+        drawn = {"the truth": _draw(g, world, st, p, 10_000), "another world": _draw(g, world, other, p, 20_000)}
+        worlds = sorted(set(drawn["the truth"]) | set(drawn["another world"]))
         w = np.array([weight(x) for x in worlds])
         where = f"{game} {opts} seed {seed}, seat {p}: {len(worlds)} worlds"
         unconstrained = complete
         if complete == "no_hidden_red3":
-            unconstrained = not any(c in ("3H", "3D") for zone in sum(worlds[0], ()) for c in zone)
+            unconstrained = not any(c in ("3H", "3D") for zone in sum(truth, ()) for c in zone)
         if unconstrained:
-            assert w.sum() == pytest.approx(total_weight(worlds[0])), f"{where}: some worlds never drawn"
-        observed = np.array([counts[x] for x in worlds])
-        p_value = stats.chisquare(observed, SAMPLES * w / w.sum()).pvalue
-        assert p_value > 1e-4, f"{where}, counts {sorted(zip(observed / SAMPLES, w / w.sum()))}"
+            assert w.sum() == pytest.approx(total_weight(truth)), f"{where}: some worlds never drawn"
+        for source, counts in drawn.items():
+            observed = np.array([counts[x] for x in worlds])
+            p_value = stats.chisquare(observed, SAMPLES * w / w.sum()).pvalue
+            assert p_value > 1e-4, f"{where}, resampled from {source}: (frequency, expected) {sorted(zip(observed / SAMPLES, w / w.sum()))}"
         tested += 1
         if tested == 3:
             break
