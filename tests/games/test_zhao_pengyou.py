@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import cardsim
@@ -1213,3 +1213,55 @@ def test_property_shengji_factored_equals_brute_force(opts, hand, lead, trump):
         fact = sj_factored_follows(hand, lead, T, R, opts)
         if fact is not None:
             assert fact == expected, (hand, lead, trump, opts)
+
+
+RB_POOL = ["7S", "7H", "7D", "7C", "8S", "8H", "8D", "8C", "9H", "AH", "4S", "BJ"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(hand=["7S", "7H", "7D", "7C", "8H", "8D", "7H"], rainbows=4, trump=("H", "9"))
+@example(hand=["7S", "7H", "7D", "7C", "8S", "8H", "8D"], rainbows=3, trump=(None, "4"))
+@given(hand=st.lists(st.sampled_from(RB_POOL), min_size=1, max_size=7), rainbows=st.sampled_from([0, 3, 4]),
+       trump=st.sampled_from([("S", "4"), ("H", "9"), (None, "4")]))
+def test_property_shengji_factored_leads(hand, rainbows, trump):
+    """Under shengji's rules the factored lead reaches exactly the leads lead_format accepts (any
+    set of one suit, rainbows when enabled): every ADD can be completed, no lead is missed."""
+    T, R = trump
+    if any(v > 4 for v in Counter(hand).values()):
+        return
+    opts = {"variant": "shengji", "rainbows": rainbows}
+    expected = set()
+    for n in range(1, len(hand) + 1):
+        for c in set(itertools.combinations(sorted(hand), n)):
+            try:
+                lead_format(list(c), T, R, **opts)
+            except IllegalActionError:
+                continue
+            expected.add(ms(c))
+    g = cardsim.make("zhao_pengyou", players=12, **opts)
+    h = len(hand)
+    pool = [r + su for su in "CDH" for r in ("2", "3", "5", "6", "10", "J", "Q", "K") for _ in range(4)]
+    others = [pool[i * h:(i + 1) * h] for i in range(11)]
+    s0 = g.spec.scenario([list(hand)] + others, trump_suit=T, trump_rank=R, declarer=0)
+    commit = s0.string_to_action("COMMIT")
+    seen, reached = set(), set()
+
+    def rec(s, taken):
+        key = ms(taken)
+        if key in seen:
+            return
+        seen.add(key)
+        la = [int(a) for a in s.legal_actions()]
+        assert la, (hand, taken)                                  # no dead end
+        for a in la:
+            if a == commit:
+                reached.add(key)
+                continue
+            t = s.clone()
+            t.apply(a)
+            rec(t, taken + [s.action_to_string(a)])
+
+    rec(s0, [])
+    assert reached == expected, (hand, rainbows, trump)
+    if rainbows and Counter(c[-1] for c in hand if c.startswith("7")) == Counter("SHDC"):
+        assert ms(c for c in hand if c.startswith("7")) in reached              # the rainbow of 7s
