@@ -244,6 +244,37 @@ cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
         m |= (nats & (((<uint64_t>1 << 13) - 1) << (13 * x.ssuit))) & ~x.smask
     return m
 
+cdef inline uint64_t opening_mask(const int8_t* H) noexcept nogil:
+    """With nothing staged and the side not opened, the kinds an initial-meld search could start
+    from (a mask, bits 0..52; exact pre-filter): a natural of a rank held three times, or twice
+    with a wild in hand (a GROUP), or inside a run of three ranks of its suit (a SEQUENCE); a wild
+    if some rank is held twice. A one-card stage of any other kind completes to no meld."""
+    cdef uint64_t m = 0
+    cdef int r, su, k, lo, hi, nr, w = sb_wilds(H)
+    cdef bint pair = False
+    for r in range(2, 13):
+        nr = sb_nat_of_rank(H, r)
+        if nr >= 2:
+            pair = True
+            if nr >= 3 or w > 0:
+                m |= rank_mask(r)
+    for su in range(4):
+        r = 2
+        while r <= 12:                          # maximal runs of held ranks
+            if H[su * 13 + r] == 0:
+                r += 1
+                continue
+            lo = r
+            while r <= 12 and H[su * 13 + r] > 0:
+                r += 1
+            hi = r - 1
+            if hi - lo >= 2:
+                for k in range(su * 13 + lo, su * 13 + hi + 1):
+                    m |= <uint64_t>1 << k
+    if pair:
+        m |= rank_mask(0) | (<uint64_t>1 << SB_JK)
+    return m
+
 cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
     """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
     cdef int j
@@ -404,6 +435,8 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
     if mode != ADD_PILE:
         m &= shape_mask(&x)
+        if x.nS == 0 and mode != ADD_OPENED:
+            m &= opening_mask(H)
     return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok,
