@@ -499,3 +499,24 @@ def test_initial_batch_through_the_pile_wilds_on_the_second_meld():
     got = moves_at(["2S", "2S", "KH", "KH", "KS", "KS", "QS", "QS"], pile=["4C", "KS"], cum=[1500, 0],
                    stock=["9C", "9C"])
     assert (("2S", "2S", "QS", "QS"), ("KS", "KS", "KS")) in side_melds(got)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine bug: the opening search misses the "
+                   "pile group 10S 10S 10H (30) + the sequence 8S 9S 10S (30) = 60 >= 50, so the deal ends at "
+                   "the start of the turn (E2) although the pile can be taken (docs/rules/samba.md §4.3, §4.5)")
+def test_initial_batch_through_the_pile_the_deal_does_not_end():
+    g = cardsim.make("samba", players=2)
+    s = scenario(g, [["10S", "5S", "5S", "8S", "9S", "10S", "10H"], ["9C", "4D"]], pile=["10S"], stock=[],
+                 turn=0, dealer=1)
+    assert s.spec.view(s)["phase"] == "draw"
+    assert (("10H", "10S", "10S"), ("10S", "8S", "9S")) in side_melds(moves_at(
+        ["10S", "5S", "5S", "8S", "9S", "10S", "10H"], pile=["10S"], stock=[]))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
+                   "limits'): an initial meld that empties the hand is not offered, though the hand guard allows "
+                   "going out with going_out_min_canastas canastas (§4.0 HG): here 1, the pile group a canasta")
+def test_initial_batch_that_goes_out():
+    got = moves_at(["4S", "4S", "4H", "4H", "4S", "4H"], options={"going_out_min_canastas": 1}, pile=["4D"],
+                   stock=[], cum=[-200, 0])
+    assert any(m.end == ("went_out", 0) for m in got)
