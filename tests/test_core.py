@@ -573,3 +573,16 @@ def test_disjoint_hands_validates_scenario_hands():
             disjoint_hands("test", bad, 2, pack.cards_to_mask, **kw)
     with pytest.raises(cardsim.ParseError):
         disjoint_hands("test", [["2S", "2S"], []], 2, pack.cards_to_mask)
+
+
+def test_put_trick_cards_and_card_tricks():
+    """The two observation blocks of single-card trick games: the current trick one-hot per seat
+    (Joffre Whist, Karnöffel, Gleek) and (trick + 1) / ntricks per played card (Joffre Whist,
+    Karnöffel, Exposure)."""
+    out, a, b = t._test_put_trick(3, 5, [(1, 4), (2, 0)], [-1, 0, 2, -1], 4.0)
+    assert (a, b) == (15, 4)
+    want = [0.0] * 19
+    want[1 * 5 + 4] = 1.0
+    want[2 * 5 + 0] = 1.0
+    want[15 + 1], want[15 + 2] = np.float32(1 / 4.0), np.float32(3 / 4.0)
+    assert out == want

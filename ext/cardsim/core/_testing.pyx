@@ -11,7 +11,8 @@ from cardsim.core._suited cimport (suit_cards, follow_mask, lowest_by_rank, mast
                                    long_suit_lead, plain_beaters)
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
                                   trick_seat_of, trick_card_at, trick_cards, trick_index_of,
-                                  trick_done, trick_empty, trick_set_winner)
+                                  trick_done, trick_empty, trick_set_winner, put_trick_cards,
+                                  put_card_tricks)
 from cardsim.core._resample cimport resample_zones, resample_masks, world_check_fn
 from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_remove,
                                    staged_commit, staged_active, staged_legal_adds, completable_fn)
@@ -228,6 +229,25 @@ def _test_suited(str op, uint64_t m, int nranks=13, int trump=-1, uint64_t other
     if op == "beaters":
         return plain_beaters(m, <int>other, nranks, trump)
     raise ValueError(op)
+
+
+def _test_put_trick(int nseats, int ncards, list plays, list card_trick, double ntricks):
+    """put_trick_cards() of a trick with these (seat, card) plays, then put_card_tricks() of
+    card_trick: (the floats written, the two returned sizes)."""
+    cdef TrickRecord tr
+    cdef float o[1024]
+    cdef int8_t ct[64]
+    cdef int i, a, b
+    for i in range(1024):
+        o[i] = 0.0
+    trick_start(&tr, plays[0][0] if plays else 0, nseats)
+    for seat, card in plays:
+        trick_add(&tr, seat, card)
+    for i in range(len(card_trick)):
+        ct[i] = card_trick[i]
+    a = put_trick_cards(o, &tr, nseats, ncards)
+    b = put_card_tricks(o + a, ct, len(card_trick), ntricks)
+    return [o[i] for i in range(a + b)], a, b
 
 
 # ---- staged moves: "the play must be a subset of one of these sets" (Basra's capture choice) ----

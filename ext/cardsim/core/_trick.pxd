@@ -76,3 +76,23 @@ cdef inline bint trick_empty(const TrickRecord* t) noexcept nogil:
 cdef inline void trick_set_winner(TrickRecord* t, int i) noexcept nogil:
     """Mark the play at position i (0 = lead) as the winner; t.winner gets its seat."""
     t.winner = t.order[i]
+
+cdef inline int put_trick_cards(float* o, const TrickRecord* t, int nseats, int ncards) noexcept nogil:
+    """Observation block of the current trick (single-card games): for each seat in turn, a
+    one-hot of ncards with the card it played (all 0 if none yet). Returns nseats * ncards,
+    the floats the block takes."""
+    cdef int q
+    for q in range(nseats):
+        if t.card[q] >= 0:
+            o[q * ncards + t.card[q]] = 1.0
+    return nseats * ncards
+
+cdef inline int put_card_tricks(float* o, const int8_t* card_trick, int ncards,
+                                double ntricks) noexcept nogil:
+    """Observation block of when each card was played: o[c] = (trick number + 1) / ntricks for
+    every card c with card_trick[c] >= 0 (0 = not played). Returns ncards."""
+    cdef int i
+    for i in range(ncards):
+        if card_trick[i] >= 0:
+            o[i] = (card_trick[i] + 1) / ntricks
+    return ncards

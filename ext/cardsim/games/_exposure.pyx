@@ -60,7 +60,7 @@ from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_has, as_first, as_count
 from cardsim.core._types cimport card_t
 from cardsim.core._deal cimport shuffled_pack
-from cardsim.core._trick cimport trick_start, trick_add, trick_set_winner
+from cardsim.core._trick cimport trick_start, trick_add, trick_set_winner, put_card_tricks
 from cardsim.core._hand cimport Hand
 from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit
 from cardsim.core._resample cimport (resample_masks, world_check_fn, RESAMPLE_EXACT_TRIES,
@@ -326,10 +326,7 @@ cdef void ex_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         for i in range(4):
             o[k + i] = (s.void_suits[q] >> i) & 1
         k += 4
-    for i in range(24):
-        if s.card_trick[i] >= 0:
-            o[k + i] = (s.card_trick[i] + 1) / 9.0
-    k += 24
+    k += put_card_tricks(o + k, s.card_trick, 24, 9.0)
     if s.trick.n > 0:
         o[k + led_card(s)] = 1.0
     k += 24

@@ -7,7 +7,7 @@ from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
 from cardsim.core._types cimport card_t
 from cardsim.core._deal cimport shuffled_pack, deal_round_robin
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_set_winner
+from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_set_winner, put_trick_cards
 from cardsim.core._resample cimport resample_masks, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
@@ -499,10 +499,7 @@ cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k + s.turnup] = 1.0; k += 44
     for q in range(3):
         put_bits(o + k, s.played[q]); k += 44
-    for q in range(3):
-        if s.cur.card[q] >= 0:
-            o[k + s.cur.card[q]] = 1.0
-        k += 44
+    k += put_trick_cards(o + k, &s.cur, 3, 44)
     for q in range(3):
         put_bits(o + k, s.shown[q]); k += 44
     o[k + s.phase] = 1.0; k += 6

@@ -43,7 +43,7 @@ from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint
 from cardsim.core._deal cimport shuffled_pack, deal_round_robin
 from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
 from cardsim.core._trick cimport (trick_reset, trick_start, trick_add, trick_done, trick_cards,
-                                  trick_seat_of, trick_set_winner)
+                                  trick_seat_of, trick_set_winner, put_trick_cards, put_card_tricks)
 from cardsim.core._resample cimport resample_masks, RESAMPLE_EXACT_TRIES
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
@@ -334,14 +334,8 @@ cdef void jw_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     put_bits(o + k, s.hand[p]); k += 52
     for q in range(4):
         put_bits(o + k, s.played[q]); k += 52
-    for i in range(52):
-        if s.card_trick[i] >= 0:
-            o[k + i] = (s.card_trick[i] + 1) / 13.0
-    k += 52
-    for q in range(4):
-        if s.cur.card[q] >= 0:
-            o[k + s.cur.card[q]] = 1.0
-        k += 52
+    k += put_card_tricks(o + k, s.card_trick, 52, 13.0)
+    k += put_trick_cards(o + k, &s.cur, 4, 52)
     for i in range(JW_NBIDS):
         if s.bid_by[i] >= 0:
             o[k + 4 * i + s.bid_by[i]] = 1.0

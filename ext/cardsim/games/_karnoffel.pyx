@@ -53,7 +53,7 @@ from cardsim.core._types cimport card_t, uint8_t, uint32_t
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._deal cimport fill_identity, shuffle_prefix
 from cardsim.core._trick cimport (TrickRecord, trick_start, trick_add, trick_done, trick_cards,
-                                  trick_seat_of, trick_set_winner)
+                                  trick_seat_of, trick_set_winner, put_trick_cards, put_card_tricks)
 from cardsim.core._resample cimport resample_masks
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._game cimport GameVTable
@@ -212,14 +212,8 @@ cdef void kn_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         k += 48
     for q in range(6):
         put_bits(o + k, s.played[q]); k += 48
-    for i in range(48):
-        if s.card_trick[i] >= 0:
-            o[k + i] = (s.card_trick[i] + 1) / 5.0
-    k += 48
-    for q in range(6):
-        if s.cur.card[q] >= 0:
-            o[k + s.cur.card[q]] = 1.0
-        k += 48
+    k += put_card_tricks(o + k, s.card_trick, 48, 5.0)
+    k += put_trick_cards(o + k, &s.cur, 6, 48)
     for i in range(5):
         if s.trick_leader[i] >= 0:
             o[k + 6 * i + s.trick_leader[i]] = 1.0
