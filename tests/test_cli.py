@@ -131,7 +131,7 @@ def test_errors_point_to_the_rules_and_do_not_contradict(capsys):
         assert "--matches plays whole matches" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["games"], ["replay", "basra", "--seed", "3"]])
+@pytest.mark.parametrize("argv", [["games"], ["replay", "basra", "--seed", "3"], ["--help"], ["simulate", "--help"]])
 def test_a_reader_that_closes_early_stops_it_quietly(argv):
     """`cardsim ... | head -1`: when the reader has gone, the command stops without a traceback or
     an error line and exits 141 (128 + SIGPIPE), as the Python docs' "Note on SIGPIPE" advises.
@@ -147,7 +147,8 @@ def test_a_reader_that_closes_early_stops_it_quietly(argv):
                            text=True, timeout=300)
     finally:
         os.close(w)
-    assert p.returncode == 141 and p.stderr == "", (p.returncode, p.stderr)
+    ok = (0, 141) if "--help" in argv else (141,)   # argparse itself drops a help text it cannot write
+    assert p.returncode in ok and p.stderr == "", (p.returncode, p.stderr)
 
 
 def test_head_1_prints_one_line_and_nothing_else():

@@ -384,7 +384,8 @@ def _replay_parser(sub):
 
 
 def cmd_replay(args) -> int:
-    from cardsim.replay import replay_lines, symbols_supported, to_html, write_text
+    from cardsim.replay import replay_lines, symbols_supported, to_html
+    from cardsim.results_io import write_text_atomic
 
     game = cardsim.make(args.game, **_game_opts(args))
     _check_new_file(args.html, args.force)
@@ -395,7 +396,7 @@ def cmd_replay(args) -> int:
     if args.html:
         page = to_html(replay_lines(game, seed=args.seed, deal=args.deal, agents=args.agents, seat=args.seat,
                                     symbols=True), f"{game.name}: seed {args.seed}, deal {args.deal}")
-        write_text(args.html, page)
+        write_text_atomic(args.html, page)
         print(f"written: {args.html}")
     return 0
 
@@ -589,7 +590,14 @@ def _stdout_closed() -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit:                       # --help and --version write to stdout, then exit
+            sys.stdout.flush()
+            raise
+    except BrokenPipeError:
+        return _stdout_closed()
     try:
         code = args.func(args)
         sys.stdout.flush()              # a closed pipe shows up here, not in the flush at exit

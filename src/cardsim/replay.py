@@ -363,20 +363,3 @@ def to_html(lines: list[str], title: str) -> str:
             "<style>body{font-family:system-ui,sans-serif;margin:2em}"
             "pre{font-size:15px;line-height:1.45}.red{color:#c00}</style></head>"
             f"<body><h1>{html.escape(title)}</h1><pre>{body}</pre></body></html>\n")
-
-
-def write_text(path, text: str) -> None:
-    """Write `text` (UTF-8) to `path` atomically: a temporary file in the same directory, renamed."""
-    import os
-    import tempfile
-
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".cardsim-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
