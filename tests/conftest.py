@@ -1,4 +1,14 @@
+import os
+
 import pytest
+
+try:                    # property tests draw the same examples on every run and machine (CI is
+    from hypothesis import settings   # reproducible); HYPOTHESIS_PROFILE=explore draws fresh ones
+    settings.register_profile("ci", derandomize=True, database=None)
+    settings.register_profile("explore", derandomize=False)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+except ImportError:     # hypothesis is a test extra; the tests that need it skip without it
+    pass
 
 import cardsim
 from cardsim.game import game_module
