@@ -83,8 +83,8 @@ def ne(src, n, reason):
 
 R_POINTS = ("TrickEnded.points (the list of point cards the winner takes): card arithmetic with no oracle "
             "counterpart, not a rule of the options under test")
-R_CHECKPLAY = ("UnitLike::check_play of the leader's own proposed grouping: shengji-internal matcher with no "
-               "counterpart (lead_units gives the engine's one grouping)")
+R_CHECKPLAY = ("UnitLike::check_play of the cards against each of several possible groupings: no counterpart "
+               "(the engine groups a lead one way; follow_matches asks the cards against that one)")
 
 
 def T(*plays):
@@ -117,7 +117,10 @@ def _formats():
         opts = {"tractor_min_count": 2, "tractor_min_length": 2, **req}   # TractorRequirements passed explicitly
         add(src, f"find_plays({cards}) in {decomps}", "units_in", [C(cards)], S4, opts,
             frozenset(U(d) for d in decomps), tags)
-    ne(src, len(rows), R_CHECKPLAY)
+        if len(decomps) == 1:   # check_play(cards, the one grouping) matches: the lead matches its own format
+            add(src, f"check_play({cards}, {decomps[0]}) matches", "matches", [C(cards), C(cards)], S4, opts, True,
+                tags)
+    ne(src, sum(len(d) > 1 for _, d, _, _ in rows), R_CHECKPLAY)
 
 
 _formats()

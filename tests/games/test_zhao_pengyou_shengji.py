@@ -25,11 +25,11 @@ trumps to a trump lead of that format.
 
 Counts (checked by test_counts_in_docstring against the case table):
     shengji assertions: 321
-    translated: 218
-    agreeing: 218
+    translated: 229
+    agreeing: 229
     disagreeing: 0
     pending (a feature of XFAIL_FEATURES not on main yet): 0
-    not expressible: 103
+    not expressible: 92
     implicit follow checks (.unwrap() from a larger hand), not counted above: 27
 """
 import re
