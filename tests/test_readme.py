@@ -37,7 +37,7 @@ SKIP = {
     "cardsim play": "interactive; tests/test_play.py drives it through a pseudo-terminal",
 }
 SETUP_RUN = "python3 -m venv .venv && . .venv/bin/activate && pip install . && cardsim simulate joffre_whist --deals 100000 --seed 1"
-SETUP_TEST = "python3 -m venv .venv && . .venv/bin/activate && pip install '.[test]' && pytest"
+SETUP_TEST = "python3 -m venv .venv && . .venv/bin/activate && pip install '.[test]' && pytest -n auto"
 
 
 def blocks():
