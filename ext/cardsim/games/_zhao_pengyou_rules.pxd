@@ -119,6 +119,15 @@ cdef inline int seq_id(const ZPTrump* t, int suit, int pos) noexcept nogil:
     return ps * 13 + r
 
 
+cdef inline int ekey(const ZPTrump* t, int k) noexcept nogil:
+    """shengji's compare_effective as a key: suit ordinal, then strength (equal = tie)."""
+    return t.ordinal[t.eff[k]] * 64 + t.strength[k]
+
+cdef inline int okey(const ZPTrump* t, int k) noexcept nogil:
+    """A total order refining ekey (shengji's OrderedCard order; ties broken by identity)."""
+    return ekey(t, k) * 64 + k
+
+
 cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* full, const Hand* P,
                                         const Hand* rest) noexcept nogil:
     """The factored lead (§5.2, one card at a time): the identities of `rest` whose next copy
@@ -198,27 +207,6 @@ cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, in
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil
 cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil
 
-# ---- shengji-compatible formats (issue 17; _zhao_pengyou_rules.pyx "mixed formats") ----------
+# ---- card order and tractor adjacency (shengji types.rs; _zhao_pengyou_rules.pyx) -------------
+cdef int sorted_ids(const ZPTrump* t, uint64_t m, int* out) noexcept nogil
 cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil
-cdef int zp_fmt_size(const ZPFormat* F) noexcept nogil
-cdef int zp_mixed_format(const ZPTrump* t, const ZPConfig* c, const Hand* P, ZPFormat* F) noexcept nogil
-cdef bint zp_rainbow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil
-cdef int zp_mixed_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,
-                          const ZPFormat* F, int* unit) noexcept nogil
-cdef void zp_fmt_unit_cards(const ZPTrump* t, const ZPFormat* F, const Hand* lead, int u,
-                            Hand* out) noexcept nogil
-cdef void zp_fmt_force(ZPFormat* F, int u) noexcept nogil
-cdef int zp_fmt_largest(const ZPFormat* F) noexcept nogil
-cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* full,
-                             const Hand* play) noexcept nogil
-cdef bint zp_mixed_completable(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* full,
-                               const Hand* play) noexcept nogil
-cdef uint64_t zp_mixed_follow_candidates(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F,
-                                         const Hand* rest, const Hand* play, bint* check) noexcept nogil
-cdef uint64_t zp_mixed_lead_candidates(const ZPTrump* t, const ZPConfig* c, const Hand* full,
-                                       const Hand* P, const Hand* rest) noexcept nogil
-cdef bint zp_mixed_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil
-cdef int zp_mixed_winner(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* plays,
-                         int n) noexcept nogil
-cdef bint zp_is_bomb(const Hand* P) noexcept nogil
-cdef bint zp_fmt_matches(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* P) noexcept nogil

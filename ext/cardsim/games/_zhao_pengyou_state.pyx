@@ -44,9 +44,12 @@ from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
     rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_candidates, zp_suit_counts,
     set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
-    ZPFormat, zp_set_adjacency, zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force, zp_fmt_largest,
+    ZPFormat, zp_set_adjacency, ZP_F_SEQ)
+from cardsim.games._zhao_pengyou_shengji cimport (zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force,
+                                                  zp_fmt_largest)
+from cardsim.games._zhao_pengyou_shengji_play cimport (
     zp_mixed_completable, zp_mixed_follow_candidates, zp_mixed_lead_candidates, zp_mixed_lead_whole, zp_mixed_winner,
-    zp_is_bomb, ZP_F_SEQ)
+    zp_is_bomb)
 
 OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 12 + 12 + 12 * 13 + 12
             + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1 + 54)

@@ -2,7 +2,8 @@
 (docs/rules/zhao_pengyou.md).
 
 See the docstrings of the compiled modules `cardsim.games._zhao_pengyou` (overview, decisions),
-`_zhao_pengyou_state` (action space, returns, observation layout) and `_zhao_pengyou_greedy`.
+`_zhao_pengyou_state` (action space, returns, observation layout), `_zhao_pengyou_greedy` and
+`_zhao_pengyou_oracles` (the kernels behind the rule oracles below).
 
 Card strings follow DESIGN §4: 'AS', '10H', 'BJ' (big joker), 'SJ' (small joker). Beware: the
 rules spec writes the jack of spades as `SJ` and the jokers as `BJK`/`SJK`; here 'JS' is the jack of
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _zhao_pengyou as _k
+from cardsim.games import _zhao_pengyou_oracles as _o
 from cardsim.options import SCOPE, Option
 
 NAME = "zhao_pengyou"
@@ -164,7 +166,7 @@ def build(opts: dict):
     return _k.ZhaoPengyouSpec(opts, TABLE[opts["players"]])
 
 
-MAX_FOLLOWS = _k.MAX_FOLLOWS
+MAX_FOLLOWS = _o.MAX_FOLLOWS
 
 
 def _trump(trump_suit, trump_rank, opts=None):
@@ -227,8 +229,8 @@ def lead_format(cards: list[str], trump_suit: str | None, trump_rank: str | None
     opts, table = _rules(variant, options)
     s, r = _trump(trump_suit, trump_rank, opts)
     if opts["throw_units"] == "mixed":
-        return _k.oracle_mixed_format(cards, s, r, opts, table)[0]
-    f, _, _, _ = _k.oracle_classify(cards, s, r)
+        return _o.oracle_mixed_format(cards, s, r, opts, table)[0]
+    f, _, _, _ = _o.oracle_classify(cards, s, r)
     if f < 0:
         raise IllegalActionError(f"zhao_pengyou: {_k._short(cards)} is no valid lead: {_FMT_ERRORS[f]}")
     return _FMT_NAMES[f]
@@ -248,8 +250,8 @@ def lead_units(cards: list[str], trump_suit: str | None, trump_rank: str | None,
     opts, table = _rules(variant, options)
     s, r = _trump(trump_suit, trump_rank, opts)
     if opts["throw_units"] == "mixed":
-        return _k.oracle_mixed_format(cards, s, r, opts, table)[1]
-    f, k, m, _ = _k.oracle_classify(cards, s, r)
+        return _o.oracle_mixed_format(cards, s, r, opts, table)[1]
+    f, k, m, _ = _o.oracle_classify(cards, s, r)
     if f < 0:
         raise IllegalActionError(f"zhao_pengyou: {_k._short(cards)} is no valid lead: {_FMT_ERRORS[f]}")
     ids = sorted(set(cards), key=lambda c: card_order(c, trump_suit, trump_rank)[1] if r >= 0 else 0)
@@ -270,8 +272,8 @@ def legal_follows(hand: list[str], lead: list[str], trump_suit: str | None, trum
     lead_format(lead, trump_suit, trump_rank, variant, **options)
     s, r = _trump(trump_suit, trump_rank, opts)
     if opts["throw_units"] == "mixed":
-        return _k.oracle_mixed_follows(hand, lead, s, r, opts, table)
-    return _k.oracle_legal_follows(hand, lead, s, r, bool(opts["partial_set_obligation"]))
+        return _o.oracle_mixed_follows(hand, lead, s, r, opts, table)
+    return _o.oracle_legal_follows(hand, lead, s, r, bool(opts["partial_set_obligation"]))
 
 
 def is_legal_follow(hand: list[str], lead: list[str], play: list[str], trump_suit: str | None,
@@ -285,8 +287,8 @@ def is_legal_follow(hand: list[str], lead: list[str], play: list[str], trump_sui
     lead_format(lead, trump_suit, trump_rank, variant, **options)
     s, r = _trump(trump_suit, trump_rank, opts)
     if opts["throw_units"] == "mixed":
-        return _k.oracle_mixed_follow_ok(hand, lead, play, s, r, opts, table)
-    return _k.oracle_follow_ok(hand, lead, play, s, r, bool(opts["partial_set_obligation"]))
+        return _o.oracle_mixed_follow_ok(hand, lead, play, s, r, opts, table)
+    return _o.oracle_follow_ok(hand, lead, play, s, r, bool(opts["partial_set_obligation"]))
 
 
 def trick_winner(plays: list[list[str]], trump_suit: str | None, trump_rank: str | None,
@@ -301,8 +303,8 @@ def trick_winner(plays: list[list[str]], trump_suit: str | None, trump_rank: str
     lead_format(plays[0], trump_suit, trump_rank, variant, **options)
     s, r = _trump(trump_suit, trump_rank, opts)
     if opts["throw_units"] == "mixed":
-        return _k.oracle_mixed_winner(plays, s, r, opts, table)
-    return _k.oracle_trick_winner(plays, s, r)
+        return _o.oracle_mixed_winner(plays, s, r, opts, table)
+    return _o.oracle_trick_winner(plays, s, r)
 
 
 def _mixed_rules(variant, options, what):
@@ -321,7 +323,7 @@ def throw_outcome(lead: list[str], other_hands: list[list[str]], trump_suit: str
     lead = _cards(lead, "a lead")
     opts, table = _mixed_rules(variant, options, "throw_outcome")
     s, r = _trump(trump_suit, trump_rank, opts)
-    return _k.oracle_throw_outcome(lead, other_hands, s, r, opts, table)
+    return _o.oracle_throw_outcome(lead, other_hands, s, r, opts, table)
 
 
 def follow_matches(lead: list[str], play: list[str], trump_suit: str | None, trump_rank: str | None,
@@ -333,14 +335,14 @@ def follow_matches(lead: list[str], play: list[str], trump_suit: str | None, tru
     play = _cards(play, "a play")
     opts, table = _mixed_rules(variant, options, "follow_matches")
     s, r = _trump(trump_suit, trump_rank, opts)
-    return _k.oracle_follow_matches(lead, play, s, r, opts, table)
+    return _o.oracle_follow_matches(lead, play, s, r, opts, table)
 
 
 def card_order(card: str, trump_suit: str | None, trump_rank: str | None) -> tuple[str, int]:
     """(effective suit 'S'/'H'/'D'/'C'/'T', strength inside it) of a card (trump_suit=None: no
     trump suit)."""
     s, r = _trump(trump_suit, trump_rank)
-    return _k.oracle_strength(card, s, r)
+    return _o.oracle_strength(card, s, r)
 
 
 def play_to_actions(state, cards: list[str]) -> list[int]:
