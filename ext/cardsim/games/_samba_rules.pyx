@@ -595,8 +595,249 @@ cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, i
         return 1
     return 1 if v + sb_best_value(rest, budget - used, c) >= need else 0
 
+# exact initial-batch search (after the constructive one says no) ----------------------------
+cdef enum:
+    XNODES = 200000          # search nodes per query (engine limit, docs/rules/samba.md)
+
+ctypedef struct XCtx:
+    int8_t R[SB_KINDS]       # cards still undecided (ranks >= the current one) and the wilds
+    int8_t g[13]             # naturals put into GROUPs, per rank
+    int B                    # cards the batch may still use
+    int N                    # value the batch must reach
+    int used                 # cards used
+    int val                  # value of the cards used (wilds not yet)
+    int pot                  # value of the undecided naturals and of every wild
+    int nodes
+    const SBConfig* c
+
+cdef inline int x_minw(int m) noexcept nogil:
+    return 1 if m == 2 else 0
+
+cdef inline int x_maxw(int m, const SBConfig* c) noexcept nogil:
+    """Most wilds m naturals of one rank carry in GROUPs (several GROUPs of a rank allowed,
+    S-D3): 2 per GROUP of >= 2 naturals; Dutch: naturals >= 2 x wilds."""
+    if m < 2:
+        return 0
+    if c.dutch_groups:
+        return m // 2
+    return 2 * (m // 2)
+
+cdef bint x_final(XCtx* x) noexcept nogil:
+    cdef int r, mn = 0, mx = 0, J = x.R[SB_JK], D = x.R[0] + x.R[13] + x.R[26] + x.R[39], w, j
+    for r in range(2, 13):
+        mn += x_minw(x.g[r])
+        mx += x_maxw(x.g[r], x.c)
+    w = mx
+    if J + D < w:
+        w = J + D
+    if x.B - x.used < w:
+        w = x.B - x.used
+    if w < mn:
+        return False
+    j = w if w < J else J
+    return x.val + 50 * j + 20 * (w - j) >= x.N
+
+cdef bint x_rank(XCtx* x, int r) noexcept nogil:
+    x.nodes += 1
+    if x.nodes > XNODES or x.val + x.pot < x.N:
+        return False
+    if r > 12:
+        return x_final(x)
+    return x_seq(x, r, 0, 7)
+
+cdef bint x_seq(XCtx* x, int r, int s, int maxL) noexcept nogil:
+    """SEQUENCEs starting at rank r of suits s.. (lengths non-increasing per suit: each set once),
+    then the GROUPs of rank r."""
+    cdef int k = s * 13 + r, L, i, v
+    cdef bint ok
+    if s == 4:
+        return x_groups(x, r)
+    if x.R[k] > 0:
+        L = 0
+        while L < maxL and r + L <= 12 and x.R[k + L] > 0:
+            L += 1
+        while L >= 3:
+            if x.used + L <= x.B:
+                v = 0
+                for i in range(L):
+                    x.R[k + i] -= 1
+                    v += VALUE[r + i]
+                x.used += L
+                x.val += v
+                x.pot -= v
+                ok = x_seq(x, r, s, L)
+                for i in range(L):
+                    x.R[k + i] += 1
+                x.used -= L
+                x.val -= v
+                x.pot += v
+                if ok:
+                    return True
+            L -= 1
+    return x_seq(x, r, s + 1, 7)
+
+cdef bint x_groups(XCtx* x, int r) noexcept nogil:
+    """The naturals of rank r left after the SEQUENCEs: g of them into GROUPs, the rest unused."""
+    cdef int L = sb_nat_of_rank(x.R, r), g
+    cdef bint ok
+    x.pot -= L * VALUE[r]
+    g = L
+    while g >= 0:
+        if g != 1 and x.used + g <= x.B:
+            x.g[r] = g
+            x.used += g
+            x.val += g * VALUE[r]
+            ok = x_rank(x, r + 1)
+            x.used -= g
+            x.val -= g * VALUE[r]
+            x.g[r] = 0
+            if ok:
+                x.pot += L * VALUE[r]
+                return True
+        g -= 1
+    x.pot += L * VALUE[r]
+    return False
+
+cdef bint x_free(const int8_t* H, int budget, int need, const SBConfig* c) noexcept nogil:
+    """Exact: do disjoint GROUPs and SEQUENCEs of the cards H, at most `budget` of them, reach
+    `need` points? (Every partition of the naturals into SEQUENCEs, GROUPs and unused cards, the
+    wilds then placed on the GROUPs, jokers first, within their limits.)"""
+    cdef XCtx x
+    cdef int k
+    if need <= 0:
+        return budget >= 0
+    if budget < 3:
+        return False
+    x.pot = 0
+    for k in range(SB_KINDS):
+        x.R[k] = H[k]
+        if is_natural(k):
+            x.pot += H[k] * VALUE[k % 13]
+    x.pot += 50 * H[SB_JK] + 20 * (H[0] + H[13] + H[26] + H[39])
+    memset(x.g, 0, 13)
+    x.B = budget
+    x.N = need
+    x.used = 0
+    x.val = 0
+    x.nodes = 0
+    x.c = c
+    return x_rank(&x, 2)
+
+cdef bint x_try(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget,
+                const SBConfig* c) noexcept nogil:
+    """S + X is a valid meld: can the rest H - X bring the batch to `need` (exact)?"""
+    cdef int8_t rest[SB_KINDS]
+    cdef int k, v = 0, used = 0
+    for k in range(SB_KINDS):
+        rest[k] = H[k] - X[k]
+        used += X[k]
+        v += (S[k] + X[k]) * KVAL[k]
+    if used > budget:
+        return False
+    if v >= need:
+        return True
+    return x_free(rest, budget - used, need - v, c)
+
+cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int min_nat,
+                    const SBConfig* c) noexcept nogil:
+    """Exact version of sb_opening_ok: every completion X of the staged cards S into one meld
+    (the naturals of the GROUP's rank chosen per suit, jokers and deuces; the SEQUENCE's gaps and
+    every extension), then x_free on the rest."""
+    cdef int8_t X[SB_KINDS]
+    cdef int k, r, s, lo = 99, hi = -1, rank = -1, sn, sw, a0, a1, a2, a3, j, d, t, la, ra, a, b
+    cdef int nS = sb_total(S), D
+    if nS == 0:
+        return x_free(H, budget, need, c)
+    if S[14] or S[27] or S[1] or S[40]:
+        return False
+    for k in range(52):
+        if S[k] and is_natural(k):
+            if rank == -1:
+                rank = rank_of(k)
+            elif rank_of(k) != rank:
+                rank = -2
+    sw = sb_wilds(S)
+    D = H[0] + H[13] + H[26] + H[39]
+    if rank != -2:
+        for r in range(2, 13):
+            if rank >= 0 and r != rank:
+                continue
+            sn = sb_nat_of_rank(S, r)
+            for a0 in range(H[r] + 1):
+                for a1 in range(H[13 + r] + 1):
+                    for a2 in range(H[26 + r] + 1):
+                        for a3 in range(H[39 + r] + 1):
+                            if sn + a0 + a1 + a2 + a3 < min_nat:
+                                continue
+                            for j in range(H[SB_JK] + 1):
+                                for d in range(D + 1):
+                                    if j + d + sw > 2:
+                                        break
+                                    if not sb_group_ok(sn + a0 + a1 + a2 + a3, sw + j + d, c):
+                                        continue
+                                    memset(X, 0, SB_KINDS)
+                                    X[r] = a0
+                                    X[13 + r] = a1
+                                    X[26 + r] = a2
+                                    X[39 + r] = a3
+                                    X[SB_JK] = j
+                                    t = d
+                                    for s in range(4):
+                                        while t > 0 and X[s * 13] < H[s * 13]:
+                                            X[s * 13] += 1
+                                            t -= 1
+                                    if x_try(S, X, H, need, budget, c):
+                                        return True
+    if min_nat > 0 or sw:
+        return False
+    s = -1
+    for k in range(52):
+        if S[k]:
+            if not is_natural(k) or S[k] > 1 or (s >= 0 and suit_of(k) != s):
+                return False
+            s = suit_of(k)
+            lo = rank_of(k) if rank_of(k) < lo else lo
+            hi = rank_of(k) if rank_of(k) > hi else hi
+    if s < 0 or hi - lo > 6:
+        return False
+    memset(X, 0, SB_KINDS)
+    for r in range(lo, hi + 1):
+        if S[s * 13 + r] == 0:
+            if H[s * 13 + r] == 0:
+                return False
+            X[s * 13 + r] = 1
+    la = 0
+    while lo - la - 1 >= 2 and H[s * 13 + lo - la - 1] > 0:
+        la += 1
+    ra = 0
+    while hi + ra + 1 <= 12 and H[s * 13 + hi + ra + 1] > 0:
+        ra += 1
+    for a in range(la + 1):
+        for b in range(ra + 1):
+            if hi - lo + 1 + a + b < 3 or hi - lo + 1 + a + b > 7:
+                continue
+            for r in range(1, a + 1):
+                X[s * 13 + lo - r] = 1
+            for r in range(1, b + 1):
+                X[s * 13 + hi + r] = 1
+            if x_try(S, X, H, need, budget, c):
+                return True
+            for r in range(1, a + 1):
+                X[s * 13 + lo - r] = 0
+            for r in range(1, b + 1):
+                X[s * 13 + hi + r] = 0
+    return False
+
 cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
                        const SBConfig* c) noexcept nogil:
+    """The constructive search (opening_fast, cheap) and, when it says no, the exact one
+    (x_opening)."""
+    if opening_fast(S, H, need, extra, min_nat, c):
+        return 1
+    return 1 if x_opening(S, H, need, sb_total(H) + extra - 2, min_nat, c) else 0
+
+cdef int opening_fast(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
+                      const SBConfig* c) noexcept nogil:
     """Initial meld completability (§4.3/§4.4 INITIAL_MELD, reject mode): can the staged cards S
     (possibly empty) be completed from H into a valid meld and, with further melds from H, bring
     the batch's value to `need`, leaving the hand >= 2 cards (extra = cards joining the hand
