@@ -349,9 +349,6 @@ def test_ex_s16_dutch_sequence_top_card_take():
 
 
 # ---- engine gaps found by the comparison (strict xfails: each passes once the engine is fixed) -----
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine bug: the constructive opening search misses an initial batch "
-                   "through the pile made of the pile group with a wild and a sequence sharing the rank "
-                   "(docs/rules/samba.md §4.3 'Initial meld through the pile': 50 + 40 = 90 >= 90)")
 def test_initial_batch_through_the_pile_with_a_sequence():
     got = moves_at(["QD", "QH", "2H", "QS", "KS", "AS", "8D"], pile=["4C", "QD"], cum=[1500, 0],
                    stock=["9C", "9C"])
@@ -492,18 +489,12 @@ def test_initial_meld_through_the_pile_large_hands_sound(case):
     hyp.event(f"engine reaches {'all' if eng == brute else 'not all'} spec moves")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine bug: after 'take pair +KS +KS' the pile "
-                   "group KS KS KS (30) cannot be melded although QS QS 2S 2S (60) completes the batch to 90 with "
-                   "KH KH and the 4C left (docs/rules/samba.md §4.3)")
 def test_initial_batch_through_the_pile_wilds_on_the_second_meld():
     got = moves_at(["2S", "2S", "KH", "KH", "KS", "KS", "QS", "QS"], pile=["4C", "KS"], cum=[1500, 0],
                    stock=["9C", "9C"])
     assert (("2S", "2S", "QS", "QS"), ("KS", "KS", "KS")) in side_melds(got)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine bug: the opening search misses the "
-                   "pile group 10S 10S 10H (30) + the sequence 8S 9S 10S (30) = 60 >= 50, so the deal ends at "
-                   "the start of the turn (E2) although the pile can be taken (docs/rules/samba.md §4.3, §4.5)")
 def test_initial_batch_through_the_pile_the_deal_does_not_end():
     g = cardsim.make("samba", players=2)
     s = scenario(g, [["10S", "5S", "5S", "8S", "9S", "10S", "10H"], ["9C", "4D"]], pile=["10S"], stock=[],
