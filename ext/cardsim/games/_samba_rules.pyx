@@ -580,9 +580,10 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
         v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
     return v
 
-cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget,
+cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget, bint exact,
                   const SBConfig* c) noexcept nogil:
-    """S + X is a valid meld: can the rest H - X bring the batch to `need` within budget cards?"""
+    """S + X is a valid meld: can the rest H - X bring the batch to `need` within budget cards?
+    (exact: x_free, else the constructive sb_best_value)"""
     cdef int8_t rest[SB_KINDS]
     cdef int k, v = 0, used = 0
     for k in range(SB_KINDS):
@@ -593,6 +594,8 @@ cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, i
         return 0
     if v >= need:
         return 1
+    if exact:
+        return 1 if x_free(rest, budget - used, need - v, c) else 0
     return 1 if v + sb_best_value(rest, budget - used, c) >= need else 0
 
 # exact initial-batch search (after the constructive one says no) ----------------------------
@@ -723,20 +726,16 @@ cdef bint x_free(const int8_t* H, int budget, int need, const SBConfig* c) noexc
     x.c = c
     return x_rank(&x, 2)
 
-cdef bint x_try(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget,
-                const SBConfig* c) noexcept nogil:
-    """S + X is a valid meld: can the rest H - X bring the batch to `need` (exact)?"""
-    cdef int8_t rest[SB_KINDS]
-    cdef int k, v = 0, used = 0
-    for k in range(SB_KINDS):
-        rest[k] = H[k] - X[k]
-        used += X[k]
-        v += (S[k] + X[k]) * KVAL[k]
-    if used > budget:
-        return False
-    if v >= need:
-        return True
-    return x_free(rest, budget - used, need - v, c)
+cdef int staged_rank(const int8_t* S) noexcept nogil:
+    """The one rank of the staged naturals, -1 without naturals, -2 for several ranks."""
+    cdef int k, rank = -1
+    for k in range(52):
+        if S[k] and is_natural(k):
+            if rank == -1:
+                rank = rank_of(k)
+            elif rank_of(k) != rank:
+                return -2
+    return rank
 
 cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int min_nat,
                     const SBConfig* c) noexcept nogil:
@@ -744,18 +743,13 @@ cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int 
     (the naturals of the GROUP's rank chosen per suit, jokers and deuces; the SEQUENCE's gaps and
     every extension), then x_free on the rest."""
     cdef int8_t X[SB_KINDS]
-    cdef int k, r, s, lo = 99, hi = -1, rank = -1, sn, sw, a0, a1, a2, a3, j, d, t, la, ra, a, b
+    cdef int k, r, s, rank = -1, sn, sw, a0, a1, a2, a3, j, d, t
     cdef int nS = sb_total(S), D
     if nS == 0:
         return x_free(H, budget, need, c)
     if S[14] or S[27] or S[1] or S[40]:
         return False
-    for k in range(52):
-        if S[k] and is_natural(k):
-            if rank == -1:
-                rank = rank_of(k)
-            elif rank_of(k) != rank:
-                rank = -2
+    rank = staged_rank(S)
     sw = sb_wilds(S)
     D = H[0] + H[13] + H[26] + H[39]
     if rank != -2:
@@ -786,11 +780,18 @@ cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int 
                                         while t > 0 and X[s * 13] < H[s * 13]:
                                             X[s * 13] += 1
                                             t -= 1
-                                    if x_try(S, X, H, need, budget, c):
+                                    if try_rest(S, X, H, need, budget, True, c):
                                         return True
     if min_nat > 0 or sw:
         return False
-    s = -1
+    return seq_ext(S, H, need, budget, True, c)
+
+cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint exact,
+                  const SBConfig* c) noexcept nogil:
+    """The staged naturals S of one suit as a SEQUENCE: its gaps filled from H and every
+    extension at either end, the rest then searched by try_rest (exact or constructive)."""
+    cdef int8_t X[SB_KINDS]
+    cdef int k, r, s = -1, lo = 99, hi = -1, la, ra, a, b
     for k in range(52):
         if S[k]:
             if not is_natural(k) or S[k] > 1 or (s >= 0 and suit_of(k) != s):
@@ -820,7 +821,7 @@ cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int 
                 X[s * 13 + lo - r] = 1
             for r in range(1, b + 1):
                 X[s * 13 + hi + r] = 1
-            if x_try(S, X, H, need, budget, c):
+            if try_rest(S, X, H, need, budget, exact, c):
                 return True
             for r in range(1, a + 1):
                 X[s * 13 + lo - r] = 0
@@ -857,12 +858,7 @@ cdef int opening_fast(const int8_t* S, const int8_t* H, int need, int extra, int
         return 0
     memset(X, 0, SB_KINDS)
     # GROUP completions of S
-    for k in range(52):
-        if S[k] and is_natural(k):
-            if rank == -1:
-                rank = rank_of(k)
-            elif rank_of(k) != rank:
-                rank = -2
+    rank = staged_rank(S)
     if rank != -2:
         for r in range(2, 13):
             if rank >= 0 and r != rank:
@@ -889,53 +885,12 @@ cdef int opening_fast(const int8_t* S, const int8_t* H, int need, int extra, int
                         while t > 0 and X[s * 13] < H[s * 13]:
                             X[s * 13] += 1
                             t -= 1
-                    if try_rest(S, X, H, need, budget, c):
+                    if try_rest(S, X, H, need, budget, False, c):
                         return 1
     # SEQUENCE completions of S
-    if min_nat > 0:
+    if min_nat > 0 or S[SB_JK]:
         return 0
-    if S[SB_JK]:
-        return 0
-    if True:
-        s = -1
-        lo = 99
-        hi = -1
-        for k in range(52):
-            if S[k]:
-                if not is_natural(k) or S[k] > 1 or (s >= 0 and suit_of(k) != s):
-                    return 0
-                s = suit_of(k)
-                lo = rank_of(k) if rank_of(k) < lo else lo
-                hi = rank_of(k) if rank_of(k) > hi else hi
-        if s < 0 or hi - lo > 6:
-            return 0
-        memset(X, 0, SB_KINDS)
-        for r in range(lo, hi + 1):
-            if S[s * 13 + r] == 0:
-                if H[s * 13 + r] == 0:
-                    return 0
-                X[s * 13 + r] = 1
-        la = 0
-        while lo - la - 1 >= 2 and H[s * 13 + lo - la - 1] > 0:
-            la += 1
-        ra = 0
-        while hi + ra + 1 <= 12 and H[s * 13 + hi + ra + 1] > 0:
-            ra += 1
-        for a in range(la + 1):
-            for b in range(ra + 1):
-                if hi - lo + 1 + a + b < 3 or hi - lo + 1 + a + b > 7:
-                    continue
-                for r in range(1, a + 1):
-                    X[s * 13 + lo - r] = 1
-                for r in range(1, b + 1):
-                    X[s * 13 + hi + r] = 1
-                if try_rest(S, X, H, need, budget, c):
-                    return 1
-                for r in range(1, a + 1):
-                    X[s * 13 + lo - r] = 0
-                for r in range(1, b + 1):
-                    X[s * 13 + hi + r] = 0
-    return 0
+    return 1 if seq_ext(S, H, need, budget, False, c) else 0
 
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil:
