@@ -37,7 +37,7 @@ from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_a
 from cardsim.core._staged cimport Staged, staged_clear, staged_add, staged_commit, staged_legal_adds
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._hand cimport (Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
+from cardsim.core._hand cimport (Hand, put_counts, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
                                  hand_add_n, hand_merge, hand_sub, hand_max_count)
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
 from cardsim.games._zhao_pengyou_rules cimport (
@@ -613,36 +613,28 @@ cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # observation and resampling
 # ---------------------------------------------------------------------------------------------
-cdef inline void put_hand(float* o, const Hand* h) noexcept nogil:
-    cdef uint64_t ids = h.layer[0]
-    cdef int k
-    while ids:
-        k = bit_low(ids)
-        ids &= ids - 1
-        o[k] = hand_count(h, k) * 0.25
-
 cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
     cdef const ZPState* s = <const ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef int q, i, k = 0
-    put_hand(o + k, &s.hand[p]); k += 54
+    put_counts(o + k, &s.hand[p], 0.25); k += 54
     if p == s.turn:
-        put_hand(o + k, &s.cur.cards)
+        put_counts(o + k, &s.cur.cards, 0.25)
     k += 54
     for q in range(12):
         if q < c.n:
-            put_hand(o + k, &s.played[q])
+            put_counts(o + k, &s.played[q], 0.25)
         k += 54
     for q in range(12):
         if q < c.n:
-            put_hand(o + k, &s.trick[q])
+            put_counts(o + k, &s.trick[q], 0.25)
         k += 54
     for q in range(12):
         if q < c.n:
-            put_hand(o + k, &s.exposed[q])
+            put_counts(o + k, &s.exposed[q], 0.25)
         k += 54
     if p == s.declarer:
-        put_hand(o + k, &s.kitty)
+        put_counts(o + k, &s.kitty, 0.25)
     k += 54
     for q in range(12):
         for i in range(5):
@@ -704,7 +696,7 @@ cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     o[k] = s.redeals / 10.0; k += 1
     o[k] = s.discards / 8.0; k += 1
     o[k] = s.ncalls / 5.0; k += 1
-    put_hand(o + k, &s.dk_known); k += 54
+    put_counts(o + k, &s.dk_known, 0.25); k += 54
 
 ctypedef struct WorldCtx:
     const ZPState* s         # the state before the redeal (hands hold only their exposed cards)
