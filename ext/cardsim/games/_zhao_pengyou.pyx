@@ -59,7 +59,7 @@ from cardsim.core._actions cimport ActionSet
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.core._rng cimport Rng, rng_seed, STREAM_DEAL
 from cardsim.core._trick cimport trick_start
-from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, hand_points, zp_set_trump, zp_set_adjacency
+from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, hand_points, zp_trump_tables, zp_set_adjacency
 from cardsim.games._zhao_pengyou_shengji_play cimport zp_mixed_completable
 from cardsim.games._zhao_pengyou_shengji import dec_install
 from cardsim.games._zhao_pengyou_state cimport (
@@ -579,8 +579,9 @@ cdef class ZhaoPengyouSpec(GameSpec):
         _fill(&st.kitty, kitty)
         st.kitty_pts = hand_points(&st.kitty)
         st.discards = len(kitty)
-        zp_set_trump(&st.tr, tsuit, trank)
-        zp_set_adjacency(&st.tr, self.c.adj_sj)
+        zp_trump_tables(&st.tr, tsuit, trank)
+        if self.c.mixed:                # tractor successors: read only by the mixed-unit formats
+            zp_set_adjacency(&st.tr, self.c.adj_sj)
         if ranks is not None:
             for q in range(n):
                 st.rank[q] = ranks[q]

@@ -187,6 +187,7 @@ cdef inline bint zp_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* 
     return not c.reject_throw or zp_lead_completable(t, c, hands, seat, full, P, maxP, maxP)
 
 cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil
+cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil
 cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit) noexcept nogil
 cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, int k, int m,
                          int suit) noexcept nogil

@@ -19,11 +19,18 @@ from cardsim.core._hand cimport (Hand, hand_count, hand_size, hand_size_in, hand
 
 # ---- trump order (§2.3-§2.5) ------------------------------------------------------------------
 cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
+    """zp_trump_tables, then the seed's tractor successors (zp_set_adjacency(t, False))."""
+    zp_trump_tables(t, suit, rank)
+    zp_set_adjacency(t, False)
+
+
+cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
     """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5). Strength: plain cards
     0..12 by rank; trump-suit cards 20+rank; other-suit rank-R cards 40 (all equal); T-R 41;
     small joker 42; big joker 43. Sequence positions skip rank R; jokers and rank-R cards have
     none. suit = -1 is a no-trump game (shengji's NoTrump, issue 17): only the jokers and the
-    rank-R cards are trumps, every rank-R card 40."""
+    rank-R cards are trumps, every rank-R card 40. The tractor successors (t.succ, read only by
+    shengji's mixed-unit formats) are left to zp_set_adjacency."""
     cdef int k, su, r
     t.suit = suit
     t.rank = rank
@@ -46,7 +53,6 @@ cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
                 t.strength[k] = (20 + r) if su == suit else r
                 t.seqpos[k] = r if (rank < 0 or r < rank) else r - 1
         t.smask[t.eff[k]] |= (<uint64_t>1) << k
-    zp_set_adjacency(t, False)
     # shengji's suit_ordinal (cmp_effective compares it first): the plain suits in a fixed cyclic
     # order ending with the trump suit, trumps last; no trump: C D S H, trumps last
     if suit < 0:

@@ -42,7 +42,7 @@ from cardsim.core._hand cimport (Hand, put_counts, hand_clear, hand_add, hand_re
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
-    rank_mask, zp_set_trump, zp_classify, zp_trick_winner, zp_follow_candidates, zp_suit_counts,
+    rank_mask, zp_trump_tables, zp_classify, zp_trick_winner, zp_follow_candidates, zp_suit_counts,
     set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
     ZPFormat, zp_set_adjacency, ZP_F_SEQ)
 from cardsim.games._zhao_pengyou_shengji cimport (zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force,
@@ -544,8 +544,9 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
             s.win_i += 1
         elif a == ZP_A_DECLARE_NT:
             s.declarer = p
-            zp_set_trump(&s.tr, -1, s.rank[p])
-            zp_set_adjacency(&s.tr, c.adj_sj)
+            zp_trump_tables(&s.tr, -1, s.rank[p])
+            if c.mixed:                 # tractor successors: read only by the mixed-unit formats
+                zp_set_adjacency(&s.tr, c.adj_sj)
             k = ZP_BJK if (s.hand[p].layer[1] >> ZP_BJK) & 1 else ZP_SJK
             hand_add(&s.exposed[p], k)
             hand_add(&s.exposed[p], k)
@@ -553,8 +554,9 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
         else:
             k = a - ZP_A_DECLARE
             s.declarer = p
-            zp_set_trump(&s.tr, k, s.rank[p])
-            zp_set_adjacency(&s.tr, c.adj_sj)
+            zp_trump_tables(&s.tr, k, s.rank[p])
+            if c.mixed:                 # tractor successors: read only by the mixed-unit formats
+                zp_set_adjacency(&s.tr, c.adj_sj)
             hand_add(&s.exposed[p], k * 13 + s.rank[p])
             s.decl_mask = <uint16_t>(1 << p)
         draw_advance(s, c)
