@@ -52,8 +52,6 @@ ctypedef struct Meld:
     Hand cards               # the cards themselves (identities, jokers canonical)
 
 cdef int sb_card_value(int kind) noexcept nogil
-cdef int sb_req(int cum, int hoyle) noexcept nogil
-cdef bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
 cdef int sb_layoff_ok_n(const Meld* m, const int8_t* add, int n, const SBConfig* c) noexcept nogil
@@ -135,3 +133,26 @@ cdef inline int sb_total(const int8_t* cnt) noexcept nogil:
     for k in range(SB_KINDS):
         n += cnt[k]
     return n
+
+cdef inline int sb_req(int cum, int hoyle) noexcept nogil:
+    """Initial-meld requirement from the side's cumulative score at the start of the deal (§4.0,
+    S-D15): <0: 15, 0..1495: 50, 1500..2995: 90, 3000..4995: 120, >=5000: 150; the Hoyle table
+    has 3000..6995: 120, >=7000: 160."""
+    if cum < 0:
+        return 15
+    if cum < 1500:
+        return 50
+    if cum < 3000:
+        return 90
+    if hoyle:
+        return 120 if cum < 7000 else 160
+    return 120 if cum < 5000 else 150
+
+cdef inline bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogil:
+    """GROUP validity (§4.0): >= 3 cards, >= 2 naturals, <= 2 wilds; Dutch group_wild_rule also
+    naturals >= 2 x wilds (S-D7)."""
+    if nat < 2 or wild > 2 or nat + wild < 3:
+        return False
+    if c.dutch_groups and nat < 2 * wild:
+        return False
+    return True
