@@ -533,6 +533,21 @@ def test_shuffled_pack_and_deal_round_robin():
         assert hands == want
 
 
+def test_hand_within_is_multiset_containment():
+    """Brute force: sub within sup iff no identity occurs more often in sub (random small multisets)."""
+    import collections
+    import random
+    rng = random.Random(5)
+    for _ in range(2000):
+        sub = [rng.randrange(6) for _ in range(rng.randrange(6))]
+        sup = [rng.randrange(6) for _ in range(rng.randrange(9))]
+        a, b = collections.Counter(sub), collections.Counter(sup)
+        if max(list(a.values()) + list(b.values()) + [0]) > 4:
+            continue
+        assert t._test_hand_within(sub, sup) == all(a[k] <= b[k] for k in a), (sub, sup)
+    assert t._test_hand_within([], []) and not t._test_hand_within([2, 2], [2])
+
+
 def test_put_counts():
     got = t._test_put_counts([3, 3, 5, 7, 7, 7, 7], 0.25, 10)
     assert got == [0, 0, 0, 0.5, 0, 0.25, 0, 1.0, 0, 0]

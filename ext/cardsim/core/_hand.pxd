@@ -70,6 +70,17 @@ cdef inline void hand_sub(Hand* dst, const Hand* src) noexcept nogil:
         for i in range(hand_count(src, k)):
             hand_remove(dst, k)
 
+cdef inline bint hand_within(const Hand* sub, const Hand* sup) noexcept nogil:
+    """True iff the multiset sub is contained in sup (every identity at most as often)."""
+    cdef uint64_t ids = sub.layer[0]
+    cdef int k
+    while ids:
+        k = cs_ctz(ids)
+        ids &= ids - 1
+        if hand_count(sub, k) > hand_count(sup, k):
+            return False
+    return True
+
 cdef inline int hand_max_count(const Hand* h) noexcept nogil:
     """Largest number of copies of any one identity held (0 for an empty hand)."""
     if h.layer[3]:

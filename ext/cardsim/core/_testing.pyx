@@ -5,7 +5,7 @@ from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MA
 from cardsim.core._bits cimport bit_nth, cs_popcount
 from cardsim.core._rng cimport Rng, rng_seed
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
-from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts
+from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts, hand_within
 from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones, shuffled_pack, deal_round_robin
 from cardsim.core._suited cimport (suit_cards, follow_mask, lowest_by_rank, master_card, longest_side_suit,
                                    long_suit_lead, plain_beaters)
@@ -194,6 +194,18 @@ def _test_deal(int n, int nseats, int first, int batch, uint64_t seed):
         h[i] = 0
     deal_round_robin(a, n, h, nseats, first, batch)
     return [a[i] for i in range(n)], [h[i] for i in range(nseats)]
+
+
+def _test_hand_within(sub, sup):
+    """hand_within() of the hands built by adding these identities (0..63, at most 4 copies)."""
+    cdef Hand a, b
+    hand_clear(&a)
+    hand_clear(&b)
+    for k in sub:
+        hand_add(&a, k)
+    for k in sup:
+        hand_add(&b, k)
+    return bool(hand_within(&a, &b))
 
 
 def _test_put_counts(ops, float per_copy, int size=64):

@@ -14,7 +14,7 @@ from libc.string cimport memcpy, memset
 from cardsim.core._types cimport uint64_t, int8_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._hand cimport (Hand, hand_count, hand_size, hand_size_in, hand_merge, hand_max_count, hand_add,
-                                 hand_remove)
+                                 hand_remove, hand_within)
 
 
 # ---- trump order (§2.3-§2.5) ------------------------------------------------------------------
@@ -346,15 +346,8 @@ cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, co
     """Whole-follow legality (§5.4): exactly L cards of the holding, and complete in the sense of
     zp_follow_completable (all of the led suit if the hand holds >= L of it, else all of them
     plus free cards; the set obligation met)."""
-    cdef uint64_t ids = play.layer[0]
-    cdef int kk
-    if hand_size(play) != L:
+    if hand_size(play) != L or not hand_within(play, full):
         return False
-    while ids:
-        kk = bit_low(ids)
-        ids &= ids - 1
-        if hand_count(play, kk) > hand_count(full, kk):
-            return False
     return zp_follow_completable(t, c, full, play, k, m, suit, L)
 
 # ---- top cards (§5.3) -------------------------------------------------------------------------

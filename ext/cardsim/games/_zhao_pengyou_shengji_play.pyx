@@ -10,7 +10,7 @@ Formats, decompositions and format matching come from `_zhao_pengyou_shengji`.
 from libc.string cimport memcpy
 from cardsim.core._types cimport uint64_t, int8_t
 from cardsim.core._bits cimport bit_low
-from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add, hand_remove
+from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add, hand_remove, hand_within
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZPFormat, ZP_TRUMP, ZP_DP_NP, ZP_DP_LTP, ZP_DP_OTT, ZP_DP_LTP_OTT, ZP_DP_NFBD,
     ZP_TE_ALL, ZP_TE_HIGHEST, rank_mask, ekey, okey, sorted_ids)
@@ -133,7 +133,6 @@ cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat
     decompositions): the first the play matches makes it legal (longer_tuples_protected: unless
     its guard fires), the first the hand could match before that makes it illegal."""
     cdef int L = zp_fmt_size(F), k, ns, ps, nids
-    cdef uint64_t m = play.layer[0]
     cdef int hcnt[54]
     cdef int pcnt[54]
     cdef int ids[54]
@@ -141,13 +140,8 @@ cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat
     cdef DecIt it
     cdef Req r
     cdef bint ltp
-    if hand_size(play) != L:
+    if hand_size(play) != L or not hand_within(play, full):
         return False
-    while m:
-        k = bit_low(m)
-        m &= m - 1
-        if hand_count(play, k) > hand_count(full, k):
-            return False
     if F.rainbow:
         return rb_satisfy(play, F) or not rb_satisfy(full, F)
     if c.bombs and zp_is_bomb(play) and bomb_allowed(t, c, F, full, bit_low(play.layer[0])):
@@ -482,22 +476,27 @@ cdef bint w_dfs(WCtx* x, int u) noexcept nogil:
             return True
     return False
 
+cdef inline void sort_desc(int* a, int n) noexcept nogil:
+    """Insertion sort of a[0..n) from high to low (n is a handful of units)."""
+    cdef int i, j, tmp
+    for i in range(1, n):
+        tmp = a[i]
+        j = i - 1
+        while j >= 0 and a[j] < tmp:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = tmp
+
 cdef bint rb_combo(const Hand* P, const ZPFormat* F, int* out) noexcept nogil:
     """rainbow_play_combo: the ranks taken greedily (highest rank with enough cards) by the units,
     largest first, sorted high to low; False if the play cannot satisfy them."""
     cdef int avail[13]
     cdef int sz[32]
-    cdef int i, j, r, tmp, n = F.nu
+    cdef int i, r, n = F.nu
     rank_counts(P, avail)
     for i in range(n):
         sz[i] = F.cnt[i]
-    for i in range(1, n):
-        tmp = sz[i]
-        j = i - 1
-        while j >= 0 and sz[j] < tmp:
-            sz[j + 1] = sz[j]
-            j -= 1
-        sz[j + 1] = tmp
+    sort_desc(sz, n)
     for i in range(n):
         out[i] = -1
         for r in range(12, -1, -1):
@@ -507,13 +506,7 @@ cdef bint rb_combo(const Hand* P, const ZPFormat* F, int* out) noexcept nogil:
                 break
         if out[i] < 0:
             return False
-    for i in range(1, n):
-        tmp = out[i]
-        j = i - 1
-        while j >= 0 and out[j] < tmp:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = tmp
+    sort_desc(out, n)
     return True
 
 cdef int zp_mixed_winner(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* plays,
