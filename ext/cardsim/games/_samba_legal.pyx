@@ -167,7 +167,8 @@ ctypedef struct AddCtx:
     int nb                   # black threes staged
     int r3                   # red threes staged
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
-    int8_t grp_memo[13]      # empty stage, opened side: a new GROUP from a natural of rank r (-1 unknown)
+    int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok);
+                             # stage of >= 1 card: add_check of class r (class_of); -1 unknown
     int8_t wild_memo         # ... from a wild (-1 unknown)
     const MeldIndex* mi      # the side's melds
 
@@ -222,6 +223,10 @@ cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
         wild = True
     return rk != -2 or (su >= 0 and not dup and not wild)
 
+cdef inline uint64_t nat_kinds() noexcept nogil:
+    """The natural kinds (ranks 4..A of the four suits) as a mask."""
+    return ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
+
 cdef inline uint64_t rank_mask(int r) noexcept nogil:
     """The kinds of rank r in the four suits."""
     return (<uint64_t>1 << r) | (<uint64_t>1 << (13 + r)) | (<uint64_t>1 << (26 + r)) | (<uint64_t>1 << (39 + r))
@@ -275,6 +280,74 @@ cdef inline uint64_t opening_mask(const int8_t* H) noexcept nogil:
         m |= rank_mask(0) | (<uint64_t>1 << SB_JK)
     return m
 
+cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noexcept nogil:
+    """Opened side, nothing staged, at least 5 cards in hand: single_ok's answers in closed form
+    for whole classes of candidates at once. Returns the candidates of *cand known completable and
+    leaves in *cand those still to be checked by the callback (black threes, lay-offs needing the
+    search); the others are known not completable. Exact: with h' = hsize - 1 >= 4 cards left
+    after the add, the smallest completions (two more cards for a new meld, none for a lay-off
+    onto a GROUP that stays valid) pass HG (h' - 2 >= 2), so
+    - a new GROUP from a natural of rank r: r held >= 3 times, or twice with a wild in hand
+      (group_completion: 1 + x naturals, y wilds, x + y = 2);
+    - a new SEQUENCE: the natural lies in a run of >= 3 held ranks of its suit (seq_completion:
+      a + b = 2 neighbours);
+    - a lay-off onto a GROUP of rank r when the GROUP with one more natural is valid;
+    - a wild: some rank held >= 2 times (a new GROUP), or a lay-off (searched)."""
+    cdef const SBState* s = x.s
+    cdef const MeldIndex* mi = x.mi
+    cdef const Meld* mm
+    cdef uint64_t m = cand[0], acc = 0, und = 0, wm = rank_mask(0) | (<uint64_t>1 << SB_JK)
+    cdef uint64_t nats = nat_kinds()
+    cdef uint32_t grp_yes = 0, grp_maybe = 0, seq_suits = 0
+    cdef int r, su, k, lo, hn, j, hw = sb_wilds(H)
+    cdef bint pair = False
+    for j in range(mi.nlive - mi.ngrp):
+        mm = &s.melds[x.side][mi.oth[j]]
+        if mm.type == MT_SEQ:
+            seq_suits |= <uint32_t>1 << mm.key
+    for j in range(mi.ngrp):
+        mm = &s.melds[x.side][mi.grp[j]]
+        if mm.pending:
+            continue                            # sb_complete_layoff: never onto a pending meld
+        if sb_group_ok(mm.nat + 1, mm.wild, x.c):
+            grp_yes |= <uint32_t>1 << mm.key
+        else:
+            grp_maybe |= <uint32_t>1 << mm.key
+    for r in range(2, 13):
+        hn = sb_nat_of_rank(H, r)
+        if hn == 0:
+            continue
+        if hn >= 2:
+            pair = True
+        if (mi.slot and (hn >= 3 or (hn >= 2 and hw > 0))) or (grp_yes >> r) & 1:
+            acc |= rank_mask(r)
+        elif (grp_maybe >> r) & 1:
+            und |= rank_mask(r)
+    if mi.slot:
+        for su in range(4):
+            r = 2
+            while r <= 12:                      # maximal runs of held ranks
+                if H[su * 13 + r] == 0:
+                    r += 1
+                    continue
+                lo = r
+                while r <= 12 and H[su * 13 + r] > 0:
+                    r += 1
+                if r - 1 - lo >= 2:
+                    for k in range(su * 13 + lo, su * 13 + r):
+                        acc |= <uint64_t>1 << k
+    for su in range(4):
+        if (seq_suits >> su) & 1:
+            und |= nats & (((<uint64_t>1 << 13) - 1) << (13 * su))
+    if mi.slot and pair:
+        acc |= wm
+    elif mi.ngrp:
+        und |= wm
+    und |= (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
+    acc &= m
+    cand[0] = und & m & ~acc
+    return acc
+
 cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
     """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
     cdef int j
@@ -324,7 +397,37 @@ cdef bint single_ok(AddCtx* x, int k) noexcept nogil:
             return True
     return False
 
+cdef inline int class_of(const AddCtx* x, int added) noexcept nogil:
+    """Opened side, stage of >= 1 card (not black threes): the candidates whose add_check answer
+    is one per legal set share a class: 0 for every wild, the rank for a natural of the staged
+    rank (or of any rank when only wilds are staged); -1 for the others (a sequence's next card).
+    Such a candidate leaves the stage a GROUP shape that no SEQUENCE can take (two suits, a
+    repeated card or a wild), and the GROUP checks (sb_complete_new_n's GROUP part, lay-offs onto
+    the GROUPs of the rank) read only the rank's and the wilds' counts of the stage and the hand,
+    the same whichever suit (or wild) was moved."""
+    if x.srank == -2 or x.nb or is_black3(added):
+        return -1
+    if is_wild(added):
+        return 0
+    if is_natural(added) and (x.srank == -1 or x.srank == rank_of(added)):
+        return rank_of(added)
+    return -1
+
 cdef bint add_check(AddCtx* x, int added) noexcept nogil:
+    """add_completable's rule, with `added` already moved from x.H to x.S (opened side, a stage
+    of >= 1 card: answered once per class_of)."""
+    cdef int cls
+    cdef bint ok
+    if x.mode != ADD_OPENED or x.nS == 0:
+        return add_check_raw(x, added)
+    cls = class_of(x, added)
+    if cls < 0:
+        return add_check_raw(x, added)
+    if x.grp_memo[cls] < 0:
+        x.grp_memo[cls] = add_check_raw(x, added)
+    return x.grp_memo[cls]
+
+cdef bint add_check_raw(AddCtx* x, int added) noexcept nogil:
     """add_completable's rule, with `added` already moved from x.H to x.S."""
     cdef const SBState* s = x.s
     cdef const SBConfig* c = x.c
@@ -391,7 +494,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
     cdef AddCtx x
     cdef int k, i
-    cdef uint64_t m, st = s.stage.cards.layer[0]
+    cdef uint64_t m, acc, st = s.stage.cards.layer[0]
     x.s = s
     x.c = c
     x.stage = &s.stage.cards
@@ -437,6 +540,10 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         m &= shape_mask(&x)
         if x.nS == 0 and mode != ADD_OPENED:
             m &= opening_mask(H)
+    if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
+        acc = opened_empty_fast(&x, H, &m)
+        as_add_mask(out, A_ADD, acc)
+        return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
     return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok,
@@ -457,7 +564,8 @@ cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, 
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
-    cdef int n = 0, hn, hw
+    cdef int n = 0, hn, hw, j, srank, ssuit
+    cdef uint64_t st
     cdef MeldIndex mi
     cdef bint mo = may_out(s), ok, isnat
     cdef int8_t H[SB_KINDS]
@@ -549,8 +657,24 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             if ok:
                 as_add(out, A_MELD)
                 n += 1
-        for i in range(SB_MAXMELDS):
-            if s.melds[side][i].type == MT_NONE or s.melds[side][i].pending:
+        # the stage's naturals: one rank (a GROUP's key) / one suit (a SEQUENCE's key), -2 several
+        srank = -1
+        ssuit = -1
+        st = s.stage.cards.layer[0] & nat_kinds()
+        while st:
+            k = cs_ctz(st)
+            st &= st - 1
+            srank = merge_key(srank, rank_of(k))
+            ssuit = merge_key(ssuit, suit_of(k))
+        for j in range(mi.nlive):
+            i = mi.grp[j] if j < mi.ngrp else mi.oth[j - mi.ngrp]
+            if s.melds[side][i].pending:
+                continue
+            # sb_layoff_ok_n is 0 when a staged natural is not of the GROUP's rank, or a staged
+            # card is not a natural of the SEQUENCE's suit
+            if s.melds[side][i].type == MT_GROUP and (srank == -2 or (srank >= 0 and srank != s.melds[side][i].key)):
+                continue
+            if s.melds[side][i].type == MT_SEQ and ssuit != s.melds[side][i].key:
                 continue
             if not sb_layoff_ok_n(&s.melds[side][i], S, ssize, c):
                 continue
