@@ -65,6 +65,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     the pair take is (the lay-off take is then compulsory, S-D12)."""
     cdef int p = s.turn, side = side_of(c, p), top, r, i, hsize, rest, C, n = 0
     cdef bint forced = False, pair = False, frozen
+    cdef uint32_t b
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     as_clear(out, NW)
@@ -91,13 +92,19 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 n += 1
         frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
         if not frozen:
-            for i in range(SB_MAXMELDS):
+            b = s.live[side]
+            while b:
+                i = cs_ctz(b)
+                b &= b - 1
                 if takeable_onto(s, c, side, i, top, hsize + rest, C):
                     as_add(out, A_TAKE_LAYOFF + i)
                     n += 1
                     forced = True
         if c.seq_top_take and s.opened[side]:
-            for i in range(SB_MAXMELDS):
+            b = s.live[side]
+            while b:
+                i = cs_ctz(b)
+                b &= b - 1
                 if s.melds[side][i].type == MT_SEQ and takeable_onto(
                         s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
                     as_add(out, A_TAKE_SEQ + i)
@@ -124,15 +131,16 @@ cdef inline void index_melds(const SBState* s, int side, MeldIndex* mi) noexcept
     """One pass over the side's meld slots: canastas, a free slot, the GROUPs by rank, the rest."""
     cdef int i
     cdef const Meld* m
+    cdef uint32_t b = s.live[side]
     mi.C = 0
     mi.nlive = 0
     mi.ngrp = 0
     mi.grp_ranks = 0
     memset(mi.per_rank, 0, 13)
-    for i in range(SB_MAXMELDS):
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
         m = &s.melds[side][i]
-        if m.type == MT_NONE:
-            continue
         if not m.pending and sb_is_canasta(m):
             mi.C += 1
         if m.type == MT_GROUP:
@@ -249,7 +257,15 @@ cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
         m |= (nats & (((<uint64_t>1 << 13) - 1) << (13 * x.ssuit))) & ~x.smask
     return m
 
-cdef inline uint64_t opening_mask(const int8_t* H) noexcept nogil:
+cdef inline uint64_t run_kinds(uint64_t held) noexcept nogil:
+    """The naturals of `held` (bit k: kind k held) lying in a run of >= 3 consecutive held ranks
+    of their suit: the windows of three held naturals, spread back over their three ranks (a
+    window never crosses suits: the ranks 2 and 3 between them are not naturals)."""
+    cdef uint64_t n = held & nat_kinds()
+    cdef uint64_t t = n & (n >> 1) & (n >> 2)
+    return t | (t << 1) | (t << 2)
+
+cdef inline uint64_t opening_mask(const int8_t* H, uint64_t held) noexcept nogil:
     """With nothing staged and the side not opened, the kinds an initial-meld search could start
     from (a mask, bits 0..52; exact pre-filter): a natural of a rank held three times, or twice
     with a wild in hand (a GROUP), or inside a run of three ranks of its suit (a SEQUENCE); a wild
@@ -263,19 +279,7 @@ cdef inline uint64_t opening_mask(const int8_t* H) noexcept nogil:
             pair = True
             if nr >= 3 or w > 0:
                 m |= rank_mask(r)
-    for su in range(4):
-        r = 2
-        while r <= 12:                          # maximal runs of held ranks
-            if H[su * 13 + r] == 0:
-                r += 1
-                continue
-            lo = r
-            while r <= 12 and H[su * 13 + r] > 0:
-                r += 1
-            hi = r - 1
-            if hi - lo >= 2:
-                for k in range(su * 13 + lo, su * 13 + hi + 1):
-                    m |= <uint64_t>1 << k
+    m |= run_kinds(held)
     if pair:
         m |= rank_mask(0) | (<uint64_t>1 << SB_JK)
     return m
@@ -324,18 +328,7 @@ cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noex
         elif (grp_maybe >> r) & 1:
             und |= rank_mask(r)
     if mi.slot:
-        for su in range(4):
-            r = 2
-            while r <= 12:                      # maximal runs of held ranks
-                if H[su * 13 + r] == 0:
-                    r += 1
-                    continue
-                lo = r
-                while r <= 12 and H[su * 13 + r] > 0:
-                    r += 1
-                if r - 1 - lo >= 2:
-                    for k in range(su * 13 + lo, su * 13 + r):
-                        acc |= <uint64_t>1 << k
+        acc |= run_kinds(x.s.hand[x.s.turn].layer[0])
     for su in range(4):
         if (seq_suits >> su) & 1:
             und |= nats & (((<uint64_t>1 << 13) - 1) << (13 * su))
@@ -539,7 +532,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     if mode != ADD_PILE:
         m &= shape_mask(&x)
         if x.nS == 0 and mode != ADD_OPENED:
-            m &= opening_mask(H)
+            m &= opening_mask(H, s.hand[s.turn].layer[0])
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
         acc = opened_empty_fast(&x, H, &m)
         as_add_mask(out, A_ADD, acc)
@@ -580,7 +573,8 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     index_melds(s, side, &mi)
     C = mi.C
     if s.merge_from >= 0:
-        for i in range(SB_MAXMELDS):
+        for j in range(mi.ngrp):
+            i = mi.grp[j]
             if i != s.merge_from and s.melds[side][i].type == MT_GROUP and sb_merge_ok(
                     &s.melds[side][s.merge_from], &s.melds[side][i], c):
                 as_add(out, A_MERGE_TO + i)
@@ -637,8 +631,9 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                         as_add(out, A_DISCARD + k)
                         n += 1
         else:
-            for i in range(SB_MAXMELDS):
-                if s.melds[side][i].type == MT_GROUP and not s.melds[side][i].pending and sb_layoff_ok(
+            for j in range(mi.ngrp):
+                i = mi.grp[j]
+                if not s.melds[side][i].pending and sb_layoff_ok(
                         &s.melds[side][i], S, c):
                     as_add(out, A_LAYOFF + i)
                     n += 1

@@ -2,7 +2,8 @@
 # memcpy), the action layout, the small inline helpers on the state that the legal-move
 # generation (_samba_legal), the greedy agent (_samba_greedy) and the Python face (_samba) share,
 # and the kernels of _samba_state.pyx. The pure rules are _samba_rules.
-from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._types cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
+from cardsim.core._bits cimport cs_ctz
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand, hand_add, hand_remove, hand_count
@@ -73,6 +74,8 @@ ctypedef struct SBState:
     int8_t out_seat          # seat that went out, -1
     int32_t cum[5]           # cumulative scores at the start of this deal
     int32_t last[5]          # scores of the last finished deal per side
+    uint32_t live[5]         # bit i: meld slot i of the side is in use (type != MT_NONE); kept with
+                             # the slots (set_live), so the loops visit only the melds
 
 # ---- the state machine's kernels (_samba_state.pyx) ---------------------------------------------
 cdef void reset_turn(SBState* s, int p) noexcept nogil
@@ -120,19 +123,26 @@ cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
     if count_kind(&s.known[p], k):
         remove_kind(&s.known[p], k)
 
+cdef inline void set_live(SBState* s, int side, int i) noexcept nogil:
+    """Record in s.live whether meld slot i of the side is in use (after writing the slot)."""
+    if s.melds[side][i].type != MT_NONE:
+        s.live[side] |= <uint32_t>1 << i
+    else:
+        s.live[side] &= ~(<uint32_t>1 << i)
+
 cdef inline int canastas(const SBState* s, int side) noexcept nogil:
     cdef int i, n = 0
-    for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type != MT_NONE and not s.melds[side][i].pending and sb_is_canasta(&s.melds[side][i]):
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        if not s.melds[side][i].pending and sb_is_canasta(&s.melds[side][i]):
             n += 1
     return n
 
 cdef inline int free_slot(const SBState* s, int side) noexcept nogil:
-    cdef int i
-    for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type == MT_NONE:
-            return i
-    return -1
+    cdef uint32_t b = ~s.live[side]
+    return cs_ctz(b) if b else -1
 
 cdef inline int req_of(const SBState* s, const SBConfig* c, int side) noexcept nogil:
     return sb_req(s.cum[side], c.table_hoyle) + s.req_pen[side]
@@ -158,9 +168,12 @@ cdef inline bint may_out(const SBState* s) noexcept nogil:
 cdef inline bint grouped_natural(const SBState* s, int side, int k) noexcept nogil:
     """k is a natural of a rank the side holds a (non-pending) GROUP of."""
     cdef int i
+    cdef uint32_t b = s.live[side]
     if not is_natural(k):
         return False
-    for i in range(SB_MAXMELDS):
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
         if s.melds[side][i].type == MT_GROUP and not s.melds[side][i].pending and s.melds[side][i].key == rank_of(k):
             return True
     return False
@@ -175,7 +188,10 @@ cdef inline int loose_cards(const SBState* s, int side, const int8_t* H) noexcep
 
 cdef inline bint pending_batch(const SBState* s, int side) noexcept nogil:
     cdef int i
-    for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type != MT_NONE and s.melds[side][i].pending:
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        if s.melds[side][i].pending:
             return True
     return False

@@ -45,7 +45,8 @@ from cardsim.games._samba_rules cimport (
 from cardsim.games._samba_state cimport (
     SBState, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
-    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, loose_cards)
+    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, loose_cards, set_live)
+from cardsim.core._bits cimport cs_ctz
 from cardsim.games._samba_legal cimport draw_legal, meld_legal
 
 OBS_SIZE = 53 * 3 + 6 * 53 + 6 + 5 * 32 * 54 + 15 + 53 + 53 + 3 + 4 + 6 * 4 + 32 + 5 + 5 + 1
@@ -128,6 +129,7 @@ cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
         s.opened[side] = 0
         s.req_pen[side] = 0
         memset(&s.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
+        s.live[side] = 0
     staged_clear(&s.stage)
     hand_clear(&s.aside)
     # deck[161] is dealt first (the top of the pack)
@@ -209,12 +211,16 @@ cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards,
     sb_meld_of(cnt, m)
     m.cards = cards[0]
     m.pending = pending
+    set_live(s, side, i)
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i
+    cdef uint32_t b = s.live[side]
     s.opened[side] = 1
     s.batch_value = 0
-    for i in range(SB_MAXMELDS):
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
         s.melds[side][i].pending = 0
 
 cdef void check_out(SBState* s, const SBConfig* c, int p) noexcept nogil:
@@ -262,8 +268,11 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """penalize mode: the pending melds return to the hand and the requirement rises by 100."""
     cdef int side = side_of(c, p), i, k
     cdef int8_t cnt[SB_KINDS]
-    for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type != MT_NONE and s.melds[side][i].pending:
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        if s.melds[side][i].pending:
             sb_counts(&s.melds[side][i].cards, cnt)
             for k in range(SB_KINDS):
                 while cnt[k] > 0:
@@ -271,6 +280,7 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
                     add_kind(&s.known[p], k)
                     cnt[k] -= 1
             memset(&s.melds[side][i], 0, sizeof(Meld))
+            set_live(s, side, i)
     s.batch_value = 0
     s.req_pen[side] += 100
 
@@ -374,6 +384,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         sb_hand_merge(&h, &s.melds[side][i].cards)
         set_meld(m, &h)
         memset(&s.melds[side][i], 0, sizeof(Meld))
+        set_live(s, side, i)
         s.merge_from = -1
         return
     if a >= A_MERGE_FROM:
@@ -433,10 +444,11 @@ cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogi
     concealed bonus) + R(s) - the card values left in the side's hands."""
     cdef int i, q, sc = 0, r3 = 0, C = 0
     cdef const Meld* m
-    for i in range(SB_MAXMELDS):
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
         m = &s.melds[side][i]
-        if m.type == MT_NONE:
-            continue
         sc += sb_meld_value(m) + sb_meld_bonus(m)
         if sb_is_canasta(m):
             C += 1
