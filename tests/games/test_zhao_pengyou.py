@@ -693,13 +693,18 @@ def factored_follows(hand, lead, T, R, partial=False):
     zp.play(s0, lead)
     if g.spec.view(s0)["lead_format"] is None or g.spec.view(s0)["trick"][0] != sorted_play(lead, s0):
         return None
-    results = set()
+    results, seen = set(), set()
 
     def rec(s, taken):
         if s.current_player != 1:
             results.add(ms(taken))
             return
-        for a in s.legal_actions():
+        if ms(taken) in seen:                   # the same partial follow reached in another order
+            return
+        seen.add(ms(taken))
+        la = s.legal_actions()
+        assert len(la) > 0, ("dead end", hand, lead, T, R, taken)     # every ADD offered can be completed
+        for a in la:
             c = s.action_to_string(int(a))
             t = s.clone()
             t.apply(int(a))
@@ -723,16 +728,22 @@ LEADS = [["JH"], ["JH", "JH"], ["JH", "JH", "9H", "9H"], ["JH", "JH", "8H", "8H"
          ["6C", "6C"], ["9S", "9S", "8S", "8S"], ["QH", "QH", "QH"], ["AH", "AH", "KH", "KH", "QH", "QH"]]
 
 
+def follow_case(hand, lead, T, R, copies):
+    """A usable property case: a legal lead, no card more than `copies` times in hand and lead
+    together, and at least as many cards in hand as in the lead."""
+    try:
+        lead_format(lead, T, R)
+    except IllegalActionError:
+        return False
+    return all(v <= copies for v in (Counter(hand) + Counter(lead)).values()) and len(hand) >= len(lead)
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(CARD_POOL), min_size=2, max_size=9), st.sampled_from(LEADS),
        st.sampled_from(TRUMPS), st.booleans())
 def test_property_factored_equals_brute_force(hand, lead, trump, partial):
     T, R = trump
-    try:
-        lead_format(lead, T, R)
-    except IllegalActionError:
-        return
-    if any(v > 4 for v in (Counter(hand) + Counter(lead)).values()) or len(hand) < len(lead):
+    if not follow_case(hand, lead, T, R, 4):
         return
     expected = brute_force_follows(hand, lead, T, R, partial)
     oracle = as_set(zp.legal_follows(hand, lead, T, R, partial_set_obligation=partial))
@@ -744,6 +755,28 @@ def test_property_factored_equals_brute_force(hand, lead, trump, partial):
         fact = factored_follows(hand, lead, T, R, partial)
         if fact is not None:
             assert fact == expected, (hand, lead, trump, partial)
+
+
+# Hands rich in copies of the led suits (hearts, trumps), so that the set obligation binds: the
+# factored follow decides it for all candidates from one evaluation of its cost unless every card
+# still to add must serve it (zp_follow_set_adds); both branches, with and without V7, are checked
+# against the brute force, and no ADD offered may lead into a dead end.
+SET_POOL = ["AH", "AH", "KH", "KH", "QH", "JH", "10H", "10H", "9H", "5H", "5H", "2H", "2H", "QS", "9S", "7C", "BJ"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(SET_POOL), min_size=3, max_size=9), st.sampled_from(LEADS[1:]),
+       st.sampled_from(TRUMPS), st.booleans())
+@example(["AH", "AH", "KH", "KH", "5H", "5H", "2H"], ["JH", "JH", "9H", "9H"], ("C", "5"), False)
+@example(["AH", "AH", "AH", "KH", "KH", "5H", "2H", "2H"], ["QH", "QH", "QH"], ("C", "5"), True)
+@example(["JH", "JH", "10H", "10H", "9H", "8H", "8H", "2H", "QS"], ["AH", "AH", "KH", "KH", "QH", "QH"], ("C", "5"), False)
+def test_property_factored_set_follows_equal_brute_force(hand, lead, trump, partial):
+    T, R = trump
+    if not follow_case(hand, lead, T, R, 3):
+        return
+    fact = factored_follows(hand, lead, T, R, partial)
+    if fact is not None:
+        assert fact == brute_force_follows(hand, lead, T, R, partial), (hand, lead, trump, partial)
 
 
 # ---- greedy beats random ---------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ cdef inline uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* rest, co
                                           int suit, int L, bint* check) noexcept nogil:
     """The factored follow (§5.4, one card at a time): the identities of `rest` (the hand) that may
     be added to the partial follow `play`. *check is set when each candidate must still meet the
-    set obligation (a set-type lead with enough suit cards: set_obligation_cost); otherwise every
+    set obligation (a set-type lead with enough suit cards: zp_follow_set_adds); otherwise every
     candidate returned can be completed as it is."""
     cdef uint64_t sm = t.smask[suit]
     cdef int inplay = hand_size_in(play, sm)
@@ -197,6 +197,8 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
                                 int k, int m, int suit, int L) noexcept nogil
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
                        int m, int suit, int L) noexcept nogil
+cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm, int k, int m, int min_size,
+                                 int left) noexcept nogil
 cdef int zp_suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, int* pc,
                         int* ids) noexcept nogil
 cdef int zp_throw_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int leader,

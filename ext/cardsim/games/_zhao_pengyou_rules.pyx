@@ -232,8 +232,6 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
     cdef int cheap[4]
     cdef int cand[54]
     cdef int nc, a, b, tmp
-    for i in range(n):
-        base[i] = pc[i]
     # level k: full k-sets
     avail = 0
     for i in range(n):
@@ -263,6 +261,8 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
         if need > full:
             return ZP_IMPOSSIBLE
         return cost + need * k
+    for i in range(n):
+        base[i] = pc[i]
     for i in range(n):
         j = k * (sc[i] // k)
         if j > base[i]:
@@ -340,6 +340,44 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
         return True
     n = zp_suit_counts(full, play, sm, sc, pc, sids)
     return set_obligation_cost(pc, sc, sc, n, k, m, 1 if c.partial_sets else k) <= L - np
+
+cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm, int k, int m, int min_size,
+                                 int left) noexcept nogil:
+    """The factored follow under the set obligation (§5.4, D6/D7; V7 with min_size 1): the
+    identities of the led suit (mask sm) in `rest` (the hand) whose next copy keeps the partial
+    follow `play` completable, i.e. leaves set_obligation_cost <= left - 1 (left: cards still to
+    add, >= 1; the holding rest + play has at least |play| + left cards of the suit).
+    One evaluation of the obligation settles most calls: adding a held suit card never raises
+    the cost (extra suit cards are harmless filler, so a cheapest completion of the play, less
+    that card if it used it, completes the larger play) and lowers it by at most one (a
+    completion of the larger play plus that card completes the play). So with cost < left every
+    candidate keeps the play completable, with cost > left none does, and only when cost == left
+    (every card still to add must serve the obligation) is each candidate evaluated."""
+    cdef uint64_t cand = rest.layer[0] & sm, ids = (rest.layer[0] | play.layer[0]) & sm, out = 0
+    cdef int n = 0, i, kk, cost
+    cdef int sc[54]
+    cdef int pc[54]
+    cdef int id_of[54]
+    while ids:
+        kk = bit_low(ids)
+        ids &= ids - 1
+        id_of[n] = kk
+        pc[n] = hand_count(play, kk)
+        sc[n] = pc[n] + hand_count(rest, kk)
+        n += 1
+    cost = set_obligation_cost(pc, sc, sc, n, k, m, min_size)
+    if cost < left:
+        return cand
+    if cost > left:
+        return 0
+    for i in range(n):
+        kk = id_of[i]
+        if (cand >> kk) & 1:
+            pc[i] += 1
+            if set_obligation_cost(pc, sc, sc, n, k, m, min_size) < left:
+                out |= (<uint64_t>1) << kk
+            pc[i] -= 1
+    return out
 
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
                        int m, int suit, int L) noexcept nogil:

@@ -42,7 +42,7 @@ from cardsim.core._hand cimport (Hand, put_counts, hand_clear, hand_add, hand_re
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
 from cardsim.games._zhao_pengyou_rules cimport (
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
-    rank_mask, zp_trump_tables, zp_classify, zp_trick_winner, zp_follow_candidates, zp_suit_counts,
+    rank_mask, zp_trump_tables, zp_classify, zp_trick_winner, zp_follow_candidates, zp_follow_set_adds,
     set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
     ZPFormat, zp_set_adjacency, ZP_F_SEQ)
 from cardsim.games._zhao_pengyou_shengji cimport (zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force,
@@ -190,33 +190,11 @@ ctypedef struct PlayCtx:
     const ZPConfig* c        # the config
     Hand full                # the acting seat's holding: hand + the play being built
     int seat                 # the acting seat
-    int n                    # follow: identities of the led suit held
-    int mins                 # follow: smallest chunk size the set obligation counts (k, or 1 with V7)
-    int sc[54]               # follow: copies held per suit identity
-    int pc[54]               # follow: copies already in the play per suit identity
-    int idx[54]              # follow: identity -> index into sc/pc
 
 cdef bint lead_cb(const void* ctx, const Staged* play) noexcept nogil:
     """Staged-move callback of the factored lead under V4 'reject': zp_lead_legal_now."""
     cdef const PlayCtx* x = <const PlayCtx*>ctx
     return zp_lead_legal_now(&x.s.tr, x.c, x.s.hand, x.seat, &x.full, &play.cards)
-
-cdef bint follow_cb(const void* ctx, const Staged* play) noexcept nogil:
-    """Staged-move callback of the factored follow: after the add (the one identity in which
-    `play` differs from the staged cards), the set obligation can still be met with the cards
-    left (set_obligation_cost, on suit counts prepared once per legal call)."""
-    cdef const PlayCtx* x = <const PlayCtx*>ctx
-    cdef int pc[54]
-    cdef int i, k = 0
-    cdef uint64_t d
-    for i in range(4):
-        d = play.cards.layer[i] ^ x.s.cur.cards.layer[i]
-        if d:
-            k = bit_low(d)
-            break
-    memcpy(pc, x.pc, x.n * sizeof(int))
-    pc[x.idx[k]] += 1
-    return set_obligation_cost(pc, x.sc, x.sc, x.n, x.s.lead_k, x.s.lead_m, x.mins) <= x.s.lead_len - play.n
 
 cdef bint mixed_follow_cb(const void* ctx, const Staged* play) noexcept nogil:
     """Staged-move callback of the factored follow under throw_units='mixed': the play after the
@@ -227,14 +205,14 @@ cdef bint mixed_follow_cb(const void* ctx, const Staged* play) noexcept nogil:
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions by phase. Play: the lead and the follow are core staged moves (one ADD per
     card, then COMMIT for a lead; a follow commits itself at the lead's length); an ADD is
-    offered only if the play can still be completed (zp_lead_prefix_ok, zp_follow_completable),
-    so there are no dead ends."""
+    offered only if the play can still be completed (the lead: zp_lead_candidates, with V4
+    'reject' the callback lead_cb; the follow: zp_follow_candidates, under the set obligation
+    zp_follow_set_adds; shengji's formats: the mixed kernels), so there are no dead ends."""
     cdef const ZPState* s = <const ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef int p = s.turn, su, k, kk, j, dup
     cdef uint64_t rm, cand
     cdef bint check
-    cdef int sids[54]
     cdef PlayCtx ctx
     as_clear(out, ZP_ACTION_WORDS)
     if s.phase == ZP_PH_END:
@@ -296,15 +274,10 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
             cand = zp_follow_candidates(&s.tr, &s.hand[p], &s.cur.cards, s.lead_k, s.lead_suit, s.lead_len,
                                         &check)
             if check:
-                ctx.full = s.hand[p]
-                hand_merge(&ctx.full, &s.cur.cards)
-                ctx.n = zp_suit_counts(&ctx.full, &s.cur.cards, s.tr.smask[s.lead_suit], ctx.sc, ctx.pc, sids)
-                for j in range(ctx.n):
-                    ctx.idx[sids[j]] = j
-                ctx.mins = 1 if c.partial_sets else s.lead_k
-                staged_legal_adds(&s.cur, cand, ZP_A_ADD, follow_cb, &ctx, out)
-            else:
-                as_add_mask(out, ZP_A_ADD, cand)
+                # the set obligation, decided for all candidates at once (exact: no dead ends)
+                cand = zp_follow_set_adds(&s.hand[p], &s.cur.cards, s.tr.smask[s.lead_suit], s.lead_k, s.lead_m,
+                                          1 if c.partial_sets else s.lead_k, s.lead_len - s.cur.n)
+            as_add_mask(out, ZP_A_ADD, cand)
     return as_count(out, ZP_ACTION_WORDS)
 
 cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
