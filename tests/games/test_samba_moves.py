@@ -428,9 +428,10 @@ def test_go_out_query_sound(case):
     compare(asked(s, "no"), rules, 2, random.Random(1))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
+@pytest.mark.xfail(strict=False, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
                    "limits'): ASK only when every card but one is a natural of a grouped rank, and 'yes' "
-                   "allows only lay-offs onto groups; §4.4 GO_OUT_QUERY takes any legal going-out plan")
+                   "allows only lay-offs onto groups; §4.4 GO_OUT_QUERY takes any legal going-out plan; not "
+                   "strict while the engine's use of _samba_out lands (then these markers go)")
 def test_go_out_query_any_plan():
     two = CANASTAS[:2]
     g = cardsim.make("samba", players=4, allow_go_out_query=True)
@@ -504,9 +505,10 @@ def test_initial_batch_through_the_pile_the_deal_does_not_end():
         ["10S", "5S", "5S", "8S", "9S", "10S", "10H"], pile=["10S"], stock=[]))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
+@pytest.mark.xfail(strict=False, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
                    "limits'): an initial meld that empties the hand is not offered, though the hand guard allows "
-                   "going out with going_out_min_canastas canastas (§4.0 HG): here 1, the pile group a canasta")
+                   "going out with going_out_min_canastas canastas (§4.0 HG): here 1, the pile group a canasta; "
+                   "not strict while the engine's use of _samba_out lands (then these markers go)")
 def test_initial_batch_that_goes_out():
     got = moves_at(["4S", "4S", "4H", "4H", "4S", "4H"], options={"going_out_min_canastas": 1}, pile=["4D"],
                    stock=[], cum=[-200, 0])

@@ -9,6 +9,8 @@ In a packed Hand (core/_hand.pxd, 4 layers) the six jokers are two identities, 5
 or meld holding j jokers stores min(j, 3) copies as identity 52 and the rest as 53 (jk_add /
 jk_remove keep this canonical), so actions and strings only ever name one joker kind `JK`.
 
+The exact initial-batch search (x_free) and the going-out searches are in _samba_out.
+
 These kernels work on count vectors `int8 cnt[53]` indexed by kind (sb_counts converts a Hand);
 they never touch a game state.
 """
@@ -16,6 +18,7 @@ from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_count
 from cardsim.core._bits cimport cs_ctz
+from cardsim.games._samba_out cimport x_free, sb_canasta_bound
 
 cdef int VALUE[13]
 VALUE[:] = [20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20]
@@ -558,150 +561,25 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
     return v
 
 cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget, bint exact,
-                  const SBConfig* c) noexcept nogil:
-    """S + X is a valid meld: can the rest H - X bring the batch to `need` within budget cards?
-    (exact: x_free, else the constructive sb_best_value)"""
+                  int K, const SBConfig* c) noexcept nogil:
+    """S + X is a valid meld: can the rest H - X bring the batch to `need` (and K canastas, the
+    meld S + X being one if it has 7 cards) within budget cards? (exact: x_free, else the
+    constructive sb_best_value)"""
     cdef int8_t rest[SB_KINDS]
-    cdef int k, v = 0, used = 0
+    cdef int k, v = 0, used = 0, n = 0
     for k in range(SB_KINDS):
         rest[k] = H[k] - X[k]
         used += X[k]
+        n += S[k] + X[k]
         v += (S[k] + X[k]) * KVAL[k]
     if used > budget:
         return 0
-    if v >= need:
+    K -= n >= 7
+    if v >= need and K <= 0:
         return 1
     if exact:
-        return 1 if x_free(rest, budget - used, need - v, c) else 0
-    return 1 if v + sb_best_value(rest, budget - used, c) >= need else 0
-
-# exact initial-batch search (after the constructive one says no) ----------------------------
-cdef enum:
-    XNODES = 200000          # search nodes per query (engine limit, docs/rules/samba.md)
-
-ctypedef struct XCtx:
-    int8_t R[SB_KINDS]       # cards still undecided (ranks >= the current one) and the wilds
-    int8_t g[13]             # naturals put into GROUPs, per rank
-    int B                    # cards the batch may still use
-    int N                    # value the batch must reach
-    int used                 # cards used
-    int val                  # value of the cards used (wilds not yet)
-    int pot                  # value of the undecided naturals and of every wild
-    int nodes
-    const SBConfig* c
-
-cdef inline int x_minw(int m) noexcept nogil:
-    return 1 if m == 2 else 0
-
-cdef inline int x_maxw(int m, const SBConfig* c) noexcept nogil:
-    """Most wilds m naturals of one rank carry in GROUPs (several GROUPs of a rank allowed,
-    S-D3): 2 per GROUP of >= 2 naturals; Dutch: naturals >= 2 x wilds."""
-    if m < 2:
-        return 0
-    if c.dutch_groups:
-        return m // 2
-    return 2 * (m // 2)
-
-cdef bint x_final(XCtx* x) noexcept nogil:
-    cdef int r, mn = 0, mx = 0, J = x.R[SB_JK], D = x.R[0] + x.R[13] + x.R[26] + x.R[39], w, j
-    for r in range(2, 13):
-        mn += x_minw(x.g[r])
-        mx += x_maxw(x.g[r], x.c)
-    w = mx
-    if J + D < w:
-        w = J + D
-    if x.B - x.used < w:
-        w = x.B - x.used
-    if w < mn:
-        return False
-    j = w if w < J else J
-    return x.val + 50 * j + 20 * (w - j) >= x.N
-
-cdef bint x_rank(XCtx* x, int r) noexcept nogil:
-    x.nodes += 1
-    if x.nodes > XNODES or x.val + x.pot < x.N:
-        return False
-    if r > 12:
-        return x_final(x)
-    return x_seq(x, r, 0, 7)
-
-cdef bint x_seq(XCtx* x, int r, int s, int maxL) noexcept nogil:
-    """SEQUENCEs starting at rank r of suits s.. (lengths non-increasing per suit: each set once),
-    then the GROUPs of rank r."""
-    cdef int k = s * 13 + r, L, i, v
-    cdef bint ok
-    if s == 4:
-        return x_groups(x, r)
-    if x.R[k] > 0:
-        L = 0
-        while L < maxL and r + L <= 12 and x.R[k + L] > 0:
-            L += 1
-        while L >= 3:
-            if x.used + L <= x.B:
-                v = 0
-                for i in range(L):
-                    x.R[k + i] -= 1
-                    v += VALUE[r + i]
-                x.used += L
-                x.val += v
-                x.pot -= v
-                ok = x_seq(x, r, s, L)
-                for i in range(L):
-                    x.R[k + i] += 1
-                x.used -= L
-                x.val -= v
-                x.pot += v
-                if ok:
-                    return True
-            L -= 1
-    return x_seq(x, r, s + 1, 7)
-
-cdef bint x_groups(XCtx* x, int r) noexcept nogil:
-    """The naturals of rank r left after the SEQUENCEs: g of them into GROUPs, the rest unused."""
-    cdef int L = sb_nat_of_rank(x.R, r), g
-    cdef bint ok
-    x.pot -= L * VALUE[r]
-    g = L
-    while g >= 0:
-        if g != 1 and x.used + g <= x.B:
-            x.g[r] = g
-            x.used += g
-            x.val += g * VALUE[r]
-            ok = x_rank(x, r + 1)
-            x.used -= g
-            x.val -= g * VALUE[r]
-            x.g[r] = 0
-            if ok:
-                x.pot += L * VALUE[r]
-                return True
-        g -= 1
-    x.pot += L * VALUE[r]
-    return False
-
-cdef bint x_free(const int8_t* H, int budget, int need, const SBConfig* c) noexcept nogil:
-    """Exact: do disjoint GROUPs and SEQUENCEs of the cards H, at most `budget` of them, reach
-    `need` points? (Every partition of the naturals into SEQUENCEs, GROUPs and unused cards, the
-    wilds then placed on the GROUPs, jokers first, within their limits.)"""
-    cdef XCtx x
-    cdef int k
-    if need <= 0:
-        return budget >= 0
-    if budget < 3:
-        return False
-    x.pot = 0
-    for k in range(SB_KINDS):
-        x.R[k] = H[k]
-        if is_natural(k):
-            x.pot += H[k] * VALUE[k % 13]
-    x.pot += 50 * H[SB_JK] + 20 * (H[0] + H[13] + H[26] + H[39])
-    memset(x.g, 0, 13)
-    x.B = budget
-    x.N = need
-    x.used = 0
-    x.val = 0
-    x.nodes = 0
-    x.c = c
-    return x_rank(&x, 2)
+        return 1 if x_free(rest, budget - used, need - v, K, c) else 0
+    return 1 if K <= 0 and v + sb_best_value(rest, budget - used, c) >= need else 0
 
 cdef int staged_rank(const int8_t* S) noexcept nogil:
     """The one rank of the staged naturals, -1 without naturals, -2 for several ranks."""
@@ -714,7 +592,7 @@ cdef int staged_rank(const int8_t* S) noexcept nogil:
                 return -2
     return rank
 
-cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int min_nat,
+cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int min_nat, int K,
                     const SBConfig* c) noexcept nogil:
     """Exact version of sb_opening_ok: every completion X of the staged cards S into one meld
     (the naturals of the GROUP's rank chosen per suit, jokers and deuces; the SEQUENCE's gaps and
@@ -723,7 +601,7 @@ cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int 
     cdef int k, r, s, rank = -1, sn, sw, a0, a1, a2, a3, j, d, t
     cdef int nS = sb_total(S), D
     if nS == 0:
-        return x_free(H, budget, need, c)
+        return x_free(H, budget, need, K, c)
     if S[14] or S[27] or S[1] or S[40]:
         return False
     rank = staged_rank(S)
@@ -757,13 +635,13 @@ cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int 
                                         while t > 0 and X[s * 13] < H[s * 13]:
                                             X[s * 13] += 1
                                             t -= 1
-                                    if try_rest(S, X, H, need, budget, True, c):
+                                    if try_rest(S, X, H, need, budget, True, K, c):
                                         return True
     if min_nat > 0 or sw:
         return False
-    return seq_ext(S, H, need, budget, True, c)
+    return seq_ext(S, H, need, budget, True, K, c)
 
-cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint exact,
+cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint exact, int K,
                   const SBConfig* c) noexcept nogil:
     """The staged naturals S of one suit as a SEQUENCE: its gaps filled from H and every
     extension at either end, the rest then searched by try_rest (exact or constructive)."""
@@ -798,7 +676,7 @@ cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint e
                 X[s * 13 + lo - r] = 1
             for r in range(1, b + 1):
                 X[s * 13 + hi + r] = 1
-            if try_rest(S, X, H, need, budget, exact, c):
+            if try_rest(S, X, H, need, budget, exact, K, c):
                 return True
             for r in range(1, a + 1):
                 X[s * 13 + lo - r] = 0
@@ -812,7 +690,17 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
     (x_opening)."""
     if opening_fast(S, H, need, extra, min_nat, c):
         return 1
-    return 1 if x_opening(S, H, need, sb_total(H) + extra - 2, min_nat, c) else 0
+    return 1 if x_opening(S, H, need, sb_total(H) + extra - 2, min_nat, 0, c) else 0
+
+cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat, int K,
+                        const SBConfig* c) noexcept nogil:
+    """An initial batch that may empty the hand (HG, §4.0): like sb_opening_ok, but any number of
+    cards, the batch (the staged meld completed, and more melds from H) holding K more canastas
+    (K = going_out_min_canastas - the pending batch's canastas). Exact (x_opening), after the
+    bound sb_canasta_bound."""
+    if K > 0 and sb_canasta_bound(S, H) < K:
+        return 0
+    return 1 if x_opening(S, H, need, sb_total(H), min_nat, K, c) else 0
 
 cdef int opening_fast(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
                       const SBConfig* c) noexcept nogil:
@@ -862,12 +750,12 @@ cdef int opening_fast(const int8_t* S, const int8_t* H, int need, int extra, int
                         while t > 0 and X[s * 13] < H[s * 13]:
                             X[s * 13] += 1
                             t -= 1
-                    if try_rest(S, X, H, need, budget, False, c):
+                    if try_rest(S, X, H, need, budget, False, 0, c):
                         return 1
     # SEQUENCE completions of S
     if min_nat > 0 or S[SB_JK]:
         return 0
-    return 1 if seq_ext(S, H, need, budget, False, c) else 0
+    return 1 if seq_ext(S, H, need, budget, False, 0, c) else 0
 
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil:
