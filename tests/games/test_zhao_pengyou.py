@@ -779,6 +779,77 @@ def test_property_factored_set_follows_equal_brute_force(hand, lead, trump, part
         assert fact == brute_force_follows(hand, lead, T, R, partial), (hand, lead, trump, partial)
 
 
+def brute_force_leads(hand, T, R):
+    """Independent reading of §5.2 for a lead built card by card (failed_throw not 'reject'): every
+    non-empty part of the hand whose cards share one effective suit and whose identities all
+    appear equally often."""
+    def eff(c):
+        return "T" if c in ("BJ", "SJ") or c[:-1] == R or c[-1] == T else c[-1]
+    held = sorted(Counter(hand).items())
+    out = set()
+    for counts in itertools.product(*[range(n + 1) for _, n in held]):
+        part = [(c, n) for (c, _), n in zip(held, counts) if n]
+        if part and len({eff(c) for c, _ in part}) == 1 and len({n for _, n in part}) == 1:
+            out.add(tuple(part))
+    return out
+
+
+def factored_leads(hand, T, R):
+    """Every lead the engine's action space commits (seat 0 of a 9-player table leads from `hand`)
+    and the brute force's leads; each partial lead offered must extend to one of the latter."""
+    g = cardsim.make("zhao_pengyou", players=9)                   # 3 packs, 3 big jokers
+    used = Counter(hand)
+    pool = [r + su for su in "DC" for r in RANKS if r != R for _ in range(3 - used[r + su])]
+    h = len(hand)
+    s0 = g.spec.scenario([list(hand)] + [pool[i * h:(i + 1) * h] for i in range(8)], trump_suit=T,
+                         trump_rank=R, declarer=0)
+    valid = brute_force_leads(hand, T, R)
+    extends = lambda key: any(all(dict(v).get(c, 0) >= n for c, n in key) for v in valid)
+    return committed_leads(s0, extends), valid
+
+
+def committed_leads(s0, extends=None):
+    """The leads the seat to lead in s0 can commit, exploring every ADD sequence (each partial
+    lead once); every partial lead reached must offer an action and, if `extends` is given,
+    satisfy it (no dead ends)."""
+    commit = s0.string_to_action("COMMIT")
+    seen, reached = set(), set()
+
+    def rec(s, taken):
+        key = ms(taken)
+        if key in seen:
+            return
+        seen.add(key)
+        la = [int(a) for a in s.legal_actions()]
+        assert la and (extends is None or extends(key)), ("dead end", taken)
+        for a in la:
+            if a == commit:
+                reached.add(key)
+                continue
+            t = s.clone()
+            t.apply(a)
+            rec(t, taken + [s.action_to_string(a)])
+
+    rec(s0, [])
+    return reached
+
+
+LEAD_POOL = ["AS", "AS", "KS", "KS", "QS", "2S", "5H", "5H", "9H", "AH", "AH", "JH", "BJ", "7D"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(LEAD_POOL), min_size=1, max_size=7), st.sampled_from(TRUMPS))
+@example(["AS", "AS", "KS", "KS", "QS", "5H", "BJ"], ("H", "5"))
+def test_property_factored_leads_equal_brute_force(hand, trump):
+    """Default rules: the leads the factored lead can commit are exactly the brute force's, and
+    no partial lead it offers is a dead end (zp_lead_candidates, zp_lead_whole)."""
+    T, R = trump
+    if any(v > 3 for v in Counter(hand).values()):
+        return
+    got, valid = factored_leads(hand, T, R)
+    assert got == valid, (hand, trump)
+
+
 # ---- greedy beats random ---------------------------------------------------------------------------------
 def test_greedy_beats_random():
     n = 6
@@ -1276,25 +1347,7 @@ def test_property_shengji_factored_leads(hand, rainbows, trump):
     pool = [r + su for su in "CDH" for r in ("2", "3", "5", "6", "10", "J", "Q", "K") for _ in range(4)]
     others = [pool[i * h:(i + 1) * h] for i in range(11)]
     s0 = g.spec.scenario([list(hand)] + others, trump_suit=T, trump_rank=R, declarer=0)
-    commit = s0.string_to_action("COMMIT")
-    seen, reached = set(), set()
-
-    def rec(s, taken):
-        key = ms(taken)
-        if key in seen:
-            return
-        seen.add(key)
-        la = [int(a) for a in s.legal_actions()]
-        assert la, (hand, taken)                                  # no dead end
-        for a in la:
-            if a == commit:
-                reached.add(key)
-                continue
-            t = s.clone()
-            t.apply(a)
-            rec(t, taken + [s.action_to_string(a)])
-
-    rec(s0, [])
+    reached = committed_leads(s0)
     assert reached == expected, (hand, rainbows, trump)
     if rainbows and Counter(c[-1] for c in hand if c.startswith("7")) == Counter("SHDC"):
         assert ms(c for c in hand if c.startswith("7")) in reached              # the rainbow of 7s

@@ -128,32 +128,32 @@ cdef inline int okey(const ZPTrump* t, int k) noexcept nogil:
     return ekey(t, k) * 64 + k
 
 
-cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* full, const Hand* P,
-                                        const Hand* rest) noexcept nogil:
-    """The factored lead (§5.2, one card at a time): the identities of `rest` whose next copy
-    keeps the non-empty partial lead P (part of the holding `full`) completable into a lead.
-    Validity: the lead's effective suit, and the largest count after the add at most the
+cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* P, const Hand* rest) noexcept nogil:
+    """The factored lead (§5.2, one card at a time): the identities of `rest` (the hand) whose
+    next copy keeps the non-empty partial lead P completable into a lead (the holding is rest +
+    P). Validity: the lead's effective suit, and the largest count after the add at most the
     smallest holding of any identity in it (groups of one size k, max count <= k <= min
     holding). Exact without V4 'reject' (which adds zp_lead_legal_now)."""
     cdef uint64_t u = P.layer[0], cand, out = 0
-    cdef int maxP = hand_max_count(P), minH = 99, kk, h, newmax
+    cdef int maxP = hand_max_count(P), minH = 99, kk, h, inP
     cand = rest.layer[0] & t.smask[t.eff[bit_low(u)]]
     while u:
         kk = bit_low(u)
         u &= u - 1
-        h = hand_count(full, kk)
+        h = hand_count(rest, kk) + hand_count(P, kk)
         if h < minH:
             minH = h
+    if maxP > minH:                         # not a valid partial lead: nothing completes it
+        return 0
     while cand:
         kk = bit_low(cand)
         cand &= cand - 1
-        newmax = hand_count(P, kk) + 1
-        if newmax < maxP:
-            newmax = maxP
-        h = hand_count(full, kk)
-        if newmax <= minH and newmax <= h:
+        inP = hand_count(P, kk)
+        h = hand_count(rest, kk) + inP
+        if inP < minH and maxP <= h:       # the largest count after the add fits both holdings
             out |= (<uint64_t>1) << kk
     return out
+
 
 cdef inline uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* rest, const Hand* play, int k,
                                           int suit, int L, bint* check) noexcept nogil:

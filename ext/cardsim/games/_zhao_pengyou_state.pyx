@@ -57,11 +57,12 @@ OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 
 
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Shuffle the pack on the deal stream and reset everything of a deal (§3)."""
-    cdef int i, n = 0, su, r, q
+    cdef int i, n = 0, su, rk, q
+    cdef Rng r
     for su in range(4):
-        for r in range(13):
+        for rk in range(13):
             for i in range(c.decks):
-                s.deck[n] = su * 13 + r
+                s.deck[n] = su * 13 + rk
                 n += 1
     for i in range(c.nsmall):
         s.deck[n] = ZP_SJK
@@ -70,7 +71,11 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
         s.deck[n] = ZP_BJK
         n += 1
     s.deck_len = n
-    shuffle(s.deck, n, &s.rng)
+    # shuffled with a local copy of the stream: the deck's byte stores could alias s.rng through
+    # the pointer, which kept the generator's state in memory (about 10 instructions per card)
+    r = s.rng
+    shuffle(s.deck, n, &r)
+    s.rng = r
     for q in range(MAX_PLAYERS):
         hand_clear(&s.hand[q])
         hand_clear(&s.played[q])
@@ -261,11 +266,12 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
             else:
                 as_add_mask(out, ZP_A_ADD, cand)
         elif trick_empty(&s.rec):
-            ctx.full = s.hand[p]
-            hand_merge(&ctx.full, &s.cur.cards)
+            if c.reject_throw:                  # the holding (hand + staged lead): V4's checks only
+                ctx.full = s.hand[p]
+                hand_merge(&ctx.full, &s.cur.cards)
             if zp_lead_whole(&s.tr, c, s.hand, p, &ctx.full, &s.cur.cards):
                 as_add(out, ZP_A_COMMIT)
-            cand = zp_lead_candidates(&s.tr, &ctx.full, &s.cur.cards, &s.hand[p])
+            cand = zp_lead_candidates(&s.tr, &s.cur.cards, &s.hand[p])
             if c.reject_throw:
                 staged_legal_adds(&s.cur, cand, ZP_A_ADD, lead_cb, &ctx, out)
             else:
