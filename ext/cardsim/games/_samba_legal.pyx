@@ -63,7 +63,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
     sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
     the pair take is (the lay-off take is then compulsory, S-D12)."""
-    cdef int p = s.turn, side = side_of(c, p), top, r, i, hsize, rest, C, n = 0
+    cdef int p = s.turn, side = side_of(c, p), top, r, i, hsize, rest, C, hn, hw, n = 0
     cdef bint forced = False, pair = False, frozen
     cdef uint32_t b
     cdef int8_t H[SB_KINDS]
@@ -75,22 +75,27 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not blocked_top(s):
         top = s.pile[s.npile - 1]
         r = rank_of(top)
-        sb_counts(&s.hand[p], H)
+        hn = (count_kind(&s.hand[p], r) + count_kind(&s.hand[p], 13 + r) + count_kind(&s.hand[p], 26 + r)
+              + count_kind(&s.hand[p], 39 + r))
+        frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
+        if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
+            return n                # no take of any kind: the rest below is not needed
         hsize = hand_size(&s.hand[p])
         rest = pile_rest_in(s, c)
         C = canastas(s, side)
-        if sb_nat_of_rank(H, r) >= 2:
+        if hn >= 2:
             if s.opened[side]:
-                pair = sb_pile_group_ok(0, 0, sb_nat_of_rank(H, r), sb_wilds(H), hsize, rest, C,
-                                        may_out(s), c) != 0
+                hw = (count_kind(&s.hand[p], 0) + count_kind(&s.hand[p], 13) + count_kind(&s.hand[p], 26)
+                      + count_kind(&s.hand[p], 39) + count_kind(&s.hand[p], SB_JK))
+                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
             else:
+                sb_counts(&s.hand[p], H)
                 memset(S, 0, SB_KINDS)
                 S[top] = 1
                 pair = sb_opening_ok(S, H, req_of(s, c, side), rest, 3, c) != 0
             if pair:
                 as_add(out, A_TAKE_PAIR)
                 n += 1
-        frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
         if not frozen:
             b = s.live[side]
             while b:
@@ -230,6 +235,10 @@ cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
     else:
         wild = True
     return rk != -2 or (su >= 0 and not dup and not wild)
+
+cdef inline uint64_t wild_kinds() noexcept nogil:
+    """The wild kinds (the four deuces and the joker) as a mask."""
+    return rank_mask(0) | (<uint64_t>1 << SB_JK)
 
 cdef inline uint64_t nat_kinds() noexcept nogil:
     """The natural kinds (ranks 4..A of the four suits) as a mask."""
@@ -529,7 +538,10 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.nb = S[1] + S[40]
     x.r3 = S[14] + S[27]
     m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
-    if mode != ADD_PILE:
+    if mode == ADD_PILE:
+        # add_check's first test: a natural of the top's rank, or a wild once the pair is staged
+        m &= rank_mask(rank_of(s.take_top)) | (wild_kinds() if sb_nat_of_rank(S, rank_of(s.take_top)) >= 2 else 0)
+    else:
         m &= shape_mask(&x)
         if x.nS == 0 and mode != ADD_OPENED:
             m &= opening_mask(H, s.hand[s.turn].layer[0])
