@@ -53,7 +53,7 @@ cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, in
         return False
     memset(one, 0, SB_KINDS)
     one[top] = 1
-    if not sb_layoff_ok(m, one, c):
+    if not sb_layoff_ok_n(m, one, 1, c):
         return False
     return sb_hg_ok(h, C + (1 if m.n + 1 >= 7 else 0), may_out(s), c)
 
@@ -305,19 +305,30 @@ cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noex
     - a new SEQUENCE: the natural lies in a run of >= 3 held ranks of its suit (seq_completion:
       a + b = 2 neighbours);
     - a lay-off onto a GROUP of rank r when the GROUP with one more natural is valid;
+    - a lay-off onto a SEQUENCE (< 7 cards, placed) of the rank next to either end (none inside
+      the run; further out searched);
     - a wild: some rank held >= 2 times (a new GROUP), or a lay-off (searched)."""
     cdef const SBState* s = x.s
     cdef const MeldIndex* mi = x.mi
     cdef const Meld* mm
     cdef uint64_t m = cand[0], acc = 0, und = 0, wm = rank_mask(0) | (<uint64_t>1 << SB_JK)
     cdef uint64_t nats = nat_kinds()
-    cdef uint32_t grp_yes = 0, grp_maybe = 0, seq_suits = 0
+    cdef uint32_t grp_yes = 0, grp_maybe = 0
+    cdef uint64_t seq_yes = 0, seq_maybe = 0
     cdef int r, su, k, lo, hn, j, hw = sb_wilds(H)
     cdef bint pair = False
     for j in range(mi.nlive - mi.ngrp):
         mm = &s.melds[x.side][mi.oth[j]]
-        if mm.type == MT_SEQ:
-            seq_suits |= <uint32_t>1 << mm.key
+        if mm.type != MT_SEQ or mm.pending or mm.n >= 7:
+            continue                            # sb_complete_layoff: no lay-off onto these
+        # the rank just below or above the run: laid off alone (x = 0 cards more, HG holds)
+        if mm.lo > 2:
+            seq_yes |= <uint64_t>1 << (mm.key * 13 + mm.lo - 1)
+        if mm.hi < 12:
+            seq_yes |= <uint64_t>1 << (mm.key * 13 + mm.hi + 1)
+        # further out: the gap must be filled from the hand (searched); inside the run: never
+        seq_maybe |= (nats & (((<uint64_t>1 << 13) - 1) << (13 * mm.key))
+                      & ~(((<uint64_t>1 << (mm.hi - mm.lo + 3)) - 1) << (mm.key * 13 + mm.lo - 1)))
     for j in range(mi.ngrp):
         mm = &s.melds[x.side][mi.grp[j]]
         if mm.pending:
@@ -338,9 +349,8 @@ cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noex
             und |= rank_mask(r)
     if mi.slot:
         acc |= run_kinds(x.s.hand[x.s.turn].layer[0])
-    for su in range(4):
-        if (seq_suits >> su) & 1:
-            und |= nats & (((<uint64_t>1 << 13) - 1) << (13 * su))
+    und |= seq_maybe & ~seq_yes
+    acc |= seq_yes
     if mi.slot and pair:
         acc |= wm
     elif mi.ngrp:
@@ -616,7 +626,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
                         &mi, H, hsize, S, out)
         if ssize:
-            t = sb_meld_of(S, &m)
+            t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0, c):
                     as_add(out, A_MELD)
@@ -652,7 +662,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         return n
     n += legal_adds(s, c, ADD_OPENED, 0, 0, &mi, H, hsize, S, out)
     if ssize:
-        t = sb_meld_of(S, &m)
+        t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
         if mi.slot:
             if t == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas
