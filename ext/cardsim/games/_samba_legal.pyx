@@ -21,17 +21,17 @@ from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount
 from cardsim.core._hand cimport Hand, hand_size
 from cardsim.core._staged cimport Staged, staged_legal_adds
-from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear
+from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_remove
 from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_meld_of, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
-    sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
+    sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_opening_out, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
+from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
 from cardsim.games._samba_state cimport (
     SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, grouped_natural, loose_cards,
-    pending_batch)
+    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it."""
@@ -40,6 +40,23 @@ cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
         if c.red3_manual or not is_red3(s.pile[i]):
             n += 1
     return n
+
+cdef inline int pending_canastas(const SBState* s, int side) noexcept nogil:
+    """Canastas among the melds of an initial batch under way (canastas() counts placed melds)."""
+    cdef int i, n = 0
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        if s.melds[side][i].pending and sb_is_canasta(&s.melds[side][i]):
+            n += 1
+    return n
+
+cdef inline bint opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat, int K, bint mo,
+                            const SBConfig* c) noexcept nogil:
+    """An initial batch completing the stage S reaches `need` keeping 2 cards in hand, or (the
+    partner not having said no) holds K more canastas and may empty the hand (HG, §4.0)."""
+    return sb_opening_ok(S, H, need, extra, min_nat, c) != 0 or (mo and sb_opening_out(S, H, need, min_nat, K, c) != 0)
 
 cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
                         int C) noexcept nogil:
@@ -92,7 +109,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 sb_counts(&s.hand[p], H)
                 memset(S, 0, SB_KINDS)
                 S[top] = 1
-                pair = sb_opening_ok(S, H, req_of(s, c, side), rest, 3, c) != 0
+                pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c)
             if pair:
                 as_add(out, A_TAKE_PAIR)
                 n += 1
@@ -168,6 +185,7 @@ ctypedef struct AddCtx:
     int need                 # initial-meld value still needed
     int extra                # cards joining the hand after the batch (the rest of a taken pile)
     bint mo                  # may go out (the partner has not said no)
+    int kneed                # canastas an initial batch still needs to empty the hand
     int8_t H[SB_KINDS]       # the hand (each check moves the added card into S and back)
     int8_t S[SB_KINDS]       # the staged cards
     uint64_t smask           # bit k: kind k is staged
@@ -461,17 +479,17 @@ cdef bint add_check_raw(AddCtx* x, int added) noexcept nogil:
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
         S[s.take_top] += 1
-        ok = sb_opening_ok(S, H, x.need, x.extra, 3, c) != 0
+        ok = opening_ok(S, H, x.need, x.extra, 3, x.kneed, x.mo, c)
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
         if not (is_natural(added) or is_wild(added)) or not x.mi.slot or not shape_ok(x, added):
             return False
         if x.mode == ADD_PENALIZE:
-            return sb_complete_new(S, H, 0, False, c) != 0
+            return sb_complete_new(S, H, 0, False, c) != 0 or (x.mo and sb_opening_out(S, H, x.need, 0, x.kneed, c) != 0)
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
-        return sb_opening_ok(S, H, x.need, x.extra, 0, c) != 0
+        return opening_ok(S, H, x.need, x.extra, 0, x.kneed, x.mo, c)
     if not shape_ok(x, added):
         return False
     nS = x.nS + 1
@@ -516,6 +534,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.need = need
     x.extra = extra
     x.mo = may_out(s)
+    x.kneed = c.min_canastas - pending_canastas(s, x.side)
     x.mi = mi
     x.nS = 0
     x.hsize = hsize
@@ -561,22 +580,95 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
     return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
-cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok,
+cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok, int K, bint mo,
                         const SBConfig* c) noexcept nogil:
     """An unopened side's MELD worth v towards the `need` still missing: it completes the batch
     (the hand keeps a card to discard, counting the `extra` pile cards that join it), or the batch
     may stay short (penalize mode, a card kept), or the rest of the hand can still reach it."""
     cdef int8_t Z[SB_KINDS]
     if v >= need:
-        return hsize + extra >= 2
+        return hsize + extra >= 2 or (mo and K <= 0)
     if short_ok:
         return hsize >= 2
     memset(Z, 0, SB_KINDS)
     if sb_value_bound(Z, H) < need - v:
         return False            # exact: sb_opening_ok finds no more than this bound
-    return sb_opening_ok(Z, H, need - v, extra, 0, c) != 0
+    return opening_ok(Z, H, need - v, extra, 0, K, mo, c)
+
+cdef inline bint ask_ok(const SBState* s, const SBConfig* c, int side, const int8_t* H, const int8_t* Z, int hsize,
+                        int need) noexcept nogil:
+    """GO_OUT_QUERY (§4.4, S-D11): partnerships, once a turn, nothing under way, a going-out plan
+    exists (sb_go_out_ok; need: an unopened side's requirement); hsize >= 2 so that after a 'no'
+    the player can still discard and keep a card (HG)."""
+    return (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and may_out(s)
+            and hsize >= 2 and sb_go_out_ok(&s.melds[side][0], Z, H, need, c) != 0)
+
+cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """After the partner's 'yes' (S-D11) the turn must go out: of the actions the rules allow,
+    keep those after which going out can still be completed (sb_go_out_*, _samba_out)."""
+    cdef int p = s.turn, side = side_of(c, p), a, k, i, w, n = 0, hsize, need
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    cdef uint64_t b
+    cdef uint32_t g
+    cdef bint ok
+    cdef const Meld* melds = &s.melds[side][0]
+    sb_counts(&s.hand[p], H)
+    sb_counts(&s.stage.cards, S)
+    hsize = hand_size(&s.hand[p])
+    need = 0 if s.opened[side] else req_of(s, c, side) - s.batch_value
+    for w in range(NW):
+        b = out.w[w]
+        while b:
+            a = (w << 6) + cs_ctz(b)
+            b &= b - 1
+            if a < A_DISCARD:                   # ADD: the stage with one more card
+                S[a] += 1
+                H[a] -= 1
+                ok = sb_go_out_ok(melds, S, H, need, c) != 0
+                S[a] -= 1
+                H[a] += 1
+            elif a < A_DRAW:                    # DISCARD: only the last card
+                ok = hsize == 1
+            elif a == A_MELD:
+                ok = sb_go_out_placed(melds, S, -1, H, need, c) != 0
+            elif a == A_RED3 or a == A_RED3 + 1:
+                k = 14 if a == A_RED3 else 27
+                H[k] -= 1
+                ok = sb_go_out_ok(melds, S, H, need, c) != 0
+                H[k] += 1
+            elif A_LAYOFF <= a < A_TAKE_LAYOFF:
+                ok = sb_go_out_placed(melds, S, a - A_LAYOFF, H, need, c) != 0
+            elif a >= A_MERGE_TO:
+                ok = sb_go_out_merged(melds, s.merge_from, a - A_MERGE_TO, H, need, c) != 0
+            elif a >= A_MERGE_FROM:
+                ok = False
+                k = a - A_MERGE_FROM
+                g = s.live[side]
+                while g:
+                    i = cs_ctz(g)
+                    g &= g - 1
+                    if (i != k and melds[i].type == MT_GROUP and sb_merge_ok(&melds[k], &melds[i], c)
+                            and sb_go_out_merged(melds, k, i, H, need, c)):
+                        ok = True
+                        break
+            else:
+                ok = False
+            if ok:
+                n += 1
+            else:
+                as_remove(out, a)
+    return n
 
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """T2 (§4.4): the actions the rules allow; after the partner's 'yes' only those that keep
+    going out completable."""
+    cdef int n = meld_rules(s, c, out)
+    if s.must_out:
+        return keep_going_out(s, c, out)
+    return n
+
+cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, srank, ssuit
@@ -615,7 +707,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
             else:
                 ok = batch_meld_ok(sb_counts_value(S) + sb_card_value(t), req_of(s, c, side), H, hsize, extra,
-                                   False, c)
+                                   False, c.min_canastas - (1 if 1 + ssize >= 7 else 0), mo, c)
             if ok:
                 as_add(out, A_MELD)
                 n += 1
@@ -628,7 +720,8 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         if ssize:
             t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and mi.slot:
-                if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0, c):
+                if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0,
+                                 c.min_canastas - pending_canastas(s, side) - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
                     n += 1
             return n
@@ -637,29 +730,13 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 as_add(out, A_FAIL)
                 n += 1
             return n
-        # no batch under way: discards and manual red threes
+        # no batch under way: discards and manual red threes, the go-out query
         n += discard_legal(s, c, H, hsize, C, mo, out)
+        if ask_ok(s, c, side, H, S, hsize, req_of(s, c, side)):
+            as_add(out, A_ASK)
+            n += 1
         return n
     # opened side
-    if s.must_out:
-        if ssize == 0:
-            for k in range(SB_KINDS):
-                if H[k] and grouped_natural(s, side, k):
-                    as_add(out, A_ADD + k)
-                    n += 1
-            if hsize == 1:
-                for k in range(SB_KINDS):
-                    if H[k] and (c.red3_manual or not is_red3(k)):
-                        as_add(out, A_DISCARD + k)
-                        n += 1
-        else:
-            for j in range(mi.ngrp):
-                i = mi.grp[j]
-                if not s.melds[side][i].pending and sb_layoff_ok(
-                        &s.melds[side][i], S, c):
-                    as_add(out, A_LAYOFF + i)
-                    n += 1
-        return n
     n += legal_adds(s, c, ADD_OPENED, 0, 0, &mi, H, hsize, S, out)
     if ssize:
         t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
@@ -715,9 +792,7 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 as_add(out, A_MERGE_FROM + mi.grp[i])
                 n += 1
                 break
-    if (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and mo
-            and C >= c.min_canastas and hsize >= 2 and loose_cards(s, side, H) <= 1):
-        # hsize >= 2: after a 'no' the player can still discard and keep a card (HG)
+    if ask_ok(s, c, side, H, S, hsize, 0):
         as_add(out, A_ASK)
         n += 1
     return n

@@ -165,27 +165,6 @@ cdef inline int pile_rest_in(const SBState* s, const SBConfig* c) noexcept nogil
 cdef inline bint may_out(const SBState* s) noexcept nogil:
     return not s.partner_no
 
-cdef inline bint grouped_natural(const SBState* s, int side, int k) noexcept nogil:
-    """k is a natural of a rank the side holds a (non-pending) GROUP of."""
-    cdef int i
-    cdef uint32_t b = s.live[side]
-    if not is_natural(k):
-        return False
-    while b:
-        i = cs_ctz(b)
-        b &= b - 1
-        if s.melds[side][i].type == MT_GROUP and not s.melds[side][i].pending and s.melds[side][i].key == rank_of(k):
-            return True
-    return False
-
-cdef inline int loose_cards(const SBState* s, int side, const int8_t* H) noexcept nogil:
-    """Cards of H that are not naturals of a rank the side has grouped."""
-    cdef int k, n = 0
-    for k in range(SB_KINDS):
-        if H[k] and not grouped_natural(s, side, k):
-            n += H[k]
-    return n
-
 cdef inline bint pending_batch(const SBState* s, int side) noexcept nogil:
     cdef int i
     cdef uint32_t b = s.live[side]

@@ -45,7 +45,8 @@ from cardsim.games._samba_rules cimport (
 from cardsim.games._samba_state cimport (
     SBState, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
-    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, loose_cards, set_live)
+    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, set_live)
+from cardsim.games._samba_out cimport sb_go_out_ok
 from cardsim.core._bits cimport cs_ctz
 from cardsim.games._samba_legal cimport draw_legal, meld_legal
 
@@ -585,10 +586,11 @@ cdef bint mover_consistent(const SBState* s, const SBConfig* c) noexcept nogil:
     cdef ActionSet tmp
     cdef int8_t H[SB_KINDS]
     cdef int side = side_of(c, s.mover)
-    if s.phase == PH_ANSWER or s.must_out:
+    cdef int8_t Z[SB_KINDS]
+    if s.phase == PH_ANSWER:                    # the mover asked: a going-out plan exists
         sb_counts(&s.hand[s.mover], H)
-        if loose_cards(s, side, H) > 1:
-            return False
+        memset(Z, 0, SB_KINDS)
+        return sb_go_out_ok(&s.melds[side][0], Z, H, 0 if s.opened[side] else req_of(s, c, side), c) != 0
     if s.phase == PH_MELD:
         return meld_legal(s, c, &tmp) > 0
     if s.phase == PH_DRAW and s.nstock == 0:
