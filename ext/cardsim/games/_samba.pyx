@@ -30,7 +30,7 @@ from cardsim.games._samba_rules cimport (
 from cardsim.games._samba_state cimport (
     SBState, SB_MAXP, SB_MAXS, SB_NUM_ACTIONS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK, A_YES, A_NO, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD,
-    add_kind, canastas, req_of, set_live, reset_turn, start_turn, side_score, sb_init, sb_current_player, sb_is_terminal,
+    add_kind, canastas, req_of, reindex, reset_turn, start_turn, side_score, sb_init, sb_current_player, sb_is_terminal,
     sb_apply, sb_returns, sb_metrics, sb_observe, sb_resample)
 from cardsim.games._samba_legal cimport draw_legal, sb_legal
 from cardsim.games._samba_greedy cimport sb_greedy
@@ -286,7 +286,7 @@ cdef class SambaSpec(GameSpec):
         for side in range(SB_MAXS):
             hand_clear(&st.red3[side])
             memset(&st.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
-            st.live[side] = 0
+            reindex(st, side)
             st.opened[side] = 0
             st.req_pen[side] = 0
             st.cum[side] = 0
@@ -319,7 +319,7 @@ cdef class SambaSpec(GameSpec):
                 m.cards = h
                 m.pending = 0
                 st.melds[side][i] = m
-                set_live(st, side, i)
+                reindex(st, side)
         st.npile = len(pk)
         st.pile_frz = 0
         for i, k in enumerate(pk):
@@ -442,7 +442,7 @@ def oracle_can_take_pile(list hand, list pile, list side_melds, bint opened, int
     for i, ks in enumerate(side_melds):
         build_meld(ks, &m, &c)
         st.melds[0][i] = m
-        set_live(&st, 0, i)
+        reindex(&st, 0)
     for i, k in enumerate(pile):
         st.pile[i] = k
         if is_wild(k) or is_red3(k):
@@ -477,7 +477,7 @@ def oracle_score_side(list melds, list hands, int red_threes, bint went_out, dic
     for i, ks in enumerate(melds):
         build_meld(ks, &m, &c)
         st.melds[0][i] = m
-        set_live(&st, 0, i)
+        reindex(&st, 0)
     for j, h in enumerate(hands):
         q = j * c.nsides
         st.first_done[q] = 1

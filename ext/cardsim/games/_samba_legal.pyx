@@ -6,8 +6,8 @@ only if the stage with one more card of that kind can still become a legal meld 
 the hand guard (HG) and, for an unopened side, an initial batch reaching the requirement
 (`add_completable`, with the completion searches of `_samba_rules`).
 
-Speed without changing the sets: per legal set the hand, the stage and the side's melds are read
-once (MeldIndex); the candidates the stage's shape cannot take are masked out before the
+Speed without changing the sets: per legal set the hand and the stage are read once, and the
+side's melds come indexed with the state (SBState.mi, recomputed when they change); the candidates the stage's shape cannot take are masked out before the
 callback (shape_mask); a one-card stage's GROUP parts are answered once per rank and once for the
 wilds (single_ok); the initial-meld search is skipped when sb_value_bound is below the
 requirement. Each shortcut only skips work whose answer is known, so the sets equal those of the
@@ -29,26 +29,15 @@ from cardsim.games._samba_rules cimport (
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
 from cardsim.games._samba_state cimport (
-    SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
+    SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch)
+    count_kind, canastas, canastas_of, req_of, blocked_top, pile_rest_in, may_out, pending_batch)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it."""
     cdef int i, n = 0
     for i in range(s.npile):
         if c.red3_manual or not is_red3(s.pile[i]):
-            n += 1
-    return n
-
-cdef inline int pending_canastas(const SBState* s, int side) noexcept nogil:
-    """Canastas among the melds of an initial batch under way (canastas() counts placed melds)."""
-    cdef int i, n = 0
-    cdef uint32_t b = s.live[side]
-    while b:
-        i = cs_ctz(b)
-        b &= b - 1
-        if s.melds[side][i].pending and sb_is_canasta(&s.melds[side][i]):
             n += 1
     return n
 
@@ -138,42 +127,6 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     return n
 
 
-
-ctypedef struct MeldIndex:
-    int C                    # the side's canastas (placed melds)
-    bint slot                # a free meld slot exists
-    int nlive                # meld slots in use
-    int ngrp                 # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
-    int8_t grp[SB_MAXMELDS]
-    int8_t oth[SB_MAXMELDS]
-    uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
-    int8_t per_rank[13]      # GROUPs of each rank
-
-cdef inline void index_melds(const SBState* s, int side, MeldIndex* mi) noexcept nogil:
-    """One pass over the side's meld slots: canastas, a free slot, the GROUPs by rank, the rest."""
-    cdef int i
-    cdef const Meld* m
-    cdef uint32_t b = s.live[side]
-    mi.C = 0
-    mi.nlive = 0
-    mi.ngrp = 0
-    mi.grp_ranks = 0
-    memset(mi.per_rank, 0, 13)
-    while b:
-        i = cs_ctz(b)
-        b &= b - 1
-        m = &s.melds[side][i]
-        if not m.pending and sb_is_canasta(m):
-            mi.C += 1
-        if m.type == MT_GROUP:
-            mi.grp[mi.ngrp] = i
-            mi.ngrp += 1
-            mi.grp_ranks |= <uint32_t>1 << m.key
-            mi.per_rank[m.key] += 1
-        else:
-            mi.oth[mi.nlive - mi.ngrp] = i
-        mi.nlive += 1
-    mi.slot = mi.nlive < SB_MAXMELDS
 
 ctypedef struct AddCtx:
     const SBState* s
@@ -534,7 +487,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.need = need
     x.extra = extra
     x.mo = may_out(s)
-    x.kneed = c.min_canastas - pending_canastas(s, x.side)
+    x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
     x.mi = mi
     x.nS = 0
     x.hsize = hsize
@@ -673,7 +626,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, srank, ssuit
     cdef uint64_t st
-    cdef MeldIndex mi
+    cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
@@ -684,7 +637,6 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     sb_counts(&s.stage.cards, S)
     hsize = hand_size(&s.hand[p])
     ssize = hand_size(&s.stage.cards)
-    index_melds(s, side, &mi)
     C = mi.C
     if s.merge_from >= 0:
         for j in range(mi.ngrp):
@@ -701,7 +653,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, &mi, H, hsize, S, out)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, hsize, S, out)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
@@ -716,12 +668,12 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
-                        &mi, H, hsize, S, out)
+                        mi, H, hsize, S, out)
         if ssize:
             t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0,
-                                 c.min_canastas - pending_canastas(s, side) - (1 if ssize >= 7 else 0), mo, c):
+                                 c.min_canastas - canastas_of(s, side, True) - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
                     n += 1
             return n
@@ -737,7 +689,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             n += 1
         return n
     # opened side
-    n += legal_adds(s, c, ADD_OPENED, 0, 0, &mi, H, hsize, S, out)
+    n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, hsize, S, out)
     if ssize:
         t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
         if mi.slot:

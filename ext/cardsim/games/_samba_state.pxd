@@ -2,6 +2,7 @@
 # memcpy), the action layout, the small inline helpers on the state that the legal-move
 # generation (_samba_legal), the greedy agent (_samba_greedy) and the Python face (_samba) share,
 # and the kernels of _samba_state.pyx. The pure rules are _samba_rules.
+from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz
 from cardsim.core._actions cimport ActionSet
@@ -39,6 +40,16 @@ cdef enum:
     PH_ANSWER = 2
     PH_END = 3
 
+ctypedef struct MeldIndex:
+    int32_t C                # the side's canastas (placed melds)
+    int32_t slot             # a free meld slot exists
+    int32_t nlive            # meld slots in use
+    int32_t ngrp             # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
+    uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
+    int8_t grp[32]           # (SB_MAXMELDS)
+    int8_t oth[32]
+    int8_t per_rank[13]      # GROUPs of each rank
+
 ctypedef struct SBState:
     Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
     Hand hand[6]             # cards held per seat (staged cards excluded)
@@ -74,8 +85,10 @@ ctypedef struct SBState:
     int8_t out_seat          # seat that went out, -1
     int32_t cum[5]           # cumulative scores at the start of this deal
     int32_t last[5]          # scores of the last finished deal per side
-    uint32_t live[5]         # bit i: meld slot i of the side is in use (type != MT_NONE); kept with
-                             # the slots (set_live), so the loops visit only the melds
+    uint32_t live[5]         # bit i: meld slot i of the side is in use (type != MT_NONE)
+    MeldIndex mi[5]          # the side's melds indexed (canastas, GROUPs by rank, the rest)
+                             # live and mi are recomputed from the slots by reindex() after every
+                             # change of a side's melds: a function of the melds (equality holds)
 
 # ---- the state machine's kernels (_samba_state.pyx) ---------------------------------------------
 cdef void reset_turn(SBState* s, int p) noexcept nogil
@@ -123,22 +136,46 @@ cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
     if count_kind(&s.known[p], k):
         remove_kind(&s.known[p], k)
 
-cdef inline void set_live(SBState* s, int side, int i) noexcept nogil:
-    """Record in s.live whether meld slot i of the side is in use (after writing the slot)."""
-    if s.melds[side][i].type != MT_NONE:
+cdef inline void reindex(SBState* s, int side) noexcept nogil:
+    """Recompute s.live[side] and s.mi[side] from the side's meld slots: call after every change
+    of a slot (placed, laid off onto, merged, emptied, pending cleared). One pass: canastas, a
+    free slot, the GROUPs by rank, the rest (unused entries zero, so equal melds give equal bytes)."""
+    cdef int i
+    cdef const Meld* m
+    cdef MeldIndex* mi = &s.mi[side]
+    memset(mi, 0, sizeof(MeldIndex))
+    s.live[side] = 0
+    for i in range(SB_MAXMELDS):
+        m = &s.melds[side][i]
+        if m.type == MT_NONE:
+            continue
         s.live[side] |= <uint32_t>1 << i
-    else:
-        s.live[side] &= ~(<uint32_t>1 << i)
+        if not m.pending and sb_is_canasta(m):
+            mi.C += 1
+        if m.type == MT_GROUP:
+            mi.grp[mi.ngrp] = i
+            mi.ngrp += 1
+            mi.grp_ranks |= <uint32_t>1 << m.key
+            mi.per_rank[m.key] += 1
+        else:
+            mi.oth[mi.nlive - mi.ngrp] = i
+        mi.nlive += 1
+    mi.slot = mi.nlive < SB_MAXMELDS
 
-cdef inline int canastas(const SBState* s, int side) noexcept nogil:
+cdef inline int canastas_of(const SBState* s, int side, bint pending) noexcept nogil:
+    """Canastas of the side among its placed melds (pending False) or among the melds of an
+    initial batch under way (pending True)."""
     cdef int i, n = 0
     cdef uint32_t b = s.live[side]
     while b:
         i = cs_ctz(b)
         b &= b - 1
-        if not s.melds[side][i].pending and sb_is_canasta(&s.melds[side][i]):
+        if (s.melds[side][i].pending != 0) == pending and sb_is_canasta(&s.melds[side][i]):
             n += 1
     return n
+
+cdef inline int canastas(const SBState* s, int side) noexcept nogil:
+    return s.mi[side].C
 
 cdef inline int free_slot(const SBState* s, int side) noexcept nogil:
     cdef uint32_t b = ~s.live[side]

@@ -32,7 +32,7 @@ taken (53); cards known to be in each seat's hand (6x53); hand sizes /30 (6); me
 deals /20 (1).
 """
 from libc.string cimport memset
-from cardsim.core._types cimport card_t, uint8_t, uint32_t, int8_t
+from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t, int8_t
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_size
 from cardsim.core._staged cimport staged_clear, staged_add, staged_commit
@@ -41,11 +41,11 @@ from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMP
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
     Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_meld_value, sb_meld_bonus,
-    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, is_wild, is_red3)
+    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, kind_of, is_wild, is_red3)
 from cardsim.games._samba_state cimport (
     SBState, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
-    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, set_live)
+    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
 from cardsim.games._samba_out cimport sb_go_out_ok
 from cardsim.core._bits cimport cs_ctz
 from cardsim.games._samba_legal cimport draw_legal, meld_legal
@@ -130,7 +130,7 @@ cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
         s.opened[side] = 0
         s.req_pen[side] = 0
         memset(&s.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
-        s.live[side] = 0
+        reindex(s, side)
     staged_clear(&s.stage)
     hand_clear(&s.aside)
     # deck[161] is dealt first (the top of the pack)
@@ -212,7 +212,7 @@ cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards,
     sb_meld_of(cnt, m)
     m.cards = cards[0]
     m.pending = pending
-    set_live(s, side, i)
+    reindex(s, side)
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i
@@ -223,6 +223,7 @@ cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
         i = cs_ctz(b)
         b &= b - 1
         s.melds[side][i].pending = 0
+    reindex(s, side)
 
 cdef void check_out(SBState* s, const SBConfig* c, int p) noexcept nogil:
     if hand_size(&s.hand[p]) == 0 and s.stage.n == 0:
@@ -281,7 +282,7 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
                     add_kind(&s.known[p], k)
                     cnt[k] -= 1
             memset(&s.melds[side][i], 0, sizeof(Meld))
-            set_live(s, side, i)
+    reindex(s, side)
     s.batch_value = 0
     s.req_pen[side] += 100
 
@@ -328,6 +329,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
             i = a - A_TAKE_SEQ
             add_kind(&s.melds[side][i].cards, k)
             set_meld(&s.melds[side][i], &s.melds[side][i].cards)
+            reindex(s, side)
             s.melded[p] = 1
             s.drew = 1
             if s.nstock > 0:
@@ -337,6 +339,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         i = a - A_TAKE_LAYOFF
         add_kind(&s.melds[side][i].cards, k)
         set_meld(&s.melds[side][i], &s.melds[side][i].cards)
+        reindex(s, side)
         s.melded[p] = 1
         take_rest(s, c, p)
         check_out(s, c, p)
@@ -385,7 +388,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         sb_hand_merge(&h, &s.melds[side][i].cards)
         set_meld(m, &h)
         memset(&s.melds[side][i], 0, sizeof(Meld))
-        set_live(s, side, i)
+        reindex(s, side)
         s.merge_from = -1
         return
     if a >= A_MERGE_FROM:
@@ -396,19 +399,22 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         h = s.melds[side][i].cards
         sb_hand_merge(&h, &s.stage.cards)
         set_meld(&s.melds[side][i], &h)
+        reindex(s, side)
         staged_clear(&s.stage)
         s.melded[p] = 1
         check_out(s, c, p)
         return
 
 cdef void sb_hand_merge(Hand* dst, const Hand* src) noexcept nogil:
-    """dst += src card by card (jokers kept canonical)."""
-    cdef int8_t cnt[SB_KINDS]
-    cdef int k, j
-    sb_counts(src, cnt)
-    for k in range(SB_KINDS):
-        for j in range(cnt[k]):
-            add_kind(dst, k)
+    """dst += src card by card (jokers kept canonical: add_kind; the result depends only on the
+    counts, so the cards are visited in layer order)."""
+    cdef uint64_t b
+    cdef int i
+    for i in range(4):
+        b = src.layer[i]
+        while b:
+            add_kind(dst, kind_of(cs_ctz(b)))
+            b &= b - 1
 
 # ---------------------------------------------------------------------------------------------
 # end of deal, scoring (§5, §6), match (§7)
