@@ -188,25 +188,6 @@ cdef inline int merge_key(int key, int v) noexcept nogil:
     """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
     return v if key == -1 else (key if key == v else -2)
 
-cdef inline bint shape_ok(const AddCtx* x, int added) noexcept nogil:
-    """Exact pre-filter of add_check (added already in x.S): the stage is all black threes, or
-    holds no three and its naturals are of one rank (a group shape) or of one suit, each once,
-    without wilds (a sequence shape). A new meld, a lay-off and an initial meld each need one of
-    these shapes, so the completion searches would answer no for any other stage."""
-    cdef int rk = x.srank, su = x.ssuit
-    cdef bint dup = x.sdup, wild = x.sw > 0
-    if x.r3 or is_red3(added):
-        return False
-    if x.nb or is_black3(added):
-        return x.nb + is_black3(added) == x.nS + 1
-    if is_natural(added):
-        rk = merge_key(rk, rank_of(added))
-        su = merge_key(su, suit_of(added))
-        dup = dup or x.S[added] > 1
-    else:
-        wild = True
-    return rk != -2 or (su >= 0 and not dup and not wild)
-
 cdef inline uint64_t wild_kinds() noexcept nogil:
     """The wild kinds (the four deuces and the joker) as a mask."""
     return rank_mask(0) | (<uint64_t>1 << SB_JK)
@@ -220,8 +201,11 @@ cdef inline uint64_t rank_mask(int r) noexcept nogil:
     return (<uint64_t>1 << r) | (<uint64_t>1 << (13 + r)) | (<uint64_t>1 << (26 + r)) | (<uint64_t>1 << (39 + r))
 
 cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
-    """The kinds k for which shape_ok(x, k) holds, as a mask (bits 0..52): the candidates the ADD
-    checks need to look at (the others would be refused by shape_ok)."""
+    """Exact pre-filter of the ADD checks, as a mask (bits 0..52) of the kinds whose add leaves a
+    stage of a meld's shape: all black threes, or no three and naturals of one rank (a GROUP
+    shape, wilds allowed) or of one suit, each once, without wilds (a SEQUENCE shape). A new
+    meld, a lay-off and an initial meld each need one of these shapes, so the completion searches
+    would answer no for any other kind (add_check therefore sees only these candidates)."""
     cdef uint64_t wilds = rank_mask(0) | (<uint64_t>1 << SB_JK)
     cdef uint64_t nats = ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
     cdef uint64_t m = 0
@@ -436,15 +420,13 @@ cdef bint add_check_raw(AddCtx* x, int added) noexcept nogil:
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
-        if not (is_natural(added) or is_wild(added)) or not x.mi.slot or not shape_ok(x, added):
+        if not (is_natural(added) or is_wild(added)) or not x.mi.slot:
             return False
         if x.mode == ADD_PENALIZE:
             return sb_complete_new(S, H, 0, False, c) != 0 or (x.mo and sb_opening_out(S, H, x.need, 0, x.kneed, c) != 0)
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
         return opening_ok(S, H, x.need, x.extra, 0, x.kneed, x.mo, c)
-    if not shape_ok(x, added):
-        return False
     nS = x.nS + 1
     hsize = x.hsize - 1
     if x.nS == 0 and not is_black3(added):
@@ -477,7 +459,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
     cdef AddCtx x
     cdef int k, i
-    cdef uint64_t m, acc, st = s.stage.cards.layer[0]
+    cdef uint64_t m, acc, und = 0, st = s.stage.cards.layer[0]
     x.s = s
     x.c = c
     x.stage = &s.stage.cards
@@ -489,6 +471,15 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.mo = may_out(s)
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
     x.mi = mi
+    acc = 0
+    if mode == ADD_OPENED and st == 0 and hsize >= 5:
+        # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
+        # rest of the set-up only for the candidates they leave undecided
+        und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
+        acc = opened_empty_fast(&x, H, &und)
+        as_add_mask(out, A_ADD, acc)
+        if und == 0:
+            return cs_popcount(acc)
     x.nS = 0
     x.hsize = hsize
     x.srank = -1
@@ -528,9 +519,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         if x.nS == 0 and mode != ADD_OPENED:
             m &= opening_mask(H, s.hand[s.turn].layer[0])
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
-        acc = opened_empty_fast(&x, H, &m)
-        as_add_mask(out, A_ADD, acc)
-        return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
+        return cs_popcount(acc) + staged_legal_adds(&s.stage, und, A_ADD, add_completable, &x, out)
     return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok, int K, bint mo,
