@@ -136,20 +136,26 @@ cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
     if count_kind(&s.known[p], k):
         remove_kind(&s.known[p], k)
 
-cdef inline void reindex(SBState* s, int side) noexcept nogil:
-    """Recompute s.live[side] and s.mi[side] from the side's meld slots: call after every change
-    of a slot (placed, laid off onto, merged, emptied, pending cleared). One pass: canastas, a
-    free slot, the GROUPs by rank, the rest (unused entries zero, so equal melds give equal bytes)."""
-    cdef int i
+cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
+    """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
+    laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
+    (pending flags cleared; s.live already updated by the caller). One pass over the melds in
+    use: canastas, a free slot, the GROUPs by rank, the rest (unused entries zero, so equal melds
+    give equal bytes)."""
     cdef const Meld* m
     cdef MeldIndex* mi = &s.mi[side]
+    cdef uint32_t b
+    if i >= 0:
+        if s.melds[side][i].type != MT_NONE:
+            s.live[side] |= <uint32_t>1 << i
+        else:
+            s.live[side] &= ~(<uint32_t>1 << i)
     memset(mi, 0, sizeof(MeldIndex))
-    s.live[side] = 0
-    for i in range(SB_MAXMELDS):
+    b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
         m = &s.melds[side][i]
-        if m.type == MT_NONE:
-            continue
-        s.live[side] |= <uint32_t>1 << i
         if not m.pending and sb_is_canasta(m):
             mi.C += 1
         if m.type == MT_GROUP:

@@ -130,7 +130,8 @@ cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
         s.opened[side] = 0
         s.req_pen[side] = 0
         memset(&s.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
-        reindex(s, side)
+        s.live[side] = 0
+        reindex(s, side, -1)
     staged_clear(&s.stage)
     hand_clear(&s.aside)
     # deck[161] is dealt first (the top of the pack)
@@ -212,7 +213,7 @@ cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards,
     sb_meld_of(cnt, m)
     m.cards = cards[0]
     m.pending = pending
-    reindex(s, side)
+    reindex(s, side, i)
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i
@@ -223,7 +224,7 @@ cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
         i = cs_ctz(b)
         b &= b - 1
         s.melds[side][i].pending = 0
-    reindex(s, side)
+    reindex(s, side, -1)
 
 cdef void check_out(SBState* s, const SBConfig* c, int p) noexcept nogil:
     if hand_size(&s.hand[p]) == 0 and s.stage.n == 0:
@@ -282,7 +283,8 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
                     add_kind(&s.known[p], k)
                     cnt[k] -= 1
             memset(&s.melds[side][i], 0, sizeof(Meld))
-    reindex(s, side)
+            s.live[side] &= ~(<uint32_t>1 << i)
+    reindex(s, side, -1)
     s.batch_value = 0
     s.req_pen[side] += 100
 
@@ -329,7 +331,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
             i = a - A_TAKE_SEQ
             add_kind(&s.melds[side][i].cards, k)
             set_meld(&s.melds[side][i], &s.melds[side][i].cards)
-            reindex(s, side)
+            reindex(s, side, i)
             s.melded[p] = 1
             s.drew = 1
             if s.nstock > 0:
@@ -339,7 +341,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         i = a - A_TAKE_LAYOFF
         add_kind(&s.melds[side][i].cards, k)
         set_meld(&s.melds[side][i], &s.melds[side][i].cards)
-        reindex(s, side)
+        reindex(s, side, i)
         s.melded[p] = 1
         take_rest(s, c, p)
         check_out(s, c, p)
@@ -388,7 +390,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         sb_hand_merge(&h, &s.melds[side][i].cards)
         set_meld(m, &h)
         memset(&s.melds[side][i], 0, sizeof(Meld))
-        reindex(s, side)
+        reindex(s, side, i)
         s.merge_from = -1
         return
     if a >= A_MERGE_FROM:
@@ -399,7 +401,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         h = s.melds[side][i].cards
         sb_hand_merge(&h, &s.stage.cards)
         set_meld(&s.melds[side][i], &h)
-        reindex(s, side)
+        reindex(s, side, i)
         staged_clear(&s.stage)
         s.melded[p] = 1
         check_out(s, c, p)
