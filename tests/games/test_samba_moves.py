@@ -10,9 +10,13 @@ Python, is tests/games/samba_reference.py).
   with every pile take and the initial batch, melds, lay-offs, merges, black threes, red threes,
   the discard, going out, the next turn's start with an empty stock).
 - the spec's worked examples EX-S2..S6, S11, S14, S16 through the same comparison;
-- initial melds with larger hands (from the hand: equal; through the pile: every offered take
-  legal, the gaps pinned by strict xfails); the go-out query (sound; its limit pinned by a strict
-  xfail);
+- initial melds with larger hands (from the hand and through the pile: equal); initial batches
+  that empty the hand (test_initial_batch_going_out_equals_brute_force: hands near
+  going_out_min_canastas 1 or 2 canastas, at the draw and in the meld phase, compared like the
+  first test; examples with 1 and 2 canastas);
+- test_go_out_query_exact: at 4 and 6 players, ASK is offered exactly when a going-out plan exists
+  (any plan: melds, sequences, lay-offs, merges, black threes, an initial batch, a discard) and
+  'yes' leads exactly to the ends of the legal plans;
 - test_cards_conserved_every_step: 162 cards, counted from the public view (not the engine's own
   card_total), at every step of a random playout of every preset at 2..6 players.
 """
@@ -348,7 +352,7 @@ def test_ex_s16_dutch_sequence_top_card_take():
     assert any(m.pile == ("4D", "4D") and ("6C", "7C", "8C", "9C") in m.melds[0] for m in got)
 
 
-# ---- engine gaps found by the comparison (strict xfails: each passes once the engine is fixed) -----
+# ---- engine gaps found by the comparison (regressions: each once an xfail) ------------------------
 def test_initial_batch_through_the_pile_with_a_sequence():
     got = moves_at(["QD", "QH", "2H", "QS", "KS", "AS", "8D"], pile=["4C", "QD"], cum=[1500, 0],
                    stock=["9C", "9C"])
@@ -379,59 +383,85 @@ def asked(state, answer):
 
 
 def engine_yes_outcomes(state):
-    out = set()
+    """Every end the engine's legal actions reach after ASK and 'yes' (the mover's turn only)."""
+    out, seen = set(), set()
+    mover = state.spec.view(state)["turn"]
 
     def walk(s):
         for a in s.legal_actions():
             c = s.clone()
             c.apply(int(a))
             v = c.spec.view(c)
-            if v["phase"] == "end":
+            if v["phase"] == "end" or v["turn"] != mover:
                 out.add(ref.pos_from_view(v))
-            elif v["turn"] == state.spec.view(state)["turn"]:
+            elif (k := _full_key(v)) not in seen:
+                seen.add(k)
                 walk(c)
 
     walk(asked(state, "yes"))
     return out
 
 
+QUERY_MELDS = [["KS", "KH", "KD"], ["5S", "6S", "7S"], ["KC", "KC", "2D"], ["9H", "10H", "JH", "QH", "KH", "AH"],
+               ["AD", "AD", "AC", "JK"], ["3C", "3S", "3C"], ["8D", "8D", "8C", "8C", "8H", "8S"]]
+QUERY_FIT = [["KS", "KC", "KH", "2S", "JK"], ["4S", "8S", "3S"], ["KD", "KC", "2S"], ["8H", "2S"], ["AH", "AS", "2S"],
+             ["3S", "3C", "3S"], ["8H", "8C", "JK"]]              # cards that lay off onto each of QUERY_MELDS
+QUERY_POOL = ["KS", "KC", "KC", "KH", "KD", "4S", "8S", "8H", "QC", "2S", "9D", "3S", "3C", "JK", "9H", "JC", "AH",
+              "8C", "4S", "QS"]
+
+
 @st.composite
 def query_positions(draw):
+    """Seat 0 of a partnership (4 or 6 players) in the meld phase with the go-out query on: an
+    opened side with melds the hand may go out onto (groups, sequences one card short of a samba,
+    a group one card short of a canasta, black threes, 0-2 canastas) or an unopened side whose hand
+    may hold a canasta; going_out_min_canastas 1, 2 or 3."""
     players = draw(st.sampled_from([4, 6]))
-    g = cardsim.make("samba", players=players, variant=draw(st.sampled_from(PRESETS)), allow_go_out_query=True)
+    opts = {"players": players, "variant": draw(st.sampled_from(PRESETS)), "allow_go_out_query": True}
+    if draw(st.integers(0, 2)) == 0:
+        opts["going_out_min_canastas"] = draw(st.sampled_from([1, 1, 3]))
+    g = cardsim.make("samba", **opts)
     rules = ref.Rules.of(g.options)
-    melds = [["KS", "KH", "KD"], ["5S", "6S", "7S"]] + CANASTAS[:draw(st.sampled_from([1, 2, 2]))]
-    hand = draw(st.lists(st.sampled_from(["KS", "KC", "KC", "KH", "KD", "4S", "8S", "QC", "2S", "9D", "3S", "3C"]),
-                         min_size=1, max_size=5))
-    hyp.assume(fits(hand, *melds, ["4C"]))
+    opened = draw(st.integers(0, 4)) > 0
+    melds = []
+    hand = draw(st.lists(st.sampled_from(QUERY_POOL), min_size=1, max_size=5))
+    if opened:
+        picked = draw(st.lists(st.integers(0, len(QUERY_MELDS) - 1), min_size=1, max_size=3, unique=True))
+        melds = [QUERY_MELDS[i] for i in picked] + CANASTAS[:draw(st.sampled_from([0, 1, 2, 2]))]
+        if draw(st.booleans()):            # mostly cards that fit the melds (+ QC, JS: the canastas; 9D 9D 9S: new)
+            fit = [c for i in picked for c in QUERY_FIT[i]] + ["QC", "JS", "9D", "9D", "9S"]
+            hand = draw(st.lists(st.sampled_from(fit), min_size=1, max_size=5)) + hand[:draw(st.integers(0, 1))]
+    elif draw(st.booleans()):
+        hand = ["8S", "8H", "8D", "8C", "8S", "8H", "2H"][:draw(st.integers(5, 7))] + hand[:2]
     hands = [hand] + FILLERS[:players - 1]
+    hyp.assume(fits(*hands, *melds, ["4C"]) and all(ref.meld_kind(m, rules) for m in melds))
     side = [melds] + [[] for _ in range(rules.sides - 1)]
-    s = scenario(g, hands, pile=["4C"], melds=side, turn=0, dealer=players - 1, phase="meld")
+    s = scenario(g, hands, pile=["4C"], melds=side, opened=[opened] + [False] * (rules.sides - 1),
+                 cum=[draw(st.sampled_from([-200, 0]))] + [0] * (rules.sides - 1), turn=0, dealer=players - 1,
+                 phase="meld")
     return g, rules, s
 
 
-@hyp.settings(max_examples=120, deadline=None, derandomize=True)
+@hyp.settings(max_examples=300, deadline=None, derandomize=True,
+              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
 @hyp.given(case=query_positions())
-def test_go_out_query_sound(case):
-    """ASK is offered only if a going-out plan exists and the hand has 2+ cards (so that after a
-    'no' the player can still discard and keep a card: no dead end, S-D10); 'yes' leads only to
-    the ends of legal plans; 'no' leaves the reference's moves under partner_said_no."""
+def test_go_out_query_exact(case):
+    """ASK is offered exactly when a going-out plan exists (§4.4 GO_OUT_QUERY: melds, sequences,
+    lay-offs, black threes, an initial batch, then an optional discard) and the hand has 2+ cards
+    (so that after a 'no' the player can still discard and keep a card: no dead end, S-D10);
+    after 'yes' the engine's actions reach exactly the ends of the legal plans (every action keeps
+    going out completable); 'no' leaves the reference's moves under partner_said_no."""
     g, rules, s = case
     pos = ref.pos_from_view(g.spec.view(s))
     plans = plan_outcomes(pos, rules)
-    hyp.event(f"plans: {bool(plans)}")
-    if s.string_to_action("ask") not in s.legal_actions():
-        return
-    hyp.event("ask offered")
-    assert plans and len(pos.hands[0]) >= 2
-    assert engine_yes_outcomes(s) <= plans
-    compare(asked(s, "no"), rules, 2, random.Random(1))
+    offered = s.string_to_action("ask") in s.legal_actions()
+    hyp.event(f"plans: {bool(plans)}, ask offered: {offered}, opened: {pos.opened[0]}")
+    assert offered == (bool(plans) and len(pos.hands[0]) >= 2)
+    if offered:
+        assert engine_yes_outcomes(s) == plans
+        compare(asked(s, "no"), rules, 2, random.Random(1))
 
 
-@pytest.mark.xfail(strict=False, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
-                   "limits'): ASK only when every card but one is a natural of a grouped rank, and 'yes' "
-                   "allows only lay-offs onto groups; §4.4 GO_OUT_QUERY takes any legal going-out plan; not "
-                   "strict while the engine's use of _samba_out lands (then these markers go)")
 def test_go_out_query_any_plan():
     two = CANASTAS[:2]
     g = cardsim.make("samba", players=4, allow_go_out_query=True)
@@ -478,16 +508,15 @@ def test_initial_meld_from_hand_equals_brute_force(case):
 @hyp.settings(max_examples=100, deadline=None, derandomize=True,
               suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
 @hyp.given(case=unopened_positions("draw"))
-def test_initial_meld_through_the_pile_large_hands_sound(case):
-    """Every take the engine offers an unopened side with a larger hand is a legal TAKE_PILE_PAIR
-    with its batch (exactly, after the whole move). The converse fails for some batches (engine
-    bug): pinned by the strict xfails test_initial_batch_through_the_pile_* instead of a filter."""
+def test_initial_meld_through_the_pile_large_hands_equals_brute_force(case):
+    """An unopened side with a larger hand at the draw: the takes the engine offers, each with its
+    initial batch, are exactly the legal TAKE_PILE_PAIR moves (compared after the whole move)."""
     g, rules, s = case
     pos = ref.pos_from_view(g.spec.view(s))
     eng = set(engine_moves(s))
     brute = ref.whole_moves(pos, rules)
-    assert eng <= brute, f"{pos}\n" + "\n".join(map(str, sorted(eng - brute, key=repr)))
-    hyp.event(f"engine reaches {'all' if eng == brute else 'not all'} spec moves")
+    assert eng == brute, (f"{pos}\nnot spec-legal: {sorted(eng - brute, key=repr)}"
+                          f"\nnot reachable: {sorted(brute - eng, key=repr)}")
 
 
 def test_initial_batch_through_the_pile_wilds_on_the_second_meld():
@@ -505,11 +534,79 @@ def test_initial_batch_through_the_pile_the_deal_does_not_end():
         ["10S", "5S", "5S", "8S", "9S", "10S", "10H"], pile=["10S"], stock=[]))
 
 
-@pytest.mark.xfail(strict=False, raises=AssertionError, reason="engine limit (docs/rules/samba.md 'Engine "
-                   "limits'): an initial meld that empties the hand is not offered, though the hand guard allows "
-                   "going out with going_out_min_canastas canastas (§4.0 HG): here 1, the pile group a canasta; "
-                   "not strict while the engine's use of _samba_out lands (then these markers go)")
+@st.composite
+def going_out_batches(draw):
+    """An unopened seat 0 whose hand nearly holds going_out_min_canastas canastas (1 or 2), at the
+    draw (a natural pair for a pile of 1-2 cards) or in the meld phase: initial batches that empty
+    the hand (§4.0 HG), with or without a discard, every preset, reject or penalize, 2 or 4 players."""
+    min_can = draw(st.sampled_from([1] * 7 + [2]))
+    players = draw(st.sampled_from([2, 4]))
+    opts = {"variant": draw(st.sampled_from(PRESETS)), "players": players, "going_out_min_canastas": min_can}
+    if draw(st.booleans()):
+        opts["insufficient_initial_meld"] = "penalize"
+    g = cardsim.make("samba", **opts)
+    rules = ref.Rules.of(g.options)
+    r1, r2 = draw(st.lists(st.sampled_from(ref.RANKS[:-1]), min_size=2, max_size=2, unique=True))
+    phase = draw(st.sampled_from(["draw", "meld"]))
+    n1 = draw(st.integers(4 if min_can == 1 else 5, 6))
+    n2 = draw(st.sampled_from([5, 6]) if min_can == 2 else st.sampled_from([0, 0, 2, 3]))
+    hand = ([r1 + "S", r1 + "H"] * 3)[:n1] + ([r2 + "D", r2 + "C"] * 3)[:n2]
+    hand += draw(st.lists(st.sampled_from(["2S", "JK", "2H"]), max_size=2))
+    hand += draw(st.lists(st.sampled_from(["5S", "6S", "7S", "9D"]), max_size=1 if min_can == 2 else 2))
+    pile = draw(st.lists(st.sampled_from(["9C", "4D"]), max_size=1)) + [r1 + "D" if phase == "draw" else "4C"]
+    stock = draw(st.sampled_from([[], ["9C", "9C"]]))
+    hands = [hand] + FILLERS[:players - 1]
+    hyp.assume(fits(*hands, pile, stock))
+    s = scenario(g, hands, pile=pile, melds=[[] for _ in range(rules.sides)], opened=[False] * rules.sides,
+                 cum=[draw(st.sampled_from(SCORES))] + [0] * (rules.sides - 1), stock=stock, turn=0,
+                 dealer=players - 1, phase=phase)
+    return g, rules, s
+
+
+@hyp.settings(max_examples=200, deadline=None, derandomize=True,
+              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@hyp.given(case=going_out_batches(), path=st.integers(0, 2**32))
+def test_initial_batch_going_out_equals_brute_force(case, path):
+    g, rules, s = case
+    pos = ref.pos_from_view(g.spec.view(s))
+    hyp.event(f"an initial batch may leave <= 1 card: {any(m.opened[0] and len(m.hands[0]) <= 1 for m in ref.whole_moves(pos, rules))}")
+    compare(s, rules, 3, random.Random(path), events=True)
+
+
 def test_initial_batch_that_goes_out():
+    """going_out_min_canastas 1: the pile group of all seven 4s is a canasta and empties the hand:
+    HG allows it (§4.0), so the pile can be taken (and, the stock being empty, the deal goes on)."""
     got = moves_at(["4S", "4S", "4H", "4H", "4S", "4H"], options={"going_out_min_canastas": 1}, pile=["4D"],
                    stock=[], cum=[-200, 0])
     assert any(m.end == ("went_out", 0) for m in got)
+
+
+KINGS = ["KS", "KH", "KS", "KH", "KS", "KH", "2S"]
+QUEENS = ["QD", "QC", "QD", "QC", "QD", "QC", "JK"]
+
+
+def _unopened(hand):
+    g = cardsim.make("samba", players=2)
+    return g, scenario(g, [hand, ["9C", "4D"]], pile=["4C"], stock=["9C", "9C"], cum=[5000, 0], turn=0, dealer=1,
+                       phase="meld")
+
+
+def test_initial_batch_that_goes_out_with_two_canastas():
+    """Default rules (two canastas), requirement 150: K x6 + 2S (80) and Q x6 + JK (110) are one minimal
+    batch holding both canastas, so it may empty the hand (out at once) or leave one card to discard;
+    without the second canasta a batch may not leave the hand under two cards (HG, §4.0)."""
+    from cardsim.games.samba import move_to_actions
+    g, s = _unopened(KINGS + QUEENS)
+    for a in move_to_actions(s, {"initial": [KINGS, QUEENS]}):
+        s.apply(a)
+    assert ref.pos_from_view(g.spec.view(s)).end == ("went_out", 0)
+    g, s = _unopened(KINGS + QUEENS + ["5S"])
+    for a in move_to_actions(s, {"initial": [KINGS, QUEENS]}):
+        s.apply(a)
+    assert ref.pos_from_view(g.spec.view(s)).hands[0] == ("5S",)
+    for a in move_to_actions(s, {"discard": "5S"}):
+        s.apply(a)
+    assert ref.pos_from_view(g.spec.view(s)).end == ("went_out", 0)
+    g, s = _unopened(KINGS + ["QD", "QC", "QD", "JK"])
+    with pytest.raises(cardsim.IllegalActionError):
+        move_to_actions(s, {"initial": [KINGS, ["QD", "QC", "QD", "JK"]]})

@@ -20,9 +20,11 @@ The side's GROUPs of a rank may first be merged (every set partition). Order of 
 steps: any plan whose final position has the canastas can be ordered so that only its last step
 matters for HG, except a plan of single-card lay-offs that each complete a canasta (handled by
 the rule `hand <= canastas missing`). Bounds (docs/rules/samba.md, engine limits): at most
-4 GROUPs of a rank receive cards (others stay as they are), at most ONODES search nodes per query;
-an unopened side's pending melds take no lay-offs before the batch is complete. A bound only
-ever answers no: the engine never offers an action that cannot be completed.
+4 GROUPs of a rank take cards or merge (others stay as they are); a merge that makes a canasta
+closed to wilds (wild_onto_canasta) takes no new wild; at most ONODES search nodes per query;
+while an unopened side's batch is pending, the rest of a plan goes into new melds (the same
+positions are reached by staging those cards into the batch's melds). A bound only ever answers
+no: the engine never offers an action that cannot be completed.
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, uint32_t
