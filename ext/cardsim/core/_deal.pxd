@@ -11,18 +11,22 @@ cdef inline void shuffle(card_t* a, int n, Rng* rng) noexcept nogil:
     """Fisher-Yates: a uniform permutation of a[0..n-1] in place (n - 1 draws of the stream)."""
     cdef int i, j
     cdef card_t t
-    for i in range(n - 1, 0, -1):
-        j = <int>rng_below(rng, i + 1)
+    cdef Rng r = rng[0]     # a local copy: the byte stores into a[] may alias *rng, which would
+    for i in range(n - 1, 0, -1):   # make the compiler reload and store the stream for every card
+        j = <int>rng_below(&r, i + 1)
         t = a[i]; a[i] = a[j]; a[j] = t
+    rng[0] = r
 
 cdef inline void shuffle_prefix(card_t* a, int n, int k, Rng* rng) noexcept nogil:
     """Partial Fisher-Yates: afterwards a[0..k-1] is a uniform k-permutation of the n entries
     (k draws; the rest a[k..n-1] holds the others in no guaranteed order). 0 <= k <= n."""
     cdef int i, j
     cdef card_t t
+    cdef Rng r = rng[0]     # local copy of the stream (see shuffle)
     for i in range(k):
-        j = i + <int>rng_below(rng, n - i)
+        j = i + <int>rng_below(&r, n - i)
         t = a[i]; a[i] = a[j]; a[j] = t
+    rng[0] = r
 
 cdef inline void fill_identity(card_t* a, int n) noexcept nogil:
     """a[i] = i for i < n (a fresh single pack before a shuffle)."""

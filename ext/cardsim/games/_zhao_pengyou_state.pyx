@@ -58,7 +58,6 @@ OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Shuffle the pack on the deal stream and reset everything of a deal (§3)."""
     cdef int i, n = 0, su, rk, q
-    cdef Rng r
     for su in range(4):
         for rk in range(13):
             for i in range(c.decks):
@@ -71,11 +70,7 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
         s.deck[n] = ZP_BJK
         n += 1
     s.deck_len = n
-    # shuffled with a local copy of the stream: the deck's byte stores could alias s.rng through
-    # the pointer, which kept the generator's state in memory (about 10 instructions per card)
-    r = s.rng
-    shuffle(s.deck, n, &r)
-    s.rng = r
+    shuffle(s.deck, n, &s.rng)
     for q in range(MAX_PLAYERS):
         hand_clear(&s.hand[q])
         hand_clear(&s.played[q])
