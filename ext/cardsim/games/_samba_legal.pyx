@@ -7,11 +7,16 @@ the hand guard (HG) and, for an unopened side, an initial batch reaching the req
 (`add_completable`, with the completion searches of `_samba_rules`).
 
 Speed without changing the sets: per legal set the hand and the stage are read once, and the
-side's melds come indexed with the state (SBState.mi, recomputed when they change); the candidates the stage's shape cannot take are masked out before the
-callback (shape_mask); a one-card stage's GROUP parts are answered once per rank and once for the
-wilds (single_ok); the initial-meld search is skipped when sb_value_bound is below the
-requirement. Each shortcut only skips work whose answer is known, so the sets equal those of the
-plain searches (tests/games/test_samba_agents.py pins them).
+side's melds come indexed with the state (SBState.mi, recomputed when they change); the
+candidates the stage's shape cannot take are masked out first (shape_mask; for a pile group the
+top's rank); an opened side with nothing staged and >= 5 cards in hand has its ADD set decided
+in closed form per class (opened_empty_fast; the rest through the callback, where a one-card
+stage's GROUP parts are answered once per rank and once for the wilds, single_ok); with a
+GROUP-shaped stage the candidates of one class are decided on one member (opened_class_adds);
+the initial-meld search is skipped when sb_value_bound is below the requirement. Each shortcut
+only skips work whose answer is known (each says why), so the sets equal those of the plain
+per-candidate searches (tests/games/test_samba_agents.py pins them; tests/games/
+test_samba_moves.py checks them against brute force).
 
 The state struct, the action layout and the inline helpers are in `_samba_state.pxd`; the action
 space is described in the module docstring of `cardsim.games._samba`.
@@ -151,8 +156,7 @@ ctypedef struct AddCtx:
     int nb                   # black threes staged
     int r3                   # red threes staged
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
-    int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok);
-                             # stage of >= 1 card: add_check of class r (class_of); -1 unknown
+    int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok), -1 unknown
     int8_t wild_memo         # ... from a wild (-1 unknown)
     const MeldIndex* mi      # the side's melds
 
@@ -247,6 +251,45 @@ cdef inline uint64_t opening_mask(const int8_t* H, uint64_t held) noexcept nogil
     if pair:
         m |= rank_mask(0) | (<uint64_t>1 << SB_JK)
     return m
+
+cdef uint64_t opened_class_adds(AddCtx* x, uint64_t* cand) noexcept nogil:
+    """Opened side, a stage of >= 1 card with a GROUP shape (no black three, naturals of at most
+    one rank): the candidates that keep it a GROUP shape fall into classes whose add_check answer
+    is one: every wild, and the naturals of one rank (the staged rank, or any rank when only
+    wilds are staged). Each class is decided on one member and its members are accepted or
+    refused together; the others (a SEQUENCE's next cards) stay in *cand for the callback.
+    Exact: such an add leaves a stage no SEQUENCE can take (two suits, a repeated card or a
+    wild), and the GROUP checks (sb_complete_new_n's GROUP part, the lay-offs onto the GROUPs of
+    the rank) read only the rank's and the wilds' counts of the stage and the hand, the same
+    whichever suit (or wild) was moved. (A wild class can be accepted only with at most one wild
+    staged, so the joker identity never reaches its copy limit here.)"""
+    cdef uint64_t m = cand[0], acc = 0, cm
+    cdef int r
+    cm = m & wild_kinds()
+    if cm:
+        if check_one(x, cs_ctz(cm)):
+            acc |= cm
+        m &= ~cm
+    for r in range(2, 13):
+        if x.srank >= 0 and r != x.srank:
+            continue
+        cm = m & rank_mask(r)
+        if cm:
+            if check_one(x, cs_ctz(cm)):
+                acc |= cm
+            m &= ~cm
+    cand[0] = m
+    return acc
+
+cdef inline bint check_one(AddCtx* x, int k) noexcept nogil:
+    """add_check for the candidate kind k (held), moved from x.H to x.S and back."""
+    cdef bint ok
+    x.S[k] += 1
+    x.H[k] -= 1
+    ok = add_check(x, k)
+    x.S[k] -= 1
+    x.H[k] += 1
+    return ok
 
 cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noexcept nogil:
     """Opened side, nothing staged, at least 5 cards in hand: single_ok's answers in closed form
@@ -364,37 +407,7 @@ cdef bint single_ok(AddCtx* x, int k) noexcept nogil:
             return True
     return False
 
-cdef inline int class_of(const AddCtx* x, int added) noexcept nogil:
-    """Opened side, stage of >= 1 card (not black threes): the candidates whose add_check answer
-    is one per legal set share a class: 0 for every wild, the rank for a natural of the staged
-    rank (or of any rank when only wilds are staged); -1 for the others (a sequence's next card).
-    Such a candidate leaves the stage a GROUP shape that no SEQUENCE can take (two suits, a
-    repeated card or a wild), and the GROUP checks (sb_complete_new_n's GROUP part, lay-offs onto
-    the GROUPs of the rank) read only the rank's and the wilds' counts of the stage and the hand,
-    the same whichever suit (or wild) was moved."""
-    if x.srank == -2 or x.nb or is_black3(added):
-        return -1
-    if is_wild(added):
-        return 0
-    if is_natural(added) and (x.srank == -1 or x.srank == rank_of(added)):
-        return rank_of(added)
-    return -1
-
 cdef bint add_check(AddCtx* x, int added) noexcept nogil:
-    """add_completable's rule, with `added` already moved from x.H to x.S (opened side, a stage
-    of >= 1 card: answered once per class_of)."""
-    cdef int cls
-    cdef bint ok
-    if x.mode != ADD_OPENED or x.nS == 0:
-        return add_check_raw(x, added)
-    cls = class_of(x, added)
-    if cls < 0:
-        return add_check_raw(x, added)
-    if x.grp_memo[cls] < 0:
-        x.grp_memo[cls] = add_check_raw(x, added)
-    return x.grp_memo[cls]
-
-cdef bint add_check_raw(AddCtx* x, int added) noexcept nogil:
     """add_completable's rule, with `added` already moved from x.H to x.S."""
     cdef const SBState* s = x.s
     cdef const SBConfig* c = x.c
@@ -520,6 +533,10 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             m &= opening_mask(H, s.hand[s.turn].layer[0])
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
         return cs_popcount(acc) + staged_legal_adds(&s.stage, und, A_ADD, add_completable, &x, out)
+    if mode == ADD_OPENED and x.nS > 0 and x.nb == 0 and x.srank != -2:
+        acc = opened_class_adds(&x, &m)
+        as_add_mask(out, A_ADD, acc)
+        return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
     return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok, int K, bint mo,
