@@ -41,7 +41,7 @@ from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMP
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
     Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_meld_value, sb_meld_bonus,
-    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, kind_of, is_wild, is_red3)
+    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, kind_of, rank_of, is_wild, is_red3)
 from cardsim.games._samba_state cimport (
     SBState, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
@@ -205,6 +205,24 @@ cdef void set_meld(Meld* m, const Hand* cards) noexcept nogil:
         m.lo = t.lo
         m.hi = t.hi
 
+cdef void meld_take(Meld* m, int k) noexcept nogil:
+    """One card of kind k joins meld m (a lay-off the legal set offered, so the result is valid):
+    its cards, and the fields set_meld (sb_meld_of) would give: n; naturals and wilds (a
+    SEQUENCE's and BLACK3's cards count as naturals); a SEQUENCE's run ends."""
+    cdef int r
+    add_kind(&m.cards, k)
+    m.n += 1
+    if is_wild(k):
+        m.wild += 1
+    else:
+        m.nat += 1
+        if m.type == MT_SEQ:
+            r = rank_of(k)
+            if r < m.lo:
+                m.lo = r
+            if r > m.hi:
+                m.hi = r
+
 cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards, bint pending) noexcept nogil:
     cdef int8_t cnt[SB_KINDS]
     cdef int i = free_slot(s, side)
@@ -294,7 +312,8 @@ cdef void next_turn(SBState* s, const SBConfig* c) noexcept nogil:
 cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
-    cdef int p = s.turn, side = side_of(c, p), k, i, got, n
+    cdef int p = s.turn, side = side_of(c, p), k, i, j, got, n
+    cdef uint64_t b
     cdef Meld* m
     cdef Hand h
     if s.phase == PH_ANSWER:
@@ -329,8 +348,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
             return
         if a >= A_TAKE_SEQ:
             i = a - A_TAKE_SEQ
-            add_kind(&s.melds[side][i].cards, k)
-            set_meld(&s.melds[side][i], &s.melds[side][i].cards)
+            meld_take(&s.melds[side][i], k)
             reindex(s, side, i)
             s.melded[p] = 1
             s.drew = 1
@@ -339,8 +357,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
             check_out(s, c, p)
             return
         i = a - A_TAKE_LAYOFF
-        add_kind(&s.melds[side][i].cards, k)
-        set_meld(&s.melds[side][i], &s.melds[side][i].cards)
+        meld_take(&s.melds[side][i], k)
         reindex(s, side, i)
         s.melded[p] = 1
         take_rest(s, c, p)
@@ -398,9 +415,11 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         return
     if a >= A_LAYOFF and a < A_TAKE_LAYOFF:
         i = a - A_LAYOFF
-        h = s.melds[side][i].cards
-        sb_hand_merge(&h, &s.stage.cards)
-        set_meld(&s.melds[side][i], &h)
+        for j in range(4):
+            b = s.stage.cards.layer[j]
+            while b:
+                meld_take(&s.melds[side][i], kind_of(cs_ctz(b)))
+                b &= b - 1
         reindex(s, side, i)
         staged_clear(&s.stage)
         s.melded[p] = 1
