@@ -281,6 +281,49 @@ cdef uint64_t opened_class_adds(AddCtx* x, uint64_t* cand) noexcept nogil:
     cand[0] = m
     return acc
 
+cdef uint64_t opened_seq_adds(AddCtx* x, uint64_t* cand) noexcept nogil:
+    """Opened side, a SEQUENCE-shaped stage (naturals of one suit, each once, no wild) of >= 2
+    ranks after the add, at least 8 cards in hand and a free slot: the next cards of the suit
+    (*cand) decided in closed form for a new SEQUENCE; those it refuses stay in *cand for the
+    callback when a SEQUENCE of the suit is on the table (a lay-off), else are refused. Exact
+    (sb_complete_new_n's SEQUENCE part; its GROUP part fails with two ranks staged): the run
+    lo..hi of the staged ranks and the candidate must span <= 7 ranks with every missing rank in
+    hand; then 3 or more ranks need no extension, 2 ranks one held neighbour, and the hand keeps
+    >= 2 cards (h' >= 7 cards, at most 5 fill the gaps)."""
+    cdef uint64_t m = cand[0], acc = 0, und = 0, bit
+    cdef int su = x.ssuit, k, rc, lo, hi, r
+    cdef uint32_t R = 0, Hs, T, need
+    cdef bint seq_on_table = False
+    cdef const Meld* mm
+    cdef int j
+    for j in range(x.mi.nlive - x.mi.ngrp):
+        mm = &x.s.melds[x.side][x.mi.oth[j]]
+        if mm.type == MT_SEQ and mm.key == su and not mm.pending and mm.n < 7:
+            seq_on_table = True
+    R = <uint32_t>((x.smask >> (13 * su)) & 0x1FFF)
+    Hs = <uint32_t>((x.s.hand[x.s.turn].layer[0] >> (13 * su)) & 0x1FFF)
+    while m:
+        k = cs_ctz(m)
+        bit = <uint64_t>1 << k
+        m &= m - 1
+        rc = rank_of(k)
+        T = R | (<uint32_t>1 << rc)
+        lo = cs_ctz(T)
+        hi = lo
+        for r in range(lo, 13):
+            if (T >> r) & 1:
+                hi = r
+        if hi - lo <= 6:
+            need = (((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T
+            if (need & ~Hs) == 0:
+                if hi - lo >= 2 or (lo - 1 >= 2 and (Hs >> (lo - 1)) & 1) or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1):
+                    acc |= bit
+                    continue
+        if seq_on_table:
+            und |= bit
+    cand[0] = und
+    return acc
+
 cdef inline bint check_one(AddCtx* x, int k) noexcept nogil:
     """add_check for the candidate kind k (held), moved from x.H to x.S and back."""
     cdef bint ok
@@ -533,8 +576,10 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             m &= opening_mask(H, s.hand[s.turn].layer[0])
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
         return cs_popcount(acc) + staged_legal_adds(&s.stage, und, A_ADD, add_completable, &x, out)
-    if mode == ADD_OPENED and x.nS > 0 and x.nb == 0 and x.srank != -2:
-        acc = opened_class_adds(&x, &m)
+    if mode == ADD_OPENED and x.nS > 0 and x.nb == 0:
+        acc = opened_class_adds(&x, &m) if x.srank != -2 else 0
+        if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and hsize >= 8 and mi.slot:
+            acc |= opened_seq_adds(&x, &m)
         as_add_mask(out, A_ADD, acc)
         return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
     return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
