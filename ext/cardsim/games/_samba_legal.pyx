@@ -175,18 +175,12 @@ cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
     cdef uint64_t d = ((play.cards.layer[0] ^ x.stage.layer[0]) | (play.cards.layer[1] ^ x.stage.layer[1])
                        | (play.cards.layer[2] ^ x.stage.layer[2]) | (play.cards.layer[3] ^ x.stage.layer[3]))
     cdef int added
-    cdef bint ok
     if d == 0:
         return False                            # no copy more (a fifth staged joker identity)
     added = kind_of(cs_ctz(d))
     if x.H[added] == 0:
         return False
-    x.S[added] += 1
-    x.H[added] -= 1
-    ok = add_check(x, added)
-    x.S[added] -= 1
-    x.H[added] += 1
-    return ok
+    return check_one(x, added)
 
 cdef inline int merge_key(int key, int v) noexcept nogil:
     """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
