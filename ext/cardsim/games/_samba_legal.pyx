@@ -39,8 +39,10 @@ from cardsim.games._samba_state cimport (
     count_kind, canastas, canastas_of, req_of, blocked_top, pile_rest_in, may_out, pending_batch)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
-    """Cards the hand gains when the whole pile (top already removed) joins it."""
+    """Cards the hand gains when the whole pile (top already removed) joins it (pile_rest_in)."""
     cdef int i, n = 0
+    if c.red3_manual or s.pile_frz == 0:
+        return s.npile
     for i in range(s.npile):
         if c.red3_manual or not is_red3(s.pile[i]):
             n += 1

@@ -198,8 +198,11 @@ cdef inline bint blocked_top(const SBState* s) noexcept nogil:
     return is_wild(t) or rank_of(t) == 1
 
 cdef inline int pile_rest_in(const SBState* s, const SBConfig* c) noexcept nogil:
-    """Cards the hand gains from the pile below the top (red threes are exposed instead, auto)."""
+    """Cards the hand gains from the pile below the top (red threes are exposed instead, auto).
+    pile_frz counts the pile's wilds and red threes: with none, every card below the top."""
     cdef int i, n = 0
+    if c.red3_manual or s.pile_frz == 0:
+        return s.npile - 1 if s.npile > 0 else 0
     for i in range(s.npile - 1):
         if c.red3_manual or not is_red3(s.pile[i]):
             n += 1
