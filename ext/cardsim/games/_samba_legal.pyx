@@ -330,7 +330,12 @@ cdef inline bint check_one(AddCtx* x, int k) noexcept nogil:
     x.H[k] += 1
     return ok
 
-cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noexcept nogil:
+cdef inline int held_of(const Hand* h, uint64_t ids) noexcept nogil:
+    """Cards of h whose identity is in the mask `ids` (all copies)."""
+    return (cs_popcount(h.layer[0] & ids) + cs_popcount(h.layer[1] & ids) + cs_popcount(h.layer[2] & ids)
+            + cs_popcount(h.layer[3] & ids))
+
+cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
     """Opened side, nothing staged, at least 5 cards in hand: single_ok's answers in closed form
     for whole classes of candidates at once. Returns the candidates of *cand known completable and
     leaves in *cand those still to be checked by the callback (black threes, lay-offs needing the
@@ -352,7 +357,9 @@ cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noex
     cdef uint64_t nats = nat_kinds()
     cdef uint32_t grp_yes = 0, grp_maybe = 0
     cdef uint64_t seq_yes = 0, seq_maybe = 0
-    cdef int r, su, k, lo, hn, j, hw = sb_wilds(H)
+    cdef const Hand* hand = &s.hand[s.turn]
+    cdef int r, su, k, lo, hn, j
+    cdef int hw = held_of(hand, rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2))
     cdef bint pair = False
     for j in range(mi.nlive - mi.ngrp):
         mm = &s.melds[x.side][mi.oth[j]]
@@ -375,7 +382,7 @@ cdef uint64_t opened_empty_fast(AddCtx* x, const int8_t* H, uint64_t* cand) noex
         else:
             grp_maybe |= <uint32_t>1 << mm.key
     for r in range(2, 13):
-        hn = sb_nat_of_rank(H, r)
+        hn = held_of(hand, rank_mask(r))
         if hn == 0:
             continue
         if hn >= 2:
@@ -506,9 +513,10 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     return False
 
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
-                    const int8_t* H, int hsize, const int8_t* S, ActionSet* out) noexcept nogil:
+                    int8_t* H, bint hready, int hsize, const int8_t* S, ActionSet* out) noexcept nogil:
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
-    kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes."""
+    kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes. H: the
+    hand's counts, filled here first when not hready (the closed forms may not need them)."""
     cdef AddCtx x
     cdef int k, i
     cdef uint64_t m, acc, und = 0, st = s.stage.cards.layer[0]
@@ -528,10 +536,12 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
         # rest of the set-up only for the candidates they leave undecided
         und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
-        acc = opened_empty_fast(&x, H, &und)
+        acc = opened_empty_fast(&x, &und)
         as_add_mask(out, A_ADD, acc)
         if und == 0:
             return cs_popcount(acc)
+    if not hready:
+        sb_counts(&s.hand[s.turn], H)
     x.nS = 0
     x.hsize = hsize
     x.srank = -1
@@ -674,16 +684,22 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef int n = 0, hn, hw, j, srank, ssuit
     cdef uint64_t st
     cdef const MeldIndex* mi = &s.mi[side]
-    cdef bint mo = may_out(s), ok, isnat
+    cdef bint mo = may_out(s), ok, isnat, lazy_h
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     cdef Meld m
     cdef Meld tmp
     as_clear(out, NW)
-    sb_counts(&s.hand[p], H)
     sb_counts(&s.stage.cards, S)
     hsize = hand_size(&s.hand[p])
     ssize = hand_size(&s.stage.cards)
+    # an opened side with nothing staged and >= 5 cards: the hand's counts only if the ADD set's
+    # closed forms leave candidates to the callback (legal_adds fills H then), red threes are
+    # manual (discard_legal) or the go-out query is on (ask_ok)
+    lazy_h = (s.opened[side] and ssize == 0 and hsize >= 5 and s.merge_from < 0 and s.pile_take != 1
+              and not c.red3_manual and not c.go_out_query)
+    if not lazy_h:
+        sb_counts(&s.hand[p], H)
     C = mi.C
     if s.merge_from >= 0:
         for j in range(mi.ngrp):
@@ -700,7 +716,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, hsize, S, out)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, True, hsize, S, out)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
@@ -715,7 +731,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
-                        mi, H, hsize, S, out)
+                        mi, H, True, hsize, S, out)
         if ssize:
             t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and mi.slot:
@@ -736,7 +752,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             n += 1
         return n
     # opened side
-    n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, hsize, S, out)
+    n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out)
     if ssize:
         t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
         if mi.slot:
