@@ -558,51 +558,68 @@ cdef int o_step(const Meld* melds, int target, int type, int key, int lo, int hi
 
 cdef int o_stage_group(const Meld* melds, const int8_t* S, const int8_t* H, int r, int need,
                        const SBConfig* c) noexcept nogil:
-    """The staged cards as a GROUP of rank r: every choice of the naturals of r (per suit) and of
-    the wilds (jokers, deuces in suit order) joining them, as a new GROUP or laid off onto one of
-    the side's GROUPs of rank r."""
+    """The staged cards as a GROUP of rank r: every choice of the naturals of r and of the wilds
+    (jokers, deuces in suit order) joining them, as a new GROUP or laid off onto one of the side's
+    GROUPs of rank r. The naturals are chosen per suit where the suit matters (a neighbour of its
+    suit in hand, or a SEQUENCE it extends), by count from the other suits (interchangeable: those
+    cards can only join GROUPs of r or be discarded)."""
     cdef int8_t H2[SB_KINDS]
-    cdef int sn = sb_nat_of_rank(S, r), sw = sb_wilds(S), a0, a1, a2, a3, j, d, t, s, i, nat, w, v, vs = 0
-    cdef int D = H[0] + H[13] + H[26] + H[39], k
+    cdef int8_t lim[4]
+    cdef int sn = sb_nat_of_rank(S, r), sw = sb_wilds(S), a0, a1, a2, a3, ap, pool = 0, j, d, t, s, i, nat, w, v
+    cdef int D = H[0] + H[13] + H[26] + H[39], k, vs = 0
     cdef const Meld* m
     for k in range(SB_KINDS):
         if S[k]:
             vs += S[k] * (50 if k == SB_JK else OVAL[k % 13])
-    for a0 in range(H[r] + 1):
-        for a1 in range(H[13 + r] + 1):
-            for a2 in range(H[26 + r] + 1):
-                for a3 in range(H[39 + r] + 1):
-                    for j in range(H[SB_JK] + 1):
-                        for d in range(D + 1):
-                            if sw + j + d > 2:
-                                break
-                            memcpy(H2, H, SB_KINDS)
-                            H2[r] -= a0
-                            H2[13 + r] -= a1
-                            H2[26 + r] -= a2
-                            H2[39 + r] -= a3
-                            H2[SB_JK] -= j
-                            t = d
-                            for s in range(4):
-                                while t > 0 and H2[s * 13] > 0:
-                                    H2[s * 13] -= 1
-                                    t -= 1
-                            nat = sn + a0 + a1 + a2 + a3
-                            w = sw + j + d
-                            v = vs + OVAL[r] * (a0 + a1 + a2 + a3) + 50 * j + 20 * d
-                            if sb_group_ok(nat, w, c) and o_step(melds, -1, MT_GROUP, r, r, r, nat, w, H2, v,
-                                                                 need, c):
-                                return 1
-                            if need > 0:
-                                continue
-                            for i in range(SB_MAXMELDS):
-                                m = &melds[i]
-                                if (m.type == MT_GROUP and m.key == r and sb_group_ok(m.nat + nat, m.wild + w, c)
-                                        and not (w and m.n >= 7 and (c.woc == WOC_NEVER or (
-                                            c.woc == WOC_NOT_NATURAL and m.wild == 0)))
-                                        and o_step(melds, i, MT_GROUP, r, r, r, m.nat + nat, m.wild + w, H2, 0,
-                                                   need, c)):
+    for s in range(4):
+        k = s * 13 + r
+        lim[s] = H[k] if (r > 2 and H[k - 1]) or (r < 12 and H[k + 1]) else 0
+        for i in range(SB_MAXMELDS):
+            if melds[i].type == MT_SEQ and melds[i].key == s and (melds[i].lo - 1 == r or melds[i].hi + 1 == r):
+                lim[s] = H[k]
+        if lim[s] == 0:
+            pool += H[k]
+    for ap in range(pool + 1):
+        for a0 in range(lim[0] + 1):
+            for a1 in range(lim[1] + 1):
+                for a2 in range(lim[2] + 1):
+                    for a3 in range(lim[3] + 1):
+                        for j in range(H[SB_JK] + 1):
+                            for d in range(D + 1):
+                                if sw + j + d > 2:
+                                    break
+                                memcpy(H2, H, SB_KINDS)
+                                H2[r] -= a0
+                                H2[13 + r] -= a1
+                                H2[26 + r] -= a2
+                                H2[39 + r] -= a3
+                                t = ap
+                                for s in range(4):
+                                    while t > 0 and lim[s] == 0 and H2[s * 13 + r] > 0:
+                                        H2[s * 13 + r] -= 1
+                                        t -= 1
+                                H2[SB_JK] -= j
+                                t = d
+                                for s in range(4):
+                                    while t > 0 and H2[s * 13] > 0:
+                                        H2[s * 13] -= 1
+                                        t -= 1
+                                nat = sn + a0 + a1 + a2 + a3 + ap
+                                w = sw + j + d
+                                v = vs + OVAL[r] * (nat - sn) + 50 * j + 20 * d
+                                if sb_group_ok(nat, w, c) and o_step(melds, -1, MT_GROUP, r, r, r, nat, w, H2, v,
+                                                                     need, c):
                                     return 1
+                                if need > 0:
+                                    continue
+                                for i in range(SB_MAXMELDS):
+                                    m = &melds[i]
+                                    if (m.type == MT_GROUP and m.key == r and sb_group_ok(m.nat + nat, m.wild + w, c)
+                                            and not (w and m.n >= 7 and (c.woc == WOC_NEVER or (
+                                                c.woc == WOC_NOT_NATURAL and m.wild == 0)))
+                                            and o_step(melds, i, MT_GROUP, r, r, r, m.nat + nat, m.wild + w, H2, 0,
+                                                       need, c)):
+                                        return 1
     return 0
 
 cdef int o_seq_ends(const Meld* melds, int i, int s, int L0, int L1, int8_t* H2, int v, int need,
