@@ -349,7 +349,9 @@ cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
     - a lay-off onto a GROUP of rank r when the GROUP with one more natural is valid;
     - a lay-off onto a SEQUENCE (< 7 cards, placed) of the rank next to either end (none inside
       the run; further out searched);
-    - a wild: some rank held >= 2 times (a new GROUP), or a lay-off (searched)."""
+    - a wild: some rank held >= 2 times (a new GROUP), or a lay-off (searched);
+    - a black three: a new BLACK3 or a lay-off onto one must leave <= 1 card, so only with every
+      card but one a black three (then searched)."""
     cdef const SBState* s = x.s
     cdef const MeldIndex* mi = x.mi
     cdef const Meld* mm
@@ -399,7 +401,8 @@ cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
         acc |= wm
     elif mi.ngrp:
         und |= wm
-    und |= (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
+    if held_of(hand, (<uint64_t>1 << 1) | (<uint64_t>1 << 40)) >= x.hsize - 1:
+        und |= (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
     acc &= m
     cand[0] = und & m & ~acc
     return acc
@@ -531,6 +534,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.mo = may_out(s)
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
     x.mi = mi
+    x.hsize = hsize
     acc = 0
     if mode == ADD_OPENED and st == 0 and hsize >= 5:
         # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
