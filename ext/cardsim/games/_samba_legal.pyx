@@ -197,8 +197,8 @@ cdef inline uint64_t nat_kinds() noexcept nogil:
     return ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
 
 cdef inline uint64_t rank_mask(int r) noexcept nogil:
-    """The kinds of rank r in the four suits."""
-    return (<uint64_t>1 << r) | (<uint64_t>1 << (13 + r)) | (<uint64_t>1 << (26 + r)) | (<uint64_t>1 << (39 + r))
+    """The kinds of rank r in the four suits (bits r, 13 + r, 26 + r, 39 + r: 0x8004002001 << r)."""
+    return <uint64_t>0x8004002001 << r
 
 cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
     """Exact pre-filter of the ADD checks, as a mask (bits 0..52) of the kinds whose add leaves a
