@@ -384,9 +384,9 @@ cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
         else:
             grp_maybe |= <uint32_t>1 << mm.key
     for r in range(2, 13):
+        if not (hand.layer[0] & rank_mask(r)):
+            continue                            # rank not held
         hn = held_of(hand, rank_mask(r))
-        if hn == 0:
-            continue
         if hn >= 2:
             pair = True
         if (mi.slot and (hn >= 3 or (hn >= 2 and hw > 0))) or (grp_yes >> r) & 1:
