@@ -177,15 +177,14 @@ def oracle_strength(card, int suit, int rank):
 
 
 # ---- shengji-compatible oracle kernels (issue 17) ----------------------------------------------
-cdef int _mixed_setup(ZPConfig* c, ZPTrump* t, dict opts, dict table, int suit, int rank) except -1:
+cdef int _mixed_setup(ZPConfig* c, ZPTrump* t, dict opts, dict table, int suit, int rank, lead, Hand* P,
+                      ZPFormat* F) except -1:
+    """Every shengji oracle's preamble: the config and trump (with the adjacency), then the lead
+    parsed into P and its format F (an IllegalActionError for an invalid lead)."""
+    cdef int f
     fill_config(c, opts, table)
     zp_set_trump(t, suit, rank)
     zp_set_adjacency(t, c.adj_sj)
-    return 0
-
-
-cdef int _mixed_lead(const ZPTrump* t, const ZPConfig* c, lead, Hand* P, ZPFormat* F) except -1:
-    cdef int f
     cards_to_hand(lead, P, "a lead")
     f = zp_mixed_format(t, c, P, F)
     if f == -1:
@@ -220,8 +219,7 @@ def oracle_mixed_format(list lead, int suit, int rank, dict opts, dict table):
     cdef ZPTrump t
     cdef Hand P
     cdef ZPFormat F
-    _mixed_setup(&c, &t, opts, table, suit, rank)
-    _mixed_lead(&t, &c, lead, &P, &F)
+    _mixed_setup(&c, &t, opts, table, suit, rank, lead, &P, &F)
     units = []
     for u in range(F.nu):
         if F.rainbow:
@@ -243,8 +241,7 @@ def oracle_mixed_winner(list plays, int suit, int rank, dict opts, dict table):
     if not 1 <= len(plays) <= 12:
         raise ConfigError(f"zhao_pengyou: a trick has 1 to 12 plays, got {len(plays)}")
     ids = [_parse_cards(p, f"play {i}") for i, p in enumerate(plays)]
-    _mixed_setup(&c, &t, opts, table, suit, rank)
-    _mixed_lead(&t, &c, plays[0], &h, &F)
+    _mixed_setup(&c, &t, opts, table, suit, rank, plays[0], &h, &F)
     for i, p in enumerate(ids):
         _fill(&h, p)
         hs[i] = h
@@ -262,8 +259,7 @@ def oracle_mixed_follow_ok(hand, lead, play, int suit, int rank, dict opts, dict
     cdef ZPFormat F
     cdef Hand H, P, Q
     h = _parse_cards(hand, "the hand")
-    _mixed_setup(&c, &t, opts, table, suit, rank)
-    _mixed_lead(&t, &c, lead, &P, &F)
+    _mixed_setup(&c, &t, opts, table, suit, rank, lead, &P, &F)
     _fill(&H, h)
     cards_to_hand(play, &Q, "the play")
     return bool(zp_mixed_follow_ok(&t, &c, &F, &H, &Q))
@@ -308,8 +304,7 @@ def oracle_mixed_follows(hand, lead, int suit, int rank, dict opts, dict table):
     cdef ZPFormat F
     cdef Hand H, P, Q
     h = _parse_cards(hand, "the hand")
-    _mixed_setup(&c, &t, opts, table, suit, rank)
-    _mixed_lead(&t, &c, lead, &P, &F)
+    _mixed_setup(&c, &t, opts, table, suit, rank, lead, &P, &F)
     _fill(&H, h)
     L = hand_size(&P)
     if hand_size(&H) < L:
@@ -333,8 +328,7 @@ def oracle_throw_outcome(lead, others, int suit, int rank, dict opts, dict table
     if not isinstance(others, (list, tuple)) or not 1 <= len(others) <= 11:
         raise ConfigError(f"zhao_pengyou: other_hands must be a list of 1 to 11 hands, got {_short(others)}")
     oh = [_parse_cards(x, f"other hand {i}") for i, x in enumerate(others)]
-    _mixed_setup(&c, &t, opts, table, suit, rank)
-    _mixed_lead(&t, &c, lead, &P, &F)
+    _mixed_setup(&c, &t, opts, table, suit, rank, lead, &P, &F)
     c.n = 1 + len(oh)
     hs[0] = P
     for i, x in enumerate(oh):
@@ -351,7 +345,6 @@ def oracle_follow_matches(lead, play, int suit, int rank, dict opts, dict table)
     cdef ZPTrump t
     cdef ZPFormat F
     cdef Hand P, Q
-    _mixed_setup(&c, &t, opts, table, suit, rank)
-    _mixed_lead(&t, &c, lead, &P, &F)
+    _mixed_setup(&c, &t, opts, table, suit, rank, lead, &P, &F)
     cards_to_hand(play, &Q, "the play")
     return bool(zp_fmt_matches(&t, &c, &F, &Q))
