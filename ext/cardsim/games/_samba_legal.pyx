@@ -49,10 +49,12 @@ cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     return n
 
 cdef inline bint opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat, int K, bint mo,
-                            const SBConfig* c) noexcept nogil:
+                            const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
     """An initial batch completing the stage S reaches `need` keeping 2 cards in hand, or (the
-    partner not having said no) holds K more canastas and may empty the hand (HG, §4.0)."""
-    return sb_opening_ok(S, H, need, extra, min_nat, c) != 0 or (mo and sb_opening_out(S, H, need, min_nat, K, c) != 0)
+    partner not having said no) holds K more canastas and may empty the hand (HG, §4.0). wit (may
+    be NULL): kinds the batch found shows completable too (sb_opening_ok)."""
+    return (sb_opening_ok(S, H, need, extra, min_nat, c, wit, rest_too) != 0
+            or (mo and sb_opening_out(S, H, need, min_nat, K, c) != 0))
 
 cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
                         int C) noexcept nogil:
@@ -105,7 +107,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 sb_counts(&s.hand[p], H)
                 memset(S, 0, SB_KINDS)
                 S[top] = 1
-                pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c)
+                pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c, NULL, False)
             if pair:
                 as_add(out, A_TAKE_PAIR)
                 n += 1
@@ -160,6 +162,7 @@ ctypedef struct AddCtx:
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
     int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok), -1 unknown
     int8_t wild_memo         # ... from a wild (-1 unknown)
+    uint64_t open_yes        # unopened side: kinds a batch already found shows completable (sb_opening_ok's wit)
     const MeldIndex* mi      # the side's melds
 
 cdef enum:
@@ -475,10 +478,12 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         if s.opened[side]:
             return sb_pile_group_ok(sn + isnat, sb_wilds(S), sb_nat_of_rank(H, r),
                                     sb_wilds(H), x.hsize - 1, x.extra, x.C, x.mo, c) != 0
+        if (x.open_yes >> added) & 1:
+            return True         # a batch found for another candidate holds it in the group
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
         S[s.take_top] += 1
-        ok = opening_ok(S, H, x.need, x.extra, 3, x.kneed, x.mo, c)
+        ok = opening_ok(S, H, x.need, x.extra, 3, x.kneed, x.mo, c, &x.open_yes, False)
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
@@ -486,9 +491,11 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return False
         if x.mode == ADD_PENALIZE:
             return sb_complete_new(S, H, 0, False, c) != 0 or (x.mo and sb_opening_out(S, H, x.need, 0, x.kneed, c) != 0)
+        if (x.open_yes >> added) & 1:
+            return True         # a batch found for another candidate holds it (where it may stand)
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
-        return opening_ok(S, H, x.need, x.extra, 0, x.kneed, x.mo, c)
+        return opening_ok(S, H, x.need, x.extra, 0, x.kneed, x.mo, c, &x.open_yes, x.nS == 0)
     nS = x.nS + 1
     hsize = x.hsize - 1
     if x.nS == 0 and not is_black3(added):
@@ -567,6 +574,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.vbound = 0
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
+    x.open_yes = 0
     if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
         if mode == ADD_PILE:
             x.S[s.take_top] += 1
@@ -607,7 +615,7 @@ cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, 
     memset(Z, 0, SB_KINDS)
     if sb_value_bound(Z, H) < need - v:
         return False            # exact: sb_opening_ok finds no more than this bound
-    return opening_ok(Z, H, need - v, extra, 0, K, mo, c)
+    return opening_ok(Z, H, need - v, extra, 0, K, mo, c, NULL, False)
 
 cdef inline bint ask_ok(const SBState* s, const SBConfig* c, int side, const int8_t* H, const int8_t* Z, int hsize,
                         int need) noexcept nogil:

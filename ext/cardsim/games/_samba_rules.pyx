@@ -14,10 +14,10 @@ The exact initial-batch search (x_free) and the going-out searches are in _samba
 These kernels work on count vectors `int8 cnt[53]` indexed by kind (sb_counts converts a Hand);
 they never touch a game state.
 """
-from libc.string cimport memset
-from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from libc.string cimport memset, memcpy
+from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_count
-from cardsim.core._bits cimport cs_ctz
+from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.games._samba_out cimport x_free, sb_canasta_bound
 
 cdef int VALUE[13]
@@ -365,14 +365,15 @@ cdef inline int wild_cap(int nat, const SBConfig* c) noexcept nogil:
         return 2 if nat // 2 > 2 else nat // 2
     return 2
 
-cdef int build_units(int8_t* H, bint seq_first, Unit* u, const SBConfig* c) noexcept nogil:
+cdef int build_units(int8_t* H, bint seq_first, bint seqs, Unit* u, const SBConfig* c) noexcept nogil:
     """A constructive meld set from H (consumed): GROUPs of every rank with >= 3 naturals, pairs
     with a wild while wilds last, SEQUENCEs (maximal runs cut at 7) from the cards left (or
-    SEQUENCEs first when seq_first), then every remaining wild (jokers first) onto the groups
-    within their limits. Returns the number of units."""
+    SEQUENCEs first when seq_first; none when not seqs: the caller knows no suit holds a run),
+    then every remaining wild (jokers first) onto the groups within their limits. Returns the
+    number of units."""
     cdef int nu = 0, r, s, k, cnt, need, st, L, i, jk, dw, cap
     cdef int pairs = 0
-    if seq_first:
+    if seq_first and seqs:
         nu = build_seqs(H, u, nu)
     jk = H[SB_JK]
     dw = H[0] + H[13] + H[26] + H[39]
@@ -394,7 +395,7 @@ cdef int build_units(int8_t* H, bint seq_first, Unit* u, const SBConfig* c) noex
             for s in range(4):
                 H[s * 13 + r] = 0
             nu += 1
-    if not seq_first:
+    if not seq_first and seqs:
         nu = build_seqs(H, u, nu)
     for i in range(nu):
         if u[i].type != MT_GROUP:
@@ -504,25 +505,71 @@ cdef int units_eval(Unit* u, int nu, int budget, const SBConfig* c) noexcept nog
         u[best].type = MT_NONE
     return val
 
-cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c) noexcept nogil:
+cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c, uint64_t* wit, int target) noexcept nogil:
     """Card value of a meld set the engine can build from H (black and red threes never count)
     using at most `budget` cards: the better of groups-first and sequences-first constructions
-    (build_units), trimmed to the budget (units_eval). Constructive, so never more than what is
-    reachable."""
+    (build_units), trimmed to the budget (units_eval); the two are the same construction when no
+    suit holds three consecutive ranks (no SEQUENCE either way), then built once. Constructive,
+    so never more than what is reachable. wit (may be NULL): |= the kinds some copy of which is in
+    a construction worth >= target (units_kinds)."""
     cdef int8_t tmp[SB_KINDS]
     cdef Unit u[MAXU]
-    cdef int nu, k, v1, v2
+    cdef Unit u2[MAXU]
+    cdef int nu, nu2, k, v1, v2, su, r
+    cdef uint32_t m, runs = 0
     if budget < 3:
         return 0
-    for k in range(SB_KINDS):
-        tmp[k] = H[k]
-    nu = build_units(tmp, False, u, c)
+    for su in range(4):
+        m = 0
+        for r in range(2, 13):
+            if H[su * 13 + r]:
+                m |= <uint32_t>1 << r
+        runs |= m & (m >> 1) & (m >> 2)
+    memcpy(tmp, H, SB_KINDS)
+    nu = build_units(tmp, False, runs != 0, u, c)
     v1 = units_eval(u, nu, budget, c)
-    for k in range(SB_KINDS):
-        tmp[k] = H[k]
-    nu = build_units(tmp, True, u, c)
-    v2 = units_eval(u, nu, budget, c)
+    if runs == 0:
+        if wit != NULL and v1 >= target:
+            wit[0] |= units_kinds(u, nu, H)
+        return v1
+    memcpy(tmp, H, SB_KINDS)
+    nu2 = build_units(tmp, True, True, u2, c)
+    v2 = units_eval(u2, nu2, budget, c)
+    if wit != NULL:
+        if v1 >= target:
+            wit[0] |= units_kinds(u, nu, H)
+        if v2 >= target:
+            wit[0] |= units_kinds(u2, nu2, H)
     return v1 if v1 > v2 else v2
+
+cdef uint64_t units_kinds(const Unit* u, int nu, const int8_t* H) noexcept nogil:
+    """The kinds k such that the units (built from H and trimmed) can be chosen to hold a copy of
+    k: a SEQUENCE's cards; for a GROUP of rank r, every kind of rank r with a copy in H beyond the
+    SEQUENCEs' (a GROUP's validity depends only on its counts, so any such copy can stand for one
+    of its naturals); every held deuce for a GROUP with deuces, the joker for one with jokers."""
+    cdef int8_t used[SB_KINDS]
+    cdef uint64_t w = 0
+    cdef int i, r, s
+    memset(used, 0, SB_KINDS)
+    for i in range(nu):
+        if u[i].type == MT_SEQ:
+            for r in range(u[i].nat, u[i].hi + 1):
+                used[u[i].key * 13 + r] += 1
+                w |= <uint64_t>1 << (u[i].key * 13 + r)
+    for i in range(nu):
+        if u[i].type != MT_GROUP:
+            continue
+        r = u[i].key
+        for s in range(4):
+            if H[s * 13 + r] > used[s * 13 + r]:
+                w |= <uint64_t>1 << (s * 13 + r)
+        if u[i].jk:
+            w |= <uint64_t>1 << SB_JK
+        if u[i].dw:
+            for s in range(4):
+                if H[s * 13]:
+                    w |= <uint64_t>1 << (s * 13)
+    return w
 
 cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
     """An upper bound of the card value of any disjoint GROUPs and SEQUENCEs made from the cards
@@ -560,54 +607,91 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
         v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
     return v
 
-cdef int try_rest(const int8_t* S, const int8_t* X, const int8_t* H, int need, int budget, bint exact,
-                  int K, const SBConfig* c) noexcept nogil:
-    """S + X is a valid meld: can the rest H - X bring the batch to `need` (and K canastas, the
-    meld S + X being one if it has 7 cards) within budget cards? (exact: x_free, else the
-    constructive sb_best_value)"""
+cdef int try_rest(int sn, int sv, const int8_t* X, uint64_t xm, const int8_t* H, int need, int budget,
+                  bint exact, int K, const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
+    """The staged cards (sn of them, worth sv) + X (nonzero only at the kinds of the mask xm) are a
+    valid meld: can the rest H - X bring the batch to `need` (and K canastas, the meld being one
+    if it has 7 cards) within budget cards? (exact: x_free, else the constructive sb_best_value).
+    On yes, wit (may be NULL) |= the kinds of X (each could have been the staged card instead: the
+    same batch) and, with rest_too (nothing staged before the card under test), the kinds of the
+    constructive rest (units_kinds: each could have been staged and completed into its own meld
+    of the same batch)."""
     cdef int8_t rest[SB_KINDS]
-    cdef int k, v = 0, used = 0, n = 0
-    for k in range(SB_KINDS):
-        rest[k] = H[k] - X[k]
-        used += X[k]
-        n += S[k] + X[k]
-        v += (S[k] + X[k]) * KVAL[k]
+    cdef int k, v = sv, used = 0
+    cdef uint64_t xk = 0, rk = 0, b = xm
+    memcpy(rest, H, SB_KINDS)
+    while b:
+        k = cs_ctz(b)
+        b &= b - 1
+        if X[k]:
+            rest[k] -= X[k]
+            used += X[k]
+            v += X[k] * KVAL[k]
+            xk |= <uint64_t>1 << k
     if used > budget:
         return 0
-    K -= n >= 7
+    K -= sn + used >= 7
     if v >= need and K <= 0:
+        if wit != NULL:
+            wit[0] |= xk
         return 1
     if exact:
-        return 1 if x_free(rest, budget - used, need - v, K, c) else 0
-    return 1 if K <= 0 and v + sb_best_value(rest, budget - used, c) >= need else 0
+        if x_free(rest, budget - used, need - v, K, c):
+            if wit != NULL:
+                wit[0] |= xk
+            return 1
+        return 0
+    if K <= 0 and v + sb_best_value(rest, budget - used, c, &rk if (wit != NULL and rest_too) else NULL,
+                                     need - v) >= need:
+        if wit != NULL:
+            wit[0] |= xk | rk
+        return 1
+    return 0
 
-cdef int staged_rank(const int8_t* S) noexcept nogil:
-    """The one rank of the staged naturals, -1 without naturals, -2 for several ranks."""
-    cdef int k, rank = -1
-    for k in range(52):
-        if S[k] and is_natural(k):
-            if rank == -1:
-                rank = rank_of(k)
-            elif rank_of(k) != rank:
-                return -2
-    return rank
+cdef inline uint64_t group_xmask(int r) noexcept nogil:
+    """The kinds a GROUP of rank r may take from the hand: its naturals, the deuces, the joker."""
+    return ((<uint64_t>0x8004002001 << r) | <uint64_t>0x8004002001 | (<uint64_t>1 << SB_JK))
 
-cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int min_nat, int K,
-                    const SBConfig* c) noexcept nogil:
-    """Exact version of sb_opening_ok: every completion X of the staged cards S into one meld
-    (the naturals of the GROUP's rank chosen per suit, jokers and deuces; the SEQUENCE's gaps and
-    every extension), then x_free on the rest."""
+ctypedef struct Staged1:
+    int n                    # cards staged
+    int v                    # their card value
+    int rank                 # staged_rank
+    uint64_t mask            # the staged kinds
+
+cdef void staged_info(const int8_t* S, Staged1* si) noexcept nogil:
+    """One pass over the staged counts: their number, value, kinds and rank (staged_rank)."""
+    cdef int k
+    si.n = 0
+    si.v = 0
+    si.rank = -1
+    si.mask = 0
+    for k in range(SB_KINDS):
+        if S[k]:
+            si.n += S[k]
+            si.v += S[k] * KVAL[k]
+            si.mask |= <uint64_t>1 << k
+            if is_natural(k):
+                if si.rank == -1:
+                    si.rank = rank_of(k)
+                elif rank_of(k) != si.rank:
+                    si.rank = -2
+
+cdef bint x_opening(const int8_t* S, const Staged1* si, const int8_t* H, int need, int budget, int min_nat,
+                    int K, const SBConfig* c, uint64_t* wit) noexcept nogil:
+    """Exact version of sb_opening_ok: every completion X of the staged cards S (si: staged_info)
+    into one meld (the naturals of the GROUP's rank chosen per suit, jokers and deuces; the
+    SEQUENCE's gaps and every extension), then x_free on the rest."""
     cdef int8_t X[SB_KINDS]
-    cdef int k, r, s, rank = -1, sn, sw, a0, a1, a2, a3, j, d, t
-    cdef int nS = sb_total(S), D
-    if nS == 0:
+    cdef int k, r, s, rank = si.rank, sn, sw, a0, a1, a2, a3, j, d, t
+    cdef int D
+    if si.n == 0:
         return x_free(H, budget, need, K, c)
     if S[14] or S[27] or S[1] or S[40]:
         return False
-    rank = staged_rank(S)
     sw = sb_wilds(S)
     D = H[0] + H[13] + H[26] + H[39]
     if rank != -2:
+        memset(X, 0, SB_KINDS)
         for r in range(2, 13):
             if rank >= 0 and r != rank:
                 continue
@@ -624,37 +708,49 @@ cdef bint x_opening(const int8_t* S, const int8_t* H, int need, int budget, int 
                                         break
                                     if not sb_group_ok(sn + a0 + a1 + a2 + a3, sw + j + d, c):
                                         continue
-                                    memset(X, 0, SB_KINDS)
                                     X[r] = a0
                                     X[13 + r] = a1
                                     X[26 + r] = a2
                                     X[39 + r] = a3
                                     X[SB_JK] = j
+                                    X[0] = 0
+                                    X[13] = 0
+                                    X[26] = 0
+                                    X[39] = 0
                                     t = d
                                     for s in range(4):
                                         while t > 0 and X[s * 13] < H[s * 13]:
                                             X[s * 13] += 1
                                             t -= 1
-                                    if try_rest(S, X, H, need, budget, True, K, c):
+                                    if try_rest(si.n, si.v, X, group_xmask(r), H, need, budget, True, K, c,
+                                                wit, False):
                                         return True
+            X[r] = 0
+            X[13 + r] = 0
+            X[26 + r] = 0
+            X[39 + r] = 0
     if min_nat > 0 or sw:
         return False
-    return seq_ext(S, H, need, budget, True, K, c)
+    return seq_ext(S, si, H, need, budget, True, K, c, wit, False)
 
-cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint exact, int K,
-                  const SBConfig* c) noexcept nogil:
-    """The staged naturals S of one suit as a SEQUENCE: its gaps filled from H and every
-    extension at either end, the rest then searched by try_rest (exact or constructive)."""
+cdef bint seq_ext(const int8_t* S, const Staged1* si, const int8_t* H, int need, int budget, bint exact, int K,
+                  const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
+    """The staged naturals S (si: staged_info) of one suit as a SEQUENCE: its gaps filled from H
+    and every extension at either end, the rest then searched by try_rest (exact or
+    constructive)."""
     cdef int8_t X[SB_KINDS]
-    cdef int k, r, s = -1, lo = 99, hi = -1, la, ra, a, b
-    for k in range(52):
-        if S[k]:
-            if not is_natural(k) or S[k] > 1 or (s >= 0 and suit_of(k) != s):
-                return False
-            s = suit_of(k)
-            lo = rank_of(k) if rank_of(k) < lo else lo
-            hi = rank_of(k) if rank_of(k) > hi else hi
-    if s < 0 or hi - lo > 6:
+    cdef int k, r, s, lo, hi, la, ra, a, b
+    cdef uint64_t m = si.mask
+    cdef uint32_t R
+    if m == 0 or (m & ~(((<uint64_t>1 << 52) - 1) & ~(<uint64_t>0x8004002001 * 3))):
+        return False                    # nothing staged, or a wild or a three staged
+    s = suit_of(cs_ctz(m))
+    R = <uint32_t>((m >> (13 * s)) & 0x1FFF)
+    if (m >> (13 * s)) >> 13 or si.n != cs_popcount(m):
+        return False                    # several suits, or a natural staged twice
+    lo = cs_ctz(R)
+    hi = bit_high(R)
+    if hi - lo > 6:
         return False
     memset(X, 0, SB_KINDS)
     for r in range(lo, hi + 1):
@@ -676,7 +772,7 @@ cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint e
                 X[s * 13 + lo - r] = 1
             for r in range(1, b + 1):
                 X[s * 13 + hi + r] = 1
-            if try_rest(S, X, H, need, budget, exact, K, c):
+            if try_rest(si.n, si.v, X, <uint64_t>0x1FFF << (13 * s), H, need, budget, exact, K, c, wit, rest_too):
                 return True
             for r in range(1, a + 1):
                 X[s * 13 + lo - r] = 0
@@ -685,12 +781,16 @@ cdef bint seq_ext(const int8_t* S, const int8_t* H, int need, int budget, bint e
     return False
 
 cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
-                       const SBConfig* c) noexcept nogil:
+                       const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
     """The constructive search (opening_fast, cheap) and, when it says no, the exact one
-    (x_opening)."""
-    if opening_fast(S, H, need, extra, min_nat, c):
+    (x_opening). On yes, wit (may be NULL) |= kinds that the found batch shows completable too
+    (try_rest): those of the staged meld's completion and, with rest_too (S is one card staged
+    on an empty stage), of the constructive rest."""
+    cdef Staged1 si
+    staged_info(S, &si)
+    if opening_fast(S, &si, H, need, extra, min_nat, c, wit, rest_too):
         return 1
-    return 1 if x_opening(S, H, need, sb_total(H) + extra - 2, min_nat, 0, c) else 0
+    return 1 if x_opening(S, &si, H, need, sb_total(H) + extra - 2, min_nat, 0, c, wit) else 0
 
 cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat, int K,
                         const SBConfig* c) noexcept nogil:
@@ -698,64 +798,69 @@ cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat,
     cards, the batch (the staged meld completed, and more melds from H) holding K more canastas
     (K = going_out_min_canastas - the pending batch's canastas). Exact (x_opening), after the
     bound sb_canasta_bound."""
+    cdef Staged1 si
     if K > 0 and sb_canasta_bound(S, H) < K:
         return 0
-    return 1 if x_opening(S, H, need, sb_total(H), min_nat, K, c) else 0
+    staged_info(S, &si)
+    return 1 if x_opening(S, &si, H, need, sb_total(H), min_nat, K, c, NULL) else 0
 
-cdef int opening_fast(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
-                      const SBConfig* c) noexcept nogil:
+cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int need, int extra, int min_nat,
+                      const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
     """Initial meld completability (§4.3/§4.4 INITIAL_MELD, reject mode): can the staged cards S
-    (possibly empty) be completed from H into a valid meld and, with further melds from H, bring
-    the batch's value to `need`, leaving the hand >= 2 cards (extra = cards joining the hand
-    after the batch: the rest of a taken pile)? Constructive (the staged meld completed by
-    taking naturals in suit order and jokers before deuces, minimally or fully; then
-    sb_best_value), hence sound: every yes is reachable. An initial batch that empties the hand
-    is not searched (docs/rules/samba.md, engine limits). min_nat > 0: S must become a GROUP
-    with at least min_nat naturals (the group on a taken top card: top + the natural pair)."""
+    (si: staged_info; possibly none) be completed from H into a valid meld and, with further
+    melds from H, bring the batch's value to `need`, leaving the hand >= 2 cards (extra = cards
+    joining the hand after the batch: the rest of a taken pile)? Constructive (the staged meld
+    completed by taking naturals in suit order and jokers before deuces, minimally or fully; then
+    sb_best_value), hence sound: every yes is reachable. (An initial batch that empties the hand
+    is sb_opening_out's.) min_nat > 0: S must become a GROUP with at least min_nat naturals (the
+    group on a taken top card: top + the natural pair)."""
     cdef int8_t X[SB_KINDS]
-    cdef Meld m
-    cdef int k, r, s, x, y, hn, hw, t, hsize = sb_total(H), budget, nS = sb_total(S)
-    cdef int lo, hi, la, ra, a, b, rank = -1
-    budget = hsize + extra - 2
-    if nS == 0:
-        return 1 if need <= 0 or sb_best_value(H, budget, c) >= need else 0
+    cdef int r, s, x, y, hn, hw, t, budget, rank = si.rank, sn, sw
+    budget = sb_total(H) + extra - 2
+    if si.n == 0:
+        return 1 if need <= 0 or sb_best_value(H, budget, c, NULL, 0) >= need else 0
     if S[14] or S[27] or S[1] or S[40]:
         return 0
-    memset(X, 0, SB_KINDS)
     # GROUP completions of S
-    rank = staged_rank(S)
     if rank != -2:
+        memset(X, 0, SB_KINDS)
+        hw = sb_wilds(H)
+        sw = sb_wilds(S)
         for r in range(2, 13):
             if rank >= 0 and r != rank:
                 continue
             hn = sb_nat_of_rank(H, r)
-            hw = sb_wilds(H)
+            sn = sb_nat_of_rank(S, r)
             for x in range(hn + 1):
                 for y in range(hw + 1):
-                    if not sb_group_ok(sb_nat_of_rank(S, r) + x, sb_wilds(S) + y, c):
+                    if not sb_group_ok(sn + x, sw + y, c):
                         continue
-                    if sb_nat_of_rank(S, r) + x < min_nat:
+                    if sn + x < min_nat:
                         continue
-                    memset(X, 0, SB_KINDS)
                     t = x
                     for s in range(4):
+                        X[s * 13 + r] = 0
                         while t > 0 and X[s * 13 + r] < H[s * 13 + r]:
                             X[s * 13 + r] += 1
                             t -= 1
                     t = y
+                    X[SB_JK] = 0
                     while t > 0 and X[SB_JK] < H[SB_JK]:
                         X[SB_JK] += 1
                         t -= 1
                     for s in range(4):
+                        X[s * 13] = 0
                         while t > 0 and X[s * 13] < H[s * 13]:
                             X[s * 13] += 1
                             t -= 1
-                    if try_rest(S, X, H, need, budget, False, 0, c):
+                    if try_rest(si.n, si.v, X, group_xmask(r), H, need, budget, False, 0, c, wit, rest_too):
                         return 1
+            for s in range(4):
+                X[s * 13 + r] = 0
     # SEQUENCE completions of S
     if min_nat > 0 or S[SB_JK]:
         return 0
-    return 1 if seq_ext(S, H, need, budget, False, 0, c) else 0
+    return 1 if seq_ext(S, si, H, need, budget, False, 0, c, wit, rest_too) else 0
 
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil:
