@@ -105,12 +105,16 @@ cdef int sb_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
 
 # ---- small helpers (inline: the legal-move generation, the greedy agent and the face use them) --
 cdef inline int side_of(const SBConfig* c, int p) noexcept nogil:
-    return p % c.nsides
+    """Side of seat p (0 <= p < nplayers): p % nsides without a division, as nplayers <=
+    2 * nsides for every player count (2, 3, 5: one seat a side; 4, 6: two)."""
+    return p - c.nsides if p >= c.nsides else p
 
 cdef inline void add_kind(Hand* h, int k) noexcept nogil:
-    """Add one card of kind k (jokers canonical: identity 52 up to 3 copies, then 53)."""
+    """Add one card of kind k (jokers canonical: identity 52 up to 3 copies, then 53). A packed
+    hand's layers are nested (layer[i+1] within layer[i]), so identity 52 holds 3 copies exactly
+    when its bit is set in layer[2]."""
     if k == SB_JK:
-        if hand_count(h, SB_JK) < 3:
+        if not (h.layer[2] >> SB_JK) & 1:
             hand_add(h, SB_JK)
         else:
             hand_add(h, SB_JK2)
@@ -118,8 +122,9 @@ cdef inline void add_kind(Hand* h, int k) noexcept nogil:
         hand_add(h, k)
 
 cdef inline void remove_kind(Hand* h, int k) noexcept nogil:
+    """Remove one card of kind k (jokers: identity 53 first; held iff its layer[0] bit is set)."""
     if k == SB_JK:
-        if hand_count(h, SB_JK2):
+        if (h.layer[0] >> SB_JK2) & 1:
             hand_remove(h, SB_JK2)
         else:
             hand_remove(h, SB_JK)
@@ -132,8 +137,10 @@ cdef inline int count_kind(const Hand* h, int k) noexcept nogil:
     return hand_count(h, k)
 
 cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
-    """Seat p gave up a card of kind k: the public lower bound on its holding drops by one."""
-    if count_kind(&s.known[p], k):
+    """Seat p gave up a card of kind k: the public lower bound on its holding drops by one.
+    (A kind is held iff one of its identities has its layer[0] bit set: 52 and 53 for jokers.)"""
+    cdef uint64_t b = (<uint64_t>3 << SB_JK) if k == SB_JK else (<uint64_t>1 << k)
+    if s.known[p].layer[0] & b:
         remove_kind(&s.known[p], k)
 
 cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:

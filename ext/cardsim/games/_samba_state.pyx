@@ -31,7 +31,7 @@ taken (53); cards known to be in each seat's hand (6x53); hand sizes /30 (6); me
 (32); flags partner_no, asked, must_out, drew, pile_take (5); cumulative scores /10000 (5);
 deals /20 (1).
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t, int8_t
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_size
@@ -40,17 +40,107 @@ from cardsim.core._deal cimport shuffle
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
-    Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_meld_value, sb_meld_bonus,
-    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, kind_of, rank_of, is_wild, is_red3)
+    Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_meld_of, sb_meld_bonus,
+    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, is_wild,
+    is_natural, is_black3, is_red3)
 from cardsim.games._samba_state cimport (
-    SBState, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK,
+    SBState, MeldIndex, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
+    A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
     side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
 from cardsim.games._samba_out cimport sb_go_out_ok
-from cardsim.core._bits cimport cs_ctz
+from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
 from cardsim.games._samba_legal cimport draw_legal, meld_legal
 
 OBS_SIZE = 53 * 3 + 6 * 53 + 6 + 5 * 32 * 54 + 15 + 53 + 53 + 3 + 4 + 6 * 4 + 32 + 5 + 5 + 1
+
+# Identity masks of a packed hand (identities 0..53, both joker identities), built from the rules'
+# own predicates so that values and meld fields come from popcounts instead of a 53-entry count
+# vector: the identities worth 50, 20, 10 and 5 points (sb_card_value; red threes are worth 0),
+# the wild cards, the naturals (ranks 4..A), the black and the red threes.
+cdef uint64_t V50 = 0, V20 = 0, V10 = 0, V5 = 0, M_WILD = 0, M_NAT = 0, M_B3 = 0, M_R3 = 0
+# the 162 cards in a fixed order (3 copies of each of the 52 kinds, then the 6 jokers): the deck
+# before its shuffle
+cdef int8_t DECK0[162]
+for _k in range(SB_JK + 2):
+    _v = sb_card_value(kind_of(_k))
+    if _v == 50:
+        V50 |= <uint64_t>1 << _k
+    elif _v == 20:
+        V20 |= <uint64_t>1 << _k
+    elif _v == 10:
+        V10 |= <uint64_t>1 << _k
+    elif _v == 5:
+        V5 |= <uint64_t>1 << _k
+    elif _v != 0:
+        raise RuntimeError(f"samba: card value {_v} has no mask")
+    if is_wild(kind_of(_k)):
+        M_WILD |= <uint64_t>1 << _k
+    if is_natural(kind_of(_k)):
+        M_NAT |= <uint64_t>1 << _k
+    if is_black3(kind_of(_k)):
+        M_B3 |= <uint64_t>1 << _k
+    if is_red3(kind_of(_k)):
+        M_R3 |= <uint64_t>1 << _k
+for _k in range(52):
+    DECK0[3 * _k] = _k
+    DECK0[3 * _k + 1] = _k
+    DECK0[3 * _k + 2] = _k
+for _k in range(156, 162):
+    DECK0[_k] = SB_JK
+
+cdef inline int hand_value(const Hand* h) noexcept nogil:
+    """sb_counts_value of the hand's counts (the card values, §2), by popcounts per value."""
+    cdef int i, v = 0
+    cdef uint64_t L
+    for i in range(4):
+        L = h.layer[i]
+        if L:
+            v += (50 * cs_popcount(L & V50) + 20 * cs_popcount(L & V20) + 10 * cs_popcount(L & V10)
+                  + 5 * cs_popcount(L & V5))
+    return v
+
+cdef inline int hand_in(const Hand* h, uint64_t mask) noexcept nogil:
+    """Cards of the hand among the identities in mask (all copies)."""
+    return (cs_popcount(h.layer[0] & mask) + cs_popcount(h.layer[1] & mask)
+            + cs_popcount(h.layer[2] & mask) + cs_popcount(h.layer[3] & mask))
+
+cdef int meld_fields(const Hand* h, Meld* out) noexcept nogil:
+    """sb_meld_of(counts of h, out), with the GROUP and SEQUENCE classifications (every meld the
+    legal set lets a player make but BLACK3) read off the layers' bits: the same return value
+    and the same fields; anything else goes to sb_meld_of itself."""
+    cdef int8_t cnt[SB_KINDS]
+    cdef uint64_t nats = h.layer[0] & M_NAT, ranks
+    cdef int n = hand_in(h, ~(<uint64_t>0)), w, r, su, lo, hi
+    if n >= 3 and nats and not (h.layer[0] & (M_B3 | M_R3)):
+        # no threes: every card is a natural or a wild
+        w = hand_in(h, M_WILD)
+        ranks = (nats | (nats >> 13) | (nats >> 26) | (nats >> 39)) & 0x1FFF
+        if not (ranks & (ranks - 1)):
+            r = cs_ctz(ranks)
+            out.type = MT_GROUP
+            out.key = r
+            out.lo = r
+            out.hi = r
+            out.nat = n - w
+            out.wild = w
+            out.n = n
+            return MT_GROUP
+        su = cs_ctz(nats) // 13
+        lo = cs_ctz(ranks)
+        hi = 63 - cs_clz(ranks)
+        if (w == 0 and not (nats >> (13 * su) >> 13) and not (h.layer[1] & M_NAT)
+                and hi - lo + 1 == n and n <= 7):
+            out.type = MT_SEQ
+            out.key = su
+            out.lo = lo
+            out.hi = hi
+            out.nat = n
+            out.wild = 0
+            out.n = n
+            return MT_SEQ
+    sb_counts(h, cnt)
+    return sb_meld_of(cnt, out)
 
 # ---------------------------------------------------------------------------------------------
 # deal
@@ -96,7 +186,7 @@ cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     reset_turn(s, p)
     if not s.first_done[p]:
         s.first_done[p] = 1
-        if not c.red3_manual:
+        if not c.red3_manual and s.hand[p].layer[0] & M_R3:
             for k in range(14, 28, 13):
                 n = count_kind(&s.hand[p], k)
                 while n > 0:
@@ -107,41 +197,41 @@ cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     if s.nstock == 0 and draw_legal(s, c, &tmp) == 0:
         end_deal(s, c, 2, -1)
 
-cdef void deal_cards(SBState* s, const SBConfig* c) noexcept nogil:
+cdef void deal_cards(SBState* s, const SBConfig* c, bint fresh) noexcept nogil:
     """Shuffle the 162 cards (Fisher-Yates on the deal stream), deal hand_size to each seat one
     at a time from dealer+1 (§3), turn the upcard (re-turning wilds and red threes on top when
-    upcard_rewind), the rest is the stock; then seat dealer+1 starts (S-D1)."""
-    cdef card_t deck[162]
+    upcard_rewind), the rest is the stock; then seat dealer+1 starts (S-D1). fresh: the state
+    was just zeroed (sb_init), so the per-deal fields need no clearing."""
     cdef int i, j, t, q, side, N = c.nplayers
-    for i in range(52):
-        deck[3 * i] = i
-        deck[3 * i + 1] = i
-        deck[3 * i + 2] = i
-    for i in range(156, 162):
-        deck[i] = SB_JK
-    shuffle(deck, 162, &s.rng)
-    for q in range(SB_MAXP):
-        hand_clear(&s.hand[q])
-        hand_clear(&s.known[q])
-        s.first_done[q] = 0
-        s.melded[q] = 0
+    if not fresh:
+        for q in range(SB_MAXP):
+            hand_clear(&s.hand[q])
+            hand_clear(&s.known[q])
+            s.first_done[q] = 0
+            s.melded[q] = 0
+        for side in range(SB_MAXS):
+            hand_clear(&s.red3[side])
+            s.opened[side] = 0
+            s.req_pen[side] = 0
+            memset(&s.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
+            s.live[side] = 0
+        memset(&s.mi[0], 0, sizeof(s.mi))
+        hand_clear(&s.aside)
     for side in range(SB_MAXS):
-        hand_clear(&s.red3[side])
-        s.opened[side] = 0
-        s.req_pen[side] = 0
-        memset(&s.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
-        s.live[side] = 0
-        reindex(s, side, -1)
+        s.mi[side].slot = 1              # reindex of a side without melds: all zero, a free slot
     staged_clear(&s.stage)
-    hand_clear(&s.aside)
-    # deck[161] is dealt first (the top of the pack)
+    # the shuffle runs on the stock itself (card_t and the stock's int8_t hold kinds 0..52
+    # alike); stock[161] is dealt first (the top of the pack)
+    memcpy(&s.stock[0], &DECK0[0], 162)
+    shuffle(<card_t*>&s.stock[0], 162, &s.rng)
     s.nstock = 162
-    for i in range(162):
-        s.stock[i] = deck[i]
+    q = s.dealer + 1
     for i in range(c.hand_size * N):
-        q = (s.dealer + 1 + i) % N
+        if q >= N:
+            q -= N
         s.nstock -= 1
         add_kind(&s.hand[q], s.stock[s.nstock])
+        q += 1
     s.npile = 0
     s.pile_frz = 0
     while s.nstock > 0:
@@ -165,7 +255,7 @@ cdef void sb_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     memset(s, 0, sizeof(SBState))
     s.rng = rng[0]
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)
-    deal_cards(s, c)
+    deal_cards(s, c, True)
 
 cdef int sb_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const SBState* s = <const SBState*>st
@@ -193,11 +283,9 @@ cdef void take_rest(SBState* s, const SBConfig* c, int p) noexcept nogil:
 
 cdef void set_meld(Meld* m, const Hand* cards) noexcept nogil:
     """Recompute a meld's fields from its cards (type and key must be set)."""
-    cdef int8_t cnt[SB_KINDS]
     cdef Meld t
     m.cards = cards[0]
-    sb_counts(cards, cnt)
-    sb_meld_of(cnt, &t)
+    meld_fields(cards, &t)
     m.nat = t.nat
     m.wild = t.wild
     m.n = t.n
@@ -224,14 +312,46 @@ cdef void meld_take(Meld* m, int k) noexcept nogil:
                 m.hi = r
 
 cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards, bint pending) noexcept nogil:
-    cdef int8_t cnt[SB_KINDS]
+    """A new meld of these cards in the side's lowest free slot (zeroed while free)."""
     cdef int i = free_slot(s, side)
     cdef Meld* m = &s.melds[side][i]
-    sb_counts(cards, cnt)
-    sb_meld_of(cnt, m)
+    meld_fields(cards, m)
     m.cards = cards[0]
     m.pending = pending
-    reindex(s, side, i)
+    index_new(s, side, i)
+
+cdef void index_new(SBState* s, int side, int i) noexcept nogil:
+    """reindex(s, side, i) for a slot i that just came into use: the slot joins live and its
+    place in the ordered GROUP or other list, with the same bytes a full pass gives."""
+    cdef MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m = &s.melds[side][i]
+    cdef int j
+    s.live[side] |= <uint32_t>1 << i
+    if not m.pending and sb_is_canasta(m):
+        mi.C += 1
+    if m.type == MT_GROUP:
+        j = mi.ngrp
+        while j > 0 and mi.grp[j - 1] > i:
+            mi.grp[j] = mi.grp[j - 1]
+            j -= 1
+        mi.grp[j] = i
+        mi.ngrp += 1
+        mi.grp_ranks |= <uint32_t>1 << m.key
+        mi.per_rank[m.key] += 1
+    else:
+        j = mi.nlive - mi.ngrp
+        while j > 0 and mi.oth[j - 1] > i:
+            mi.oth[j] = mi.oth[j - 1]
+            j -= 1
+        mi.oth[j] = i
+    mi.nlive += 1
+    mi.slot = mi.nlive < SB_MAXMELDS
+
+cdef inline void index_grown(SBState* s, int side, const Meld* m, bint was) noexcept nogil:
+    """reindex(s, side, i) after cards joined meld m in slot i, in use before (same type, key and
+    pending flag): only the canasta count can change; was = m counted as a canasta before."""
+    if not m.pending:
+        s.mi[side].C += <int>sb_is_canasta(m) - <int>was
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i
@@ -245,7 +365,7 @@ cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     reindex(s, side, -1)
 
 cdef void check_out(SBState* s, const SBConfig* c, int p) noexcept nogil:
-    if hand_size(&s.hand[p]) == 0 and s.stage.n == 0:
+    if s.hand[p].layer[0] == 0 and s.stage.n == 0:      # nested layers: empty iff layer[0] is
         end_deal(s, c, 1, p)
 
 cdef void do_meld(SBState* s, const SBConfig* c, int p) noexcept nogil:
@@ -268,7 +388,7 @@ cdef void do_meld(SBState* s, const SBConfig* c, int p) noexcept nogil:
             take_rest(s, c, p)
         check_out(s, c, p)
         return
-    v = sb_meld_value_of(&cards)
+    v = hand_value(&cards)
     place_meld(s, c, side, &cards, True)
     s.batch_value += v
     if pile_group:
@@ -279,11 +399,6 @@ cdef void do_meld(SBState* s, const SBConfig* c, int p) noexcept nogil:
             s.pile_take = 0
             take_rest(s, c, p)
         check_out(s, c, p)
-
-cdef int sb_meld_value_of(const Hand* h) noexcept nogil:
-    cdef int8_t cnt[SB_KINDS]
-    sb_counts(h, cnt)
-    return sb_counts_value(cnt)
 
 cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """penalize mode: the pending melds return to the hand and the requirement rises by 100."""
@@ -307,7 +422,7 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
     s.req_pen[side] += 100
 
 cdef void next_turn(SBState* s, const SBConfig* c) noexcept nogil:
-    start_turn(s, c, (s.mover + 1) % c.nplayers)
+    start_turn(s, c, s.mover + 1 if s.mover + 1 < c.nplayers else 0)
 
 cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef SBState* s = <SBState*>st
@@ -315,6 +430,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef int p = s.turn, side = side_of(c, p), k, i, j, got, n
     cdef uint64_t b
     cdef Meld* m
+    cdef bint was
     cdef Hand h
     if s.phase == PH_ANSWER:
         s.turn = s.mover
@@ -347,18 +463,20 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
             s.pile_take = 1
             return
         if a >= A_TAKE_SEQ:
-            i = a - A_TAKE_SEQ
-            meld_take(&s.melds[side][i], k)
-            reindex(s, side, i)
+            m = &s.melds[side][a - A_TAKE_SEQ]
+            was = sb_is_canasta(m)
+            meld_take(m, k)
+            index_grown(s, side, m, was)
             s.melded[p] = 1
             s.drew = 1
             if s.nstock > 0:
                 draw_card(s, c, p)
             check_out(s, c, p)
             return
-        i = a - A_TAKE_LAYOFF
-        meld_take(&s.melds[side][i], k)
-        reindex(s, side, i)
+        m = &s.melds[side][a - A_TAKE_LAYOFF]
+        was = sb_is_canasta(m)
+        meld_take(m, k)
+        index_grown(s, side, m, was)
         s.melded[p] = 1
         take_rest(s, c, p)
         check_out(s, c, p)
@@ -377,7 +495,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         s.npile += 1
         if is_wild(k) or is_red3(k):
             s.pile_frz += 1
-        if hand_size(&s.hand[p]) == 0:
+        if s.hand[p].layer[0] == 0:
             end_deal(s, c, 1, p)
         else:
             next_turn(s, c)
@@ -414,13 +532,14 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         s.merge_from = a - A_MERGE_FROM
         return
     if a >= A_LAYOFF and a < A_TAKE_LAYOFF:
-        i = a - A_LAYOFF
+        m = &s.melds[side][a - A_LAYOFF]
+        was = sb_is_canasta(m)
         for j in range(4):
             b = s.stage.cards.layer[j]
             while b:
-                meld_take(&s.melds[side][i], kind_of(cs_ctz(b)))
+                meld_take(m, kind_of(cs_ctz(b)))
                 b &= b - 1
-        reindex(s, side, i)
+        index_grown(s, side, m, was)
         staged_clear(&s.stage)
         s.melded[p] = 1
         check_out(s, c, p)
@@ -444,13 +563,12 @@ cdef int hand_penalty(const SBState* s, const SBConfig* c, int q, int* red3_expo
     """Card value of seat q's hand at the end, and its red threes: dealt ones never exposed
     (auto mode, q had no turn yet) count as exposed (S-D14, added to *red3_exposed); otherwise
     -100 each, or -750 once for the player (Dutch red3_in_hand_penalty)."""
-    cdef int8_t cnt[SB_KINDS]
     cdef int v, r3
-    sb_counts(&s.hand[q], cnt)
+    v = hand_value(&s.hand[q])
+    r3 = hand_in(&s.hand[q], M_R3)
     if q == s.mover and s.stage.n:
-        sb_hand_add_counts(&s.stage.cards, cnt)
-    v = sb_counts_value(cnt)
-    r3 = cnt[14] + cnt[27]
+        v += hand_value(&s.stage.cards)
+        r3 += hand_in(&s.stage.cards, M_R3)
     if r3:
         if not c.red3_manual and not s.first_done[q]:
             red3_exposed[0] += r3
@@ -459,13 +577,6 @@ cdef int hand_penalty(const SBState* s, const SBConfig* c, int q, int* red3_expo
         else:
             v += 100 * r3
     return v
-
-cdef void sb_hand_add_counts(const Hand* h, int8_t* cnt) noexcept nogil:
-    cdef int8_t more[SB_KINDS]
-    cdef int k
-    sb_counts(h, more)
-    for k in range(SB_KINDS):
-        cnt[k] += more[k]
 
 cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogil:
     """score(s) of §6: meld card values + canasta/samba bonuses + 200 for going out (+ the
@@ -477,7 +588,7 @@ cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogi
         i = cs_ctz(b)
         b &= b - 1
         m = &s.melds[side][i]
-        sc += sb_meld_value(m) + sb_meld_bonus(m)
+        sc += hand_value(&m.cards) + sb_meld_bonus(m)       # sb_meld_value(m)
         if sb_is_canasta(m):
             C += 1
     if s.end_type == 1 and s.out_seat >= 0 and side_of(c, s.out_seat) == side:
@@ -510,7 +621,7 @@ cdef void end_deal(SBState* s, const SBConfig* c, int end_type, int out_seat) no
         s.phase = PH_END
         return
     s.dealer = (s.dealer + 1) % c.nplayers
-    deal_cards(s, c)
+    deal_cards(s, c, False)
 
 cdef void sb_returns(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const SBState* s = <const SBState*>st
