@@ -78,9 +78,9 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
     sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
     the pair take is (the lay-off take is then compulsory, S-D12)."""
-    cdef int p = s.turn, side = side_of(c, p), top, r, i, hsize, rest, C, hn, hw, n = 0
+    cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, n = 0
     cdef bint forced = False, pair = False, frozen
-    cdef uint32_t b
+    cdef const MeldIndex* mi = &s.mi[side]
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     as_clear(out, NW)
@@ -90,8 +90,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not blocked_top(s):
         top = s.pile[s.npile - 1]
         r = rank_of(top)
-        hn = (count_kind(&s.hand[p], r) + count_kind(&s.hand[p], 13 + r) + count_kind(&s.hand[p], 26 + r)
-              + count_kind(&s.hand[p], 39 + r))
+        hn = held_of(&s.hand[p], rank_mask(r))
         frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
         if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
             return n                # no take of any kind: the rest below is not needed
@@ -100,8 +99,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         C = canastas(s, side)
         if hn >= 2:
             if s.opened[side]:
-                hw = (count_kind(&s.hand[p], 0) + count_kind(&s.hand[p], 13) + count_kind(&s.hand[p], 26)
-                      + count_kind(&s.hand[p], 39) + count_kind(&s.hand[p], SB_JK))
+                hw = held_of(&s.hand[p], rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2))
                 pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
             else:
                 sb_counts(&s.hand[p], H)
@@ -111,20 +109,18 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             if pair:
                 as_add(out, A_TAKE_PAIR)
                 n += 1
+        # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
+        # (of its suit): only those are tried
         if not frozen:
-            b = s.live[side]
-            while b:
-                i = cs_ctz(b)
-                b &= b - 1
+            for j in range(0 if (mi.grp_ranks >> r) & 1 else mi.ngrp, mi.nlive):
+                i = mi.grp[j] if j < mi.ngrp else mi.oth[j - mi.ngrp]
                 if takeable_onto(s, c, side, i, top, hsize + rest, C):
                     as_add(out, A_TAKE_LAYOFF + i)
                     n += 1
                     forced = True
         if c.seq_top_take and s.opened[side]:
-            b = s.live[side]
-            while b:
-                i = cs_ctz(b)
-                b &= b - 1
+            for j in range(mi.nlive - mi.ngrp):
+                i = mi.oth[j]
                 if s.melds[side][i].type == MT_SEQ and takeable_onto(
                         s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
                     as_add(out, A_TAKE_SEQ + i)
@@ -338,6 +334,27 @@ cdef inline int held_of(const Hand* h, uint64_t ids) noexcept nogil:
     return (cs_popcount(h.layer[0] & ids) + cs_popcount(h.layer[1] & ids) + cs_popcount(h.layer[2] & ids)
             + cs_popcount(h.layer[3] & ids))
 
+cdef inline uint64_t spread(uint32_t R) noexcept nogil:
+    """The kinds of the ranks in R (bit r) in the four suits (R < 2**13: the copies at 0, 13, 26,
+    39 do not overlap, so the product is rank_mask summed over R)."""
+    return <uint64_t>R * <uint64_t>0x8004002001
+
+cdef inline void rank_counts(const Hand* h, uint32_t* r1, uint32_t* r2, uint32_t* r3) noexcept nogil:
+    """The ranks (bit r) of which h holds >= 1 / >= 2 / >= 3 cards over the four suits. Layer i
+    of a kind is the thermometer bit 'more than i copies', so two thermometers add saturating at
+    3 as (a1|b1, a2|b2|a1&b1, a3|b3|a2&b1|a1&b2): first suits 0+2 and 1+3 in 26-bit lanes, then
+    the two lanes (the joker bits 52/53 fall outside both lanes); layer 3 never changes a
+    threshold <= 3 (it lies inside layer 2)."""
+    cdef uint64_t M = (<uint64_t>1 << 26) - 1
+    cdef uint64_t a1 = h.layer[0] & M, a2 = h.layer[1] & M, a3 = h.layer[2] & M
+    cdef uint64_t b1 = (h.layer[0] >> 26) & M, b2 = (h.layer[1] >> 26) & M, b3 = (h.layer[2] >> 26) & M
+    cdef uint64_t c1 = a1 | b1, c2 = a2 | b2 | (a1 & b1), c3 = a3 | b3 | (a2 & b1) | (a1 & b2)
+    cdef uint32_t d1 = c1 & 0x1FFF, d2 = c2 & 0x1FFF, d3 = c3 & 0x1FFF
+    cdef uint32_t e1 = c1 >> 13, e2 = c2 >> 13, e3 = c3 >> 13
+    r1[0] = d1 | e1
+    r2[0] = d2 | e2 | (d1 & e1)
+    r3[0] = d3 | e3 | (d2 & e1) | (d1 & e2)
+
 cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
     """Opened side, nothing staged, at least 5 cards in hand: single_ok's answers in closed form
     for whole classes of candidates at once. Returns the candidates of *cand known completable and
@@ -346,12 +363,16 @@ cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
     after the add, the smallest completions (two more cards for a new meld, none for a lay-off
     onto a GROUP that stays valid) pass HG (h' - 2 >= 2), so
     - a new GROUP from a natural of rank r: r held >= 3 times, or twice with a wild in hand
-      (group_completion: 1 + x naturals, y wilds, x + y = 2);
+      (group_completion: 1 + x naturals, y wilds, x + y = 2; rank counts by rank_counts);
     - a new SEQUENCE: the natural lies in a run of >= 3 held ranks of its suit (seq_completion:
       a + b = 2 neighbours);
-    - a lay-off onto a GROUP of rank r when the GROUP with one more natural is valid;
+    - a lay-off onto any GROUP of rank r: an opened side has no pending meld (open_side clears
+      them all) and its GROUPs are valid, and a valid GROUP with one more natural stays valid
+      (sb_group_ok(nat + 1, wild): nat + 1 >= 2 * wild when nat >= 2 * wild);
     - a lay-off onto a SEQUENCE (< 7 cards, placed) of the rank next to either end (none inside
-      the run; further out searched);
+      the run); further out when the ranks between are held and the run stays <= 7 long, the
+      gap filled from the hand (seq_completion with no extension, x = gap cards) passes HG if
+      h' - x >= 2 (else searched);
     - a wild: some rank held >= 2 times (a new GROUP), or a lay-off (searched);
     - a black three: a new BLACK3 or a lay-off onto one must leave <= 1 card, so only with every
       card but one a black three (then searched)."""
@@ -359,48 +380,49 @@ cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
     cdef const MeldIndex* mi = x.mi
     cdef const Meld* mm
     cdef uint64_t m = cand[0], acc = 0, und = 0, wm = rank_mask(0) | (<uint64_t>1 << SB_JK)
-    cdef uint64_t nats = nat_kinds()
-    cdef uint32_t grp_yes = 0, grp_maybe = 0
     cdef uint64_t seq_yes = 0, seq_maybe = 0
     cdef const Hand* hand = &s.hand[s.turn]
-    cdef int r, su, k, lo, hn, j
+    cdef uint32_t R1, R2, R3, Hs, far, gap, accR
+    cdef int r, j, base
     cdef int hw = held_of(hand, rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2))
-    cdef bint pair = False
     for j in range(mi.nlive - mi.ngrp):
         mm = &s.melds[x.side][mi.oth[j]]
         if mm.type != MT_SEQ or mm.pending or mm.n >= 7:
             continue                            # sb_complete_layoff: no lay-off onto these
+        base = mm.key * 13
         # the rank just below or above the run: laid off alone (x = 0 cards more, HG holds)
         if mm.lo > 2:
-            seq_yes |= <uint64_t>1 << (mm.key * 13 + mm.lo - 1)
+            seq_yes |= <uint64_t>1 << (base + mm.lo - 1)
         if mm.hi < 12:
-            seq_yes |= <uint64_t>1 << (mm.key * 13 + mm.hi + 1)
-        # further out: the gap must be filled from the hand (searched); inside the run: never
-        seq_maybe |= (nats & (((<uint64_t>1 << 13) - 1) << (13 * mm.key))
-                      & ~(((<uint64_t>1 << (mm.hi - mm.lo + 3)) - 1) << (mm.key * 13 + mm.lo - 1)))
-    for j in range(mi.ngrp):
-        mm = &s.melds[x.side][mi.grp[j]]
-        if mm.pending:
-            continue                            # sb_complete_layoff: never onto a pending meld
-        if sb_group_ok(mm.nat + 1, mm.wild, x.c):
-            grp_yes |= <uint32_t>1 << mm.key
-        else:
-            grp_maybe |= <uint32_t>1 << mm.key
-    for r in range(2, 13):
-        if not (hand.layer[0] & rank_mask(r)):
-            continue                            # rank not held
-        hn = held_of(hand, rank_mask(r))
-        if hn >= 2:
-            pair = True
-        if (mi.slot and (hn >= 3 or (hn >= 2 and hw > 0))) or (grp_yes >> r) & 1:
-            acc |= rank_mask(r)
-        elif (grp_maybe >> r) & 1:
-            und |= rank_mask(r)
+            seq_yes |= <uint64_t>1 << (base + mm.hi + 1)
+        # further out (held ranks of the suit outside lo - 1 .. hi + 1): the gap from the hand
+        Hs = <uint32_t>((hand.layer[0] >> base) & 0x1FFF)
+        far = Hs & 0x1FFC & ~((<uint32_t>1 << (mm.hi + 2)) - (<uint32_t>1 << (mm.lo - 1)))
+        while far:
+            r = cs_ctz(far)
+            far &= far - 1
+            if r < mm.lo:
+                if mm.hi - r >= 7:
+                    continue
+                gap = ((<uint32_t>1 << mm.lo) - 1) & ~((<uint32_t>2 << r) - 1)
+            else:
+                if r - mm.lo >= 7:
+                    continue
+                gap = ((<uint32_t>1 << r) - 1) & ~((<uint32_t>2 << mm.hi) - 1)
+            if gap & ~Hs:
+                continue                        # a rank between is not in hand: no lay-off
+            if x.hsize - 1 - cs_popcount(gap) >= 2:
+                seq_yes |= <uint64_t>1 << (base + r)
+            else:
+                seq_maybe |= <uint64_t>1 << (base + r)
+    rank_counts(hand, &R1, &R2, &R3)
+    accR = mi.grp_ranks & R1
     if mi.slot:
-        acc |= run_kinds(x.s.hand[x.s.turn].layer[0])
-    und |= seq_maybe & ~seq_yes
-    acc |= seq_yes
-    if mi.slot and pair:
+        accR |= R3 | (R2 if hw > 0 else 0)
+        acc |= run_kinds(hand.layer[0])
+    acc |= spread(accR & 0x1FFC) | seq_yes
+    und |= seq_maybe
+    if mi.slot and (R2 & 0x1FFC):
         acc |= wm
     elif mi.ngrp:
         und |= wm
@@ -693,8 +715,8 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
-    cdef int n = 0, hn, hw, j, srank, ssuit
-    cdef uint64_t st
+    cdef int n = 0, hn, hw, j, j0, srank, ssuit
+    cdef uint64_t st, nb3
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
     cdef int8_t H[SB_KINDS]
@@ -787,15 +809,21 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             st &= st - 1
             srank = merge_key(srank, rank_of(k))
             ssuit = merge_key(ssuit, suit_of(k))
-        for j in range(mi.nlive):
+        # sb_layoff_ok_n is 0 when a staged card is neither a wild nor a natural of the GROUP's
+        # rank, or not a natural of the SEQUENCE's suit, or (BLACK3) not a black three: only the
+        # GROUPs of the stage's rank (any rank: wilds only), the SEQUENCEs of its suit and, with
+        # black threes staged, the BLACK3s are tried
+        nb3 = ((s.stage.cards.layer[0] >> 1) | (s.stage.cards.layer[0] >> 40)) & 1
+        j0 = 0 if srank != -2 and not nb3 and (srank < 0 or (mi.grp_ranks >> srank) & 1) else mi.ngrp
+        for j in range(j0, mi.nlive):
             i = mi.grp[j] if j < mi.ngrp else mi.oth[j - mi.ngrp]
             if s.melds[side][i].pending:
                 continue
-            # sb_layoff_ok_n is 0 when a staged natural is not of the GROUP's rank, or a staged
-            # card is not a natural of the SEQUENCE's suit
-            if s.melds[side][i].type == MT_GROUP and (srank == -2 or (srank >= 0 and srank != s.melds[side][i].key)):
+            if s.melds[side][i].type == MT_GROUP and srank >= 0 and srank != s.melds[side][i].key:
                 continue
             if s.melds[side][i].type == MT_SEQ and ssuit != s.melds[side][i].key:
+                continue
+            if s.melds[side][i].type == MT_BLACK3 and not nb3:
                 continue
             if not sb_layoff_ok_n(&s.melds[side][i], S, ssize, c):
                 continue
@@ -810,7 +838,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 n += 1
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
-    for i in range(mi.ngrp):                   # MERGE needs two GROUPs of one rank
+    for i in range(mi.ngrp if mi.ngrp > cs_popcount(mi.grp_ranks) else 0):   # MERGE: two GROUPs of one rank
         if mi.per_rank[s.melds[side][mi.grp[i]].key] < 2:
             continue
         for k in range(mi.ngrp):
