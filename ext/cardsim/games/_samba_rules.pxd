@@ -2,7 +2,7 @@
 # completions a staged meld can still reach, the initial-meld requirement, side scoring.
 # No access to the state struct: everything works on packed hands, meld records and the config.
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._bits cimport cs_ctz
 from cardsim.core._hand cimport Hand
 
@@ -130,11 +130,32 @@ cdef inline int sb_wilds(const int8_t* cnt) noexcept nogil:
     """Wild cards (deuces and jokers) in the counts."""
     return cnt[0] + cnt[13] + cnt[26] + cnt[39] + cnt[SB_JK]
 
+cdef inline uint64_t sb_word(const int8_t* cnt, int i) noexcept nogil:
+    """Bytes 8i..8i+7 of a count vector as one word (the last word holds kinds 48..52 only)."""
+    cdef uint64_t w = 0
+    memcpy(&w, cnt + 8 * i, 8 if i < 6 else SB_KINDS - 48)
+    return w
+
 cdef inline int sb_total(const int8_t* cnt) noexcept nogil:
-    cdef int k, n = 0
-    for k in range(SB_KINDS):
-        n += cnt[k]
-    return n
+    """Cards in the counts: the seven words added lane by lane (a lane holds <= 7 counts of at
+    most 6 copies: no carry), then the eight lanes by one multiplication (a count vector holds
+    <= 162 cards < 256)."""
+    cdef uint64_t t = (sb_word(cnt, 0) + sb_word(cnt, 1) + sb_word(cnt, 2) + sb_word(cnt, 3)
+                       + sb_word(cnt, 4) + sb_word(cnt, 5) + sb_word(cnt, 6))
+    return <int>((t * <uint64_t>0x0101010101010101) >> 56)
+
+cdef inline uint64_t sb_kinds(const int8_t* cnt) noexcept nogil:
+    """The kinds with a nonzero count, as a mask (bit k: kind k): per word, a byte's high bit is
+    set when the byte is nonzero, then the eight high bits are gathered by one multiplication
+    (little-endian byte order, as on every platform the package builds for)."""
+    cdef uint64_t m = 0, w, t
+    cdef int i
+    for i in range(7):
+        w = sb_word(cnt, i)
+        t = ((w | ((w & <uint64_t>0x7F7F7F7F7F7F7F7F) + <uint64_t>0x7F7F7F7F7F7F7F7F))
+             & <uint64_t>0x8080808080808080) >> 7
+        m |= ((t * <uint64_t>0x0102040810204080) >> 56) << (8 * i)
+    return m
 
 cdef inline int sb_req(int cum, int hoyle) noexcept nogil:
     """Initial-meld requirement from the side's cumulative score at the start of the deal (§4.0,

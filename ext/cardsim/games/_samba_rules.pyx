@@ -31,15 +31,19 @@ cdef int sb_card_value(int kind) noexcept nogil:
         return 5 if is_black3(kind) else 0
     return VALUE[kind % 13]
 
+cdef uint64_t NAT_KINDS = ((<uint64_t>1 << 52) - 1) & ~(<uint64_t>0x8004002001 * 3)   # ranks 4..A, 4 suits
 cdef int KVAL[SB_KINDS]      # sb_card_value of every kind
 for _k in range(SB_KINDS):
     KVAL[_k] = sb_card_value(_k)
 
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil:
+    """Card value of the counts (the kinds held found by sb_kinds)."""
     cdef int k, v = 0
-    for k in range(SB_KINDS):
-        if cnt[k]:
-            v += cnt[k] * sb_card_value(k)
+    cdef uint64_t m = sb_kinds(cnt)
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
+        v += cnt[k] * KVAL[k]
     return v
 
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
@@ -50,6 +54,7 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     gap, a repeated card or a wild, -7 more than 7 cards in a SEQUENCE, -8 only wild cards."""
     cdef int n = sb_total(cnt), k, r, s = -1, rank = -1, nb, w, nat = 0, lo = 99, hi = -1
     cdef bint one_rank = True
+    cdef uint64_t nm, m
     out.type = MT_NONE
     if n < 3:
         return -1
@@ -66,14 +71,17 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
         out.wild = 0
         out.n = n
         return MT_BLACK3
-    for k in range(52):
-        if cnt[k] and is_natural(k):
-            r = rank_of(k)
-            nat += cnt[k]
-            if rank < 0:
-                rank = r
-            elif r != rank:
-                one_rank = False
+    nm = sb_kinds(cnt) & NAT_KINDS
+    m = nm
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
+        r = rank_of(k)
+        nat += cnt[k]
+        if rank < 0:
+            rank = r
+        elif r != rank:
+            one_rank = False
     if nat == 0:
         return -8
     out.n = n
@@ -86,17 +94,19 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
         out.hi = rank
         return MT_GROUP        # validity (wild limits) is checked by the caller with sb_group_ok
     # a sequence: one suit, one card per rank, consecutive, no wilds
-    for k in range(52):
-        if cnt[k] and is_natural(k):
-            if s < 0:
-                s = suit_of(k)
-            elif suit_of(k) != s:
-                return -5
-            if cnt[k] > 1:
-                return -6
-            r = rank_of(k)
-            lo = r if r < lo else lo
-            hi = r if r > hi else hi
+    m = nm
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
+        if s < 0:
+            s = suit_of(k)
+        elif suit_of(k) != s:
+            return -5
+        if cnt[k] > 1:
+            return -6
+        r = rank_of(k)
+        lo = r if r < lo else lo
+        hi = r if r > hi else hi
     if w:
         return -6
     if hi - lo + 1 != nat:
@@ -579,13 +589,18 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
     cdef int8_t T[SB_KINDS]
     cdef int k, r, su, nr, w, v = 0, lo, hi
     cdef bint pair = False, g
-    for k in range(SB_KINDS):
-        T[k] = A[k] + B[k]
+    cdef uint64_t tw
+    cdef uint32_t held
+    for k in range(7):                          # T = A + B word by word (counts <= 6: no carry)
+        tw = sb_word(A, k) + sb_word(B, k)
+        memcpy(T + 8 * k, &tw, 8 if k < 6 else SB_KINDS - 48)
+    tw = sb_kinds(T)
+    held = <uint32_t>((tw | (tw >> 13) | (tw >> 26) | (tw >> 39)) & 0x1FFC)   # ranks 4..A held
     w = sb_wilds(T)
     for r in range(2, 13):
-        nr = sb_nat_of_rank(T, r)
-        if nr == 0:
+        if not (held >> r) & 1:
             continue
+        nr = sb_nat_of_rank(T, r)
         if nr >= 2:
             pair = True
         g = nr >= 3 or (nr == 2 and w > 0)
@@ -659,22 +674,20 @@ ctypedef struct Staged1:
     uint64_t mask            # the staged kinds
 
 cdef void staged_info(const int8_t* S, Staged1* si) noexcept nogil:
-    """One pass over the staged counts: their number, value, kinds and rank (staged_rank)."""
+    """The staged counts' number, value, kinds and rank (staged_rank), from their kinds mask."""
     cdef int k
-    si.n = 0
+    cdef uint64_t m = sb_kinds(S), b
+    cdef uint32_t ranks
+    si.mask = m
+    si.n = sb_total(S)
     si.v = 0
-    si.rank = -1
-    si.mask = 0
-    for k in range(SB_KINDS):
-        if S[k]:
-            si.n += S[k]
-            si.v += S[k] * KVAL[k]
-            si.mask |= <uint64_t>1 << k
-            if is_natural(k):
-                if si.rank == -1:
-                    si.rank = rank_of(k)
-                elif rank_of(k) != si.rank:
-                    si.rank = -2
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
+        si.v += S[k] * KVAL[k]
+    b = si.mask & NAT_KINDS
+    ranks = <uint32_t>((b | (b >> 13) | (b >> 26) | (b >> 39)) & 0x1FFF)
+    si.rank = -1 if ranks == 0 else (cs_ctz(ranks) if (ranks & (ranks - 1)) == 0 else -2)
 
 cdef bint x_opening(const int8_t* S, const Staged1* si, const int8_t* H, int need, int budget, int min_nat,
                     int K, const SBConfig* c, uint64_t* wit) noexcept nogil:
