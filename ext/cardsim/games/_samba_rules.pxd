@@ -1,7 +1,7 @@
 # Samba pure rules (docs/rules/samba.md): card identities, meld records, meld validity, the
 # completions a staged meld can still reach, the initial-meld requirement, side scoring.
 # No access to the state struct: everything works on packed hands, meld records and the config.
-from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._types cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cardsim.core._bits cimport cs_ctz
 from cardsim.core._hand cimport Hand
@@ -131,10 +131,15 @@ cdef inline int sb_wilds(const int8_t* cnt) noexcept nogil:
     return cnt[0] + cnt[13] + cnt[26] + cnt[39] + cnt[SB_JK]
 
 cdef inline uint64_t sb_word(const int8_t* cnt, int i) noexcept nogil:
-    """Bytes 8i..8i+7 of a count vector as one word (the last word holds kinds 48..52 only)."""
-    cdef uint64_t w = 0
-    memcpy(&w, cnt + 8 * i, 8 if i < 6 else SB_KINDS - 48)
-    return w
+    """Bytes 8i..8i+7 of a count vector as one word (i = 6: kinds 48..52 only). Fixed-size
+    copies, so the compiler makes them plain loads."""
+    cdef uint64_t w
+    cdef uint32_t lo
+    if i < 6:
+        memcpy(&w, cnt + 8 * i, 8)
+        return w
+    memcpy(&lo, cnt + 48, 4)
+    return <uint64_t>lo | (<uint64_t>(<uint8_t>cnt[52]) << 32)
 
 cdef inline int sb_total(const int8_t* cnt) noexcept nogil:
     """Cards in the counts: the seven words added lane by lane (a lane holds <= 7 counts of at

@@ -185,7 +185,21 @@ cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept n
     return 1
 
 cdef int sb_meld_value(const Meld* m) noexcept nogil:
+    """Card value of a meld, from its record: a SEQUENCE holds each rank lo..hi once, a GROUP nat
+    naturals of its rank and `wild` wilds (the jokers are identities 52 and 53 of its cards, the
+    rest deuces), a BLACK3 n black threes at 5."""
+    cdef int r, v = 0, jk = 0, i
     cdef int8_t cnt[SB_KINDS]
+    if m.type == MT_SEQ:
+        for r in range(m.lo, m.hi + 1):
+            v += VALUE[r]
+        return v
+    if m.type == MT_GROUP:
+        for i in range(4):
+            jk += cs_popcount(m.cards.layer[i] & (<uint64_t>3 << SB_JK))
+        return m.nat * VALUE[m.key] + 50 * jk + 20 * (m.wild - jk)
+    if m.type == MT_BLACK3:
+        return 5 * m.n
     sb_counts(&m.cards, cnt)
     return sb_counts_value(cnt)
 
@@ -591,9 +605,11 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
     cdef bint pair = False, g
     cdef uint64_t tw
     cdef uint32_t held
-    for k in range(7):                          # T = A + B word by word (counts <= 6: no carry)
+    for k in range(6):                          # T = A + B word by word (counts <= 6: no carry)
         tw = sb_word(A, k) + sb_word(B, k)
-        memcpy(T + 8 * k, &tw, 8 if k < 6 else SB_KINDS - 48)
+        memcpy(T + 8 * k, &tw, 8)
+    for k in range(48, SB_KINDS):
+        T[k] = A[k] + B[k]
     tw = sb_kinds(T)
     held = <uint32_t>((tw | (tw >> 13) | (tw >> 26) | (tw >> 39)) & 0x1FFC)   # ranks 4..A held
     w = sb_wilds(T)
