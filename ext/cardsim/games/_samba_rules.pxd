@@ -77,7 +77,6 @@ cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat,
                         const SBConfig* c) noexcept nogil
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil
-cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c, uint64_t* wit, int target) noexcept nogil
 
 cdef inline int kind_of(int ident) noexcept nogil:
     """Card kind of a card identity (both joker identities are the joker kind)."""
@@ -140,6 +139,10 @@ cdef inline uint64_t sb_word(const int8_t* cnt, int i) noexcept nogil:
         return w
     memcpy(&lo, cnt + 48, 4)
     return <uint64_t>lo | (<uint64_t>(<uint8_t>cnt[52]) << 32)
+
+cdef inline int sb_rank_value(int r) noexcept nogil:
+    """Card value of a rank (§2): 2 and A 20, K..8 10, 7..4 5, (the threes: 0 here)."""
+    return 20 if r == 0 or r == 12 else (0 if r == 1 else (5 if r <= 5 else 10))
 
 cdef inline int sb_total(const int8_t* cnt) noexcept nogil:
     """Cards in the counts: the seven words added lane by lane (a lane holds <= 7 counts of at

@@ -19,6 +19,7 @@ from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_count
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.games._samba_out cimport x_free, sb_canasta_bound
+from cardsim.games._samba_units cimport sb_best_value
 
 cdef int VALUE[13]
 VALUE[:] = [20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20]
@@ -373,267 +374,47 @@ cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int
 # ---------------------------------------------------------------------------------------------
 # initial meld: can a batch still reach its minimum?
 # ---------------------------------------------------------------------------------------------
-cdef enum:
-    MAXU = 64
-
-ctypedef struct Unit:
-    int8_t type              # MT_GROUP / MT_SEQ
-    int8_t key               # rank (GROUP) / suit (SEQ)
-    int8_t nat               # naturals (GROUP) / low end (SEQ)
-    int8_t hi                # SEQ high end
-    int8_t jk                # jokers in it (GROUP)
-    int8_t dw                # deuces in it (GROUP)
-
-cdef inline int wild_cap(int nat, const SBConfig* c) noexcept nogil:
-    if c.dutch_groups:
-        return 2 if nat // 2 > 2 else nat // 2
-    return 2
-
-cdef int build_units(int8_t* H, bint seq_first, bint seqs, Unit* u, const SBConfig* c) noexcept nogil:
-    """A constructive meld set from H (consumed): GROUPs of every rank with >= 3 naturals, pairs
-    with a wild while wilds last, SEQUENCEs (maximal runs cut at 7) from the cards left (or
-    SEQUENCEs first when seq_first; none when not seqs: the caller knows no suit holds a run),
-    then every remaining wild (jokers first) onto the groups within their limits. Returns the
-    number of units."""
-    cdef int nu = 0, r, s, k, cnt, need, st, L, i, jk, dw, cap
-    cdef int pairs = 0
-    if seq_first and seqs:
-        nu = build_seqs(H, u, nu)
-    jk = H[SB_JK]
-    dw = H[0] + H[13] + H[26] + H[39]
-    for r in range(12, 1, -1):
-        cnt = sb_nat_of_rank(H, r)
-        if cnt >= 3 or (cnt == 2 and jk + dw > 0):
-            u[nu].type = MT_GROUP
-            u[nu].key = r
-            u[nu].nat = cnt
-            u[nu].jk = 0
-            u[nu].dw = 0
-            if cnt == 2:
-                if jk:
-                    u[nu].jk = 1
-                    jk -= 1
-                else:
-                    u[nu].dw = 1
-                    dw -= 1
-            for s in range(4):
-                H[s * 13 + r] = 0
-            nu += 1
-    if not seq_first and seqs:
-        nu = build_seqs(H, u, nu)
-    for i in range(nu):
-        if u[i].type != MT_GROUP:
-            continue
-        cap = wild_cap(u[i].nat, c) - u[i].jk - u[i].dw
-        while cap > 0 and jk > 0:
-            u[i].jk += 1
-            jk -= 1
-            cap -= 1
-        while cap > 0 and dw > 0:
-            u[i].dw += 1
-            dw -= 1
-            cap -= 1
-    return nu
-
-cdef int build_seqs(int8_t* H, Unit* u, int nu) noexcept nogil:
-    cdef int s, r, st, L
-    for s in range(4):
-        r = 2
-        while r <= 12:
-            if H[s * 13 + r] == 0:
-                r += 1
-                continue
-            st = r
-            while r <= 12 and H[s * 13 + r] > 0 and r - st < 7:
-                r += 1
-            L = r - st
-            if L >= 3:
-                u[nu].type = MT_SEQ
-                u[nu].key = s
-                u[nu].nat = st
-                u[nu].hi = r - 1
-                u[nu].jk = 0
-                u[nu].dw = 0
-                for L in range(st, r):
-                    H[s * 13 + L] -= 1
-                nu += 1
-                r = st      # the same ranks may hold further copies for another run
-                if H[s * 13 + st] == 0:
-                    r = st + 1
-    return nu
-
-cdef int units_eval(Unit* u, int nu, int budget, const SBConfig* c) noexcept nogil:
-    """Value of the units after trimming them to at most `budget` cards: repeatedly remove the
-    cheapest single card whose removal keeps its meld valid, else drop the cheapest meld."""
-    cdef int i, cards = 0, val = 0, best, bv, how, v, n
-    for i in range(nu):
-        if u[i].type == MT_GROUP:
-            cards += u[i].nat + u[i].jk + u[i].dw
-            val += u[i].nat * VALUE[u[i].key] + 50 * u[i].jk + 20 * u[i].dw
-        elif u[i].type == MT_SEQ:
-            cards += u[i].hi - u[i].nat + 1
-            for n in range(u[i].nat, u[i].hi + 1):
-                val += VALUE[n]
-    while cards > budget:
-        best = -1
-        bv = 1000
-        how = 0
-        for i in range(nu):
-            if u[i].type == MT_GROUP:
-                n = u[i].nat + u[i].jk + u[i].dw
-                if n >= 4 and sb_group_ok(u[i].nat - 1, u[i].jk + u[i].dw, c) and VALUE[u[i].key] < bv:
-                    bv = VALUE[u[i].key]; best = i; how = 1
-                if n >= 4 and u[i].dw and 20 < bv:
-                    bv = 20; best = i; how = 2
-                if n >= 4 and u[i].jk and 50 < bv:
-                    bv = 50; best = i; how = 3
-            elif u[i].type == MT_SEQ and u[i].hi - u[i].nat >= 3:
-                if VALUE[u[i].nat] < bv:
-                    bv = VALUE[u[i].nat]; best = i; how = 4
-                if VALUE[u[i].hi] < bv:
-                    bv = VALUE[u[i].hi]; best = i; how = 5
-        if best >= 0:
-            cards -= 1
-            val -= bv
-            if how == 1:
-                u[best].nat -= 1
-            elif how == 2:
-                u[best].dw -= 1
-            elif how == 3:
-                u[best].jk -= 1
-            elif how == 4:
-                u[best].nat += 1
-            else:
-                u[best].hi -= 1
-            continue
-        # no single card can go: drop the cheapest whole meld
-        bv = 100000
-        for i in range(nu):
-            if u[i].type == MT_NONE:
-                continue
-            v = 0
-            if u[i].type == MT_GROUP:
-                v = u[i].nat * VALUE[u[i].key] + 50 * u[i].jk + 20 * u[i].dw
-            else:
-                for n in range(u[i].nat, u[i].hi + 1):
-                    v += VALUE[n]
-            if v < bv:
-                bv = v; best = i
-        if best < 0:
-            return 0
-        if u[best].type == MT_GROUP:
-            cards -= u[best].nat + u[best].jk + u[best].dw
-        else:
-            cards -= u[best].hi - u[best].nat + 1
-        val -= bv
-        u[best].type = MT_NONE
-    return val
-
-cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c, uint64_t* wit, int target) noexcept nogil:
-    """Card value of a meld set the engine can build from H (black and red threes never count)
-    using at most `budget` cards: the better of groups-first and sequences-first constructions
-    (build_units), trimmed to the budget (units_eval); the two are the same construction when no
-    suit holds three consecutive ranks (no SEQUENCE either way), then built once. Constructive,
-    so never more than what is reachable. wit (may be NULL): |= the kinds some copy of which is in
-    a construction worth >= target (units_kinds)."""
-    cdef int8_t tmp[SB_KINDS]
-    cdef Unit u[MAXU]
-    cdef Unit u2[MAXU]
-    cdef int nu, nu2, k, v1, v2, su, r
-    cdef uint32_t m, runs = 0
-    if budget < 3:
-        return 0
-    for su in range(4):
-        m = 0
-        for r in range(2, 13):
-            if H[su * 13 + r]:
-                m |= <uint32_t>1 << r
-        runs |= m & (m >> 1) & (m >> 2)
-    memcpy(tmp, H, SB_KINDS)
-    nu = build_units(tmp, False, runs != 0, u, c)
-    v1 = units_eval(u, nu, budget, c)
-    if runs == 0:
-        if wit != NULL and v1 >= target:
-            wit[0] |= units_kinds(u, nu, H)
-        return v1
-    memcpy(tmp, H, SB_KINDS)
-    nu2 = build_units(tmp, True, True, u2, c)
-    v2 = units_eval(u2, nu2, budget, c)
-    if wit != NULL:
-        if v1 >= target:
-            wit[0] |= units_kinds(u, nu, H)
-        if v2 >= target:
-            wit[0] |= units_kinds(u2, nu2, H)
-    return v1 if v1 > v2 else v2
-
-cdef uint64_t units_kinds(const Unit* u, int nu, const int8_t* H) noexcept nogil:
-    """The kinds k such that the units (built from H and trimmed) can be chosen to hold a copy of
-    k: a SEQUENCE's cards; for a GROUP of rank r, every kind of rank r with a copy in H beyond the
-    SEQUENCEs' (a GROUP's validity depends only on its counts, so any such copy can stand for one
-    of its naturals); every held deuce for a GROUP with deuces, the joker for one with jokers."""
-    cdef int8_t used[SB_KINDS]
-    cdef uint64_t w = 0
-    cdef int i, r, s
-    memset(used, 0, SB_KINDS)
-    for i in range(nu):
-        if u[i].type == MT_SEQ:
-            for r in range(u[i].nat, u[i].hi + 1):
-                used[u[i].key * 13 + r] += 1
-                w |= <uint64_t>1 << (u[i].key * 13 + r)
-    for i in range(nu):
-        if u[i].type != MT_GROUP:
-            continue
-        r = u[i].key
-        for s in range(4):
-            if H[s * 13 + r] > used[s * 13 + r]:
-                w |= <uint64_t>1 << (s * 13 + r)
-        if u[i].jk:
-            w |= <uint64_t>1 << SB_JK
-        if u[i].dw:
-            for s in range(4):
-                if H[s * 13]:
-                    w |= <uint64_t>1 << (s * 13)
-    return w
-
 cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
     """An upper bound of the card value of any disjoint GROUPs and SEQUENCEs made from the cards
-    A + B (hence of every batch sb_opening_ok can find, whose melds all come from them): the
-    naturals of ranks held at least three times (twice with a wild), the naturals in a run of three
-    or more ranks of their suit, and every wild if some rank is held at least twice."""
+    A + B (hence of every batch sb_opening_ok can find, whose melds all come from them):
+    value_bound of their sum."""
     cdef int8_t T[SB_KINDS]
-    cdef int k, r, su, nr, w, v = 0, lo, hi
-    cdef bint pair = False, g
+    cdef int k
     cdef uint64_t tw
-    cdef uint32_t held
     for k in range(6):                          # T = A + B word by word (counts <= 6: no carry)
         tw = sb_word(A, k) + sb_word(B, k)
         memcpy(T + 8 * k, &tw, 8)
     for k in range(48, SB_KINDS):
         T[k] = A[k] + B[k]
-    tw = sb_kinds(T)
+    return value_bound(T)
+
+cdef int value_bound(const int8_t* T) noexcept nogil:
+    """An upper bound of the card value of any disjoint GROUPs and SEQUENCEs made from the cards
+    T: the naturals of ranks held at least three times (twice with a wild), the naturals in a run
+    of three or more ranks of their suit, and every wild if some rank is held at least twice.
+    By masks: a suit's held ranks h, its run members (t = h & h>>1 & h>>2, spread back)."""
+    cdef int k, r, su, nr, w, v = 0
+    cdef bint pair = False
+    cdef uint64_t tw = sb_kinds(T)
+    cdef uint32_t held, h, t, runs[4]
     held = <uint32_t>((tw | (tw >> 13) | (tw >> 26) | (tw >> 39)) & 0x1FFC)   # ranks 4..A held
+    for su in range(4):
+        h = <uint32_t>(tw >> (13 * su)) & 0x1FFC
+        t = h & (h >> 1) & (h >> 2)
+        runs[su] = t | (t << 1) | (t << 2)
     w = sb_wilds(T)
-    for r in range(2, 13):
-        if not (held >> r) & 1:
-            continue
+    while held:
+        r = cs_ctz(held)
+        held &= held - 1
         nr = sb_nat_of_rank(T, r)
         if nr >= 2:
             pair = True
-        g = nr >= 3 or (nr == 2 and w > 0)
+        if nr >= 3 or (nr == 2 and w > 0):
+            v += nr * VALUE[r]
+            continue
         for su in range(4):
-            k = su * 13 + r
-            if T[k] == 0:
-                continue
-            if not g:
-                lo = r
-                while lo > 2 and T[k - (r - lo) - 1] > 0:
-                    lo -= 1
-                hi = r
-                while hi < 12 and T[k + (hi - r) + 1] > 0:
-                    hi += 1
-                if hi - lo < 2:
-                    continue
-            v += T[k] * VALUE[r]
+            if (runs[su] >> r) & 1:
+                v += T[su * 13 + r] * VALUE[r]
     if pair:
         v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
     return v
@@ -667,6 +448,8 @@ cdef int try_rest(int sn, int sv, const int8_t* X, uint64_t xm, const int8_t* H,
             wit[0] |= xk
         return 1
     if exact:
+        if v < need and value_bound(rest) < need - v:
+            return 0            # exact: no melds from the rest reach the value still missing
         if x_free(rest, budget - used, need - v, K, c):
             if wit != NULL:
                 wit[0] |= xk
