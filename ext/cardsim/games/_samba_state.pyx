@@ -47,7 +47,7 @@ from cardsim.games._samba_state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
-    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
+    side_of, sb_hand_add, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
 from cardsim.games._samba_out cimport sb_go_out_ok
 from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
 from cardsim.games._samba_legal cimport draw_legal, meld_legal
@@ -148,7 +148,7 @@ cdef int meld_fields(const Hand* h, Meld* out) noexcept nogil:
 cdef void expose_red3(SBState* s, const SBConfig* c, int p, int k) noexcept nogil:
     add_kind(&s.red3[side_of(c, p)], k)
 
-cdef int draw_card(SBState* s, const SBConfig* c, int p) noexcept nogil:
+cdef inline int draw_card(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """Draw the stock's top card into p's hand; in auto mode a red three is exposed and
     replaced while the stock lasts (§4.3). Returns 1 if a non-red-three card (any card in manual
     mode) reached the hand, else 0."""
@@ -424,9 +424,40 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
 cdef void next_turn(SBState* s, const SBConfig* c) noexcept nogil:
     start_turn(s, c, s.mover + 1 if s.mover + 1 < c.nplayers else 0)
 
+ctypedef void (*apply_fn)(SBState* s, const SBConfig* c, int a) noexcept nogil
+cdef apply_fn apply_rest_p            # = apply_rest (set below, at import)
+
 cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
+    """ADD and DISCARD (six in ten actions) here; every other action in apply_rest, reached
+    through a pointer so that the compiler keeps it out of line and these two paths run without
+    its register saves and stack frame."""
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
+    cdef int p, k
+    if s.phase == PH_MELD and a < A_DRAW:
+        p = s.turn
+        if a < A_DISCARD:                        # ADD
+            remove_kind(&s.hand[p], a)
+            forget(s, p, a)
+            sb_hand_add(&s.stage.cards, a)       # staged_add(&s.stage, a)
+            s.stage.n += 1
+            return
+        k = a - A_DISCARD                        # DISCARD
+        remove_kind(&s.hand[p], k)
+        forget(s, p, k)
+        s.pile[s.npile] = k
+        s.npile += 1
+        if is_wild(k) or is_red3(k):
+            s.pile_frz += 1
+        if s.hand[p].layer[0] == 0:
+            end_deal(s, c, 1, p)
+        else:
+            next_turn(s, c)
+        return
+    apply_rest_p(s, c, a)
+
+cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
+    """sb_apply of the actions other than ADD and DISCARD."""
     cdef int p = s.turn, side = side_of(c, p), k, i, j, got, n
     cdef uint64_t b
     cdef Meld* m
@@ -481,25 +512,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         take_rest(s, c, p)
         check_out(s, c, p)
         return
-    # PH_MELD
-    if a < A_DISCARD:
-        remove_kind(&s.hand[p], a)
-        forget(s, p, a)
-        staged_add(&s.stage, a)
-        return
-    if a < A_DRAW:
-        k = a - A_DISCARD
-        remove_kind(&s.hand[p], k)
-        forget(s, p, k)
-        s.pile[s.npile] = k
-        s.npile += 1
-        if is_wild(k) or is_red3(k):
-            s.pile_frz += 1
-        if s.hand[p].layer[0] == 0:
-            end_deal(s, c, 1, p)
-        else:
-            next_turn(s, c)
-        return
+    # PH_MELD (ADD and DISCARD in sb_apply)
     if a == A_MELD:
         do_meld(s, c, p)
         return
@@ -544,6 +557,8 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         s.melded[p] = 1
         check_out(s, c, p)
         return
+
+apply_rest_p = apply_rest
 
 cdef void sb_hand_merge(Hand* dst, const Hand* src) noexcept nogil:
     """dst += src card by card (jokers kept canonical: add_kind; the result depends only on the
