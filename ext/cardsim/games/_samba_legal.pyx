@@ -9,19 +9,21 @@ the hand guard (HG) and, for an unopened side, an initial batch reaching the req
 Speed without changing the sets: per legal set the hand and the stage are read once, and the
 side's melds come indexed with the state (SBState.mi, recomputed when they change); the
 candidates the stage's shape cannot take are masked out first (shape_mask; for a pile group the
-top's rank); an opened side with nothing staged and >= 5 cards in hand has its ADD set decided
-in closed form per class (opened_empty_fast; the rest through the callback, where a one-card
-stage's GROUP parts are answered once per rank and once for the wilds, single_ok); with a
-GROUP-shaped stage the candidates of one class are decided on one member (opened_class_adds);
-the initial-meld search is skipped when sb_value_bound is below the requirement. Each shortcut
-only skips work whose answer is known (each says why), so the sets equal those of the plain
-per-candidate searches (tests/games/test_samba_agents.py pins them; tests/games/
-test_samba_moves.py checks them against brute force).
+top's rank); an opened side decides most ADDs in closed form on the packed hand's bit masks
+(_samba_masks: with nothing staged and >= 5 cards in hand per class, opened_empty_adds; with a
+GROUP-shaped stage per class on the counts of its rank and of the wilds, opened_group_adds; a
+SEQUENCE's next cards, opened_seq_adds), the rest through the callback (where a one-card stage's
+GROUP parts are answered once per rank and once for the wilds, single_ok), so the hand's count
+vector is filled only when a search reads it (ensure_h); the staged cards' meld shape comes from
+the stage's masks (stage_meld); the initial-meld search is skipped when sb_value_bound is below
+the requirement. Each shortcut only skips work whose answer is known (each says why), so the
+sets equal those of the plain per-candidate searches (tests/games/test_samba_agents.py pins
+them; tests/games/test_samba_moves.py checks them against brute force).
 
 The state struct, the action layout and the inline helpers are in `_samba_state.pxd`; the action
 space is described in the module docstring of `cardsim.games._samba`.
 """
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount
 from cardsim.core._hand cimport Hand, hand_size
@@ -29,10 +31,13 @@ from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_remove
 from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
-    sb_group_ok, sb_meld_of, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
+    sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_opening_out, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
+from cardsim.games._samba_masks cimport (
+    opened_empty_adds, opened_group_adds, opened_seq_adds, stage_meld, rank_mask, wild_kinds, nat_kinds, run_kinds,
+    held_of, wild_ids)
 from cardsim.games._samba_state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -144,8 +149,9 @@ ctypedef struct AddCtx:
     int extra                # cards joining the hand after the batch (the rest of a taken pile)
     bint mo                  # may go out (the partner has not said no)
     int kneed                # canastas an initial batch still needs to empty the hand
-    int8_t H[SB_KINDS]       # the hand (each check moves the added card into S and back)
-    int8_t S[SB_KINDS]       # the staged cards
+    int8_t* H                # the hand's counts (each check moves the added card into S and back)
+    bint hready              # H filled (ensure_h)
+    int8_t* S                # the staged cards' counts
     uint64_t smask           # bit k: kind k is staged
     int nS                   # cards staged
     int hsize                # cards in hand
@@ -187,18 +193,6 @@ cdef inline int merge_key(int key, int v) noexcept nogil:
     """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
     return v if key == -1 else (key if key == v else -2)
 
-cdef inline uint64_t wild_kinds() noexcept nogil:
-    """The wild kinds (the four deuces and the joker) as a mask."""
-    return rank_mask(0) | (<uint64_t>1 << SB_JK)
-
-cdef inline uint64_t nat_kinds() noexcept nogil:
-    """The natural kinds (ranks 4..A of the four suits) as a mask."""
-    return ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
-
-cdef inline uint64_t rank_mask(int r) noexcept nogil:
-    """The kinds of rank r in the four suits (bits r, 13 + r, 26 + r, 39 + r: 0x8004002001 << r)."""
-    return <uint64_t>0x8004002001 << r
-
 cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
     """Exact pre-filter of the ADD checks, as a mask (bits 0..52) of the kinds whose add leaves a
     stage of a meld's shape: all black threes, or no three and naturals of one rank (a GROUP
@@ -220,14 +214,6 @@ cdef inline uint64_t shape_mask(const AddCtx* x) noexcept nogil:
         m |= (nats & (((<uint64_t>1 << 13) - 1) << (13 * x.ssuit))) & ~x.smask
     return m
 
-cdef inline uint64_t run_kinds(uint64_t held) noexcept nogil:
-    """The naturals of `held` (bit k: kind k held) lying in a run of >= 3 consecutive held ranks
-    of their suit: the windows of three held naturals, spread back over their three ranks (a
-    window never crosses suits: the ranks 2 and 3 between them are not naturals)."""
-    cdef uint64_t n = held & nat_kinds()
-    cdef uint64_t t = n & (n >> 1) & (n >> 2)
-    return t | (t << 1) | (t << 2)
-
 cdef inline uint64_t opening_mask(const int8_t* H, uint64_t held) noexcept nogil:
     """With nothing staged and the side not opened, the kinds an initial-meld search could start
     from (a mask, bits 0..52; exact pre-filter): a natural of a rank held three times, or twice
@@ -247,78 +233,6 @@ cdef inline uint64_t opening_mask(const int8_t* H, uint64_t held) noexcept nogil
         m |= rank_mask(0) | (<uint64_t>1 << SB_JK)
     return m
 
-cdef uint64_t opened_class_adds(AddCtx* x, uint64_t* cand) noexcept nogil:
-    """Opened side, a stage of >= 1 card with a GROUP shape (no black three, naturals of at most
-    one rank): the candidates that keep it a GROUP shape fall into classes whose add_check answer
-    is one: every wild, and the naturals of one rank (the staged rank, or any rank when only
-    wilds are staged). Each class is decided on one member and its members are accepted or
-    refused together; the others (a SEQUENCE's next cards) stay in *cand for the callback.
-    Exact: such an add leaves a stage no SEQUENCE can take (two suits, a repeated card or a
-    wild), and the GROUP checks (sb_complete_new_n's GROUP part, the lay-offs onto the GROUPs of
-    the rank) read only the rank's and the wilds' counts of the stage and the hand, the same
-    whichever suit (or wild) was moved. (A wild class can be accepted only with at most one wild
-    staged, so the joker identity never reaches its copy limit here.)"""
-    cdef uint64_t m = cand[0], acc = 0, cm
-    cdef int r
-    cm = m & wild_kinds()
-    if cm:
-        if check_one(x, cs_ctz(cm)):
-            acc |= cm
-        m &= ~cm
-    for r in range(2, 13):
-        if x.srank >= 0 and r != x.srank:
-            continue
-        cm = m & rank_mask(r)
-        if cm:
-            if check_one(x, cs_ctz(cm)):
-                acc |= cm
-            m &= ~cm
-    cand[0] = m
-    return acc
-
-cdef uint64_t opened_seq_adds(AddCtx* x, uint64_t* cand) noexcept nogil:
-    """Opened side, a SEQUENCE-shaped stage (naturals of one suit, each once, no wild) of >= 2
-    ranks after the add, at least 8 cards in hand and a free slot: the next cards of the suit
-    (*cand) decided in closed form for a new SEQUENCE; those it refuses stay in *cand for the
-    callback when a SEQUENCE of the suit is on the table (a lay-off), else are refused. Exact
-    (sb_complete_new_n's SEQUENCE part; its GROUP part fails with two ranks staged): the run
-    lo..hi of the staged ranks and the candidate must span <= 7 ranks with every missing rank in
-    hand; then 3 or more ranks need no extension, 2 ranks one held neighbour, and the hand keeps
-    >= 2 cards (h' >= 7 cards, at most 5 fill the gaps)."""
-    cdef uint64_t m = cand[0], acc = 0, und = 0, bit
-    cdef int su = x.ssuit, k, rc, lo, hi, r
-    cdef uint32_t R = 0, Hs, T, need
-    cdef bint seq_on_table = False
-    cdef const Meld* mm
-    cdef int j
-    for j in range(x.mi.nlive - x.mi.ngrp):
-        mm = &x.s.melds[x.side][x.mi.oth[j]]
-        if mm.type == MT_SEQ and mm.key == su and not mm.pending and mm.n < 7:
-            seq_on_table = True
-    R = <uint32_t>((x.smask >> (13 * su)) & 0x1FFF)
-    Hs = <uint32_t>((x.s.hand[x.s.turn].layer[0] >> (13 * su)) & 0x1FFF)
-    while m:
-        k = cs_ctz(m)
-        bit = <uint64_t>1 << k
-        m &= m - 1
-        rc = rank_of(k)
-        T = R | (<uint32_t>1 << rc)
-        lo = cs_ctz(T)
-        hi = lo
-        for r in range(lo, 13):
-            if (T >> r) & 1:
-                hi = r
-        if hi - lo <= 6:
-            need = (((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T
-            if (need & ~Hs) == 0:
-                if hi - lo >= 2 or (lo - 1 >= 2 and (Hs >> (lo - 1)) & 1) or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1):
-                    acc |= bit
-                    continue
-        if seq_on_table:
-            und |= bit
-    cand[0] = und
-    return acc
-
 cdef inline bint check_one(AddCtx* x, int k) noexcept nogil:
     """add_check for the candidate kind k (held), moved from x.H to x.S and back."""
     cdef bint ok
@@ -328,109 +242,6 @@ cdef inline bint check_one(AddCtx* x, int k) noexcept nogil:
     x.S[k] -= 1
     x.H[k] += 1
     return ok
-
-cdef inline int held_of(const Hand* h, uint64_t ids) noexcept nogil:
-    """Cards of h whose identity is in the mask `ids` (all copies)."""
-    return (cs_popcount(h.layer[0] & ids) + cs_popcount(h.layer[1] & ids) + cs_popcount(h.layer[2] & ids)
-            + cs_popcount(h.layer[3] & ids))
-
-cdef inline uint64_t spread(uint32_t R) noexcept nogil:
-    """The kinds of the ranks in R (bit r) in the four suits (R < 2**13: the copies at 0, 13, 26,
-    39 do not overlap, so the product is rank_mask summed over R)."""
-    return <uint64_t>R * <uint64_t>0x8004002001
-
-cdef inline void rank_counts(const Hand* h, uint32_t* r1, uint32_t* r2, uint32_t* r3) noexcept nogil:
-    """The ranks (bit r) of which h holds >= 1 / >= 2 / >= 3 cards over the four suits. Layer i
-    of a kind is the thermometer bit 'more than i copies', so two thermometers add saturating at
-    3 as (a1|b1, a2|b2|a1&b1, a3|b3|a2&b1|a1&b2): first suits 0+2 and 1+3 in 26-bit lanes, then
-    the two lanes (the joker bits 52/53 fall outside both lanes); layer 3 never changes a
-    threshold <= 3 (it lies inside layer 2)."""
-    cdef uint64_t M = (<uint64_t>1 << 26) - 1
-    cdef uint64_t a1 = h.layer[0] & M, a2 = h.layer[1] & M, a3 = h.layer[2] & M
-    cdef uint64_t b1 = (h.layer[0] >> 26) & M, b2 = (h.layer[1] >> 26) & M, b3 = (h.layer[2] >> 26) & M
-    cdef uint64_t c1 = a1 | b1, c2 = a2 | b2 | (a1 & b1), c3 = a3 | b3 | (a2 & b1) | (a1 & b2)
-    cdef uint32_t d1 = c1 & 0x1FFF, d2 = c2 & 0x1FFF, d3 = c3 & 0x1FFF
-    cdef uint32_t e1 = c1 >> 13, e2 = c2 >> 13, e3 = c3 >> 13
-    r1[0] = d1 | e1
-    r2[0] = d2 | e2 | (d1 & e1)
-    r3[0] = d3 | e3 | (d2 & e1) | (d1 & e2)
-
-cdef uint64_t opened_empty_fast(AddCtx* x, uint64_t* cand) noexcept nogil:
-    """Opened side, nothing staged, at least 5 cards in hand: single_ok's answers in closed form
-    for whole classes of candidates at once. Returns the candidates of *cand known completable and
-    leaves in *cand those still to be checked by the callback (black threes, lay-offs needing the
-    search); the others are known not completable. Exact: with h' = hsize - 1 >= 4 cards left
-    after the add, the smallest completions (two more cards for a new meld, none for a lay-off
-    onto a GROUP that stays valid) pass HG (h' - 2 >= 2), so
-    - a new GROUP from a natural of rank r: r held >= 3 times, or twice with a wild in hand
-      (group_completion: 1 + x naturals, y wilds, x + y = 2; rank counts by rank_counts);
-    - a new SEQUENCE: the natural lies in a run of >= 3 held ranks of its suit (seq_completion:
-      a + b = 2 neighbours);
-    - a lay-off onto any GROUP of rank r: an opened side has no pending meld (open_side clears
-      them all) and its GROUPs are valid, and a valid GROUP with one more natural stays valid
-      (sb_group_ok(nat + 1, wild): nat + 1 >= 2 * wild when nat >= 2 * wild);
-    - a lay-off onto a SEQUENCE (< 7 cards, placed) of the rank next to either end (none inside
-      the run); further out when the ranks between are held and the run stays <= 7 long, the
-      gap filled from the hand (seq_completion with no extension, x = gap cards) passes HG if
-      h' - x >= 2 (else searched);
-    - a wild: some rank held >= 2 times (a new GROUP), or a lay-off (searched);
-    - a black three: a new BLACK3 or a lay-off onto one must leave <= 1 card, so only with every
-      card but one a black three (then searched)."""
-    cdef const SBState* s = x.s
-    cdef const MeldIndex* mi = x.mi
-    cdef const Meld* mm
-    cdef uint64_t m = cand[0], acc = 0, und = 0, wm = rank_mask(0) | (<uint64_t>1 << SB_JK)
-    cdef uint64_t seq_yes = 0, seq_maybe = 0
-    cdef const Hand* hand = &s.hand[s.turn]
-    cdef uint32_t R1, R2, R3, Hs, far, gap, accR
-    cdef int r, j, base
-    cdef int hw = held_of(hand, rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2))
-    for j in range(mi.nlive - mi.ngrp):
-        mm = &s.melds[x.side][mi.oth[j]]
-        if mm.type != MT_SEQ or mm.pending or mm.n >= 7:
-            continue                            # sb_complete_layoff: no lay-off onto these
-        base = mm.key * 13
-        # the rank just below or above the run: laid off alone (x = 0 cards more, HG holds)
-        if mm.lo > 2:
-            seq_yes |= <uint64_t>1 << (base + mm.lo - 1)
-        if mm.hi < 12:
-            seq_yes |= <uint64_t>1 << (base + mm.hi + 1)
-        # further out (held ranks of the suit outside lo - 1 .. hi + 1): the gap from the hand
-        Hs = <uint32_t>((hand.layer[0] >> base) & 0x1FFF)
-        far = Hs & 0x1FFC & ~((<uint32_t>1 << (mm.hi + 2)) - (<uint32_t>1 << (mm.lo - 1)))
-        while far:
-            r = cs_ctz(far)
-            far &= far - 1
-            if r < mm.lo:
-                if mm.hi - r >= 7:
-                    continue
-                gap = ((<uint32_t>1 << mm.lo) - 1) & ~((<uint32_t>2 << r) - 1)
-            else:
-                if r - mm.lo >= 7:
-                    continue
-                gap = ((<uint32_t>1 << r) - 1) & ~((<uint32_t>2 << mm.hi) - 1)
-            if gap & ~Hs:
-                continue                        # a rank between is not in hand: no lay-off
-            if x.hsize - 1 - cs_popcount(gap) >= 2:
-                seq_yes |= <uint64_t>1 << (base + r)
-            else:
-                seq_maybe |= <uint64_t>1 << (base + r)
-    rank_counts(hand, &R1, &R2, &R3)
-    accR = mi.grp_ranks & R1
-    if mi.slot:
-        accR |= R3 | (R2 if hw > 0 else 0)
-        acc |= run_kinds(hand.layer[0])
-    acc |= spread(accR & 0x1FFC) | seq_yes
-    und |= seq_maybe
-    if mi.slot and (R2 & 0x1FFC):
-        acc |= wm
-    elif mi.ngrp:
-        und |= wm
-    if held_of(hand, (<uint64_t>1 << 1) | (<uint64_t>1 << 40)) >= x.hsize - 1:
-        und |= (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
-    acc &= m
-    cand[0] = und & m & ~acc
-    return acc
 
 cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
     """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
@@ -544,11 +355,19 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return True
     return False
 
+cdef inline void ensure_h(AddCtx* x) noexcept nogil:
+    """The hand's counts in x.H, counted on first use (the closed forms do not read them)."""
+    if not x.hready:
+        sb_counts(&x.s.hand[x.s.turn], x.H)
+        x.hready = True
+
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
-                    int8_t* H, bint hready, int hsize, const int8_t* S, ActionSet* out) noexcept nogil:
+                    int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out) noexcept nogil:
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes. H: the
-    hand's counts, filled here first when not hready (the closed forms may not need them)."""
+    hand's counts, filled here first when needed and not hready (the closed forms of an opened
+    side do not read them); S: the stage's counts. The checks move a card between H and S and
+    restore it."""
     cdef AddCtx x
     cdef int k, i
     cdef uint64_t m, acc, und = 0, st = s.stage.cards.layer[0]
@@ -558,32 +377,30 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.mode = mode
     x.side = side_of(c, s.turn)
     x.C = mi.C
-    x.need = need
-    x.extra = extra
     x.mo = may_out(s)
-    x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
     x.mi = mi
     x.hsize = hsize
+    x.H = H
+    x.hready = hready
+    x.S = S
     acc = 0
     if mode == ADD_OPENED and st == 0 and hsize >= 5:
         # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
         # rest of the set-up only for the candidates they leave undecided
         und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
-        acc = opened_empty_fast(&x, &und)
+        acc = opened_empty_adds(s, c, x.side, hsize, &und)
         as_add_mask(out, A_ADD, acc)
         if und == 0:
             return cs_popcount(acc)
-    if not hready:
-        sb_counts(&s.hand[s.turn], H)
+    x.need = need
+    x.extra = extra
+    x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
     x.nS = 0
-    x.hsize = hsize
     x.srank = -1
     x.ssuit = -1
     x.sdup = False
     # the staged kinds: identities 0..51, and 52 for a joker held as identity 52 or 53
     x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
-    memcpy(x.H, H, SB_KINDS)
-    memcpy(x.S, S, SB_KINDS)
     m = x.smask
     while m:
         k = cs_ctz(m)
@@ -597,12 +414,14 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
     x.open_yes = 0
+    if mode != ADD_OPENED:
+        ensure_h(&x)
     if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
         if mode == ADD_PILE:
-            x.S[s.take_top] += 1
-        x.vbound = sb_value_bound(x.S, H)
+            S[s.take_top] += 1
+        x.vbound = sb_value_bound(S, H)
         if mode == ADD_PILE:
-            x.S[s.take_top] -= 1
+            S[s.take_top] -= 1
     x.sw = sb_wilds(S)
     x.nb = S[1] + S[40]
     x.r3 = S[14] + S[27]
@@ -615,14 +434,20 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         if x.nS == 0 and mode != ADD_OPENED:
             m &= opening_mask(H, s.hand[s.turn].layer[0])
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
-        return cs_popcount(acc) + staged_legal_adds(&s.stage, und, A_ADD, add_completable, &x, out)
-    if mode == ADD_OPENED and x.nS > 0 and x.nb == 0:
-        acc = opened_class_adds(&x, &m) if x.srank != -2 else 0
+        m = und
+    elif mode == ADD_OPENED and x.nS > 0 and x.nb == 0:
+        # a GROUP shape: its classes in closed form (opened_group_adds); a SEQUENCE shape's next
+        # cards (opened_seq_adds); the rest through the callback
+        if x.srank != -2:
+            acc = opened_group_adds(s, c, x.side, x.srank, sb_nat_of_rank(S, x.srank) if x.srank >= 0 else 0,
+                                    x.sw, hsize, &m)
         if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and hsize >= 8 and mi.slot:
-            acc |= opened_seq_adds(&x, &m)
+            acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, &m)
         as_add_mask(out, A_ADD, acc)
-        return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
-    return staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
+    if m == 0:
+        return cs_popcount(acc)
+    ensure_h(&x)
+    return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok, int K, bint mo,
                         const SBConfig* c) noexcept nogil:
@@ -717,21 +542,24 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3
+    cdef uint32_t mfrom
+    cdef const Meld* gi
+    cdef const Meld* gk
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
-    cdef Meld m
     cdef Meld tmp
     as_clear(out, NW)
-    sb_counts(&s.stage.cards, S)
     hsize = hand_size(&s.hand[p])
-    ssize = hand_size(&s.stage.cards)
-    # an opened side with nothing staged and >= 5 cards: the hand's counts only if the ADD set's
-    # closed forms leave candidates to the callback (legal_adds fills H then), red threes are
-    # manual (discard_legal) or the go-out query is on (ask_ok)
-    lazy_h = (s.opened[side] and ssize == 0 and hsize >= 5 and s.merge_from < 0 and s.pile_take != 1
-              and not c.red3_manual and not c.go_out_query)
+    ssize = s.stage.n                   # (core Staged: the cards staged)
+    if ssize:
+        sb_counts(&s.stage.cards, S)
+    else:
+        memset(S, 0, SB_KINDS)
+    # the hand's counts only if red threes are manual (discard_legal) or the go-out query is on
+    # (ask_ok); else legal_adds fills H when a search needs it (before batch_meld_ok reads it)
+    lazy_h = not c.red3_manual and not c.go_out_query
     if not lazy_h:
         sb_counts(&s.hand[p], H)
     C = mi.C
@@ -750,7 +578,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, True, hsize, S, out)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, not lazy_h, hsize, S, out)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
@@ -765,10 +593,10 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
-                        mi, H, True, hsize, S, out)
+                        mi, H, not lazy_h, hsize, S, out)
         if ssize:
-            t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
-            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c))) and mi.slot:
+            t = stage_meld(&s.stage.cards, ssize, &sn, &sw) if ssize >= 3 else -1
+            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sn, sw, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0,
                                  c.min_canastas - canastas_of(s, side, True) - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
@@ -788,13 +616,12 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     # opened side
     n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out)
     if ssize:
-        t = sb_meld_of(S, &m) if ssize >= 3 else -1     # (sb_meld_of: -1 below 3 cards)
+        t = stage_meld(&s.stage.cards, ssize, &sn, &sw) if ssize >= 3 else -1
         if mi.slot:
             if t == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas
-            elif t == MT_SEQ or (t == MT_GROUP and sb_group_ok(m.nat, m.wild, c)):
-                m.n = ssize
-                ok = sb_hg_ok(hsize, C + sb_is_canasta(&m), mo, c)
+            elif t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sn, sw, c)):
+                ok = sb_hg_ok(hsize, C + ((t == MT_GROUP and ssize >= 7) or (t == MT_SEQ and ssize == 7)), mo, c)
             else:
                 ok = False
             if ok:
@@ -815,7 +642,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         # black threes staged, the BLACK3s are tried
         nb3 = ((s.stage.cards.layer[0] >> 1) | (s.stage.cards.layer[0] >> 40)) & 1
         j0 = 0 if srank != -2 and not nb3 and (srank < 0 or (mi.grp_ranks >> srank) & 1) else mi.ngrp
-        for j in range(j0, mi.nlive):
+        for j in range(j0, mi.nlive if ssuit >= 0 or nb3 else mi.ngrp):
             i = mi.grp[j] if j < mi.ngrp else mi.oth[j - mi.ngrp]
             if s.melds[side][i].pending:
                 continue
@@ -838,15 +665,21 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 n += 1
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
-    for i in range(mi.ngrp if mi.ngrp > cs_popcount(mi.grp_ranks) else 0):   # MERGE: two GROUPs of one rank
-        if mi.per_rank[s.melds[side][mi.grp[i]].key] < 2:
-            continue
-        for k in range(mi.ngrp):
-            if (k != i and s.melds[side][mi.grp[k]].key == s.melds[side][mi.grp[i]].key
-                    and sb_merge_ok(&s.melds[side][mi.grp[i]], &s.melds[side][mi.grp[k]], c)):
-                as_add(out, A_MERGE_FROM + mi.grp[i])
-                n += 1
-                break
+    if mi.ngrp > cs_popcount(mi.grp_ranks):
+        # MERGE needs two GROUPs of one rank; sb_merge_ok is symmetric (rank, the union's wild
+        # limits, wild_onto_canasta either way), so each pair is tried once
+        mfrom = 0
+        for i in range(mi.ngrp):
+            gi = &s.melds[side][mi.grp[i]]
+            if mi.per_rank[gi.key] < 2:
+                continue
+            for k in range(i + 1, mi.ngrp):
+                gk = &s.melds[side][mi.grp[k]]
+                if (gk.key == gi.key and not ((mfrom >> mi.grp[i]) & (mfrom >> mi.grp[k]) & 1)
+                        and sb_merge_ok(gi, gk, c)):
+                    mfrom |= (<uint32_t>1 << mi.grp[i]) | (<uint32_t>1 << mi.grp[k])
+        as_add_mask(out, A_MERGE_FROM, mfrom)
+        n += cs_popcount(mfrom)
     if ask_ok(s, c, side, H, S, hsize, 0):
         as_add(out, A_ASK)
         n += 1
