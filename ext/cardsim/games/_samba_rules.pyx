@@ -230,11 +230,16 @@ cdef int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base
                           const SBConfig* c) noexcept nogil:
     """Some x <= hn naturals and y <= hw wilds join the staged sn naturals and sw wilds (on top of
     a meld of base_nat/base_wild/base_n, 0 for a new meld) making a valid GROUP that passes HG."""
-    cdef int x, y, nat, w, h
-    for x in range(hn + 1):
-        for y in range(hw + 1):
-            if y and not wild_ok:
-                break
+    cdef int x, y, nat, w, h, x0, ymax
+    # the iterations sb_group_ok refuses at once are skipped: nat < 2, wilds > 2
+    x0 = 2 - base_nat - sn if base_nat + sn < 2 else 0
+    ymax = hw if wild_ok else 0
+    if 2 - base_wild - sw < ymax:
+        ymax = 2 - base_wild - sw
+    if ymax < 0:
+        return 0
+    for x in range(x0, hn + 1):
+        for y in range(ymax + 1):
             nat = base_nat + sn + x
             w = base_wild + sw + y
             if not sb_group_ok(nat, w, c):
@@ -504,9 +509,7 @@ cdef bint x_opening(const int8_t* S, const Staged1* si, const int8_t* H, int nee
     D = H[0] + H[13] + H[26] + H[39]
     if rank != -2:
         memset(X, 0, SB_KINDS)
-        for r in range(2, 13):
-            if rank >= 0 and r != rank:
-                continue
+        for r in range(rank if rank >= 0 else 2, rank + 1 if rank >= 0 else 13):
             sn = sb_nat_of_rank(S, r)
             for a0 in range(H[r] + 1):
                 for a1 in range(H[13 + r] + 1):
@@ -638,9 +641,7 @@ cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int n
         memset(X, 0, SB_KINDS)
         hw = sb_wilds(H)
         sw = sb_wilds(S)
-        for r in range(2, 13):
-            if rank >= 0 and r != rank:
-                continue
+        for r in range(rank if rank >= 0 else 2, rank + 1 if rank >= 0 else 13):
             hn = sb_nat_of_rank(H, r)
             sn = sb_nat_of_rank(S, r)
             for x in range(hn + 1):

@@ -7,7 +7,7 @@ Pure kernels on count vectors; only the types and inline helpers of _samba_rules
 from libc.string cimport memcpy, memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.games._samba_rules cimport (SBConfig, SB_KINDS, SB_JK, MT_NONE, MT_GROUP, MT_SEQ, sb_group_ok,
-                                         sb_nat_of_rank, sb_rank_value)
+                                         sb_nat_of_rank, sb_rank_value, sb_kinds)
 
 cdef enum:
     MAXU = 64
@@ -25,16 +25,16 @@ cdef inline int wild_cap(int nat, const SBConfig* c) noexcept nogil:
         return 2 if nat // 2 > 2 else nat // 2
     return 2
 
-cdef int build_units(int8_t* H, bint seq_first, bint seqs, Unit* u, const SBConfig* c) noexcept nogil:
+cdef int build_units(int8_t* H, bint seq_first, uint32_t seqs, Unit* u, const SBConfig* c) noexcept nogil:
     """A constructive meld set from H (consumed): GROUPs of every rank with >= 3 naturals, pairs
     with a wild while wilds last, SEQUENCEs (maximal runs cut at 7) from the cards left (or
-    SEQUENCEs first when seq_first; none when not seqs: the caller knows no suit holds a run),
+    SEQUENCEs first when seq_first; only in the suits of the mask seqs, the others holding no run),
     then every remaining wild (jokers first) onto the groups within their limits. Returns the
     number of units."""
     cdef int nu = 0, r, s, k, cnt, need, st, L, i, jk, dw, cap
     cdef int pairs = 0
     if seq_first and seqs:
-        nu = build_seqs(H, u, nu)
+        nu = build_seqs(H, u, nu, seqs)
     jk = H[SB_JK]
     dw = H[0] + H[13] + H[26] + H[39]
     for r in range(12, 1, -1):
@@ -56,7 +56,7 @@ cdef int build_units(int8_t* H, bint seq_first, bint seqs, Unit* u, const SBConf
                 H[s * 13 + r] = 0
             nu += 1
     if not seq_first and seqs:
-        nu = build_seqs(H, u, nu)
+        nu = build_seqs(H, u, nu, seqs)
     for i in range(nu):
         if u[i].type != MT_GROUP:
             continue
@@ -71,9 +71,13 @@ cdef int build_units(int8_t* H, bint seq_first, bint seqs, Unit* u, const SBConf
             cap -= 1
     return nu
 
-cdef int build_seqs(int8_t* H, Unit* u, int nu) noexcept nogil:
+cdef int build_seqs(int8_t* H, Unit* u, int nu, uint32_t suits) noexcept nogil:
+    """SEQUENCEs (maximal runs cut at 7, again while copies last) of the suits in the mask
+    `suits` (the others hold no three consecutive ranks), taken from H."""
     cdef int s, r, st, L
     for s in range(4):
+        if not (suits >> s) & 1:
+            continue
         r = 2
         while r <= 12:
             if H[s * 13 + r] == 0:
@@ -175,25 +179,25 @@ cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c, uint64_t*
     cdef int8_t tmp[SB_KINDS]
     cdef Unit u[MAXU]
     cdef Unit u2[MAXU]
-    cdef int nu, nu2, k, v1, v2, su, r
+    cdef int nu, nu2, k, v1, v2, su
     cdef uint32_t m, runs = 0
+    cdef uint64_t held
     if budget < 3:
         return 0
+    held = sb_kinds(H)
     for su in range(4):
-        m = 0
-        for r in range(2, 13):
-            if H[su * 13 + r]:
-                m |= <uint32_t>1 << r
-        runs |= m & (m >> 1) & (m >> 2)
+        m = <uint32_t>(held >> (13 * su)) & 0x1FFC
+        if m & (m >> 1) & (m >> 2):
+            runs |= <uint32_t>1 << su           # suit su holds three consecutive ranks
     memcpy(tmp, H, SB_KINDS)
-    nu = build_units(tmp, False, runs != 0, u, c)
+    nu = build_units(tmp, False, runs, u, c)
     v1 = units_eval(u, nu, budget, c)
     if runs == 0:
         if wit != NULL and v1 >= target:
             wit[0] |= units_kinds(u, nu, H)
         return v1
     memcpy(tmp, H, SB_KINDS)
-    nu2 = build_units(tmp, True, True, u2, c)
+    nu2 = build_units(tmp, True, runs, u2, c)
     v2 = units_eval(u2, nu2, budget, c)
     if wit != NULL:
         if v1 >= target:
