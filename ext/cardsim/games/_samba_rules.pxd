@@ -116,6 +116,14 @@ cdef inline bint sb_is_canasta(const Meld* m) noexcept nogil:
     """A GROUP of >= 7 cards or a SEQUENCE of 7 (a samba) counts toward canastas(s) (§4.0)."""
     return (m.type == MT_GROUP and m.n >= 7) or (m.type == MT_SEQ and m.n == 7)
 
+cdef inline bint woc_blocks(const Meld* m, const SBConfig* c) noexcept nogil:
+    """True if wild_onto_canasta forbids adding any wild to m (judged before the action, S-D6)."""
+    if m.type != MT_GROUP or m.n < 7:
+        return False
+    if c.woc == WOC_NEVER:
+        return True
+    return c.woc == WOC_NOT_NATURAL and m.wild == 0
+
 cdef inline bint sb_hg_ok(int h, int cafter, bint may_out, const SBConfig* c) noexcept nogil:
     """Hand guard HG (§4.0) after a non-discard action leaving h cards: h >= 2, or h <= 1 with
     the side holding min_canastas canastas and the partner not having said no."""

@@ -120,14 +120,6 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     out.hi = hi
     return MT_SEQ
 
-cdef inline bint woc_blocks(const Meld* m, const SBConfig* c) noexcept nogil:
-    """True if wild_onto_canasta forbids adding any wild to m (judged before the action, S-D6)."""
-    if m.type != MT_GROUP or m.n < 7:
-        return False
-    if c.woc == WOC_NEVER:
-        return True
-    return c.woc == WOC_NOT_NATURAL and m.wild == 0
-
 cdef int seq_span(const Meld* m, const int8_t* add, int* lo, int* hi) noexcept nogil:
     """Cards of add in sequence m's suit, each once and outside m's run, widening lo..hi to
     cover them; -1 if a card repeats or falls inside the run."""
