@@ -177,13 +177,23 @@ cdef void reset_turn(SBState* s, int p) noexcept nogil:
     s.merge_from = -1
     s.melded_at_start = s.melded[p]
 
+ctypedef void (*turn_fn)(SBState* s, const SBConfig* c, int p) noexcept nogil
+cdef turn_fn start_turn_rest_p       # = start_turn_rest (set below, at import)
+
 cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """T0 (§4.1): on a seat's first turn (auto mode) expose its dealt red threes and replace
     each from the stock, the replacements handled the same way. Then T1 (or the automatic end
-    of the deal when the stock is empty and the pile cannot be taken, E2)."""
+    of the deal when the stock is empty and the pile cannot be taken, E2). The common turn (not
+    the seat's first, stock left) is the reset alone; the rest runs in start_turn_rest, reached
+    through a pointer so that the compiler keeps it out of line (no frame for the common turn)."""
+    reset_turn(s, p)
+    if not s.first_done[p] or s.nstock == 0:
+        start_turn_rest_p(s, c, p)
+
+cdef void start_turn_rest(SBState* s, const SBConfig* c, int p) noexcept nogil:
+    """start_turn after the reset: the first turn's red threes, the end of the deal (E2)."""
     cdef int k, n
     cdef ActionSet tmp
-    reset_turn(s, p)
     if not s.first_done[p]:
         s.first_done[p] = 1
         if not c.red3_manual and s.hand[p].layer[0] & M_R3:
@@ -196,6 +206,8 @@ cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
                     n -= 1
     if s.nstock == 0 and draw_legal(s, c, &tmp) == 0:
         end_deal(s, c, 2, -1)
+
+start_turn_rest_p = start_turn_rest
 
 cdef void deal_cards(SBState* s, const SBConfig* c, bint fresh) noexcept nogil:
     """Shuffle the 162 cards (Fisher-Yates on the deal stream), deal hand_size to each seat one
@@ -374,12 +386,11 @@ cdef void do_meld(SBState* s, const SBConfig* c, int p) noexcept nogil:
     and, in a pile take, the rest of the pile joins the hand)."""
     cdef int side = side_of(c, p), v, k
     cdef Hand cards
-    staged_commit(&s.stage, &cards)
+    staged_commit(&s.stage, &cards)             # (clears the stage)
     cdef bint pile_group = s.pile_take == 1
     if pile_group:
         add_kind(&cards, s.take_top)
         s.take_top = -1
-    staged_clear(&s.stage)
     s.melded[p] = 1
     if s.opened[side]:
         place_meld(s, c, side, &cards, False)
