@@ -37,7 +37,7 @@ from cardsim.games._samba_rules cimport (
 from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
 from cardsim.games._samba_masks cimport (
     opened_empty_adds, opened_group_adds, opened_seq_adds, stage_meld, rank_mask, wild_kinds, nat_kinds, run_kinds,
-    held_of, wild_ids)
+    held_of, wild_ids, ranks_of)
 from cardsim.games._samba_state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -83,7 +83,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
     sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
     the pair take is (the lay-off take is then compulsory, S-D12)."""
-    cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, n = 0
+    cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, left, n = 0
     cdef bint forced = False, pair = False, frozen
     cdef const MeldIndex* mi = &s.mi[side]
     cdef int8_t H[SB_KINDS]
@@ -100,13 +100,22 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
             return n                # no take of any kind: the rest below is not needed
         hsize = hand_size(&s.hand[p])
-        rest = pile_rest_in(s, c)
+        # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
+        # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
+        # stands and only a no needs the count (-1: not counted; a lay-off take needs an
+        # unfrozen pile, counted at once)
+        rest = pile_rest_in(s, c) if c.red3_manual or s.pile_frz == 0 else -1
         C = canastas(s, side)
         if hn >= 2:
             if s.opened[side]:
-                hw = held_of(&s.hand[p], rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2))
-                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
+                hw = held_of(&s.hand[p], wild_ids())
+                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
+                if not pair and rest < 0:
+                    rest = pile_rest_in(s, c)
+                    pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
             else:
+                if rest < 0:
+                    rest = pile_rest_in(s, c)
                 sb_counts(&s.hand[p], H)
                 memset(S, 0, SB_KINDS)
                 S[top] = 1
@@ -117,9 +126,21 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
         # (of its suit): only those are tried
         if not frozen:
-            for j in range(0 if (mi.grp_ranks >> r) & 1 else mi.ngrp, mi.nlive):
-                i = mi.grp[j] if j < mi.ngrp else mi.oth[j - mi.ngrp]
+            left = mi.per_rank[r] if (mi.grp_ranks >> r) & 1 else 0     # the GROUPs of the rank
+            for j in range(mi.ngrp if left else 0):
+                i = mi.grp[j]
+                if s.melds[side][i].key != r:
+                    continue
                 if takeable_onto(s, c, side, i, top, hsize + rest, C):
+                    as_add(out, A_TAKE_LAYOFF + i)
+                    n += 1
+                    forced = True
+                left -= 1
+                if left == 0:
+                    break
+            for j in range(mi.nlive - mi.ngrp):
+                i = mi.oth[j]
+                if s.melds[side][i].type == MT_SEQ and takeable_onto(s, c, side, i, top, hsize + rest, C):
                     as_add(out, A_TAKE_LAYOFF + i)
                     n += 1
                     forced = True
@@ -370,7 +391,16 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     restore it."""
     cdef AddCtx x
     cdef int k, i
-    cdef uint64_t m, acc, und = 0, st = s.stage.cards.layer[0]
+    cdef uint32_t R
+    cdef uint64_t m, acc = 0, und = 0, st = s.stage.cards.layer[0]
+    if mode == ADD_OPENED and st == 0 and hsize >= 5:
+        # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
+        # set-up only for the candidates they leave undecided
+        und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
+        acc = opened_empty_adds(s, c, side_of(c, s.turn), hsize, &und)
+        as_add_mask(out, A_ADD, acc)
+        if und == 0:
+            return cs_popcount(acc)
     x.s = s
     x.c = c
     x.stage = &s.stage.cards
@@ -383,33 +413,18 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.H = H
     x.hready = hready
     x.S = S
-    acc = 0
-    if mode == ADD_OPENED and st == 0 and hsize >= 5:
-        # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
-        # rest of the set-up only for the candidates they leave undecided
-        und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
-        acc = opened_empty_adds(s, c, x.side, hsize, &und)
-        as_add_mask(out, A_ADD, acc)
-        if und == 0:
-            return cs_popcount(acc)
     x.need = need
     x.extra = extra
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
-    x.nS = 0
-    x.srank = -1
-    x.ssuit = -1
-    x.sdup = False
-    # the staged kinds: identities 0..51, and 52 for a joker held as identity 52 or 53
+    # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
+    # staged naturals' rank and suit (-1 none, -2 several) and whether one is staged twice
     x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
-    m = x.smask
-    while m:
-        k = cs_ctz(m)
-        m &= m - 1
-        x.nS += S[k]
-        if is_natural(k):
-            x.srank = merge_key(x.srank, rank_of(k))
-            x.ssuit = merge_key(x.ssuit, suit_of(k))
-            x.sdup = x.sdup or S[k] > 1
+    x.nS = s.stage.n
+    m = st & nat_kinds()
+    R = ranks_of(m)
+    x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
+    x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
+    x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
     x.vbound = 0
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
@@ -529,6 +544,19 @@ cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noe
                 as_remove(out, a)
     return n
 
+cdef inline bint layoff_ok(const SBState* s, const SBConfig* c, const Meld* m, const int8_t* S, int ssize, int hsize,
+                           int C, bint mo) noexcept nogil:
+    """LAYOFF of the staged cards (S, ssize > 0) onto the placed meld m: valid (sb_layoff_ok_n)
+    and HG after it (a BLACK3 only while going out, S-D9)."""
+    cdef Meld tmp
+    if m.pending or not sb_layoff_ok_n(m, S, ssize, c):
+        return False
+    if m.type == MT_BLACK3:
+        return hsize <= 1 and mo and C >= c.min_canastas
+    tmp = m[0]
+    tmp.n += ssize
+    return sb_hg_ok(hsize, C - sb_is_canasta(m) + sb_is_canasta(&tmp), mo, c)
+
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4): the actions the rules allow; after the partner's 'yes' only those that keep
     going out completable."""
@@ -542,14 +570,13 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3
-    cdef uint32_t mfrom
-    cdef const Meld* gi
-    cdef const Meld* gk
+    cdef uint32_t mfrom, R
+    cdef int left
+    cdef int8_t sl[32]
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
-    cdef Meld tmp
     as_clear(out, NW)
     hsize = hand_size(&s.hand[p])
     ssize = s.stage.n                   # (core Staged: the cards staged)
@@ -628,56 +655,60 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 as_add(out, A_MELD)
                 n += 1
         # the stage's naturals: one rank (a GROUP's key) / one suit (a SEQUENCE's key), -2 several
-        srank = -1
-        ssuit = -1
         st = s.stage.cards.layer[0] & nat_kinds()
-        while st:
-            k = cs_ctz(st)
-            st &= st - 1
-            srank = merge_key(srank, rank_of(k))
-            ssuit = merge_key(ssuit, suit_of(k))
+        R = ranks_of(st)
+        srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
+        ssuit = -1 if st == 0 else (cs_ctz(st) // 13 if st >> (13 * (cs_ctz(st) // 13) + 13) == 0 else -2)
         # sb_layoff_ok_n is 0 when a staged card is neither a wild nor a natural of the GROUP's
         # rank, or not a natural of the SEQUENCE's suit, or (BLACK3) not a black three: only the
-        # GROUPs of the stage's rank (any rank: wilds only), the SEQUENCEs of its suit and, with
-        # black threes staged, the BLACK3s are tried
+        # GROUPs of the stage's rank (all per_rank[srank] of them; any rank: wilds only), the
+        # SEQUENCEs of its suit and, with black threes staged, the BLACK3s are tried
         nb3 = ((s.stage.cards.layer[0] >> 1) | (s.stage.cards.layer[0] >> 40)) & 1
-        j0 = 0 if srank != -2 and not nb3 and (srank < 0 or (mi.grp_ranks >> srank) & 1) else mi.ngrp
-        for j in range(j0, mi.nlive if ssuit >= 0 or nb3 else mi.ngrp):
-            i = mi.grp[j] if j < mi.ngrp else mi.oth[j - mi.ngrp]
-            if s.melds[side][i].pending:
-                continue
-            if s.melds[side][i].type == MT_GROUP and srank >= 0 and srank != s.melds[side][i].key:
-                continue
-            if s.melds[side][i].type == MT_SEQ and ssuit != s.melds[side][i].key:
-                continue
-            if s.melds[side][i].type == MT_BLACK3 and not nb3:
-                continue
-            if not sb_layoff_ok_n(&s.melds[side][i], S, ssize, c):
-                continue
-            if s.melds[side][i].type == MT_BLACK3:
-                ok = hsize <= 1 and mo and C >= c.min_canastas
-            else:
-                tmp = s.melds[side][i]
-                tmp.n += ssize
-                ok = sb_hg_ok(hsize, C - sb_is_canasta(&s.melds[side][i]) + sb_is_canasta(&tmp), mo, c)
-            if ok:
-                as_add(out, A_LAYOFF + i)
-                n += 1
+        if srank != -2 and not nb3 and (srank < 0 or (mi.grp_ranks >> srank) & 1):
+            left = mi.per_rank[srank] if srank >= 0 else mi.ngrp
+            for j in range(mi.ngrp):
+                i = mi.grp[j]
+                if srank >= 0 and s.melds[side][i].key != srank:
+                    continue
+                if layoff_ok(s, c, &s.melds[side][i], S, ssize, hsize, C, mo):
+                    as_add(out, A_LAYOFF + i)
+                    n += 1
+                left -= 1
+                if left == 0:
+                    break
+        if ssuit >= 0 or nb3:
+            for j in range(mi.nlive - mi.ngrp):
+                i = mi.oth[j]
+                if s.melds[side][i].type == MT_SEQ and ssuit != s.melds[side][i].key:
+                    continue
+                if s.melds[side][i].type == MT_BLACK3 and not nb3:
+                    continue
+                if layoff_ok(s, c, &s.melds[side][i], S, ssize, hsize, C, mo):
+                    as_add(out, A_LAYOFF + i)
+                    n += 1
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
     if mi.ngrp > cs_popcount(mi.grp_ranks):
-        # MERGE needs two GROUPs of one rank; sb_merge_ok is symmetric (rank, the union's wild
-        # limits, wild_onto_canasta either way), so each pair is tried once
+        # MERGE needs two GROUPs of one rank: per rank with >= 2 GROUPs, its slots, each pair
+        # tried once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta
+        # either way)
         mfrom = 0
-        for i in range(mi.ngrp):
-            gi = &s.melds[side][mi.grp[i]]
-            if mi.per_rank[gi.key] < 2:
+        R = mi.grp_ranks
+        while R:
+            r = cs_ctz(R)
+            R &= R - 1
+            if mi.per_rank[r] < 2:
                 continue
-            for k in range(i + 1, mi.ngrp):
-                gk = &s.melds[side][mi.grp[k]]
-                if (gk.key == gi.key and not ((mfrom >> mi.grp[i]) & (mfrom >> mi.grp[k]) & 1)
-                        and sb_merge_ok(gi, gk, c)):
-                    mfrom |= (<uint32_t>1 << mi.grp[i]) | (<uint32_t>1 << mi.grp[k])
+            k = 0
+            for j in range(mi.ngrp):
+                if s.melds[side][mi.grp[j]].key == r:
+                    sl[k] = mi.grp[j]
+                    k += 1
+            for i in range(k):
+                for j in range(i + 1, k):
+                    if (not ((mfrom >> sl[i]) & (mfrom >> sl[j]) & 1)
+                            and sb_merge_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], c)):
+                        mfrom |= (<uint32_t>1 << sl[i]) | (<uint32_t>1 << sl[j])
         as_add_mask(out, A_MERGE_FROM, mfrom)
         n += cs_popcount(mfrom)
     if ask_ok(s, c, side, H, S, hsize, 0):
