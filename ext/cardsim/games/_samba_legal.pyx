@@ -35,6 +35,7 @@ from cardsim.games._samba_rules cimport (
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_opening_out, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
 from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
+from cardsim.games._samba_units cimport sb_best_value
 from cardsim.games._samba_masks cimport (
     opened_empty_adds, opened_group_adds, opened_seq_adds, stage_meld, rank_mask, wild_kinds, nat_kinds, run_kinds,
     held_of, wild_ids, ranks_of)
@@ -383,29 +384,51 @@ cdef inline void ensure_h(AddCtx* x) noexcept nogil:
         x.hready = True
 
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
-                    int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out) noexcept nogil:
+                    int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out, uint64_t und) noexcept nogil:
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes. H: the
     hand's counts, filled here first when needed and not hready (the closed forms of an opened
     side do not read them); S: the stage's counts. The checks move a card between H and S and
-    restore it."""
+    restore it. The callback's context is set up only for the candidates the closed forms leave.
+    und: an opened side with nothing staged and >= 5 cards in hand, the candidates
+    opened_empty_adds left undecided (the caller added those it accepts)."""
     cdef AddCtx x
-    cdef int k, i
     cdef uint32_t R
-    cdef uint64_t m, acc = 0, und = 0, st = s.stage.cards.layer[0]
-    if mode == ADD_OPENED and st == 0 and hsize >= 5:
-        # nothing staged (shape_mask: any kind but a red three): the closed forms first, and the
-        # set-up only for the candidates they leave undecided
-        und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
-        acc = opened_empty_adds(s, c, side_of(c, s.turn), hsize, &und)
-        as_add_mask(out, A_ADD, acc)
-        if und == 0:
-            return cs_popcount(acc)
+    cdef uint64_t m, acc = 0, st = s.stage.cards.layer[0]
+    x.side = side_of(c, s.turn)
+    # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
+    # staged naturals' rank and suit (-1 none, -2 several), whether one is staged twice; the
+    # wilds, black and red threes staged
+    x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
+    x.nS = s.stage.n
+    m = st & nat_kinds()
+    R = ranks_of(m)
+    x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
+    x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
+    x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
+    x.sw = sb_wilds(S)
+    x.nb = S[1] + S[40]
+    x.r3 = S[14] + S[27]
+    m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
+    if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
+        m = und
+    elif mode == ADD_OPENED and x.nS > 0:
+        m &= shape_mask(&x)
+        if x.nb == 0 and m:
+            # a GROUP shape: its classes in closed form (opened_group_adds); a SEQUENCE shape's
+            # next cards (opened_seq_adds); the rest through the callback
+            if x.srank != -2:
+                acc = opened_group_adds(s, c, x.side, x.srank, sb_nat_of_rank(S, x.srank) if x.srank >= 0 else 0,
+                                        x.sw, hsize, &m)
+            if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and hsize >= 8 and mi.slot:
+                acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, &m)
+            as_add_mask(out, A_ADD, acc)
+    if m == 0:
+        return cs_popcount(acc)
     x.s = s
     x.c = c
     x.stage = &s.stage.cards
     x.mode = mode
-    x.side = side_of(c, s.turn)
     x.C = mi.C
     x.mo = may_out(s)
     x.mi = mi
@@ -416,51 +439,35 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.need = need
     x.extra = extra
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
-    # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
-    # staged naturals' rank and suit (-1 none, -2 several) and whether one is staged twice
-    x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
-    x.nS = s.stage.n
-    m = st & nat_kinds()
-    R = ranks_of(m)
-    x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
-    x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
-    x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
     x.vbound = 0
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
     x.open_yes = 0
     if mode != ADD_OPENED:
         ensure_h(&x)
-    if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
         if mode == ADD_PILE:
-            S[s.take_top] += 1
-        x.vbound = sb_value_bound(S, H)
-        if mode == ADD_PILE:
-            S[s.take_top] -= 1
-    x.sw = sb_wilds(S)
-    x.nb = S[1] + S[40]
-    x.r3 = S[14] + S[27]
-    m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
-    if mode == ADD_PILE:
-        # add_check's first test: a natural of the top's rank, or a wild once the pair is staged
-        m &= rank_mask(rank_of(s.take_top)) | (wild_kinds() if sb_nat_of_rank(S, rank_of(s.take_top)) >= 2 else 0)
-    else:
+            # add_check's first test: a natural of the top's rank, or a wild once the pair is staged
+            m &= rank_mask(rank_of(s.take_top)) | (wild_kinds() if sb_nat_of_rank(S, rank_of(s.take_top)) >= 2 else 0)
+        else:
+            m &= shape_mask(&x)
+            if x.nS == 0:
+                m &= opening_mask(H, s.hand[s.turn].layer[0])
+        if m == 0:
+            return 0
+        if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
+            if mode == ADD_PILE:
+                S[s.take_top] += 1
+            x.vbound = sb_value_bound(S, H)
+            if mode == ADD_PILE:
+                S[s.take_top] -= 1
+        if mode == ADD_OPENING and x.nS == 0 and need > 0 and x.vbound >= need:
+            # the kinds of a constructive meld set worth >= need within the hand's budget (two
+            # cards kept): each can be staged alone and completed into its own meld of that
+            # batch, so add_check's search would say yes (sb_best_value's witness; it finds no
+            # more than sb_value_bound, so none when the bound is short)
+            sb_best_value(H, hsize + extra - 2, c, &x.open_yes, need)
+    elif x.nS == 0 and hsize < 5:
         m &= shape_mask(&x)
-        if x.nS == 0 and mode != ADD_OPENED:
-            m &= opening_mask(H, s.hand[s.turn].layer[0])
-    if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
-        m = und
-    elif mode == ADD_OPENED and x.nS > 0 and x.nb == 0:
-        # a GROUP shape: its classes in closed form (opened_group_adds); a SEQUENCE shape's next
-        # cards (opened_seq_adds); the rest through the callback
-        if x.srank != -2:
-            acc = opened_group_adds(s, c, x.side, x.srank, sb_nat_of_rank(S, x.srank) if x.srank >= 0 else 0,
-                                    x.sw, hsize, &m)
-        if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and hsize >= 8 and mi.slot:
-            acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, &m)
-        as_add_mask(out, A_ADD, acc)
-    if m == 0:
-        return cs_popcount(acc)
     ensure_h(&x)
     return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
 
@@ -569,7 +576,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     """T2 (§4.4) under construction: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
-    cdef uint64_t st, nb3
+    cdef uint64_t st, nb3, und
     cdef uint32_t mfrom, R
     cdef int left
     cdef int8_t sl[32]
@@ -605,7 +612,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, not lazy_h, hsize, S, out)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, not lazy_h, hsize, S, out, 0)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
@@ -620,7 +627,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
-                        mi, H, not lazy_h, hsize, S, out)
+                        mi, H, not lazy_h, hsize, S, out, 0)
         if ssize:
             t = stage_meld(&s.stage.cards, ssize, &sn, &sw) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sn, sw, c))) and mi.slot:
@@ -641,7 +648,17 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             n += 1
         return n
     # opened side
-    n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out)
+    if ssize == 0 and hsize >= 5:
+        # nothing staged: the closed forms first (shape_mask: any kind but a red three), the
+        # callback only for the candidates they leave
+        und = s.hand[p].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
+        st = opened_empty_adds(s, c, side, hsize, &und)
+        as_add_mask(out, A_ADD, st)
+        n += cs_popcount(st)
+        if und:
+            n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, und)
+    else:
+        n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, 0)
     if ssize:
         t = stage_meld(&s.stage.cards, ssize, &sn, &sw) if ssize >= 3 else -1
         if mi.slot:
@@ -716,7 +733,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         n += 1
     return n
 
-cdef int discard_legal(const SBState* s, const SBConfig* c, const int8_t* H, int hsize, int C, bint mo,
+cdef inline int discard_legal(const SBState* s, const SBConfig* c, const int8_t* H, int hsize, int C, bint mo,
                        ActionSet* out) noexcept nogil:
     """DISCARD (HG: the hand may be emptied only with min_canastas canastas and no 'no' from the
     partner; American red threes are never discarded) and PLACE_RED3 (manual mode)."""

@@ -9,8 +9,7 @@ and tests/games/test_samba_moves.py checks them against a brute force.
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.core._hand cimport Hand
-from cardsim.games._samba_rules cimport (
-    SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, WOC_NEVER, WOC_NOT_NATURAL, group_completion)
+from cardsim.games._samba_rules cimport SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion, woc_blocks
 from cardsim.games._samba_state cimport SBState, MeldIndex, may_out
 
 
@@ -90,13 +89,6 @@ cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, i
     acc &= m
     cand[0] = und & m & ~acc
     return acc
-
-cdef inline bint woc_blocks(const Meld* m, const SBConfig* c) noexcept nogil:
-    """_samba_rules' wild_onto_canasta test (S-D6), judged before the action: no wild onto a GROUP
-    canasta under 'never', nor onto a natural one under 'not_onto_natural'."""
-    if m.type != MT_GROUP or m.n < 7:
-        return False
-    return c.woc == WOC_NEVER or (c.woc == WOC_NOT_NATURAL and m.wild == 0)
 
 cdef bint class_ok(const SBState* s, const SBConfig* c, int side, int r, int sn, int sw, int hn, int hw,
                    int h) noexcept nogil:
