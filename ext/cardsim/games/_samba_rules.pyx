@@ -625,7 +625,7 @@ cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int n
     cdef int r, s, x, y, hn, hw, t, budget, rank = si.rank, sn, sw
     budget = sb_total(H) + extra - 2
     if si.n == 0:
-        return 1 if need <= 0 or sb_best_value(H, budget, c, NULL, 0) >= need else 0
+        return 1 if need <= 0 or sb_best_value(H, budget, c, NULL, need) >= need else 0
     if S[14] or S[27] or S[1] or S[40]:
         return 0
     # GROUP completions of S

@@ -174,8 +174,10 @@ cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c, uint64_t*
     using at most `budget` cards: the better of groups-first and sequences-first constructions
     (build_units), trimmed to the budget (units_eval); the two are the same construction when no
     suit holds three consecutive ranks (no SEQUENCE either way), then built once. Constructive,
-    so never more than what is reachable. wit (may be NULL): |= the kinds some copy of which is in
-    a construction worth >= target (units_kinds)."""
+    so never more than what is reachable. The sequences-first construction is skipped when the
+    groups-first one is already worth >= target (the callers only ask whether target is reached).
+    wit (may be NULL): |= the kinds some copy of which is in a construction worth >= target
+    (units_kinds)."""
     cdef int8_t tmp[SB_KINDS]
     cdef Unit u[MAXU]
     cdef Unit u2[MAXU]
@@ -192,7 +194,7 @@ cdef int sb_best_value(const int8_t* H, int budget, const SBConfig* c, uint64_t*
     memcpy(tmp, H, SB_KINDS)
     nu = build_units(tmp, False, runs, u, c)
     v1 = units_eval(u, nu, budget, c)
-    if runs == 0:
+    if runs == 0 or v1 >= target:
         if wit != NULL and v1 >= target:
             wit[0] |= units_kinds(u, nu, H)
         return v1
