@@ -394,6 +394,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     opened_empty_adds left undecided (the caller added those it accepts)."""
     cdef AddCtx x
     cdef uint32_t R
+    cdef int r, sn, hn, hw
     cdef uint64_t m, acc = 0, st = s.stage.cards.layer[0]
     x.side = side_of(c, s.turn)
     # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
@@ -423,6 +424,21 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and hsize >= 8 and mi.slot:
                 acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, &m)
             as_add_mask(out, A_ADD, acc)
+    elif mode == ADD_PILE and s.opened[x.side]:
+        # the group on a taken top card, opened side: add_check's answer (sb_pile_group_ok) is
+        # one for every natural of the top's rank and one for every wild (legal once the pair
+        # is staged), on the counts of that rank and of the wilds (by popcount)
+        r = rank_of(s.take_top)
+        sn = sb_nat_of_rank(S, r)
+        hn = held_of(&s.hand[s.turn], rank_mask(r))
+        hw = held_of(&s.hand[s.turn], wild_ids())
+        if m & rank_mask(r) and sb_pile_group_ok(sn + 1, x.sw, hn - 1, hw, hsize - 1, extra, mi.C, may_out(s), c):
+            acc |= m & rank_mask(r)
+        if sn >= 2 and m & wild_kinds() and sb_pile_group_ok(sn, x.sw + 1, hn, hw - 1, hsize - 1, extra, mi.C,
+                                                             may_out(s), c):
+            acc |= m & wild_kinds()
+        as_add_mask(out, A_ADD, acc)
+        return cs_popcount(acc)
     if m == 0:
         return cs_popcount(acc)
     x.s = s
