@@ -18,17 +18,18 @@ observation layout), `_samba_legal` the legal-move generation, `_samba_greedy` t
 rendering, scenario states, the move helpers' tables and the rule oracles behind
 `cardsim.games.samba`.
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy, memcmp
+from libc.stdlib cimport malloc, free
 from cardsim.core._types cimport int8_t
 from cardsim.core._hand cimport Hand, hand_clear
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._actions cimport ActionSet, as_has
 from cardsim.core._engine cimport GameSpec, State, check_int
 from cardsim.games._samba_rules cimport (
-    SBConfig, Meld, SB_KINDS, SB_JK, SB_DECK, SB_MAXMELDS, MT_NONE, MT_GROUP, sb_req, sb_group_ok, sb_meld_of,
-    sb_counts, is_wild, is_red3)
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_DECK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_req, sb_group_ok,
+    sb_meld_of, sb_counts, is_wild, is_red3)
 from cardsim.games._samba_state cimport (
-    SBState, SB_MAXP, SB_MAXS, SB_NUM_ACTIONS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
+    SBState, MeldIndex, SB_MAXP, SB_MAXS, SB_NUM_ACTIONS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK, A_YES, A_NO, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD,
     add_kind, canastas, req_of, reindex, reset_turn, start_turn, side_score, sb_init, sb_current_player, sb_is_terminal,
     sb_apply, sb_returns, sb_metrics, sb_observe, sb_resample)
@@ -142,6 +143,40 @@ cdef class SambaSpec(GameSpec):
     @property
     def deck_size(self):
         return SB_DECK
+
+    def records_consistent(self, State s):
+        """True when what the state keeps beside its melds equals what the melds say: each meld's
+        record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
+        classification of its cards (sb_meld_of), and each side's slots in use and meld index
+        (canastas, a free slot, GROUPs by rank) equal a full rebuild (reindex). apply keeps both
+        up to date incrementally; this is the check that it does (tests, fuzzing)."""
+        cdef SBState* st = <SBState*>s.data
+        cdef SBState* cp = <SBState*>malloc(sizeof(SBState))
+        cdef int8_t cnt[SB_KINDS]
+        cdef Meld m
+        cdef const Meld* r
+        cdef int side, i
+        cdef bint ok = True
+        if cp == NULL:
+            raise MemoryError()
+        memcpy(cp, st, sizeof(SBState))
+        for side in range(self.c.nsides):
+            cp.live[side] = 0
+            for i in range(SB_MAXMELDS):
+                r = &st.melds[side][i]
+                if r.type == MT_NONE:
+                    continue
+                cp.live[side] |= 1 << i
+                sb_counts(&r.cards, cnt)
+                memset(&m, 0, sizeof(Meld))
+                if (sb_meld_of(cnt, &m) != r.type or m.key != r.key or m.n != r.n or m.nat != r.nat
+                        or m.wild != r.wild or (r.type == MT_SEQ and (m.lo != r.lo or m.hi != r.hi))):
+                    ok = False
+            reindex(cp, side, -1)
+            if cp.live[side] != st.live[side] or memcmp(&cp.mi[side], &st.mi[side], sizeof(MeldIndex)) != 0:
+                ok = False
+        free(cp)
+        return ok
 
     def card_total(self, State s):
         """Cards in hands, staged, melds, exposed red threes, the pile (and a top card being
