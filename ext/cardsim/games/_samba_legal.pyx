@@ -12,13 +12,15 @@ candidates the stage's shape cannot take are masked out first (shape_mask; for a
 top's rank); an opened side decides most ADDs in closed form on the packed hand's bit masks
 (_samba_masks: with nothing staged and >= 5 cards in hand per class, opened_empty_adds; with a
 GROUP-shaped stage per class on the counts of its rank and of the wilds, opened_group_adds; a
-SEQUENCE's next cards, opened_seq_adds), the rest through the callback (where a one-card stage's
-GROUP parts are answered once per rank and once for the wilds, single_ok), so the hand's count
-vector is filled only when a search reads it (ensure_h); the staged cards' meld shape comes from
-the stage's masks (stage_meld); the initial-meld search is skipped when sb_value_bound is below
-the requirement. Each shortcut only skips work whose answer is known (each says why), so the
-sets equal those of the plain per-candidate searches (tests/games/test_samba_agents.py pins
-them; tests/games/test_samba_moves.py checks them against brute force).
+SEQUENCE's next cards, opened_seq_adds; the group on a taken top card per class), the rest
+through the callback (where a one-card stage's GROUP parts are answered once per rank and once
+for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
+(ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
+callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
+meld shape comes from the stage's masks (stage_meld). Each shortcut only skips work whose
+answer is known (each says why), so the sets equal those of the plain per-candidate searches
+(tests/games/test_samba_agents.py pins them; tests/games/test_samba_moves.py checks them
+against brute force).
 
 The state struct, the action layout and the inline helpers are in `_samba_state.pxd`; the action
 space is described in the module docstring of `cardsim.games._samba`.
@@ -421,8 +423,8 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             if x.srank != -2:
                 acc = opened_group_adds(s, c, x.side, x.srank, sb_nat_of_rank(S, x.srank) if x.srank >= 0 else 0,
                                         x.sw, hsize, &m)
-            if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and hsize >= 8 and mi.slot:
-                acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, &m)
+            if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and mi.slot:
+                acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, hsize, &m)
             as_add_mask(out, A_ADD, acc)
     elif mode == ADD_PILE and s.opened[x.side]:
         # the group on a taken top card, opened side: add_check's answer (sb_pile_group_ok) is
@@ -482,6 +484,18 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             # batch, so add_check's search would say yes (sb_best_value's witness; it finds no
             # more than sb_value_bound, so none when the bound is short)
             sb_best_value(H, hsize + extra - 2, c, &x.open_yes, need)
+        if mode == ADD_OPENING:
+            # add_check's first tests, for the whole set: no slot, or not a natural or wild: no;
+            # a kind a batch already found holds: yes; with the value bound short of the need:
+            # no (no search runs then, so no witness is added during the loop)
+            m &= (nat_kinds() | wild_kinds()) if mi.slot else 0
+            acc = m & x.open_yes
+            as_add_mask(out, A_ADD, acc)
+            m &= ~acc
+            if x.vbound < need:
+                m = 0
+            if m == 0:
+                return cs_popcount(acc)
     elif x.nS == 0 and hsize < 5:
         m &= shape_mask(&x)
     ensure_h(&x)

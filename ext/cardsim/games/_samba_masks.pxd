@@ -11,7 +11,8 @@ cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, i
                                 uint64_t* cand) noexcept nogil
 cdef uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, int srank, int sn, int sw,
                                 int hsize, uint64_t* cand) noexcept nogil
-cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, uint64_t* cand) noexcept nogil
+cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, int hsize,
+                              uint64_t* cand) noexcept nogil
 cdef int stage_meld(const Hand* st, int n, int* nat, int* wild) noexcept nogil
 
 cdef inline uint64_t rank_mask(int r) noexcept nogil:

@@ -159,15 +159,18 @@ cdef uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, i
     cand[0] = m
     return acc
 
-cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, uint64_t* cand) noexcept nogil:
+cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, int hsize,
+                              uint64_t* cand) noexcept nogil:
     """Opened side, a SEQUENCE-shaped stage (naturals of suit su, each once, no wild; smask its
-    kinds) of >= 2 ranks after the add, at least 8 cards in hand and a free slot: the next cards
-    of the suit (*cand) decided in closed form for a new SEQUENCE; those it refuses stay in *cand
-    for the callback when a SEQUENCE of the suit is on the table (a lay-off), else are refused.
-    Exact (sb_complete_new_n's SEQUENCE part; its GROUP part fails with two ranks staged): the run
-    lo..hi of the staged ranks and the candidate must span <= 7 ranks with every missing rank in
-    hand; then 3 or more ranks need no extension, 2 ranks one held neighbour, and the hand keeps
-    >= 2 cards (h' >= 7 cards, at most 5 fill the gaps)."""
+    kinds) of >= 2 ranks after the add, a free slot: the next cards of the suit (*cand) decided
+    in closed form for a new SEQUENCE; those it cannot accept stay in *cand for the callback when
+    the hand guard needs going out or a SEQUENCE of the suit is on the table (a lay-off), else
+    are refused. Exact (sb_complete_new_n's SEQUENCE part; its GROUP part fails with two ranks
+    staged; seq_completion): the run lo..hi of the staged ranks and the candidate must span <= 7
+    ranks with every missing rank in hand, then 3 or more ranks need no extension and 2 ranks one
+    held neighbour; the fewest cards so used (the gaps, plus one for 2 ranks) leave the most in
+    hand, so the hand guard holds for some completion if it holds for that one with >= 2 cards
+    left, and otherwise only by going out (searched)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef uint64_t m = cand[0], acc = 0, und = 0, bit
     cdef int k, lo, hi, j
@@ -191,7 +194,10 @@ cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su
             need = (((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T
             if (need & ~Hs) == 0:
                 if hi - lo >= 2 or (lo - 1 >= 2 and (Hs >> (lo - 1)) & 1) or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1):
-                    acc |= bit
+                    if hsize - 1 - cs_popcount(need) - (0 if hi - lo >= 2 else 1) >= 2:
+                        acc |= bit
+                    else:
+                        und |= bit
                     continue
         if seq_on_table:
             und |= bit
