@@ -37,6 +37,21 @@ cdef int KVAL[SB_KINDS]      # sb_card_value of every kind
 for _k in range(SB_KINDS):
     KVAL[_k] = sb_card_value(_k)
 
+
+cdef bint _words_ok():
+    """The count-vector word helpers (sb_word, sb_total, sb_kinds) read bytes as little-endian
+    words: check them once on a known vector."""
+    cdef int8_t t[SB_KINDS]
+    memset(t, 0, SB_KINDS)
+    t[0] = 1
+    t[9] = 2
+    t[47] = 3
+    t[SB_JK] = 6
+    return sb_kinds(t) == ((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 47) | (<uint64_t>1 << SB_JK)) and sb_total(t) == 12
+
+if not _words_ok():
+    raise ImportError("cardsim.games._samba_rules: the count-vector word helpers need a little-endian machine")
+
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil:
     """Card value of the counts (the kinds held found by sb_kinds)."""
     cdef int k, v = 0
