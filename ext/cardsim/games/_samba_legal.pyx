@@ -17,7 +17,7 @@ through the callback (where a one-card stage's GROUP parts are answered once per
 for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
-meld shape comes from the stage's masks (stage_meld). Each shortcut only skips work whose
+meld shape comes from the stage's bits (sb_meld_of_hand). Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
 (tests/games/test_samba_agents.py pins them; tests/games/test_samba_moves.py checks them
 against brute force).
@@ -35,12 +35,11 @@ from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_opening_out, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
-    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total)
+    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_of_hand,
+    rank_mask, wild_kinds, nat_kinds, run_kinds, held_of, wild_ids, ranks_of)
 from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
 from cardsim.games._samba_units cimport sb_best_value
-from cardsim.games._samba_masks cimport (
-    opened_empty_adds, opened_group_adds, opened_seq_adds, stage_meld, rank_mask, wild_kinds, nat_kinds, run_kinds,
-    held_of, wild_ids, ranks_of)
+from cardsim.games._samba_masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
 from cardsim.games._samba_state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -610,6 +609,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef uint32_t mfrom, R
     cdef int left
     cdef int8_t sl[32]
+    cdef Meld sm
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
     cdef int8_t H[SB_KINDS]
@@ -659,8 +659,8 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
                         mi, H, not lazy_h, hsize, S, out, 0)
         if ssize:
-            t = stage_meld(&s.stage.cards, ssize, &sn, &sw) if ssize >= 3 else -1
-            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sn, sw, c))) and mi.slot:
+            t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
+            if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0,
                                  c.min_canastas - canastas_of(s, side, True) - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
@@ -690,11 +690,11 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     else:
         n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, 0)
     if ssize:
-        t = stage_meld(&s.stage.cards, ssize, &sn, &sw) if ssize >= 3 else -1
+        t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
         if mi.slot:
             if t == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas
-            elif t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sn, sw, c)):
+            elif t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c)):
                 ok = sb_hg_ok(hsize, C + ((t == MT_GROUP and ssize >= 7) or (t == MT_SEQ and ssize == 7)), mo, c)
             else:
                 ok = False

@@ -4,7 +4,7 @@
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._hand cimport Hand
-from cardsim.games._samba_rules cimport SBConfig, SB_JK, SB_JK2
+from cardsim.games._samba_rules cimport SBConfig, SB_JK, SB_JK2, held_of
 from cardsim.games._samba_state cimport SBState
 
 cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, int hsize,
@@ -13,46 +13,6 @@ cdef uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, i
                                 int hsize, uint64_t* cand) noexcept nogil
 cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, int hsize,
                               uint64_t* cand) noexcept nogil
-cdef int stage_meld(const Hand* st, int n, int* nat, int* wild) noexcept nogil
-
-cdef inline uint64_t rank_mask(int r) noexcept nogil:
-    """The kinds of rank r in the four suits (bits r, 13 + r, 26 + r, 39 + r: 0x8004002001 << r)."""
-    return <uint64_t>0x8004002001 << r
-
-cdef inline uint64_t wild_kinds() noexcept nogil:
-    """The wild kinds (the four deuces and the joker) as a mask."""
-    return rank_mask(0) | (<uint64_t>1 << SB_JK)
-
-cdef inline uint64_t wild_ids() noexcept nogil:
-    """The identities of the wild cards in a packed hand (deuces, both joker identities)."""
-    return rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2)
-
-cdef inline uint64_t nat_kinds() noexcept nogil:
-    """The natural kinds (ranks 4..A of the four suits) as a mask."""
-    return ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
-
-cdef inline uint64_t run_kinds(uint64_t held) noexcept nogil:
-    """The naturals of `held` (bit k: kind k held) lying in a run of >= 3 consecutive held ranks
-    of their suit: the windows of three held naturals, spread back over their three ranks (a
-    window never crosses suits: the ranks 2 and 3 between them are not naturals)."""
-    cdef uint64_t n = held & nat_kinds()
-    cdef uint64_t t = n & (n >> 1) & (n >> 2)
-    return t | (t << 1) | (t << 2)
-
-cdef inline int held_of(const Hand* h, uint64_t ids) noexcept nogil:
-    """Cards of h whose identity is in the mask `ids` (all copies). Layer 3 is never set in a
-    Samba hand, stage or meld: three decks hold 3 copies of a card, and the six jokers are two
-    identities of at most 3 copies (jk_add)."""
-    return cs_popcount(h.layer[0] & ids) + cs_popcount(h.layer[1] & ids) + cs_popcount(h.layer[2] & ids)
-
-cdef inline uint32_t ranks_of(uint64_t kinds) noexcept nogil:
-    """The ranks (bit r) of the kinds 0..51 in the mask."""
-    return <uint32_t>((kinds | (kinds >> 13) | (kinds >> 26) | (kinds >> 39)) & 0x1FFF)
-
-cdef inline uint64_t spread(uint32_t R) noexcept nogil:
-    """The kinds of the ranks in R (bit r) in the four suits (R < 2**13: the copies at 0, 13, 26,
-    39 do not overlap, so the product is rank_mask summed over R)."""
-    return <uint64_t>R * <uint64_t>0x8004002001
 
 cdef inline void rank_counts(const Hand* h, uint32_t* r1, uint32_t* r2, uint32_t* r3) noexcept nogil:
     """The ranks (bit r) of which h holds >= 1 / >= 2 / >= 3 cards over the four suits. Layer i

@@ -1,6 +1,6 @@
 """Samba ADD decisions in closed form on the packed hands' bit masks (docs/rules/samba.md §4), for
 _samba_legal: an opened side's ADD candidates decided by whole classes without the hand's count
-vector, and the staged cards' meld shape. Each function answers exactly what the completion
+vector. Each function answers exactly what the completion
 searches of `_samba_rules` (sb_complete_new_n, sb_complete_layoff, through _samba_legal's
 add_check) would answer for the candidates it decides, and says why; the candidates it cannot
 decide stay in *cand for those searches. tests/games/test_samba_agents.py pins the legal sets
@@ -9,7 +9,8 @@ and tests/games/test_samba_moves.py checks them against a brute force.
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.core._hand cimport Hand
-from cardsim.games._samba_rules cimport SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion, woc_blocks
+from cardsim.games._samba_rules cimport (SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion, woc_blocks,
+                                         rank_mask, wild_kinds, wild_ids, nat_kinds, run_kinds, held_of, ranks_of, spread)
 from cardsim.games._samba_state cimport SBState, MeldIndex, may_out
 
 
@@ -203,36 +204,3 @@ cdef uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su
             und |= bit
     cand[0] = und
     return acc
-
-cdef int stage_meld(const Hand* st, int n, int* nat, int* wild) noexcept nogil:
-    """sb_meld_of's meld type of the staged cards (n >= 3 of them) from the stage's masks, or -1
-    for none of its types; nat/wild: a GROUP's naturals and wilds (its validity is the caller's
-    sb_group_ok). Same order of tests: a red three: none; black threes: a BLACK3 if all are;
-    naturals of one rank (and wilds): a GROUP (the cards not wild are its naturals, no three
-    being staged); several ranks: a SEQUENCE if of one suit, no natural twice (layer 1), no wild,
-    consecutive (hi - lo + 1 = the ranks) and <= 7 long; only wilds: none."""
-    cdef uint64_t L0 = st.layer[0], natm = L0 & nat_kinds()
-    cdef int nb, w, su, lo, hi
-    cdef uint32_t R, Rs
-    if L0 & ((<uint64_t>1 << 14) | (<uint64_t>1 << 27)):
-        return -1
-    nb = held_of(st, (<uint64_t>1 << 1) | (<uint64_t>1 << 40))
-    if nb:
-        return MT_BLACK3 if nb == n else -1
-    if natm == 0:
-        return -1
-    w = held_of(st, wild_ids())
-    nat[0] = n - w
-    wild[0] = w
-    R = ranks_of(natm)
-    if R & (R - 1) == 0:
-        return MT_GROUP
-    su = cs_ctz(natm) // 13
-    if natm >> (13 * su + 13) or w or st.layer[1] & nat_kinds():
-        return -1
-    Rs = <uint32_t>(natm >> (13 * su))
-    lo = cs_ctz(Rs)
-    hi = bit_high(Rs)
-    if hi - lo + 1 != cs_popcount(Rs) or hi - lo + 1 > 7:
-        return -1
-    return MT_SEQ

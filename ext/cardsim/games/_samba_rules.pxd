@@ -3,7 +3,7 @@
 # No access to the state struct: everything works on packed hands, meld records and the config.
 from cardsim.core._types cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
-from cardsim.core._bits cimport cs_ctz
+from cardsim.core._bits cimport cs_ctz, cs_popcount
 from cardsim.core._hand cimport Hand
 
 cdef enum:
@@ -53,10 +53,10 @@ ctypedef struct Meld:
 
 cdef int sb_card_value(int kind) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
+cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
 cdef int sb_layoff_ok_n(const Meld* m, const int8_t* add, int n, const SBConfig* c) noexcept nogil
 cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil
-cdef int sb_meld_value(const Meld* m) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil
 cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil
@@ -111,6 +111,46 @@ cdef inline void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil:
         while b:
             cnt[kind_of(cs_ctz(b))] += 1
             b &= b - 1
+
+# kind masks (bit k: kind or identity k) and counts read off a packed hand
+cdef inline uint64_t rank_mask(int r) noexcept nogil:
+    """The kinds of rank r in the four suits (bits r, 13 + r, 26 + r, 39 + r: 0x8004002001 << r)."""
+    return <uint64_t>0x8004002001 << r
+
+cdef inline uint64_t wild_kinds() noexcept nogil:
+    """The wild kinds (the four deuces and the joker) as a mask."""
+    return rank_mask(0) | (<uint64_t>1 << SB_JK)
+
+cdef inline uint64_t wild_ids() noexcept nogil:
+    """The identities of the wild cards in a packed hand (deuces, both joker identities)."""
+    return rank_mask(0) | (<uint64_t>1 << SB_JK) | (<uint64_t>1 << SB_JK2)
+
+cdef inline uint64_t nat_kinds() noexcept nogil:
+    """The natural kinds (ranks 4..A of the four suits) as a mask."""
+    return ((<uint64_t>1 << 52) - 1) & ~(rank_mask(0) | rank_mask(1))
+
+cdef inline uint64_t run_kinds(uint64_t held) noexcept nogil:
+    """The naturals of `held` (bit k: kind k held) lying in a run of >= 3 consecutive held ranks
+    of their suit: the windows of three held naturals, spread back over their three ranks (a
+    window never crosses suits: the ranks 2 and 3 between them are not naturals)."""
+    cdef uint64_t n = held & nat_kinds()
+    cdef uint64_t t = n & (n >> 1) & (n >> 2)
+    return t | (t << 1) | (t << 2)
+
+cdef inline int held_of(const Hand* h, uint64_t ids) noexcept nogil:
+    """Cards of h whose identity is in the mask `ids` (all copies). Layer 3 is never set in a
+    Samba hand, stage or meld: three decks hold 3 copies of a card, and the six jokers are two
+    identities of at most 3 copies (jk_add)."""
+    return cs_popcount(h.layer[0] & ids) + cs_popcount(h.layer[1] & ids) + cs_popcount(h.layer[2] & ids)
+
+cdef inline uint32_t ranks_of(uint64_t kinds) noexcept nogil:
+    """The ranks (bit r) of the kinds 0..51 in the mask."""
+    return <uint32_t>((kinds | (kinds >> 13) | (kinds >> 26) | (kinds >> 39)) & 0x1FFF)
+
+cdef inline uint64_t spread(uint32_t R) noexcept nogil:
+    """The kinds of the ranks in R (bit r) in the four suits (R < 2**13: the copies at 0, 13, 26,
+    39 do not overlap, so the product is rank_mask summed over R)."""
+    return <uint64_t>R * <uint64_t>0x8004002001
 
 cdef inline bint sb_is_canasta(const Meld* m) noexcept nogil:
     """A GROUP of >= 7 cards or a SEQUENCE of 7 (a samba) counts toward canastas(s) (§4.0)."""

@@ -32,7 +32,6 @@ cdef int sb_card_value(int kind) noexcept nogil:
         return 5 if is_black3(kind) else 0
     return VALUE[kind % 13]
 
-cdef uint64_t NAT_KINDS = ((<uint64_t>1 << 52) - 1) & ~(<uint64_t>0x8004002001 * 3)   # ranks 4..A, 4 suits
 cdef int KVAL[SB_KINDS]      # sb_card_value of every kind
 for _k in range(SB_KINDS):
     KVAL[_k] = sb_card_value(_k)
@@ -87,7 +86,7 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
         out.wild = 0
         out.n = n
         return MT_BLACK3
-    nm = sb_kinds(cnt) & NAT_KINDS
+    nm = sb_kinds(cnt) & nat_kinds()
     m = nm
     while m:
         k = cs_ctz(m)
@@ -134,6 +133,46 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     out.lo = lo
     out.hi = hi
     return MT_SEQ
+
+cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil:
+    """sb_meld_of(counts of h, out) with the GROUP and SEQUENCE classifications (every meld the
+    legal set lets a player make but BLACK3) read off the packed hand's bits: the same return
+    value and the same fields; anything else (fewer than 3 cards, threes, a mix, a broken
+    sequence) goes to sb_meld_of itself, which names why. Layer 1 of a natural set means it is
+    held twice."""
+    cdef int8_t cnt[SB_KINDS]
+    cdef uint64_t L0 = h.layer[0], nats = L0 & nat_kinds()
+    cdef uint64_t threes = (<uint64_t>1 << 1) | (<uint64_t>1 << 40) | (<uint64_t>1 << 14) | (<uint64_t>1 << 27)
+    cdef uint32_t ranks
+    cdef int n = held_of(h, ~(<uint64_t>0)), w, r, su, lo, hi
+    if n >= 3 and nats and not (L0 & threes):
+        w = held_of(h, wild_ids())
+        ranks = ranks_of(nats)
+        if not (ranks & (ranks - 1)):
+            r = cs_ctz(ranks)
+            out.type = MT_GROUP
+            out.key = r
+            out.lo = r
+            out.hi = r
+            out.nat = n - w
+            out.wild = w
+            out.n = n
+            return MT_GROUP
+        su = cs_ctz(nats) // 13
+        lo = cs_ctz(ranks)
+        hi = bit_high(ranks)
+        if (w == 0 and not (nats >> (13 * su) >> 13) and not (h.layer[1] & nat_kinds())
+                and hi - lo + 1 == n and n <= 7):
+            out.type = MT_SEQ
+            out.key = su
+            out.lo = lo
+            out.hi = hi
+            out.nat = n
+            out.wild = 0
+            out.n = n
+            return MT_SEQ
+    sb_counts(h, cnt)
+    return sb_meld_of(cnt, out)
 
 cdef int seq_span(const Meld* m, const int8_t* add, int* lo, int* hi) noexcept nogil:
     """Cards of add in sequence m's suit, each once and outside m's run, widening lo..hi to
@@ -191,25 +230,6 @@ cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept n
     if (b.wild and woc_blocks(a, c)) or (a.wild and woc_blocks(b, c)):
         return 0
     return 1
-
-cdef int sb_meld_value(const Meld* m) noexcept nogil:
-    """Card value of a meld, from its record: a SEQUENCE holds each rank lo..hi once, a GROUP nat
-    naturals of its rank and `wild` wilds (the jokers are identities 52 and 53 of its cards, the
-    rest deuces), a BLACK3 n black threes at 5."""
-    cdef int r, v = 0, jk = 0, i
-    cdef int8_t cnt[SB_KINDS]
-    if m.type == MT_SEQ:
-        for r in range(m.lo, m.hi + 1):
-            v += VALUE[r]
-        return v
-    if m.type == MT_GROUP:
-        for i in range(4):
-            jk += cs_popcount(m.cards.layer[i] & (<uint64_t>3 << SB_JK))
-        return m.nat * VALUE[m.key] + 50 * jk + 20 * (m.wild - jk)
-    if m.type == MT_BLACK3:
-        return 5 * m.n
-    sb_counts(&m.cards, cnt)
-    return sb_counts_value(cnt)
 
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil:
     """§6: natural canasta 500, mixed canasta 300, samba 1500 (not also a canasta bonus)."""
@@ -409,7 +429,7 @@ cdef int value_bound(const int8_t* T) noexcept nogil:
     cdef bint pair = False
     cdef uint64_t tw = sb_kinds(T)
     cdef uint32_t held, h, t, runs[4]
-    held = <uint32_t>((tw | (tw >> 13) | (tw >> 26) | (tw >> 39)) & 0x1FFC)   # ranks 4..A held
+    held = ranks_of(tw) & 0x1FFC                # ranks 4..A held
     for su in range(4):
         h = <uint32_t>(tw >> (13 * su)) & 0x1FFC
         t = h & (h >> 1) & (h >> 2)
@@ -476,7 +496,7 @@ cdef int try_rest(int sn, int sv, const int8_t* X, uint64_t xm, const int8_t* H,
 
 cdef inline uint64_t group_xmask(int r) noexcept nogil:
     """The kinds a GROUP of rank r may take from the hand: its naturals, the deuces, the joker."""
-    return ((<uint64_t>0x8004002001 << r) | <uint64_t>0x8004002001 | (<uint64_t>1 << SB_JK))
+    return rank_mask(r) | wild_kinds()
 
 ctypedef struct Staged1:
     int n                    # cards staged
@@ -496,8 +516,7 @@ cdef void staged_info(const int8_t* S, Staged1* si) noexcept nogil:
         k = cs_ctz(m)
         m &= m - 1
         si.v += S[k] * KVAL[k]
-    b = si.mask & NAT_KINDS
-    ranks = <uint32_t>((b | (b >> 13) | (b >> 26) | (b >> 39)) & 0x1FFF)
+    ranks = ranks_of(si.mask & nat_kinds())
     si.rank = -1 if ranks == 0 else (cs_ctz(ranks) if (ranks & (ranks - 1)) == 0 else -2)
 
 cdef bint x_opening(const int8_t* S, const Staged1* si, const int8_t* H, int need, int budget, int min_nat,
@@ -564,7 +583,7 @@ cdef bint seq_ext(const int8_t* S, const Staged1* si, const int8_t* H, int need,
     cdef int k, r, s, lo, hi, la, ra, a, b
     cdef uint64_t m = si.mask
     cdef uint32_t R
-    if m == 0 or (m & ~(((<uint64_t>1 << 52) - 1) & ~(<uint64_t>0x8004002001 * 3))):
+    if m == 0 or (m & ~nat_kinds()):
         return False                    # nothing staged, or a wild or a three staged
     s = suit_of(cs_ctz(m))
     R = <uint32_t>((m >> (13 * s)) & 0x1FFF)

@@ -42,7 +42,7 @@ from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
     Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_meld_of, sb_meld_bonus,
     sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, is_wild,
-    is_natural, is_black3, is_red3)
+    is_natural, is_black3, is_red3, sb_meld_of_hand, held_of)
 from cardsim.games._samba_state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK,
@@ -58,7 +58,7 @@ OBS_SIZE = 53 * 3 + 6 * 53 + 6 + 5 * 32 * 54 + 15 + 53 + 53 + 3 + 4 + 6 * 4 + 32
 # own predicates so that values and meld fields come from popcounts instead of a 53-entry count
 # vector: the identities worth 50, 20, 10 and 5 points (sb_card_value; red threes are worth 0),
 # the wild cards, the naturals (ranks 4..A), the black and the red threes.
-cdef uint64_t V50 = 0, V20 = 0, V10 = 0, V5 = 0, M_WILD = 0, M_NAT = 0, M_B3 = 0, M_R3 = 0
+cdef uint64_t V50 = 0, V20 = 0, V10 = 0, V5 = 0, M_R3 = 0
 # the 162 cards in a fixed order (3 copies of each of the 52 kinds, then the 6 jokers): the deck
 # before its shuffle
 cdef int8_t DECK0[162]
@@ -74,12 +74,6 @@ for _k in range(SB_JK + 2):
         V5 |= <uint64_t>1 << _k
     elif _v != 0:
         raise RuntimeError(f"samba: card value {_v} has no mask")
-    if is_wild(kind_of(_k)):
-        M_WILD |= <uint64_t>1 << _k
-    if is_natural(kind_of(_k)):
-        M_NAT |= <uint64_t>1 << _k
-    if is_black3(kind_of(_k)):
-        M_B3 |= <uint64_t>1 << _k
     if is_red3(kind_of(_k)):
         M_R3 |= <uint64_t>1 << _k
 for _k in range(52):
@@ -99,48 +93,6 @@ cdef inline int hand_value(const Hand* h) noexcept nogil:
             v += (50 * cs_popcount(L & V50) + 20 * cs_popcount(L & V20) + 10 * cs_popcount(L & V10)
                   + 5 * cs_popcount(L & V5))
     return v
-
-cdef inline int hand_in(const Hand* h, uint64_t mask) noexcept nogil:
-    """Cards of the hand among the identities in mask (all copies)."""
-    return (cs_popcount(h.layer[0] & mask) + cs_popcount(h.layer[1] & mask)
-            + cs_popcount(h.layer[2] & mask) + cs_popcount(h.layer[3] & mask))
-
-cdef int meld_fields(const Hand* h, Meld* out) noexcept nogil:
-    """sb_meld_of(counts of h, out), with the GROUP and SEQUENCE classifications (every meld the
-    legal set lets a player make but BLACK3) read off the layers' bits: the same return value
-    and the same fields; anything else goes to sb_meld_of itself."""
-    cdef int8_t cnt[SB_KINDS]
-    cdef uint64_t nats = h.layer[0] & M_NAT, ranks
-    cdef int n = hand_in(h, ~(<uint64_t>0)), w, r, su, lo, hi
-    if n >= 3 and nats and not (h.layer[0] & (M_B3 | M_R3)):
-        # no threes: every card is a natural or a wild
-        w = hand_in(h, M_WILD)
-        ranks = (nats | (nats >> 13) | (nats >> 26) | (nats >> 39)) & 0x1FFF
-        if not (ranks & (ranks - 1)):
-            r = cs_ctz(ranks)
-            out.type = MT_GROUP
-            out.key = r
-            out.lo = r
-            out.hi = r
-            out.nat = n - w
-            out.wild = w
-            out.n = n
-            return MT_GROUP
-        su = cs_ctz(nats) // 13
-        lo = cs_ctz(ranks)
-        hi = 63 - cs_clz(ranks)
-        if (w == 0 and not (nats >> (13 * su) >> 13) and not (h.layer[1] & M_NAT)
-                and hi - lo + 1 == n and n <= 7):
-            out.type = MT_SEQ
-            out.key = su
-            out.lo = lo
-            out.hi = hi
-            out.nat = n
-            out.wild = 0
-            out.n = n
-            return MT_SEQ
-    sb_counts(h, cnt)
-    return sb_meld_of(cnt, out)
 
 # ---------------------------------------------------------------------------------------------
 # deal
@@ -297,7 +249,7 @@ cdef void set_meld(Meld* m, const Hand* cards) noexcept nogil:
     """Recompute a meld's fields from its cards (type and key must be set)."""
     cdef Meld t
     m.cards = cards[0]
-    meld_fields(cards, &t)
+    sb_meld_of_hand(cards, &t)
     m.nat = t.nat
     m.wild = t.wild
     m.n = t.n
@@ -327,7 +279,7 @@ cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards,
     """A new meld of these cards in the side's lowest free slot (zeroed while free)."""
     cdef int i = free_slot(s, side)
     cdef Meld* m = &s.melds[side][i]
-    meld_fields(cards, m)
+    sb_meld_of_hand(cards, m)
     m.cards = cards[0]
     m.pending = pending
     index_new(s, side, i)
@@ -591,10 +543,10 @@ cdef int hand_penalty(const SBState* s, const SBConfig* c, int q, int* red3_expo
     -100 each, or -750 once for the player (Dutch red3_in_hand_penalty)."""
     cdef int v, r3
     v = hand_value(&s.hand[q])
-    r3 = hand_in(&s.hand[q], M_R3)
+    r3 = held_of(&s.hand[q], M_R3)
     if q == s.mover and s.stage.n:
         v += hand_value(&s.stage.cards)
-        r3 += hand_in(&s.stage.cards, M_R3)
+        r3 += held_of(&s.stage.cards, M_R3)
     if r3:
         if not c.red3_manual and not s.first_done[q]:
             red3_exposed[0] += r3
