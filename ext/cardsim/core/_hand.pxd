@@ -13,22 +13,31 @@ cdef inline void hand_clear(Hand* h) noexcept nogil:
     h.layer[3] = 0
 
 cdef inline void hand_add(Hand* h, int k) noexcept nogil:
-    """Add one copy of identity k: set the lowest clear layer (no-op past MAXCOPY copies)."""
+    """Add one copy of identity k: set the lowest clear layer (no-op past MAXCOPY copies).
+    Unrolled over the MAXCOPY = 4 layers (a hot step of every deal)."""
     cdef uint64_t b = (<uint64_t>1) << k
-    cdef int i
-    for i in range(MAXCOPY):
-        if not (h.layer[i] & b):
-            h.layer[i] |= b
-            return
+    if not (h.layer[0] & b):
+        h.layer[0] |= b
+    elif not (h.layer[1] & b):
+        h.layer[1] |= b
+    elif not (h.layer[2] & b):
+        h.layer[2] |= b
+    else:
+        h.layer[3] |= b
 
 cdef inline void hand_remove(Hand* h, int k) noexcept nogil:
-    """Remove one copy of identity k: clear the highest set layer (no-op if none held)."""
+    """Remove one copy of identity k: clear the highest set layer (no-op if none held). The
+    layers are nested, so that is the layer below the lowest clear one, found from below (a card
+    is mostly held once)."""
     cdef uint64_t b = (<uint64_t>1) << k
-    cdef int i
-    for i in range(MAXCOPY - 1, -1, -1):
-        if h.layer[i] & b:
-            h.layer[i] &= ~b
-            return
+    if not (h.layer[1] & b):
+        h.layer[0] &= ~b
+    elif not (h.layer[2] & b):
+        h.layer[1] &= ~b
+    elif not (h.layer[3] & b):
+        h.layer[2] &= ~b
+    else:
+        h.layer[3] &= ~b
 
 cdef inline int hand_count(const Hand* h, int k) noexcept nogil:
     """Copies of identity k held."""

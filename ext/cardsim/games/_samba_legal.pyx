@@ -28,7 +28,7 @@ space is described in the module docstring of `cardsim.games._samba`.
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount
-from cardsim.core._hand cimport Hand, hand_size
+from cardsim.core._hand cimport Hand, hand_size, hand_size_in
 from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_remove
 from cardsim.games._samba_rules cimport (
@@ -36,7 +36,7 @@ from cardsim.games._samba_rules cimport (
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_opening_out, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_of_hand,
-    rank_mask, wild_kinds, nat_kinds, run_kinds, held_of, wild_ids, ranks_of)
+    rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
 from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
 from cardsim.games._samba_units cimport sb_best_value
 from cardsim.games._samba_masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
@@ -97,7 +97,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not blocked_top(s):
         top = s.pile[s.npile - 1]
         r = rank_of(top)
-        hn = held_of(&s.hand[p], rank_mask(r))
+        hn = hand_size_in(&s.hand[p], rank_mask(r))
         frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
         if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
             return n                # no take of any kind: the rest below is not needed
@@ -110,7 +110,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         C = canastas(s, side)
         if hn >= 2:
             if s.opened[side]:
-                hw = held_of(&s.hand[p], wild_ids())
+                hw = hand_size_in(&s.hand[p], wild_ids())
                 pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
                 if not pair and rest < 0:
                     rest = pile_rest_in(s, c)
@@ -431,8 +431,8 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         # is staged), on the counts of that rank and of the wilds (by popcount)
         r = rank_of(s.take_top)
         sn = sb_nat_of_rank(S, r)
-        hn = held_of(&s.hand[s.turn], rank_mask(r))
-        hw = held_of(&s.hand[s.turn], wild_ids())
+        hn = hand_size_in(&s.hand[s.turn], rank_mask(r))
+        hw = hand_size_in(&s.hand[s.turn], wild_ids())
         if m & rank_mask(r) and sb_pile_group_ok(sn + 1, x.sw, hn - 1, hw, hsize - 1, extra, mi.C, may_out(s), c):
             acc |= m & rank_mask(r)
         if sn >= 2 and m & wild_kinds() and sb_pile_group_ok(sn, x.sw + 1, hn, hw - 1, hsize - 1, extra, mi.C,

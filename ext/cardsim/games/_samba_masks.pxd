@@ -4,7 +4,7 @@
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._hand cimport Hand
-from cardsim.games._samba_rules cimport SBConfig, SB_JK, SB_JK2, held_of
+from cardsim.games._samba_rules cimport SBConfig, SB_JK, SB_JK2
 from cardsim.games._samba_state cimport SBState
 
 cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, int hsize,

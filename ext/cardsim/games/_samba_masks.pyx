@@ -8,9 +8,9 @@ and tests/games/test_samba_moves.py checks them against a brute force.
 """
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
-from cardsim.core._hand cimport Hand
+from cardsim.core._hand cimport Hand, hand_size_in
 from cardsim.games._samba_rules cimport (SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion, woc_blocks,
-                                         rank_mask, wild_kinds, wild_ids, nat_kinds, run_kinds, held_of, ranks_of, spread)
+                                         rank_mask, wild_kinds, wild_ids, nat_kinds, run_kinds, ranks_of, spread)
 from cardsim.games._samba_state cimport SBState, MeldIndex, may_out
 
 
@@ -85,7 +85,7 @@ cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, i
     elif mi.ngrp:
         und |= wm
     if (hand.layer[0] & ((<uint64_t>1 << 1) | (<uint64_t>1 << 40))
-            and held_of(hand, (<uint64_t>1 << 1) | (<uint64_t>1 << 40)) >= hsize - 1):
+            and hand_size_in(hand, (<uint64_t>1 << 1) | (<uint64_t>1 << 40)) >= hsize - 1):
         und |= (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
     acc &= m
     cand[0] = und & m & ~acc
@@ -130,12 +130,12 @@ cdef uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, i
     GROUP, each rank in turn."""
     cdef const Hand* hand = &s.hand[s.turn]
     cdef uint64_t m = cand[0], acc = 0, cm
-    cdef int hw = held_of(hand, wild_ids()), r
+    cdef int hw = hand_size_in(hand, wild_ids()), r
     cdef uint32_t R1, R2, R3, todo
     cm = m & wild_kinds()
     if cm:
         if srank >= 0:
-            if class_ok(s, c, side, srank, sn, sw + 1, held_of(hand, rank_mask(srank)), hw - 1, hsize - 1):
+            if class_ok(s, c, side, srank, sn, sw + 1, hand_size_in(hand, rank_mask(srank)), hw - 1, hsize - 1):
                 acc |= cm
         else:
             rank_counts(hand, &R1, &R2, &R3)
@@ -143,7 +143,7 @@ cdef uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, i
             while todo:
                 r = cs_ctz(todo)
                 todo &= todo - 1
-                if class_ok(s, c, side, r, 0, sw + 1, held_of(hand, rank_mask(r)), hw - 1, hsize - 1):
+                if class_ok(s, c, side, r, 0, sw + 1, hand_size_in(hand, rank_mask(r)), hw - 1, hsize - 1):
                     acc |= cm
                     break
         m &= ~cm
@@ -154,7 +154,7 @@ cdef uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, i
         r = cs_ctz(todo)
         todo &= todo - 1
         cm = m & rank_mask(r)
-        if class_ok(s, c, side, r, sn + 1, sw, held_of(hand, rank_mask(r)) - 1, hw, hsize - 1):
+        if class_ok(s, c, side, r, sn + 1, sw, hand_size_in(hand, rank_mask(r)) - 1, hw, hsize - 1):
             acc |= cm
         m &= ~cm
     cand[0] = m

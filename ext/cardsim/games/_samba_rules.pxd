@@ -4,7 +4,7 @@
 from cardsim.core._types cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cardsim.core._bits cimport cs_ctz, cs_popcount
-from cardsim.core._hand cimport Hand
+from cardsim.core._hand cimport Hand, hand_size, hand_size_in
 
 cdef enum:
     SB_KINDS = 53            # card kinds: suit*13 + rank (rank 0 = '2' .. 12 = 'A'), 52 = joker
@@ -136,12 +136,6 @@ cdef inline uint64_t run_kinds(uint64_t held) noexcept nogil:
     cdef uint64_t n = held & nat_kinds()
     cdef uint64_t t = n & (n >> 1) & (n >> 2)
     return t | (t << 1) | (t << 2)
-
-cdef inline int held_of(const Hand* h, uint64_t ids) noexcept nogil:
-    """Cards of h whose identity is in the mask `ids` (all copies). Layer 3 is never set in a
-    Samba hand, stage or meld: three decks hold 3 copies of a card, and the six jokers are two
-    identities of at most 3 copies (jk_add)."""
-    return cs_popcount(h.layer[0] & ids) + cs_popcount(h.layer[1] & ids) + cs_popcount(h.layer[2] & ids)
 
 cdef inline uint32_t ranks_of(uint64_t kinds) noexcept nogil:
     """The ranks (bit r) of the kinds 0..51 in the mask."""

@@ -144,9 +144,9 @@ cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil:
     cdef uint64_t L0 = h.layer[0], nats = L0 & nat_kinds()
     cdef uint64_t threes = (<uint64_t>1 << 1) | (<uint64_t>1 << 40) | (<uint64_t>1 << 14) | (<uint64_t>1 << 27)
     cdef uint32_t ranks
-    cdef int n = held_of(h, ~(<uint64_t>0)), w, r, su, lo, hi
+    cdef int n = hand_size(h), w, r, su, lo, hi
     if n >= 3 and nats and not (L0 & threes):
-        w = held_of(h, wild_ids())
+        w = hand_size_in(h, wild_ids())
         ranks = ranks_of(nats)
         if not (ranks & (ranks - 1)):
             r = cs_ctz(ranks)

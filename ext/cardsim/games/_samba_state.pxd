@@ -109,54 +109,27 @@ cdef inline int side_of(const SBConfig* c, int p) noexcept nogil:
     2 * nsides for every player count (2, 3, 5: one seat a side; 4, 6: two)."""
     return p - c.nsides if p >= c.nsides else p
 
-cdef inline void sb_hand_add(Hand* h, int k) noexcept nogil:
-    """hand_add(h, k) unrolled: one copy of identity k in the lowest layer not holding it (the
-    cards of a Samba hand are added one at a time; this is its hottest step)."""
-    cdef uint64_t b = <uint64_t>1 << k
-    if not (h.layer[0] & b):
-        h.layer[0] |= b
-    elif not (h.layer[1] & b):
-        h.layer[1] |= b
-    elif not (h.layer[2] & b):
-        h.layer[2] |= b
-    else:
-        h.layer[3] |= b
-
-cdef inline void sb_hand_remove(Hand* h, int k) noexcept nogil:
-    """hand_remove(h, k) for a packed hand (layers nested, as every hand built by adds and
-    removes is): clear the highest layer holding k, found from below (a card is mostly held
-    once); no-op if not held."""
-    cdef uint64_t b = <uint64_t>1 << k
-    if not (h.layer[1] & b):
-        h.layer[0] &= ~b
-    elif not (h.layer[2] & b):
-        h.layer[1] &= ~b
-    elif not (h.layer[3] & b):
-        h.layer[2] &= ~b
-    else:
-        h.layer[3] &= ~b
-
 cdef inline void add_kind(Hand* h, int k) noexcept nogil:
     """Add one card of kind k (jokers canonical: identity 52 up to 3 copies, then 53). A packed
     hand's layers are nested (layer[i+1] within layer[i]), so identity 52 holds 3 copies exactly
     when its bit is set in layer[2]."""
     if k == SB_JK:
         if not (h.layer[2] >> SB_JK) & 1:
-            sb_hand_add(h, SB_JK)
+            hand_add(h, SB_JK)
         else:
-            sb_hand_add(h, SB_JK2)
+            hand_add(h, SB_JK2)
     else:
-        sb_hand_add(h, k)
+        hand_add(h, k)
 
 cdef inline void remove_kind(Hand* h, int k) noexcept nogil:
     """Remove one card of kind k (jokers: identity 53 first; held iff its layer[0] bit is set)."""
     if k == SB_JK:
         if (h.layer[0] >> SB_JK2) & 1:
-            sb_hand_remove(h, SB_JK2)
+            hand_remove(h, SB_JK2)
         else:
-            sb_hand_remove(h, SB_JK)
+            hand_remove(h, SB_JK)
     else:
-        sb_hand_remove(h, k)
+        hand_remove(h, k)
 
 cdef inline int count_kind(const Hand* h, int k) noexcept nogil:
     if k == SB_JK:

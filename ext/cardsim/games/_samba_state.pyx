@@ -34,7 +34,7 @@ deals /20 (1).
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t, int8_t
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._hand cimport Hand, hand_clear, hand_size
+from cardsim.core._hand cimport Hand, hand_clear, hand_size, hand_size_in
 from cardsim.core._staged cimport staged_clear, staged_add, staged_commit
 from cardsim.core._deal cimport shuffle
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
@@ -42,12 +42,12 @@ from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.games._samba_rules cimport (
     Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_meld_of, sb_meld_bonus,
     sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, is_wild,
-    is_natural, is_black3, is_red3, sb_meld_of_hand, held_of)
+    is_natural, is_black3, is_red3, sb_meld_of_hand)
 from cardsim.games._samba_state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
-    side_of, sb_hand_add, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
+    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
 from cardsim.games._samba_out cimport sb_go_out_ok
 from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
 from cardsim.games._samba_legal cimport draw_legal, meld_legal
@@ -402,8 +402,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         if a < A_DISCARD:                        # ADD
             remove_kind(&s.hand[p], a)
             forget(s, p, a)
-            sb_hand_add(&s.stage.cards, a)       # staged_add(&s.stage, a)
-            s.stage.n += 1
+            staged_add(&s.stage, a)
             return
         k = a - A_DISCARD                        # DISCARD
         remove_kind(&s.hand[p], k)
@@ -543,10 +542,10 @@ cdef int hand_penalty(const SBState* s, const SBConfig* c, int q, int* red3_expo
     -100 each, or -750 once for the player (Dutch red3_in_hand_penalty)."""
     cdef int v, r3
     v = hand_value(&s.hand[q])
-    r3 = held_of(&s.hand[q], M_R3)
+    r3 = hand_size_in(&s.hand[q], M_R3)
     if q == s.mover and s.stage.n:
         v += hand_value(&s.stage.cards)
-        r3 += held_of(&s.stage.cards, M_R3)
+        r3 += hand_size_in(&s.stage.cards, M_R3)
     if r3:
         if not c.red3_manual and not s.first_done[q]:
             red3_exposed[0] += r3
