@@ -129,18 +129,14 @@ cdef void reset_turn(SBState* s, int p) noexcept nogil:
     s.merge_from = -1
     s.melded_at_start = s.melded[p]
 
-ctypedef void (*turn_fn)(SBState* s, const SBConfig* c, int p) noexcept nogil
-cdef turn_fn start_turn_rest_p       # = start_turn_rest (set below, at import)
-
 cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """T0 (§4.1): on a seat's first turn (auto mode) expose its dealt red threes and replace
     each from the stock, the replacements handled the same way. Then T1 (or the automatic end
     of the deal when the stock is empty and the pile cannot be taken, E2). The common turn (not
-    the seat's first, stock left) is the reset alone; the rest runs in start_turn_rest, reached
-    through a pointer so that the compiler keeps it out of line (no frame for the common turn)."""
+    the seat's first, stock left) is the reset alone; the rest runs in start_turn_rest."""
     reset_turn(s, p)
     if not s.first_done[p] or s.nstock == 0:
-        start_turn_rest_p(s, c, p)
+        start_turn_rest(s, c, p)
 
 cdef void start_turn_rest(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """start_turn after the reset: the first turn's red threes, the end of the deal (E2)."""
@@ -159,7 +155,6 @@ cdef void start_turn_rest(SBState* s, const SBConfig* c, int p) noexcept nogil:
     if s.nstock == 0 and draw_legal(s, c, &tmp) == 0:
         end_deal(s, c, 2, -1)
 
-start_turn_rest_p = start_turn_rest
 
 cdef void deal_cards(SBState* s, const SBConfig* c, bint fresh) noexcept nogil:
     """Shuffle the 162 cards (Fisher-Yates on the deal stream), deal hand_size to each seat one
@@ -387,13 +382,9 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
 cdef void next_turn(SBState* s, const SBConfig* c) noexcept nogil:
     start_turn(s, c, s.mover + 1 if s.mover + 1 < c.nplayers else 0)
 
-ctypedef void (*apply_fn)(SBState* s, const SBConfig* c, int a) noexcept nogil
-cdef apply_fn apply_rest_p            # = apply_rest (set below, at import)
 
 cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
-    """ADD and DISCARD (six in ten actions) here; every other action in apply_rest, reached
-    through a pointer so that the compiler keeps it out of line and these two paths run without
-    its register saves and stack frame."""
+    """ADD and DISCARD (six in ten actions) here; every other action in apply_rest."""
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
     cdef int p, k
@@ -416,7 +407,7 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
         else:
             next_turn(s, c)
         return
-    apply_rest_p(s, c, a)
+    apply_rest(s, c, a)
 
 cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
     """sb_apply of the actions other than ADD and DISCARD."""
@@ -520,7 +511,6 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
         check_out(s, c, p)
         return
 
-apply_rest_p = apply_rest
 
 cdef void sb_hand_merge(Hand* dst, const Hand* src) noexcept nogil:
     """dst += src card by card (jokers kept canonical: add_kind; the result depends only on the
