@@ -4,7 +4,7 @@ as in the rules specs, before the rank: `♦10`); jokers
 `BJ`/`SJ` and Samba's `JK`. Each game maps (rank, suit) to its own card identities."""
 from __future__ import annotations
 
-from cardsim.errors import ParseError
+from cardsim.errors import ParseError, short
 
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -19,7 +19,7 @@ def parse_suit(text, game: str = "cardsim") -> int:
     """'S' / 'h' / '♦' -> suit index 0..3 in the order S H D C."""
     t = text.strip().upper() if isinstance(text, str) else None
     if t not in SUIT_ALIASES:
-        raise ParseError(f"{game}: bad suit {text!r}; suits: S H D C (or ♠ ♥ ♦ ♣)")
+        raise ParseError(f"{game}: bad suit {short(text)}; suits: S H D C (or ♠ ♥ ♦ ♣)")
     return SUIT_ALIASES[t]
 
 
@@ -28,7 +28,7 @@ def parse_card(text, game: str = "cardsim", ranks: tuple[str, ...] = RANKS, joke
     joker allowed by `jokers` comes back as (joker, -1). Anything else raises ParseError naming
     the accepted forms."""
     if not isinstance(text, str):
-        raise ParseError(f"{game}: a card must be a string like 'AS' or '10H', got {text!r}")
+        raise ParseError(f"{game}: a card must be a string like 'AS' or '10H', got {short(text)}")
     t = text.strip().upper()
     if t in jokers:
         return t, -1
@@ -39,9 +39,9 @@ def parse_card(text, game: str = "cardsim", ranks: tuple[str, ...] = RANKS, joke
         if rank in ranks:
             return rank, SUIT_ALIASES[t[-1]]
         if rank is not None:
-            raise ParseError(f"{game}: {text!r}: rank {rank} is not in this game's deck ({' '.join(ranks)})")
+            raise ParseError(f"{game}: {short(text)}: rank {rank} is not in this game's deck ({' '.join(ranks)})")
     extra = f", jokers {' '.join(jokers)}" if jokers else ""
-    raise ParseError(f"{game}: malformed card {text!r}; expected rank ({' '.join(ranks)}) then suit "
+    raise ParseError(f"{game}: malformed card {short(text)}; expected rank ({' '.join(ranks)}) then suit "
                      f"(S H D C), e.g. '{ranks[-1]}S', '10H'{extra}")
 
 
@@ -59,7 +59,7 @@ def ids_to_mask(cards, parse, game: str = "cardsim") -> int:
     for t in cards:
         c = parse(t)
         if (m >> c) & 1:
-            raise ParseError(f"{game}: card {t!r} given twice (one deck)")
+            raise ParseError(f"{game}: card {short(t)} given twice (one deck)")
         m |= 1 << c
     return m
 

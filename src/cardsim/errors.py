@@ -2,8 +2,25 @@
 ValueError, and its message says what was wrong and what is allowed."""
 
 
+MAX_MESSAGE = 2000      # characters: a message never carries a huge input back to the user
+
+
+def short(value, limit: int = 60) -> str:
+    """repr(value) cut to `limit` characters: what an error message may quote of a bad input."""
+    r = repr(value)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
 class CardsimError(ValueError):
-    """Base class of cardsim's errors."""
+    """Base class of cardsim's errors. Messages quote at most a short part of a bad input (each
+    raise site cuts what it echoes); as a backstop, a message longer than MAX_MESSAGE characters
+    is cut there, saying how much was cut."""
+
+    def __init__(self, *args):
+        if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
+            m = args[0]
+            args = (f"{m[:MAX_MESSAGE]} ... [{len(m) - MAX_MESSAGE} more characters cut]",)
+        super().__init__(*args)
 
 
 class ConfigError(CardsimError):

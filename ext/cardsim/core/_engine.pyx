@@ -25,6 +25,7 @@ cnp.import_array()
 AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST, "ismcts": AGENT_ISMCTS}
 ISMCTS_ITERATIONS = 200
 ISMCTS_C = 0.7
+SEARCH_KEYS = ("kind", "iterations", "c", "rollout", "reward", "worlds")   # a search agent's settings
 
 
 cdef class _SearchBuffers:
@@ -46,6 +47,10 @@ cdef class _SearchBuffers:
                 continue
             if not isinstance(prm, dict):
                 raise CardsimError(f"{spec.name}: search settings of seat {p} must be a dict or None, got {_short(prm)}")
+            unknown = sorted(str(k) for k in prm if k not in SEARCH_KEYS)
+            if unknown:
+                raise CardsimError(f"{spec.name}: unknown search setting(s) {_short(unknown, 80)}; "
+                                   f"known: {', '.join(SEARCH_KEYS)}")
             kind = prm.get("kind", "ismcts")
             rollout = prm.get("rollout", "random")
             reward = prm.get("reward", "rank")
@@ -121,6 +126,7 @@ def set_html_view(fn):
 
 
 DEFAULT_MAX_STEPS = 1_000_000
+MAX_ACTION_TEXT = 1_000        # longest action text parsed (a Zhao Pengyou throw of many cards fits)
 U64_MAX = 2**64 - 1
 MAX_ISMCTS_ITERATIONS = 10_000_000
 
@@ -235,61 +241,126 @@ cdef class GameSpec:
         s.scenario = True
         return s
 
-    # ---- Python-level game specifics: overridden by each game -------------------------------
-    def action_string(self, State s, int a):
+    # ---- the public face of every spec: arguments checked here, once, for every game ----------
+    # Each game overrides the underscore hooks below (_action_string, _parse_action, ...), which
+    # run only on checked arguments: a State of this game (see _data), an action in range, a seat
+    # in range, a bounded string. The hooks read the struct through self._data(s) too.
+    cdef char* _data(self, object s) except NULL:
+        """The struct of `s` once it is checked to be a State of this game with these options (the
+        one check every spec method and hook passes through before a kernel reads a state); else
+        CardsimError naming the game expected."""
+        if type(s) is not State:
+            raise CardsimError(f"{self.name}: expected a State of {self.name}, got "
+                               f"{'None' if s is None else type(s).__name__}")
+        cdef State st = <State>s
+        if st.spec is not self and (st.spec.name != self.name or st.spec.options != self.options):
+            if st.spec.name != self.name:
+                raise CardsimError(f"{self.name}: expected a State of {self.name}, got a State of {st.spec.name}")
+            raise CardsimError(f"{self.name}: the State belongs to {self.name} with other options "
+                               f"({_short(st.spec.options, 120)}); expected {_short(self.options, 120)}")
+        return st.data
+
+    cdef int _own(self, State s) except -1:
+        self._data(s)
+        return 0
+
+    def check_state(self, state):
+        """Raise CardsimError unless `state` is a State of this game with these options."""
+        self._data(state)
+
+    def action_string(self, state, action):
+        """The text of `action` (an integer 0..num_actions-1, else IllegalActionError) in `state`."""
+        self._data(state)
+        return self._action_string(state, check_int(action, f"{self.name}: action", 0, self.num_actions - 1,
+                                                    IllegalActionError))
+
+    def parse_action(self, state, text):
+        """The action named by `text` in `state` (ParseError when it names none)."""
+        self._data(state)
+        if not isinstance(text, str):
+            raise ParseError(f"{self.name}: action text must be a str, got {type(text).__name__}")
+        if len(text) > MAX_ACTION_TEXT:
+            raise ParseError(f"{self.name}: action text of {len(text)} characters (at most {MAX_ACTION_TEXT}): "
+                             f"{_short(text)}")
+        return self._parse_action(state, text)
+
+    def hand_strings(self, state, player):
+        """Seat `player`'s cards (or tiles) as strings, in the game's display order."""
+        self._data(state)
+        return self._hand_strings(state, check_int(player, f"{self.name}: player", 0, self.num_players - 1))
+
+    def render(self, state):
+        """A readable view of the table (str(state))."""
+        self._data(state)
+        return self._render(state)
+
+    def phase_name(self, state):
+        """The phase of `state` as a word ("play", "auction", ..., "end")."""
+        self._data(state)
+        return self._phase_name(state)
+
+    def card_total(self, state):
+        """Number of cards (or tiles) in all zones together (hands, tricks, floor, stock, kitty,
+        ...): the conformance suite checks it equals deck_size at every step."""
+        self._data(state)
+        return self._card_total(state)
+
+    def view(self, state):
+        """Every fact of `state` as a dict (hidden ones included: for tests and display)."""
+        self._data(state)
+        return self._view(state)
+
+    # ---- the hooks each game overrides ---------------------------------------------------------
+    def _action_string(self, State s, int a):
         return f"a{a}"
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         """Default parser: match against every action's string (case-insensitive)."""
         t = text.strip().upper()
         for a in range(self.num_actions):
-            if self.action_string(s, a).upper() == t:
+            if self._action_string(s, a).upper() == t:
                 return a
-        raise ParseError(f"{self.name}: cannot parse action {text!r}")
+        raise ParseError(f"{self.name}: cannot parse action {_short(text)}")
 
-    def hand_strings(self, State s, int p):
+    def _hand_strings(self, State s, int p):
         raise NotImplementedError
 
-    def render(self, State s):
+    def _render(self, State s):
         return f"<{self.name} state>"
 
-    def phase_name(self, State s):
+    def _phase_name(self, State s):
         return "end" if s.is_terminal() else "play"
 
-    def card_total(self, State s):
-        """Number of cards (or tiles) in all zones together (hands, tricks, floor, stock, kitty,
-        ...): the conformance suite checks it equals deck_size at every step."""
-        raise NotImplementedError(f"{self.name} must implement card_total(state)")
+    def _card_total(self, State s):
+        raise NotImplementedError(f"{self.name} must implement _card_total(state)")
+
+    def _view(self, State s):
+        raise NotImplementedError(f"{self.name} must implement _view(state)")
 
     @property
     def deck_size(self):
         raise NotImplementedError(f"{self.name} must implement deck_size")
 
-    cdef int _own(self, State s) except -1:
-        if s.spec is not self and (s.spec.name != self.name or s.spec.options != self.options):
-            raise CardsimError(f"{self.name}: the state belongs to {s.spec.name} with other options")
-        return 0
-
-    cdef char* _private_copy(self, State s, ActionSet* las, int* n) except NULL:
+    cdef char* _private_copy(self, object s, ActionSet* las, int* n) except NULL:
         """A malloc'd copy of s's struct (taken with the GIL, so no other thread is applying to s
         meanwhile) and its legal set; the caller frees it. Raises if s is of another game or over."""
-        self._own(s)
+        cdef char* data = self._data(s)
         cdef char* copy = <char*>PyMem_Malloc(self.state_size)
         if copy == NULL:
             raise MemoryError()
-        memcpy(copy, s.data, self.state_size)
+        memcpy(copy, data, self.state_size)
         n[0] = self.vt.legal(copy, self.cfg, las)
         if n[0] == 0:
             PyMem_Free(copy)
             raise IllegalActionError(f"{self.name}: the game is over")
         return copy
 
-    def ismcts_action(self, State s, iterations=ISMCTS_ITERATIONS, seed=0, c=ISMCTS_C):
+    def ismcts_action(self, s, iterations=ISMCTS_ITERATIONS, seed=0, c=ISMCTS_C):
         """The ISMCTS agent's choice for the seat to act in s (s is not modified)."""
         it = check_int(iterations, f"{self.name}: ismcts iterations", 1, MAX_ISMCTS_ITERATIONS)
         return self.search_action(s, {"kind": "ismcts", "iterations": it, "c": _check_c(self.name, c)}, seed)
 
-    def search_action(self, State s, params, seed=0):
+    def search_action(self, s, params, seed=0):
         """A search agent's choice for the seat to act in s (s is not modified). params: a dict
         with kind ("ismcts" | "pimc"), iterations, c, rollout ("random" | "greedy"), reward
         ("rank" | "points"), worlds (PIMC) — see cardsim.agents. The search runs without the GIL
@@ -307,13 +378,13 @@ cdef class GameSpec:
             seats = [None] * self.num_players
             seats[p] = params
             sb = _SearchBuffers(self, seats)
-            rng_seed(&r, sd, s.deal, STREAM_SEAT0 + p)
+            rng_seed(&r, sd, (<State>s).deal, STREAM_SEAT0 + p)
             a = _search_one(self, copy, sb, p, &r)
         finally:
             PyMem_Free(copy)
         return a
 
-    def greedy_action(self, State s, seed=0):
+    def greedy_action(self, s, seed=0):
         """The C greedy agent's choice in state s (its stream keyed by seed; s is not modified).
         Runs on a private copy of s, like ismcts_action."""
         cdef Rng r
@@ -432,7 +503,7 @@ cdef class GameSpec:
         return 0
 
 
-def kernel_actions(GameSpec spec, seed, deal, agents, max_steps=100_000,
+def kernel_actions(GameSpec spec not None, seed, deal, agents, max_steps=100_000,
                    ismcts_iterations=ISMCTS_ITERATIONS, ismcts_c=ISMCTS_C, search=None):
     """The actions the batch kernel takes in deal (seed, deal) with these agent codes (to check
     that the kernel and the Python State API agree)."""
@@ -628,7 +699,7 @@ cdef class State:
 
     @property
     def phase(self):
-        return self.spec.phase_name(self)
+        return self.spec._phase_name(self)
 
     def legal_actions(self):
         """Legal actions as an ascending int64 numpy array; empty only when terminal."""
@@ -689,9 +760,9 @@ cdef class State:
     def _raise_illegal(self, a, int n):
         if n == 0:
             raise IllegalActionError(f"{self.spec.name}: the game is over; no action is legal (got {a})")
-        legal = [self.spec.action_string(self, int(x)) for x in self.legal_actions()]
+        legal = [self.spec._action_string(self, int(x)) for x in self.legal_actions()]
         if 0 <= a < self.spec.num_actions:
-            what = f"{a} ({self.spec.action_string(self, int(a))})"
+            what = f"{a} ({self.spec._action_string(self, int(a))})"
         else:
             what = f"{_short(a)} (out of range 0..{self.spec.num_actions - 1})"
         raise IllegalActionError(
@@ -700,7 +771,7 @@ cdef class State:
 
     def action_to_string(self, action):
         """The string of action (an integer 0..num_actions-1, else IllegalActionError)."""
-        return self.spec.action_string(self, self._action(action))
+        return self.spec._action_string(self, self._action(action))
 
     def string_to_action(self, text):
         if not isinstance(text, str):
@@ -728,7 +799,7 @@ cdef class State:
 
     def hand(self, p):
         """Player p's cards as strings, in the game's display order."""
-        return self.spec.hand_strings(self, self._player(p))
+        return self.spec._hand_strings(self, self._player(p))
 
     def observation(self, p):
         """Float32 vector of fixed length obs_size: every public fact and p's own cards; nothing
@@ -810,7 +881,7 @@ cdef class State:
         return hash(self.state_bytes())
 
     def __str__(self):
-        return self.spec.render(self)
+        return self.spec._render(self)
 
     def _repr_html_(self):
         """The position as an HTML table in notebooks: the view registered by the Python layer
@@ -829,7 +900,7 @@ cdef class State:
                                  self.seed, self.deal, self.resampled, self.scenario))
 
 
-def _restore_state(GameSpec spec, bytes data, list hist, uint64_t seed, uint64_t deal, bint resampled,
+def _restore_state(GameSpec spec not None, bytes data not None, list hist not None, uint64_t seed, uint64_t deal, bint resampled,
                    bint scenario=False):
     cdef State s = State._alloc(spec)
     if len(data) != spec.state_size:

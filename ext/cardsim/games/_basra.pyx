@@ -490,14 +490,14 @@ cdef class BasraSpec(GameSpec):
         return side_of(&self.c, p)
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a < 52:
             return card_str(a)
         if a == BA_COMMIT:
             return "DONE"
         return "TAKE " + card_str(a - BA_TAKE0)
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = text.strip().upper()
         if t in ("DONE", "COMMIT", "CAPTURE"):
             return BA_COMMIT
@@ -508,7 +508,7 @@ cdef class BasraSpec(GameSpec):
         elif t.startswith("+"):
             t = t[1:].strip()
             take = True
-        elif (<BasraState*>s.data).phase == BA_PH_CHOOSE:
+        elif (<BasraState*>self._data(s)).phase == BA_PH_CHOOSE:
             take = True
         try:
             k = parse_card(t)
@@ -517,19 +517,19 @@ cdef class BasraSpec(GameSpec):
                              f"'10H'), 'TAKE <card>' to pick a floor card, or 'DONE'") from None
         return BA_TAKE0 + k if take else k
 
-    def hand_strings(self, State s, int p):
-        return mask_to_cards((<BasraState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<BasraState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return ("play", "choose", "end")[(<BasraState*>s.data).phase]
+    def _phase_name(self, State s):
+        return ("play", "choose", "end")[(<BasraState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return self.c.deck
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands + floor + captured piles + stock + the card being played."""
-        cdef BasraState* st = <BasraState*>s.data
+        cdef BasraState* st = <BasraState*>self._data(s)
         cdef uint64_t allm = st.floor
         cdef int n = cs_popcount(st.floor) + st.nstock
         for p in range(4):
@@ -542,9 +542,9 @@ cdef class BasraSpec(GameSpec):
             allm |= bit(st.choice.target)
         return n if allm == bit(self.c.deck) - 1 else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the facts of the state (for tests and display; includes hidden ones)."""
-        cdef BasraState* st = <BasraState*>s.data
+        cdef BasraState* st = <BasraState*>self._data(s)
         S = self.c.nsides
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
@@ -571,7 +571,7 @@ cdef class BasraSpec(GameSpec):
             "winner": None if st.winner < 0 else st.winner,
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         lines = [f"Basra  phase={v['phase']}  dealer={v['dealer']}  deal {v['deals'] + (v['phase'] != 'end')}"
                  f"  game points {v['game_points']}  carry {v['carry']}  stock {len(v['stock'])}"]
@@ -626,7 +626,7 @@ cdef class BasraSpec(GameSpec):
         dealer = check_int(dealer, "basra: dealer", 0, self.c.nplayers - 1, ConfigError)
         ids = [parse_card(t) for t in pack]
         s = self._scenario_state()
-        st = <BasraState*>s.data
+        st = <BasraState*>self._data(s)
         for i, k in enumerate(reversed(ids)):
             st.stock[i] = k
         st.nstock = self.c.deck
@@ -669,7 +669,7 @@ cdef class BasraSpec(GameSpec):
         if hm[turn] == 0:
             raise ConfigError(f"basra: the seat to act ({turn}) must hold a card")
         s = self._scenario_state()
-        st = <BasraState*>s.data
+        st = <BasraState*>self._data(s)
         for p in range(4):
             st.hand[p] = hm[p] if p < N else 0
             st.pile[p] = pm[p] if p < len(pm) else 0
@@ -692,9 +692,9 @@ cdef class BasraSpec(GameSpec):
         st.phase = BA_PH_PLAY
         return s
 
-    def set_scores(self, State s, game_points, carry=None, ladder_step=0):
+    def set_scores(self, s, game_points, carry=None, ladder_step=0):
         """Set the current game's points per side (real points, multiples of 0.5) and the carry."""
-        cdef BasraState* st = <BasraState*>s.data
+        cdef BasraState* st = <BasraState*>self._data(s)
         cdef int i
         S = self.c.nsides
         if isinstance(game_points, (str, bytes)) or not isinstance(game_points, (list, tuple)) or len(game_points) != S:
@@ -710,10 +710,10 @@ cdef class BasraSpec(GameSpec):
         st.last_target = ladder_step
         return s
 
-    def game_end(self, State s):
+    def game_end(self, s):
         """Run the §7 end-of-game check on the current points (-2 play on, -1 draw, else side);
         it may raise the ladder target, as the engine does."""
-        cdef BasraState* st = <BasraState*>s.data
+        cdef BasraState* st = <BasraState*>self._data(s)
         return game_end(&self.c, st.cum_half, &st.last_target)
 
 

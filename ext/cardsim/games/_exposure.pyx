@@ -564,18 +564,18 @@ cdef class ExposureSpec(GameSpec):
                      dict(opts))
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a < 24:
             return card_str(a)
         if a < EX_DECLARE:
             # a face-up card is marked with '*' as in the spec (parsing accepts it either way)
             c = a - EX_MELD0
-            return "MELD " + card_str(c) + ("*" if (table_mask(<EXState*>s.data) >> c) & 1 else "")
+            return "MELD " + card_str(c) + ("*" if (table_mask(<EXState*>self._data(s)) >> c) & 1 else "")
         if a == EX_DECLARE:
             return "DECLARE"
         return "DONE"
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = text.strip().upper().rstrip("*")
         if t in ("DONE", "PASS"):
             return EX_DONE
@@ -591,21 +591,21 @@ cdef class ExposureSpec(GameSpec):
             raise ParseError(f"exposure: cannot parse action {text!r}; expected a card ('AS', "
                              f"'10H'), 'MELD <card>', 'DECLARE' or 'DONE'") from None
         # in the declaration phase a bare card means adding it to the meld
-        return EX_MELD0 + c if (<EXState*>s.data).phase == EX_PH_DECLARE else c
+        return EX_MELD0 + c if (<EXState*>self._data(s)).phase == EX_PH_DECLARE else c
 
-    def hand_strings(self, State s, int p):
-        return mask_to_cards((<EXState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<EXState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return ("declaration", "play", "end")[(<EXState*>s.data).phase]
+    def _phase_name(self, State s):
+        return ("declaration", "play", "end")[(<EXState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return 24
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands (exposed included) + played + face-up + set aside."""
-        cdef EXState* st = <EXState*>s.data
+        cdef EXState* st = <EXState*>self._data(s)
         cdef uint32_t tm = table_mask(st)
         cdef uint32_t allm = tm | st.aside
         cdef int n = 3 + cs_popcount(st.aside)
@@ -614,9 +614,9 @@ cdef class ExposureSpec(GameSpec):
             allm |= st.hand[p] | st.played[p]
         return n if allm == EX_FULL else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the facts of the position (for tests and display; includes hidden ones)."""
-        cdef EXState* st = <EXState*>s.data
+        cdef EXState* st = <EXState*>self._data(s)
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
             "high_card": card_str(st.table[0]), "trump_card": card_str(st.table[1]),
@@ -637,7 +637,7 @@ cdef class ExposureSpec(GameSpec):
             "played": [mask_to_cards(st.played[p]) for p in range(2)],
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         lines = [f"Exposure  phase={v['phase']}  dealer={v['dealer']}  face-up H {v['high_card']} "
                  f"T {v['trump_card']} C {v['contract_card']}  (high {v['high_rank']}, trump "
@@ -696,7 +696,7 @@ cdef class ExposureSpec(GameSpec):
             perm[18 + i] = tcards[i]
             perm[21 + i] = rest[i]
         s = self._scenario_state()
-        st = <EXState*>s.data
+        st = <EXState*>self._data(s)
         st.dealer = dealer
         deal_from(st, perm)
         if scores is not None:

@@ -188,9 +188,9 @@ cdef class GleekSpec(GameSpec):
         self.c.nw = self.action_words              # the legal kernel clears this many words
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a < 44:
-            if (<GLState*>s.data).phase == GL_PH_EXCHANGE:
+            if (<GLState*>self._data(s)).phase == GL_PH_EXCHANGE:
                 return "DISCARD " + card_str(a)
             return card_str(a)
         if a == GL_PASS:
@@ -207,7 +207,7 @@ cdef class GleekSpec(GameSpec):
             return "DECLARE " + HONOUR_NAMES[a - GL_DECLARE0]
         return f"BID {a - GL_BID0}"
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = " ".join(text.strip().upper().split())
         simple = {"PASS": GL_PASS, "P": GL_PASS, "CHECK": GL_PASS, "FOLD": GL_PASS, "VIE": GL_VIE,
                   "SEE": GL_SEE, "REVIE": GL_REVIE, "DONE": GL_DONE}
@@ -230,20 +230,20 @@ cdef class GleekSpec(GameSpec):
         raise ParseError(f"gleek: cannot parse action {text!r}; expected a card ('AS', '10H'), "
                          f"'DISCARD AS', 'BID 13', 'PASS', 'VIE', 'SEE', 'REVIE', 'DECLARE A' or 'DONE'")
 
-    def hand_strings(self, State s, int p):
-        return mask_to_cards((<GLState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<GLState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return PHASES[(<GLState*>s.data).phase]
+    def _phase_name(self, State s):
+        return PHASES[(<GLState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return 44
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands + played + stock + discards + the turn-up; negative if any card is
         missing or in two zones."""
-        cdef GLState* st = <GLState*>s.data
+        cdef GLState* st = <GLState*>self._data(s)
         cdef uint64_t allm = st.stock | st.discards | bit(st.turnup)
         cdef int n = cs_popcount(st.stock) + cs_popcount(st.discards) + 1
         for p in range(3):
@@ -251,9 +251,9 @@ cdef class GleekSpec(GameSpec):
             allm |= st.hand[p] | st.played[p]
         return n if allm == full_pack() else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of every fact of the state (public and hidden; for tests and display)."""
-        cdef GLState* st = <GLState*>s.data
+        cdef GLState* st = <GLState*>self._data(s)
         cdef int V[3]
         for q in range(3):
             V[q] = sets_value(&self.c, st.kept[q], st.declared[q])
@@ -289,7 +289,7 @@ cdef class GleekSpec(GameSpec):
             "chips": [st.chips[q] for q in range(3)], "deal_no": st.deal_no,
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         lines = [f"Gleek  phase={v['phase']}  dealer=P{v['dealer']}  turn-up {v['turnup']} (trump {v['trump']})"
                  f"  deal {v['deal_no'] + (v['phase'] != 'end')}  chips {v['chips']}"]
@@ -335,7 +335,7 @@ cdef class GleekSpec(GameSpec):
                 raise ConfigError(f"gleek: chips must be 3 ints, got {chips!r:.60}")
             chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS, ConfigError) for v in chips]
         s = self._scenario_state()
-        st = <GLState*>s.data
+        st = <GLState*>self._data(s)
         st.dealer = dealer
         st.dead = dead
         for p in range(3):

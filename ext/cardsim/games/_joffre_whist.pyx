@@ -564,7 +564,7 @@ cdef class JoffreWhistSpec(GameSpec):
                      "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a < 52:
             return card_str(a)
         if a == JW_PASS:
@@ -573,7 +573,7 @@ cdef class JoffreWhistSpec(GameSpec):
             return "DOUBLE"
         return "BID " + bid_str(a - JW_BID0)
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = text.strip().upper()
         if t in ("PASS", "P"):
             return JW_PASS
@@ -581,7 +581,7 @@ cdef class JoffreWhistSpec(GameSpec):
             return JW_DOUBLE
         if t.startswith("BID"):
             t = t[3:]
-        elif (<JWState*>s.data).phase != JW_PH_AUCTION:
+        elif (<JWState*>self._data(s)).phase != JW_PH_AUCTION:
             # in play '2S' is the card; in the auction it is the bid (cards cannot be played there)
             try:
                 return parse_card(t)
@@ -592,7 +592,7 @@ cdef class JoffreWhistSpec(GameSpec):
         except (ParseError, ValueError):
             pass
         # name what this phase allows: the auction takes bids, PASS and DOUBLE; play takes cards
-        phase = (<JWState*>s.data).phase
+        phase = (<JWState*>self._data(s)).phase
         if phase == JW_PH_AUCTION:
             allowed = ("in the auction: a bid ('3D', '1NT', '2TA-S', '4JTA-H'), 'PASS' or "
                        "'DOUBLE' (cards are played only once the auction is over)")
@@ -602,19 +602,19 @@ cdef class JoffreWhistSpec(GameSpec):
             allowed = "nothing: the deal is over"
         raise ParseError(f"joffre_whist: cannot parse action {text!r}; expected {allowed}")
 
-    def hand_strings(self, State s, int p):
-        return mask_to_cards((<JWState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<JWState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return ("auction", "play", "end")[(<JWState*>s.data).phase]
+    def _phase_name(self, State s):
+        return ("auction", "play", "end")[(<JWState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return 52
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands + cards played (in tricks won or on the table) this deal."""
-        cdef JWState* st = <JWState*>s.data
+        cdef JWState* st = <JWState*>self._data(s)
         cdef uint64_t allm = 0
         cdef int n = 0
         for p in range(4):
@@ -622,9 +622,9 @@ cdef class JoffreWhistSpec(GameSpec):
             allm |= st.hand[p] | st.played[p]
         return n if allm == jw_full else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
-        cdef JWState* st = <JWState*>s.data
+        cdef JWState* st = <JWState*>self._data(s)
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
             "high": None if st.high < 0 else bid_str(st.high), "high_bidder": st.high_bidder,
@@ -643,7 +643,7 @@ cdef class JoffreWhistSpec(GameSpec):
             "voids": [[SUITS[x] for x in range(4) if (st.void_suits[p] >> x) & 1] for p in range(4)],
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         seats = "NESW"
         lines = [f"Joffre Whist  phase={v['phase']}  dealer={seats[v['dealer']]}  "
@@ -673,7 +673,7 @@ cdef class JoffreWhistSpec(GameSpec):
         masks, _ = disjoint_hands("joffre_whist", hands, 4, cards_to_mask, 13)
         d = check_int(dealer, "joffre_whist: dealer", 0, 3, ConfigError)
         s = self._scenario_state()
-        st = <JWState*>s.data
+        st = <JWState*>self._data(s)
         st.dealer = d
         deal_cards(st)
         for p in range(4):

@@ -402,29 +402,29 @@ cdef class KarnoffelSpec(GameSpec):
                      METRICS, "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         return card_str(a)
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         try:
             return parse_card(text)
         except ParseError as e:
             raise ParseError(f"karnoffel: cannot parse action {text!r}; an action is the card to play, "
                              f"e.g. 'KS', '10H', '7D'") from e
 
-    def hand_strings(self, State s, int p):
-        return mask_to_cards((<KNState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<KNState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return ("play", "end")[(<KNState*>s.data).phase]
+    def _phase_name(self, State s):
+        return ("play", "end")[(<KNState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return 48
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands + cards played this deal + the undealt stock."""
-        cdef KNState* st = <KNState*>s.data
+        cdef KNState* st = <KNState*>self._data(s)
         cdef uint64_t allm = st.stock
         cdef int n = cs_popcount(st.stock)
         for p in range(self.c.nplayers):
@@ -432,9 +432,9 @@ cdef class KarnoffelSpec(GameSpec):
             allm |= st.hand[p] | st.played[p]
         return n if allm == kn_full else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
-        cdef KNState* st = <KNState*>s.data
+        cdef KNState* st = <KNState*>self._data(s)
         N = self.c.nplayers
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
@@ -449,7 +449,7 @@ cdef class KarnoffelSpec(GameSpec):
             "stock": mask_to_cards(st.stock),
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         N = self.c.nplayers
         lines = [f"Karnöffel  {N} players  phase={v['phase']}  dealer={v['dealer']}  chosen suit "
@@ -485,7 +485,7 @@ cdef class KarnoffelSpec(GameSpec):
         if any(not (masks[q] >> ups[q]) & 1 for q in range(N)):
             raise ConfigError("karnoffel: up[q] must be a card of hand q")
         s = self._scenario_state()
-        st = <KNState*>s.data
+        st = <KNState*>self._data(s)
         st.dealer = d
         deal_cards(st, N)
         for q in range(N):

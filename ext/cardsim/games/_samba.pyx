@@ -128,29 +128,29 @@ cdef class SambaSpec(GameSpec):
                      "none", opts)
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         return action_name(a)
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         return parse_action_text(text)
 
-    def hand_strings(self, State s, int p):
-        return hand_list(&(<SBState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return hand_list(&(<SBState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return PHASES[(<SBState*>s.data).phase]
+    def _phase_name(self, State s):
+        return PHASES[(<SBState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return SB_DECK
 
-    def records_consistent(self, State s):
+    def records_consistent(self, s):
         """True when what the state keeps beside its melds equals what the melds say: each meld's
         record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
         classification of its cards (sb_meld_of), and each side's slots in use and meld index
         (canastas, a free slot, GROUPs by rank) equal a full rebuild (reindex). apply keeps both
         up to date incrementally; this is the check that it does (tests, fuzzing)."""
-        cdef SBState* st = <SBState*>s.data
+        cdef SBState* st = <SBState*>self._data(s)
         cdef SBState* cp = <SBState*>malloc(sizeof(SBState))
         cdef int8_t cnt[SB_KINDS]
         cdef Meld m
@@ -178,10 +178,10 @@ cdef class SambaSpec(GameSpec):
         free(cp)
         return ok
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands, staged, melds, exposed red threes, the pile (and a top card being
         taken) and the stock: 162 when every kind has its 3 copies (6 jokers), else -total."""
-        cdef SBState* st = <SBState*>s.data
+        cdef SBState* st = <SBState*>self._data(s)
         cdef int tot[SB_KINDS]
         cdef int i, k, q, side
         for k in range(SB_KINDS):
@@ -209,9 +209,9 @@ cdef class SambaSpec(GameSpec):
                 ok = False
         return n if ok else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
-        cdef SBState* st = <SBState*>s.data
+        cdef SBState* st = <SBState*>self._data(s)
         N = self.c.nplayers
         melds = []
         for side in range(self.c.nsides):
@@ -242,7 +242,7 @@ cdef class SambaSpec(GameSpec):
             "cum_scores": [st.cum[side] for side in range(self.c.nsides)], "deal_no": st.deal_no,
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         N = self.c.nplayers
         lines = [f"Samba  {N} players  phase={v['phase']}  dealer={v['dealer']}  stock={len(v['stock'])}  "
@@ -311,7 +311,7 @@ cdef class SambaSpec(GameSpec):
             raise ConfigError(f"samba: opened and cum need one entry per side ({S})")
         cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
         s = self._scenario_state()
-        st = <SBState*>s.data
+        st = <SBState*>self._data(s)
         st.dealer = dealer
         for q in range(SB_MAXP):
             hand_clear(&st.hand[q])

@@ -628,14 +628,14 @@ cdef class SixTigersSpec(GameSpec):
                      METRICS, "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a < ST_A_DISCARD:
             return card_str(a)
         if a < ST_A_COMMIT:
             return "DISCARD " + card_str(a - ST_A_DISCARD)
         return ("COMMIT", "DECLARE", "PASS", "CLAIM", "CONTINUE")[a - ST_A_COMMIT]
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = text.strip().upper()
         words = ("COMMIT", "DECLARE", "PASS", "CLAIM", "CONTINUE")
         if t in words:
@@ -649,20 +649,20 @@ cdef class SixTigersSpec(GameSpec):
                              f"('SHI9', 'CLOUD'), 'DISCARD <card>', COMMIT, DECLARE, PASS, CLAIM, "
                              f"CONTINUE") from e
 
-    def hand_strings(self, State s, int p):
-        return mask_to_cards((<STState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<STState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return PHASES[(<STState*>s.data).phase]
+    def _phase_name(self, State s):
+        return PHASES[(<STState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return 37
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands + the aside card + face-up and face-down plays of this round (each
         card exactly once, else the negated count)."""
-        cdef STState* st = <STState*>s.data
+        cdef STState* st = <STState*>self._data(s)
         cdef uint64_t allm = st.aside, m
         cdef int n = cs_popcount(st.aside)
         for q in range(4):
@@ -671,9 +671,9 @@ cdef class SixTigersSpec(GameSpec):
             allm |= m
         return n if allm == st_full() and n == 37 else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the public and private facts (tests, display)."""
-        cdef STState* st = <STState*>s.data
+        cdef STState* st = <STState*>self._data(s)
         N = self.c.nplayers
         old = old_now(st, &self.c)
         opt = lambda v: None if v < 0 else int(v)
@@ -701,7 +701,7 @@ cdef class SixTigersSpec(GameSpec):
             "round_no": st.round_no, "voids": st.voids,
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         N = self.c.nplayers
         lines = [f"Six Tigers  {N} players  phase={v['phase']}  dealer={v['dealer']}  dreamer={v['dreamer']}  "
@@ -767,7 +767,7 @@ cdef class SixTigersSpec(GameSpec):
             if leader == dreamer:
                 raise ConfigError("six_tigers: the dreamer never leads")
         s = self._scenario_state()
-        st = <STState*>s.data
+        st = <STState*>self._data(s)
         st.dealer = d
         st.round_no = 0
         st.voids = 0

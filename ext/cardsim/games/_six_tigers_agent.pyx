@@ -15,6 +15,7 @@ from cardsim.core._rng cimport Rng, rng_next
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._engine cimport State, GameSpec
+from cardsim.errors import CardsimError
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.games._six_tigers_rules cimport (
     STPlay, ST_MAX_PLAYS, PT_NONE, PT_SINGLE, st_bit, st_full, st_suit_mask, st_fixed_old, st_suit,
@@ -476,10 +477,12 @@ cdef int st_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 
 
 # ---- test hook: the true world must always pass the replay check ---------------------------------
-def _true_world_ok(State s, int p):
+def _true_world_ok(State s not None, int p):
     """replay_ok on the state's own hidden cards, for observer p (a test hook: a resample can
     only succeed if the truth is consistent)."""
-    cdef STState* st = <STState*>s.data
+    cdef STState* st = <STState*>s.spec._data(s)
+    if s.spec.name != "six_tigers" or not 0 <= p < 4:
+        raise CardsimError("six_tigers: _true_world_ok needs a Six Tigers State and a seat 0..3")
     cdef WorldCtx w
     cdef uint64_t hands[4]
     cdef uint64_t group[48]

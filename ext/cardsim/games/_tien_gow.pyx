@@ -617,14 +617,14 @@ cdef class TienGowSpec(GameSpec):
         self.install("tien_gow", &self.c, TG_NP, TG_NUM_ACTIONS, sizeof(TGState), OBS_SIZE, METRICS, "zero", opts)
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a == TG_A_COMMIT:
             return "commit"
         if a < TG_A_DOWN:
             return "up " + TILES[a]
         return "down " + TILES[a - TG_A_DOWN]
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = text.strip().lower()
         if t == "commit":
             return TG_A_COMMIT
@@ -639,23 +639,23 @@ cdef class TienGowSpec(GameSpec):
             raise ParseError(f"tien_gow: cannot parse action {text!r}; actions are 'up 6-6' (lead or beat, face "
                              f"up), 'down 6-6' (discard face down) and 'commit' (end a lead)") from e
 
-    def hand_strings(self, State s, int p):
-        cdef TGState* st = <TGState*>s.data
+    def _hand_strings(self, State s, int p):
+        cdef TGState* st = <TGState*>self._data(s)
         cdef Hand h = st.hand[p]
         if st.turn == p and st.phase == TG_PH_PLAY:
             h = merged(&h, &st.stage.cards)
         return hand_list(&h)
 
-    def phase_name(self, State s):
-        return PHASES[(<TGState*>s.data).phase]
+    def _phase_name(self, State s):
+        return PHASES[(<TGState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return TG_TILES
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Tiles in hands + the staged play + every play of this deal (32 at every step)."""
-        cdef TGState* st = <TGState*>s.data
+        cdef TGState* st = <TGState*>self._data(s)
         cdef int n = st.stage.n, q, t
         cdef int cnt[21]
         for q in range(TG_IDS):
@@ -672,9 +672,9 @@ cdef class TienGowSpec(GameSpec):
             return -n
         return n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
-        cdef TGState* st = <TGState*>s.data
+        cdef TGState* st = <TGState*>self._data(s)
         tricks = []
         for t in range(st.ntrick + 1):
             if t >= 8 or st.tsize[t] == 0:
@@ -705,14 +705,14 @@ cdef class TienGowSpec(GameSpec):
         h.layer[1] = cb.two
         return hand_list(&h)
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         lines = [f"Tien Gow  phase={v['phase']}  banker={v['banker']}  tricks {v['tricks']}  "
                  f"deal chips {v['deal_pay']}" + (f"  balances {v['balance']} after {v['deal_no']} deals"
                                                    if self.c.match else "")]
         for p in range(TG_NP):
             mark = "*" if v["phase"] == "play" and v["turn"] == p else " "
-            lines.append(f"{mark}{p}: {' '.join(hand_list(&(<TGState*>s.data).hand[p]))}")
+            lines.append(f"{mark}{p}: {' '.join(hand_list(&(<TGState*>self._data(s)).hand[p]))}")
         if v["phase"] == "play" and v["trick_log"]:
             cur = v["trick_log"][len(v["trick_log"]) - 1]
             shown = []
@@ -755,7 +755,7 @@ cdef class TienGowSpec(GameSpec):
             rest.extend([k] * (COPIES[k] - allids.count(k)))
         winners = [q for q in range(TG_NP) if q != leader for _ in range(tricks[q])] + [leader] * tricks[leader]
         s = self._scenario_state()
-        st = <TGState*>s.data
+        st = <TGState*>self._data(s)
         st.banker = banker
         new_deal(st)
         for q in range(TG_NP):
@@ -778,16 +778,18 @@ cdef class TienGowSpec(GameSpec):
 
 
 # ---- oracles' helpers ---------------------------------------------------------------------------
-def staged_plays(State s):
-    """Every whole play reachable from s through the factored actions: a sorted list of
-    (face_up, tiles) pairs, tiles strongest first (for the brute-force cross-check and
+def staged_plays(s):
+    """Every whole play reachable from s (a Tien Gow State) through the factored actions: a sorted
+    list of (face_up, tiles) pairs, tiles strongest first (for the brute-force cross-check and
     legal_plays)."""
+    if type(s) is not State or (<State>s).spec.name != "tien_gow":
+        raise ConfigError(f"tien_gow: staged_plays needs a Tien Gow State, got {type(s).__name__}")
     out = set()
     _walk(s, (), out)
     return sorted(out)
 
 cdef _walk(State s, tuple ids, set out):
-    cdef TGState* st = <TGState*>s.data
+    cdef TGState* st = <TGState*>s.spec._data(s)
     cdef TGState* cs
     key = (st.ntrick, st.cur.n, st.deal_no, st.phase)
     for a in s.legal_actions():

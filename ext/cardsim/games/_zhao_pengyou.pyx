@@ -313,7 +313,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 "calls": self.c.calls, "total": self.c.total}
 
     # ---- strings --------------------------------------------------------------------------
-    def action_string(self, State s, int a):
+    def _action_string(self, State s, int a):
         if a < 54:
             return card_str(a)
         if a == ZP_A_COMMIT:
@@ -329,7 +329,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         a -= ZP_A_CALL
         return f"CALL {card_str(a // 4)} {a % 4 + 1}"
 
-    def parse_action(self, State s, str text):
+    def _parse_action(self, State s, str text):
         t = " ".join(text.strip().upper().split())
         try:
             if t in ("COMMIT", "LEAD"):
@@ -355,20 +355,20 @@ cdef class ZhaoPengyouSpec(GameSpec):
             raise ParseError(f"zhao_pengyou: cannot parse action {text!r}; expected a card ('AS', '10H', 'BJ'), "
                              f"'COMMIT', 'PASS', 'DECLARE S', 'DISCARD 5H' or 'CALL AH 2'") from None
 
-    def hand_strings(self, State s, int p):
-        return hand_to_list(&(<ZPState*>s.data).hand[p])
+    def _hand_strings(self, State s, int p):
+        return hand_to_list(&(<ZPState*>self._data(s)).hand[p])
 
-    def phase_name(self, State s):
-        return PHASES[(<ZPState*>s.data).phase]
+    def _phase_name(self, State s):
+        return PHASES[(<ZPState*>self._data(s)).phase]
 
     @property
     def deck_size(self):
         return self.c.total
 
-    def card_total(self, State s):
+    def _card_total(self, State s):
         """Cards in hands, the play being built, the undrawn pack, the kitty and all played cards;
         negative if some identity has the wrong number of copies."""
-        cdef ZPState* st = <ZPState*>s.data
+        cdef ZPState* st = <ZPState*>self._data(s)
         cdef int counts[54]
         cdef int q, k, n = 0
         for k in range(54):
@@ -388,9 +388,9 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 ok = False
         return n if ok else -n
 
-    def view(self, State s):
+    def _view(self, State s):
         """A dict of the public and private facts (for tests and display)."""
-        cdef ZPState* st = <ZPState*>s.data
+        cdef ZPState* st = <ZPState*>self._data(s)
         n = self.c.n
         declared = st.declarer >= 0
         return {
@@ -419,7 +419,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             "drawn": st.deck_pos, "void": [[ "SHDCT"[i] for i in range(5) if (st.void[q] >> i) & 1] for q in range(n)],
         }
 
-    def render(self, State s):
+    def _render(self, State s):
         v = self.view(s)
         lines = [f"Zhao Pengyou  {self.c.n} players  phase={v['phase']}  deal {v['deal_no'] + 1}  "
                  f"ranks {' '.join(v['ranks'])}"]
@@ -474,7 +474,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             starter = None if starter is None else _int(starter, "starter", 0, n - 1)
             s = self._scenario_state()
             rng_seed(&r, seed, deal, STREAM_DEAL)          # deal (seed, deal) instead of (0, 0)
-            st = <ZPState*>s.data
+            st = <ZPState*>self._data(s)
             zp_init(st, &self.c, &r)
             if ranks is not None:
                 for q in range(n):
@@ -563,7 +563,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             raise ConfigError("zhao_pengyou: last_winner is a fact of a finished deal (finished=True)")
         # everything is valid: build the state
         s = self._scenario_state()
-        st = <ZPState*>s.data
+        st = <ZPState*>self._data(s)
         start_deal(st, &self.c)
         st.deck_pos = st.deck_len
         for q in range(n):
