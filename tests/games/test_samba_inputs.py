@@ -144,3 +144,22 @@ def test_every_public_function_refuses_junk_with_typed_errors(st):
                     assert len(str(e)) < 1500, (name, i, str(e)[:200])
                 calls += 1
     assert calls > 200
+
+
+def test_the_oracle_kernels_check_their_lists():
+    """cardsim.games._samba's oracle kernels (reachable from Python) refuse kinds outside 0..52,
+    more copies than the deck, oversized lists and impossible red-three counts before writing."""
+    from cardsim.games import _samba as k
+    opts = cardsim.make("samba").options
+    for kinds in ([99], [-1], [0] * 4, [52] * 7, [0] * 200, [None], [1.5]):
+        with pytest.raises(ParseError):
+            k.oracle_classify(kinds, False, opts)
+    with pytest.raises(ParseError):
+        k.oracle_score_side([], [[]], 1000, False, opts)
+    with pytest.raises(ParseError):
+        k.oracle_score_side([[11, 11, 11]] * 40, [[]], 0, False, opts)
+    with pytest.raises(ParseError):
+        k.oracle_can_take_pile([5] * 4, [5], [], False, 0, opts)
+    with pytest.raises(ParseError):
+        k.oracle_can_take_pile([5], [7] * 300, [], False, 0, opts)
+    assert k.oracle_classify([11, 24, 37], False, opts)[0] == 1

@@ -301,13 +301,13 @@ cdef class SambaSpec(GameSpec):
             raise ConfigError(f"samba: phase must be 'draw' or 'meld', got {_short(phase)}")
         if not isinstance(first_turn_done, bool):
             raise ConfigError(f"samba: first_turn_done must be True or False, got {_short(first_turn_done)}")
-        melds = per_side(melds, "melds (a list of melds per side)", S, [])
-        opened = per_side(opened, "opened", S, None)
-        red3 = per_side(red3, "red3 (a list of exposed red threes per side)", S, [])
-        cum = per_side(cum, "cum", S, 0)
+        melds = _per_side(melds, "melds (a list of melds per side)", S, [])
+        opened = _per_side(opened, "opened", S, None)
+        red3 = _per_side(red3, "red3 (a list of exposed red threes per side)", S, [])
+        cum = _per_side(cum, "cum", S, 0)
         used = [0] * SB_KINDS
         def take(cards, what):
-            ks = card_kinds(cards, what)
+            ks = _card_kinds(cards, what)
             for k in ks:
                 used[k] += 1
             return ks
@@ -352,7 +352,7 @@ cdef class SambaSpec(GameSpec):
                                       f"its dealt red threes (S-D21); its hand holds none")
         if phase == "meld":
             side = turn % S
-            C = sum(1 for ks in mk[side] if is_canasta_kinds(ks))
+            C = sum(1 for ks in mk[side] if _is_canasta_kinds(ks))
             if len(hk[turn]) == 0:
                 raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds no card: an empty hand "
                                   f"ends the deal (going out)")
@@ -485,7 +485,7 @@ def parse_action_text(str text):
 
 
 # ---- argument checks (scenario) ---------------------------------------------------------------------
-def per_side(value, str what, int S, default):
+def _per_side(value, str what, int S, default):
     """A list with one entry per side (None: `default` for each), checked before it is read."""
     if value is None:
         return [list(default) if isinstance(default, list) else default for _ in range(S)]
@@ -493,7 +493,7 @@ def per_side(value, str what, int S, default):
         raise ConfigError(f"samba: {what} needs one entry per side ({S}), got {_short(value)}")
     return list(value)
 
-def card_kinds(cards, str what):
+def _card_kinds(cards, str what):
     """A list of card strings (at most the deck's 162) -> card kinds, else ParseError."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         raise ParseError(f"samba: {what} must be a list of card strings like 'KS', '10H', 'JK', got {_short(cards)}")
@@ -501,7 +501,7 @@ def card_kinds(cards, str what):
         raise ParseError(f"samba: {what} holds {len(cards)} cards; the deck has {SB_DECK}")
     return [parse_kind(t) for t in cards]
 
-def is_canasta_kinds(list ks):
+def _is_canasta_kinds(list ks):
     """The meld of these (valid) card kinds is a canasta or a samba (sb_is_canasta)."""
     cdef int8_t cnt[SB_KINDS]
     cdef Meld m
@@ -512,11 +512,28 @@ def is_canasta_kinds(list ks):
 
 
 # ---- oracles' kernels (cardsim.games.samba parses and validates first) -------------------------
-cdef void counts_in(list kinds, int8_t* cnt):
+cdef int counts_in(list kinds, int8_t* cnt) except -1:
+    """The count vector of card kinds; kinds outside 0..52 or more copies than the deck holds raise
+    ParseError before anything is written (these kernels are reachable from Python)."""
+    check_kinds(kinds)
     for k in range(SB_KINDS):
         cnt[k] = 0
     for k in kinds:
         cnt[k] += 1
+    return 0
+
+cdef int check_kinds(list kinds) except -1:
+    cdef int n[SB_KINDS]
+    cdef int k
+    if len(kinds) > SB_DECK:
+        raise ParseError(f"samba: {len(kinds)} cards; the deck has {SB_DECK}")
+    memset(n, 0, sizeof(n))
+    for x in kinds:
+        k = check_int(x, "samba: a card kind", 0, SB_JK, ParseError)
+        n[k] += 1
+        if n[k] > (6 if k == SB_JK else 3):
+            raise ParseError(f"samba: more copies of {kind_str(k)} than the 162-card deck holds")
+    return 0
 
 def oracle_classify(list kinds, bint going_out, dict opts):
     """(type code, meld n, nat, wild) or (negative reason code, ...) for one meld's cards."""
@@ -531,6 +548,19 @@ def oracle_classify(list kinds, bint going_out, dict opts):
     if t <= 0:
         return (t, 0, 0, 0)
     return (t, m.n, m.nat, m.wild)
+
+cdef int check_oracle_lists(list melds, list hands, list pile) except -1:
+    """The oracles' list arguments within what their kernels hold: at most 32 melds, one or two
+    hands, at most 162 cards a list, card kinds 0..52, no more copies than the deck in all."""
+    if len(melds) > SB_MAXMELDS or len(pile) > SB_DECK or len(hands) > 2:
+        raise ParseError(f"samba: at most {SB_MAXMELDS} melds, 2 hands and {SB_DECK} pile cards")
+    every = list(pile)
+    for x in melds + hands:
+        if not isinstance(x, list):
+            raise ParseError(f"samba: a meld or hand is a list of card kinds, got {_short(x)}")
+        every += x
+    check_kinds(every)
+    return 0
 
 cdef int build_meld(list kinds, Meld* m, SBConfig* c) except -1:
     cdef int8_t cnt[SB_KINDS]
@@ -551,6 +581,7 @@ def oracle_can_take_pile(list hand, list pile, list side_melds, bint opened, int
     cdef SBState st
     cdef ActionSet out
     cdef Meld m
+    check_oracle_lists(side_melds, [hand], pile)
     o = dict(opts)
     o["players"] = 2
     o["scope"] = "deal"
@@ -586,6 +617,9 @@ def oracle_score_side(list melds, list hands, int red_threes, bint went_out, dic
     cdef SBConfig c
     cdef SBState st
     cdef Meld m
+    if len(hands) not in (1, 2) or not 0 <= red_threes <= 6:
+        raise ParseError("samba: score_side takes 1 or 2 hands and 0..6 exposed red threes")
+    check_oracle_lists(melds, hands, [])
     o = dict(opts)
     o["players"] = 2 * len(hands) if len(hands) in (1, 2) else 2
     if len(hands) == 2:
