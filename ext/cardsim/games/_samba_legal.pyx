@@ -523,6 +523,16 @@ cdef inline bint ask_ok(const SBState* s, const SBConfig* c, int side, const int
     return (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and may_out(s)
             and hsize >= 2 and sb_go_out_ok(&s.melds[side][0], Z, H, need, c) != 0)
 
+cdef inline bint merge_hg_ok(const Meld* a, const Meld* b, int hsize, int C, bint mo,
+                             const SBConfig* c) noexcept nogil:
+    """HG (S-D10) after merging GROUPs a and b: the merge takes no card from the hand, but it may
+    leave the side fewer canastas (two canastas become one; two short groups may make one). With
+    one card left (a merge is offered only with nothing staged) that card must still be
+    discardable, so the side must keep going_out_min_canastas; with two or more the discard
+    keeps one (issue 23: MERGE into a dead end)."""
+    return hsize >= 2 or sb_hg_ok(hsize, C - <int>sb_is_canasta(a) - <int>sb_is_canasta(b) + (a.n + b.n >= 7),
+                                  mo, c)
+
 cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """After the partner's 'yes' (S-D11) the turn must go out: of the actions the rules allow,
     keep those after which going out can still be completed (sb_go_out_*, _samba_out)."""
@@ -569,6 +579,7 @@ cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noe
                     i = cs_ctz(g)
                     g &= g - 1
                     if (i != k and melds[i].type == MT_GROUP and sb_merge_ok(&melds[k], &melds[i], c)
+                            and merge_hg_ok(&melds[k], &melds[i], hsize, s.mi[side].C, may_out(s), c)
                             and sb_go_out_merged(melds, k, i, H, need, c)):
                         ok = True
                         break
@@ -585,16 +596,6 @@ cdef inline bint penalize_now(const SBState* s, const SBConfig* c, int side) noe
     the side has failed fewer than max_failed_melds batches this deal (each FAIL adds 100 to
     req_pen); after that its batch must reach the requirement, as under 'reject' (S-D23)."""
     return c.penalize and s.pile_take == 0 and s.req_pen[side] < 100 * c.max_fails
-
-cdef inline bint merge_hg_ok(const Meld* a, const Meld* b, int hsize, int C, bint mo,
-                             const SBConfig* c) noexcept nogil:
-    """HG (S-D10) after merging GROUPs a and b: the merge takes no card from the hand, but it may
-    leave the side fewer canastas (two canastas become one; two short groups may make one). With
-    one card left (a merge is offered only with nothing staged) that card must still be
-    discardable, so the side must keep going_out_min_canastas; with two or more the discard
-    keeps one (issue 23: MERGE into a dead end)."""
-    return hsize >= 2 or sb_hg_ok(hsize, C - <int>sb_is_canasta(a) - <int>sb_is_canasta(b) + (a.n + b.n >= 7),
-                                  mo, c)
 
 cdef inline bint layoff_ok(const SBState* s, const SBConfig* c, const Meld* m, const int8_t* S, int ssize, int hsize,
                            int C, bint mo) noexcept nogil:
