@@ -481,7 +481,9 @@ def t2_moves(pos: Pos, rules):
         for i, j in itertools.combinations(range(len(melds)), 2):
             if merge_ok(melds[i], melds[j], rules):
                 after = [m for k_, m in enumerate(melds) if k_ not in (i, j)] + [srt(melds[i] + melds[j])]
-                out.add(placed(hand, tuple(after)))
+                # HG on MERGE (S-D10): the hand keeps its cards, but the side may keep fewer canastas
+                if hg(len(hand), canastas(tuple(after), rules), pos, rules):
+                    out.add(placed(hand, tuple(after)))
     # PLACE_RED3 (manual red threes, S-D16; HG) and DISCARD (never an American red three)
     for c in set(hand):
         left = minus(hand, (c,))

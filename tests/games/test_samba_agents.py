@@ -189,7 +189,11 @@ def test_factored_moves_equal_brute_force(hand, melds, ncan):
 # probability 0, 0.3 or 0.8 by playout, else uniform random, from numpy's stream of the seed), for
 # every preset and player count and the options the presets leave at their defaults. Recorded on
 # the code before the legal-move generation was made faster: the speedups must not change which
-# actions are legal anywhere along these playouts (nor the greedy agent's choices).
+# actions are legal anywhere along these playouts (nor the greedy agent's choices). The penalize
+# configurations (5 and 7) were re-pinned for S-D23 (max_failed_melds, default 10: random play used
+# to fail a short initial batch up to hundreds of times a deal); with max_failed_melds=100 their
+# 4- and 5-player playouts, which never reach the cap, keep the old digests (checked), and every
+# other configuration is unchanged by the MERGE hand guard (issue 23).
 LEGAL_CONFIGS = [(v, {}) for v in ("standard", "dutch", "no_wild_on_natural", "hoyle", "official")] + [
     ("standard", {"insufficient_initial_meld": "penalize"}),
     ("official", {"allow_go_out_query": True}),
@@ -246,21 +250,21 @@ LEGAL_DIGESTS = {   # (config index, players) -> (digest prefix, steps)
     (4, 4): ('a22cae170ebb1b57d4dd6e22', 7251),
     (4, 5): ('ec32e47ebca0e9405b11eb83', 7103),
     (4, 6): ('e3d30a56d7598a11927c7cae', 7005),
-    (5, 2): ('634d3a46217a8b734e8e0b44', 19666),
-    (5, 3): ('af27c3157617aada46652e19', 13798),
-    (5, 4): ('ffc5629de442a074abd89c69', 8927),
-    (5, 5): ('107d5d10c0a1f6863bdc6a11', 9639),
-    (5, 6): ('5455515b57c3b6cc1d8e2a90', 14399),
+    (5, 2): ('af98025504d19e8c5775300f', 8157),
+    (5, 3): ('be8acfb7f873c1ed6fee599a', 8300),
+    (5, 4): ('473969e2d482ea0c7f88b8c1', 7810),
+    (5, 5): ('a91e48a4084350c9438a3a32', 7588),
+    (5, 6): ('f336ad2f493e2af518285747', 6944),
     (6, 2): ('a2edea7b088707baf6a5ced8', 7444),
     (6, 3): ('aa48639cdd3a4429320908e7', 8147),
     (6, 4): ('6a57d52aee5664678d9a73f7', 6687),
     (6, 5): ('ec32e47ebca0e9405b11eb83', 7103),
     (6, 6): ('6c2f59e3d5b5537f777ebb4c', 6883),
-    (7, 2): ('28bd0a26d9d27ab300c22641', 18358),
-    (7, 3): ('7582946eb2811e39f598662b', 9598),
-    (7, 4): ('fd26b4cd4a81233246093777', 8777),
-    (7, 5): ('ebeda00fe8f63dba412fcbb6', 10512),
-    (7, 6): ('12f9ab7e7dd9ba90579e13e9', 16930),
+    (7, 2): ('37385617287a8d4d047ec720', 7832),
+    (7, 3): ('539f6f1fe1991fb27573e2a7', 7731),
+    (7, 4): ('89f4d1459fe418e7bd487945', 6794),
+    (7, 5): ('db70c186e2ab5bbae798223e', 7675),
+    (7, 6): ('6e59f9f68336ce5f821f7ece', 7378),
     (8, 2): ('70ef2890c7b2a07fe8a4c18e', 7757),
     (8, 3): ('01dbaa69b9ad06b0a50c3493', 8073),
     (8, 4): ('1f6f7f95a6848c77000716a1', 6543),

@@ -1,6 +1,6 @@
 """Samba (three-deck Canasta with sequences), 2 to 6 players.
 
-Implements docs/rules/samba.md §1-§8 and its decisions S-D1..S-D21 as written, with the engine
+Implements docs/rules/samba.md §1-§8 and its decisions S-D1..S-D24 as written, with the engine
 limits listed in docs/rules/samba.md ("As implemented"). Seats 0..N-1 clockwise; sides: N = 2,
 3, 5 each player alone; N = 4 partners {0,2} {1,3}; N = 6 {0,3} {1,4} {2,5} (side = seat % S).
 
@@ -25,9 +25,10 @@ from cardsim.core._hand cimport Hand, hand_clear
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._actions cimport ActionSet, as_has
 from cardsim.core._engine cimport GameSpec, State, check_int
+from cardsim.core._engine import _short
 from cardsim.games._samba_rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_DECK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_req, sb_group_ok,
-    sb_meld_of, sb_counts, is_wild, is_red3)
+    sb_meld_of, sb_counts, sb_is_canasta, is_wild, is_red3)
 from cardsim.games._samba_state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, SB_NUM_ACTIONS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK, A_YES, A_NO, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD,
@@ -50,12 +51,19 @@ PHASES = ("draw", "meld", "answer", "end")
 END_TYPES = (None, "went_out", "stock_out", "red_threes_last")
 
 def kind_str(int k):
+    if k < 0 or k > SB_JK:
+        raise ParseError(f"samba: no card kind {k}; kinds are 0..{SB_JK}")
     if k == SB_JK:
         return "JK"
     return RANKS[k % 13] + SUITS[k // 13]
 
 def parse_kind(text):
     """'KS', '10H', 'TD', '♦7', 'JK' -> card kind 0..52."""
+    if not isinstance(text, str):
+        raise ParseError(f"samba: a card must be a string like 'KS', '10H' or 'JK', got {_short(text)}")
+    if len(text) > 12:
+        raise ParseError(f"samba: malformed card {_short(text)}; expected rank (2..10, J, Q, K, A) then suit "
+                         f"(S H D C), e.g. 'KS', '10H', or 'JK'")
     rank, suit = _cards.parse_card(text, "samba", RANKS, ("JK",))
     if suit == -1:
         return SB_JK
@@ -97,7 +105,7 @@ def config_from_options(dict opts):
         penalize=int(opts["insufficient_initial_meld"] == "penalize"),
         go_out_query=int(opts["allow_go_out_query"]), min_canastas=opts["going_out_min_canastas"],
         target=opts["target_score"], concealed_bonus=opts["concealed_bonus"],
-        match=int(opts["scope"] == "match"))
+        match=int(opts["scope"] == "match"), max_fails=opts["max_failed_melds"], max_deals=opts["max_deals"])
 
 cdef void fill_config(SBConfig* c, dict f):
     c.nplayers = f["nplayers"]; c.nsides = f["nsides"]; c.hand_size = f["hand_size"]
@@ -107,6 +115,7 @@ cdef void fill_config(SBConfig* c, dict f):
     c.dutch_groups = f["dutch_groups"]; c.woc = f["woc"]; c.table_hoyle = f["table_hoyle"]
     c.penalize = f["penalize"]; c.go_out_query = f["go_out_query"]; c.min_canastas = f["min_canastas"]
     c.target = f["target"]; c.concealed_bonus = f["concealed_bonus"]; c.match = f["match"]
+    c.max_fails = f["max_fails"]; c.max_deals = f["max_deals"]
 
 
 cdef class SambaSpec(GameSpec):
@@ -264,7 +273,18 @@ cdef class SambaSpec(GameSpec):
         seat), the pile (bottom first, top last), each side's melds (lists of card strings; all
         open unless `opened` says otherwise), exposed red threes per side, cumulative scores per
         side, the stock (top last; default: every card not placed, in display order), the seat
-        to act (default dealer+1) and its phase ("draw" or "meld"). Marked not replayable."""
+        to act (default dealer+1) and its phase ("draw" or "meld"). Marked not replayable.
+
+        Every argument is checked before anything is read (ConfigError / ParseError naming what
+        is allowed): one hand per seat, one entry per side in melds, opened, red3 and cum, card
+        lists of card strings, at most 32 melds a side, each a valid meld, no more copies of a
+        card than the deck. Positions a real deal cannot produce where they would be dead ends
+        are refused (S-D10, S-D21): a side that has not opened holds no melds; in auto red-three
+        mode a red three stays in a hand only as a dealt one (first_turn_done=False, exposed at
+        the holder's first turn; in the draw phase the seat to act exposes them at once, as in a
+        real deal), never in the hand of the seat in the meld phase; the seat in the meld phase
+        holds a card, and a single card only with the side's going_out_min_canastas canastas
+        (the hand guard: it must be able to discard it)."""
         cdef State s
         cdef SBState* st
         cdef int8_t cnt[SB_KINDS]
@@ -272,27 +292,33 @@ cdef class SambaSpec(GameSpec):
         cdef Hand h
         N = self.c.nplayers
         S = self.c.nsides
-        if not isinstance(hands, (list, tuple)) or len(hands) != N:
-            raise ConfigError(f"samba: need {N} hands (lists of card strings)")
+        auto = not self.c.red3_manual
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != N:
+            raise ConfigError(f"samba: need {N} hands (one list of card strings per seat), got {_short(hands)}")
         dealer = check_int(dealer, "samba: dealer", 0, N - 1, ConfigError)
         turn = check_int((dealer + 1) % N if turn is None else turn, "samba: turn", 0, N - 1, ConfigError)
-        if phase not in ("draw", "meld"):
-            raise ConfigError("samba: phase must be 'draw' or 'meld'")
+        if not isinstance(phase, str) or phase not in ("draw", "meld"):
+            raise ConfigError(f"samba: phase must be 'draw' or 'meld', got {_short(phase)}")
+        if not isinstance(first_turn_done, bool):
+            raise ConfigError(f"samba: first_turn_done must be True or False, got {_short(first_turn_done)}")
+        melds = _per_side(melds, "melds (a list of melds per side)", S, [])
+        opened = _per_side(opened, "opened", S, None)
+        red3 = _per_side(red3, "red3 (a list of exposed red threes per side)", S, [])
+        cum = _per_side(cum, "cum", S, 0)
         used = [0] * SB_KINDS
         def take(cards, what):
-            if isinstance(cards, str):
-                raise ParseError(f"samba: {what} must be a list of card strings")
-            ks = [parse_kind(t) for t in cards]
+            ks = _card_kinds(cards, what)
             for k in ks:
                 used[k] += 1
             return ks
         hk = [take(h_, f"hand {q}") for q, h_ in enumerate(hands)]
         pk = take(pile, "the pile")
-        melds = melds or [[] for _ in range(S)]
-        if len(melds) != S:
-            raise ConfigError(f"samba: melds: one list per side ({S})")
+        for side in range(S):
+            if (isinstance(melds[side], (str, bytes)) or not isinstance(melds[side], (list, tuple))
+                    or len(melds[side]) > SB_MAXMELDS):
+                raise ConfigError(f"samba: melds of side {side}: a list of at most {SB_MAXMELDS} melds (lists of "
+                                  f"card strings), got {_short(melds[side])}")
         mk = [[take(m_, "a meld") for m_ in side_melds] for side_melds in melds]
-        red3 = red3 or [[] for _ in range(S)]
         rk = [take(r_, "red threes") for r_ in red3]
         for side in range(S):
             if any(not is_red3(k) for k in rk[side]):
@@ -301,15 +327,43 @@ cdef class SambaSpec(GameSpec):
         for k in range(SB_KINDS):
             if used[k] > (6 if k == SB_JK else 3):
                 raise ConfigError(f"samba: more copies of {kind_str(k)} than the 162-card deck holds")
+        for side in range(S):
+            if opened[side] is None:
+                opened[side] = bool(mk[side])
+            elif not isinstance(opened[side], bool):
+                raise ConfigError(f"samba: opened holds True or False per side, got {_short(opened[side])}")
+            elif mk[side] and not opened[side]:
+                raise ConfigError(f"samba: side {side} has melds on the table, so it has opened (a side's melds "
+                                  f"stay pending only while its initial batch is built in a turn)")
+            for ks in mk[side]:
+                counts_in(ks, cnt)
+                t = sb_meld_of(cnt, &m)
+                if t <= 0 or (t == MT_GROUP and not sb_group_ok(m.nat, m.wild, &self.c)):
+                    raise ConfigError(f"samba: {_short([kind_str(k) for k in ks], 120)} is not a valid meld")
+        cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
+        for q in range(N):
+            if auto and any(is_red3(k) for k in hk[q]):
+                if first_turn_done:
+                    raise ConfigError(f"samba: hand {q} holds a red three: with red_three_mode='auto' red threes "
+                                      f"are exposed at once (drawn) or at the holder's first turn (dealt, S-D21); "
+                                      f"pass first_turn_done=False for dealt red threes")
+                if phase == "meld" and q == turn:
+                    raise ConfigError(f"samba: the seat in the meld phase ({q}) had its first turn and exposed "
+                                      f"its dealt red threes (S-D21); its hand holds none")
+        if phase == "meld":
+            side = turn % S
+            C = sum(1 for ks in mk[side] if _is_canasta_kinds(ks))
+            if len(hk[turn]) == 0:
+                raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds no card: an empty hand "
+                                  f"ends the deal (going out)")
+            if len(hk[turn]) == 1 and C < self.c.min_canastas:
+                raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds one card and its side "
+                                  f"{C} canastas: the hand guard (S-D10) keeps two cards until the side has "
+                                  f"{self.c.min_canastas} (the last card could not be discarded)")
         if sk is None:
             sk = []
             for k in reversed(DISPLAY_ORDER):
                 sk.extend([k] * ((6 if k == SB_JK else 3) - used[k]))
-        opened = [bool(mk[side]) for side in range(S)] if opened is None else [bool(x) for x in opened]
-        cum = [0] * S if cum is None else list(cum)
-        if len(opened) != S or len(cum) != S:
-            raise ConfigError(f"samba: opened and cum need one entry per side ({S})")
-        cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
         s = self._scenario_state()
         st = <SBState*>self._data(s)
         st.dealer = dealer
@@ -372,12 +426,14 @@ cdef class SambaSpec(GameSpec):
         if phase == "meld":
             st.phase = PH_MELD
             st.drew = 1
-        elif st.nstock == 0:
-            start_turn(st, &self.c, turn)
+        elif st.nstock == 0 or not first_turn_done:
+            start_turn(st, &self.c, turn)       # T0 (dealt red threes), or the end of the stock (§4.5)
         return s
 
 
 def action_name(int a):
+    if a < 0 or a >= SB_NUM_ACTIONS:
+        raise ParseError(f"samba: no action {a}; actions are 0..{SB_NUM_ACTIONS - 1}")
     if a < A_DISCARD:
         return "+" + kind_str(a)
     if a < A_DRAW:
@@ -417,23 +473,67 @@ def parse_action_text(str text):
             return A_DISCARD + parse_kind(t[8:])
         for word, base in _SLOTTED:
             if t.startswith(word + " "):
-                i = int(t[len(word) + 1:])
-                if 0 <= i < SB_MAXMELDS:
-                    return base + i
+                num = t[len(word) + 1:]
+                if num.isascii() and num.isdigit() and len(num) <= 2 and int(num) < SB_MAXMELDS:
+                    return base + int(num)
     except (ParseError, ValueError):
         pass
-    raise ParseError(f"samba: cannot parse action {text!r}; actions: '+KS' (stage a card), 'discard KS', "
+    raise ParseError(f"samba: cannot parse action {_short(text)}; actions: '+KS' (stage a card), 'discard KS', "
                      f"'draw', 'take pair', 'decline', 'meld', 'fail', 'red3 3H', 'ask', 'yes', 'no', "
                      f"'layoff i', 'take layoff i', 'take seq i', 'merge i', 'into i' (i = meld slot "
                      f"0..{SB_MAXMELDS - 1})")
 
 
+# ---- argument checks (scenario) ---------------------------------------------------------------------
+def _per_side(value, str what, int S, default):
+    """A list with one entry per side (None: `default` for each), checked before it is read."""
+    if value is None:
+        return [list(default) if isinstance(default, list) else default for _ in range(S)]
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or len(value) != S:
+        raise ConfigError(f"samba: {what} needs one entry per side ({S}), got {_short(value)}")
+    return list(value)
+
+def _card_kinds(cards, str what):
+    """A list of card strings (at most the deck's 162) -> card kinds, else ParseError."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"samba: {what} must be a list of card strings like 'KS', '10H', 'JK', got {_short(cards)}")
+    if len(cards) > SB_DECK:
+        raise ParseError(f"samba: {what} holds {len(cards)} cards; the deck has {SB_DECK}")
+    return [parse_kind(t) for t in cards]
+
+def _is_canasta_kinds(list ks):
+    """The meld of these (valid) card kinds is a canasta or a samba (sb_is_canasta)."""
+    cdef int8_t cnt[SB_KINDS]
+    cdef Meld m
+    counts_in(ks, cnt)
+    if sb_meld_of(cnt, &m) <= 0:
+        return False
+    return sb_is_canasta(&m)
+
+
 # ---- oracles' kernels (cardsim.games.samba parses and validates first) -------------------------
-cdef void counts_in(list kinds, int8_t* cnt):
+cdef int counts_in(list kinds, int8_t* cnt) except -1:
+    """The count vector of card kinds; kinds outside 0..52 or more copies than the deck holds raise
+    ParseError before anything is written (these kernels are reachable from Python)."""
+    check_kinds(kinds)
     for k in range(SB_KINDS):
         cnt[k] = 0
     for k in kinds:
         cnt[k] += 1
+    return 0
+
+cdef int check_kinds(list kinds) except -1:
+    cdef int n[SB_KINDS]
+    cdef int k
+    if len(kinds) > SB_DECK:
+        raise ParseError(f"samba: {len(kinds)} cards; the deck has {SB_DECK}")
+    memset(n, 0, sizeof(n))
+    for x in kinds:
+        k = check_int(x, "samba: a card kind", 0, SB_JK, ParseError)
+        n[k] += 1
+        if n[k] > (6 if k == SB_JK else 3):
+            raise ParseError(f"samba: more copies of {kind_str(k)} than the 162-card deck holds")
+    return 0
 
 def oracle_classify(list kinds, bint going_out, dict opts):
     """(type code, meld n, nat, wild) or (negative reason code, ...) for one meld's cards."""
@@ -448,6 +548,19 @@ def oracle_classify(list kinds, bint going_out, dict opts):
     if t <= 0:
         return (t, 0, 0, 0)
     return (t, m.n, m.nat, m.wild)
+
+cdef int check_oracle_lists(list melds, list hands, list pile) except -1:
+    """The oracles' list arguments within what their kernels hold: at most 32 melds, one or two
+    hands, at most 162 cards a list, card kinds 0..52, no more copies than the deck in all."""
+    if len(melds) > SB_MAXMELDS or len(pile) > SB_DECK or len(hands) > 2:
+        raise ParseError(f"samba: at most {SB_MAXMELDS} melds, 2 hands and {SB_DECK} pile cards")
+    every = list(pile)
+    for x in melds + hands:
+        if not isinstance(x, list):
+            raise ParseError(f"samba: a meld or hand is a list of card kinds, got {_short(x)}")
+        every += x
+    check_kinds(every)
+    return 0
 
 cdef int build_meld(list kinds, Meld* m, SBConfig* c) except -1:
     cdef int8_t cnt[SB_KINDS]
@@ -468,6 +581,7 @@ def oracle_can_take_pile(list hand, list pile, list side_melds, bint opened, int
     cdef SBState st
     cdef ActionSet out
     cdef Meld m
+    check_oracle_lists(side_melds, [hand], pile)
     o = dict(opts)
     o["players"] = 2
     o["scope"] = "deal"
@@ -503,6 +617,9 @@ def oracle_score_side(list melds, list hands, int red_threes, bint went_out, dic
     cdef SBConfig c
     cdef SBState st
     cdef Meld m
+    if len(hands) not in (1, 2) or not 0 <= red_threes <= 6:
+        raise ParseError("samba: score_side takes 1 or 2 hands and 0..6 exposed red threes")
+    check_oracle_lists(melds, hands, [])
     o = dict(opts)
     o["players"] = 2 * len(hands) if len(hands) in (1, 2) else 2
     if len(hands) == 2:

@@ -523,6 +523,16 @@ cdef inline bint ask_ok(const SBState* s, const SBConfig* c, int side, const int
     return (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and may_out(s)
             and hsize >= 2 and sb_go_out_ok(&s.melds[side][0], Z, H, need, c) != 0)
 
+cdef inline bint merge_hg_ok(const Meld* a, const Meld* b, int hsize, int C, bint mo,
+                             const SBConfig* c) noexcept nogil:
+    """HG (S-D10) after merging GROUPs a and b: the merge takes no card from the hand, but it may
+    leave the side fewer canastas (two canastas become one; two short groups may make one). With
+    one card left (a merge is offered only with nothing staged) that card must still be
+    discardable, so the side must keep going_out_min_canastas; with two or more the discard
+    keeps one (issue 23: MERGE into a dead end)."""
+    return hsize >= 2 or sb_hg_ok(hsize, C - <int>sb_is_canasta(a) - <int>sb_is_canasta(b) + (a.n + b.n >= 7),
+                                  mo, c)
+
 cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """After the partner's 'yes' (S-D11) the turn must go out: of the actions the rules allow,
     keep those after which going out can still be completed (sb_go_out_*, _samba_out)."""
@@ -569,6 +579,7 @@ cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noe
                     i = cs_ctz(g)
                     g &= g - 1
                     if (i != k and melds[i].type == MT_GROUP and sb_merge_ok(&melds[k], &melds[i], c)
+                            and merge_hg_ok(&melds[k], &melds[i], hsize, s.mi[side].C, may_out(s), c)
                             and sb_go_out_merged(melds, k, i, H, need, c)):
                         ok = True
                         break
@@ -579,6 +590,12 @@ cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noe
             else:
                 as_remove(out, a)
     return n
+
+cdef inline bint penalize_now(const SBState* s, const SBConfig* c, int side) noexcept nogil:
+    """insufficient_initial_meld=penalize applies to the side's batch now: not in a pile take, and
+    the side has failed fewer than max_failed_melds batches this deal (each FAIL adds 100 to
+    req_pen); after that its batch must reach the requirement, as under 'reject' (S-D23)."""
+    return c.penalize and s.pile_take == 0 and s.req_pen[side] < 100 * c.max_fails
 
 cdef inline bint layoff_ok(const SBState* s, const SBConfig* c, const Meld* m, const int8_t* S, int ssize, int hsize,
                            int C, bint mo) noexcept nogil:
@@ -631,7 +648,8 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         for j in range(mi.ngrp):
             i = mi.grp[j]
             if i != s.merge_from and s.melds[side][i].type == MT_GROUP and sb_merge_ok(
-                    &s.melds[side][s.merge_from], &s.melds[side][i], c):
+                    &s.melds[side][s.merge_from], &s.melds[side][i], c) and merge_hg_ok(
+                    &s.melds[side][s.merge_from], &s.melds[side][i], hsize, C, mo, c):
                 as_add(out, A_MERGE_TO + i)
                 n += 1
         return n
@@ -656,18 +674,18 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not s.opened[side]:
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
-        n += legal_adds(s, c, ADD_PENALIZE if c.penalize and s.pile_take == 0 else ADD_OPENING, need, extra,
+        n += legal_adds(s, c, ADD_PENALIZE if penalize_now(s, c, side) else ADD_OPENING, need, extra,
                         mi, H, not lazy_h, hsize, S, out, 0)
         if ssize:
             t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:
-                if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, c.penalize and s.pile_take == 0,
+                if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, penalize_now(s, c, side),
                                  c.min_canastas - canastas_of(s, side, True) - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
                     n += 1
             return n
         if pending_batch(s, side):
-            if c.penalize and s.pile_take == 0:
+            if penalize_now(s, c, side):
                 as_add(out, A_FAIL)
                 n += 1
             return n
@@ -754,7 +772,8 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             for i in range(k):
                 for j in range(i + 1, k):
                     if (not ((mfrom >> sl[i]) & (mfrom >> sl[j]) & 1)
-                            and sb_merge_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], c)):
+                            and sb_merge_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], c)
+                            and merge_hg_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], hsize, C, mo, c)):
                         mfrom |= (<uint32_t>1 << sl[i]) | (<uint32_t>1 << sl[j])
         as_add_mask(out, A_MERGE_FROM, mfrom)
         n += cs_popcount(mfrom)

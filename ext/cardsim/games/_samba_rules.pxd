@@ -39,6 +39,8 @@ ctypedef struct SBConfig:
     int32_t target           # target_score (scope="match")
     int32_t concealed_bonus  # bonus for going out concealed (never melded before the going-out turn)
     int32_t match            # scope == "match"
+    int32_t max_fails        # max_failed_melds: penalize applies while a side failed fewer batches (S-D23)
+    int32_t max_deals        # scope="match": the match ends after this many deals (S-D24)
 
 ctypedef struct Meld:
     int8_t type              # MT_*

@@ -584,8 +584,8 @@ cdef void end_deal(SBState* s, const SBConfig* c, int end_type, int out_seat) no
         s.cum[side] += s.last[side]
         if s.cum[side] >= c.target:
             best = side
-    if best >= 0:
-        s.phase = PH_END
+    if best >= 0 or s.deal_no >= c.max_deals:
+        s.phase = PH_END            # a side reached target_score (§7), or max_deals deals were played (S-D24)
         return
     s.dealer = (s.dealer + 1) % c.nplayers
     deal_cards(s, c, False)

@@ -21,11 +21,14 @@ Options (DESIGN §4 names of the spec's §8 table; first value = default):
   allow_go_out_query        ask the partner before going out (False; partnerships only)
   going_out_min_canastas    canastas or sambas needed to go out (2)
   target_score              match end (10000), concealed_bonus (0), scope "deal" | "match"
+  max_failed_melds          penalize: failed initial batches a side may make per deal (10; S-D23)
+  max_deals                 scope="match": deals after which the match ends anyway (100; S-D24)
 Presets: standard (the defaults), dutch, no_wild_on_natural, hoyle, official (§8 columns).
 """
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, ParseError
+from cardsim.core._engine import State, _short, check_int
 from cardsim.games import _samba as _s
 from cardsim.options import SCOPE, Option, resolve
 
@@ -59,6 +62,10 @@ OPTIONS = (
            max=1_000_000),
     Option("concealed_bonus", 0, "bonus for going out without having melded before that turn", kind=int, min=0,
            max=10_000),
+    Option("max_failed_melds", 10, "penalize: failed initial batches per side and deal before a short batch is "
+           "refused as under 'reject' (S-D23)", kind=int, min=0, max=100),
+    Option("max_deals", 100, "scope='match': the match ends after this many deals even if no side reached "
+           "target_score (S-D24)", kind=int, min=1, max=10_000),
     SCOPE,
 )
 PRESETS: dict[str, dict] = {
@@ -86,6 +93,9 @@ CONFORMANCE_CONFIGS = (
 
 
 def build(opts: dict):
+    """The engine spec of these resolved options (cardsim.make calls it); anything but a resolved
+    Samba options dict raises ConfigError."""
+    _resolved(opts)
     return _s.SambaSpec(opts)
 
 
@@ -100,9 +110,19 @@ def _opts(variant, options):
 
 
 def _kinds(cards, what):
-    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
-        raise ParseError(f"samba: {what} must be a list of card strings like 'KS', '10H', 'JK', got {cards!r}")
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"samba: {what} must be a list of card strings like 'KS', '10H', 'JK', got {_short(cards)}")
+    if len(cards) > 162:
+        raise ParseError(f"samba: {what} holds {len(cards)} cards; the deck has 162")
     return [_s.parse_kind(c) for c in cards]
+
+
+def _meld_lists(melds, what, limit=32):
+    """A list of at most `limit` melds, each a list of card strings -> their kinds."""
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)) or len(melds) > limit:
+        raise ParseError(f"samba: {what} must be a list of at most {limit} melds (lists of card strings), "
+                         f"got {_short(melds)}")
+    return [_kinds(m, "a meld") for m in melds]
 
 
 def _check_copies(groups):
@@ -132,13 +152,13 @@ def classify_meld(cards: list[str], going_out: bool = False, variant: str = "sta
     "samba", or "black3" (only when going_out: black threes are melded only by a player going
     out). Raises MeldError (a ValueError) naming why otherwise."""
     if not isinstance(going_out, bool):
-        raise ParseError(f"samba: going_out must be True or False, got {going_out!r}")
+        raise ParseError(f"samba: going_out must be True or False, got {_short(going_out)}")
     opts = _opts(variant, options)
     ks = _kinds(cards, "a meld")
     _check_copies([ks])
     t, n, nat, wild = _s.oracle_classify(ks, going_out, opts)
     if t < 0:
-        raise MeldError(f"samba: {list(cards)} is no meld: {_REASONS[t]}")
+        raise MeldError(f"samba: {_short(list(cards), 120)} is no meld: {_REASONS[t]}")
     if t == 3:
         if not going_out:
             raise MeldError("samba: black threes may be melded only by a player who is going out (S-D9)")
@@ -159,26 +179,19 @@ def can_take_pile(hand: list[str], pile: list[str], side_melds: list[list[str]],
     a lay-off of the top card alone onto a non-canasta meld. The Dutch top-card sequence take
     (option sequence_top_card_take) is not a pile take and is not reported here."""
     if not isinstance(side_has_melded, bool):
-        raise ParseError(f"samba: side_has_melded must be True or False, got {side_has_melded!r}")
-    if isinstance(side_score, bool) or not isinstance(side_score, int) or abs(side_score) > 10**9:
-        raise ParseError(f"samba: side_score must be an int, got {side_score!r}")
+        raise ParseError(f"samba: side_has_melded must be True or False, got {_short(side_has_melded)}")
+    side_score = check_int(side_score, "samba: side_score", -10**9, 10**9, ParseError)
     opts = _opts(variant, options)
     hk = _kinds(hand, "hand")
     pk = _kinds(pile, "pile")
     if not pk:
         raise ParseError("samba: the pile is empty")
-    if not isinstance(side_melds, (list, tuple)) or len(side_melds) > 32:
-        raise ParseError("samba: side_melds must be a list of at most 32 melds (lists of card strings)")
-    mk = [_kinds(m, "a meld") for m in side_melds]
+    mk = _meld_lists(side_melds, "side_melds")
     _check_copies([hk, pk, *mk])
     for m, ks in zip(side_melds, mk):
-        try:
-            _s.oracle_classify(ks, False, opts)
-        except ParseError:
-            raise
         t = _s.oracle_classify(ks, False, opts)[0]
         if t <= 0:
-            raise MeldError(f"samba: side meld {list(m)} is no meld: {_REASONS[t]}")
+            raise MeldError(f"samba: side meld {_short(list(m), 120)} is no meld: {_REASONS[t]}")
     if mk and not side_has_melded:
         raise ParseError("samba: a side with melds has melded (side_has_melded=True)")
     return _s.oracle_can_take_pile(hk, pk, mk, side_has_melded, side_score, opts)
@@ -190,43 +203,95 @@ def score_side(melds: list[list[str]], hands: list[list[str]], red_threes: int, 
     mixed one, 1500 per samba, 200 for going out, the red-three bonus (+100 each, 1000 for all six,
     negative without two canastas), minus the card values left in `hands` (one list per player
     of the side, 1 or 2; red threes in a hand cost 100 each, or 750 per player under the Dutch
-    red3_in_hand_penalty)."""
-    if isinstance(red_threes, bool) or not isinstance(red_threes, int) or not 0 <= red_threes <= 6:
-        raise ParseError(f"samba: red_threes must be an int 0..6, got {red_threes!r}")
+    red3_in_hand_penalty). `red_threes`: the side's exposed red threes (an int 0..6).
+
+    Impossible inputs raise ParseError (a ValueError) naming the reason: more red threes in all
+    (exposed and in hands) than the deck's six; `went_out=True` without an empty hand or without
+    the side's going_out_min_canastas canastas; a black-three meld without `went_out` (black
+    threes are melded only by a player going out, S-D9); more copies of a card than the deck."""
+    red_threes = check_int(red_threes, "samba: red_threes (exposed red threes)", 0, 6, ParseError)
     if not isinstance(went_out, bool):
-        raise ParseError(f"samba: went_out must be True or False, got {went_out!r}")
-    if not isinstance(hands, (list, tuple)) or len(hands) not in (1, 2):
-        raise ParseError("samba: hands must hold one list of cards per player of the side (1 or 2)")
-    if not isinstance(melds, (list, tuple)) or len(melds) > 32:
-        raise ParseError("samba: melds must be a list of at most 32 melds")
+        raise ParseError(f"samba: went_out must be True or False, got {_short(went_out)}")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) not in (1, 2):
+        raise ParseError("samba: hands must hold one list of cards per player of the side (1 or 2), "
+                         f"got {_short(hands)}")
     opts = _opts(variant, options)
-    mk = [_kinds(m, "a meld") for m in melds]
+    mk = _meld_lists(melds, "melds")
     hk = [_kinds(h, "a hand") for h in hands]
     _check_copies([*mk, *hk])
+    in_hands = sum(1 for h in hk for k in h if k in (14, 27))
+    if red_threes + in_hands > 6:
+        raise ParseError(f"samba: {red_threes} exposed red threes and {in_hands} in the hands: the deck has 6")
+    canastas = 0
     for m, ks in zip(melds, mk):
-        t = _s.oracle_classify(ks, True, opts)[0]
+        t, n = _s.oracle_classify(ks, True, opts)[:2]
         if t <= 0:
-            raise MeldError(f"samba: {list(m)} is no meld: {_REASONS[t]}")
+            raise MeldError(f"samba: {_short(list(m), 120)} is no meld: {_REASONS[t]}")
+        if t == 3 and not went_out:
+            raise ParseError("samba: a black-three meld means the side went out (S-D9: black threes are melded "
+                             "only by a player going out); pass went_out=True")
+        canastas += (t == 1 and n >= 7) or (t == 2 and n == 7)
+    if went_out:
+        if all(hk):
+            raise ParseError("samba: went_out=True needs the hand of the player who went out to be empty")
+        if canastas < opts["going_out_min_canastas"]:
+            raise ParseError(f"samba: went_out=True needs {opts['going_out_min_canastas']} canastas or sambas "
+                             f"(going_out_min_canastas); the melds hold {canastas}")
     return _s.oracle_score_side(mk, hk, red_threes, went_out, opts)
 
 
 def initial_meld_requirement(side_score: int, table: str = "seed") -> int:
     """The initial-meld minimum for a side's cumulative score (§4.0, EX-S1)."""
-    if isinstance(side_score, bool) or not isinstance(side_score, int):
-        raise ParseError(f"samba: side_score must be an int, got {side_score!r}")
-    if table not in ("seed", "hoyle"):
-        raise ParseError(f"samba: table must be 'seed' or 'hoyle', got {table!r}")
+    side_score = check_int(side_score, "samba: side_score", -2**63, 2**63 - 1, ParseError)
+    if not isinstance(table, str) or table not in ("seed", "hoyle"):
+        raise ParseError(f"samba: table must be 'seed' or 'hoyle', got {_short(table)}")
     return _s.oracle_req(max(min(side_score, 10**9), -10**9), table == "hoyle")
 
 
 def scenario(game, hands, **facts):
-    """A state built from given facts (see SambaSpec.scenario)."""
+    """A state built from given facts (see SambaSpec.scenario): `game` is a cardsim.make("samba")
+    game; the facts are SambaSpec.scenario's keywords. Positions a real deal cannot produce where
+    they would be dead ends are refused (ConfigError naming the reason)."""
+    _samba_game(game)
     return game.spec.scenario(hands, **facts)
 
 
+def _samba_game(game):
+    spec = getattr(game, "spec", None)
+    if not isinstance(spec, _s.SambaSpec):
+        raise ConfigError(f"samba: expected a Samba game (cardsim.make('samba', ...)), got {_short(game)}")
+
+
+def _samba_state(state):
+    if not isinstance(state, State) or not isinstance(state.game, _s.SambaSpec):
+        raise ConfigError(f"samba: expected a Samba State (cardsim.make('samba').new_state(...)), "
+                          f"got {_short(state)}")
+
+
 # ---- whole moves written in cards <-> factored actions ------------------------------------------
-def _card_kind(c):
-    return _s.parse_kind(c)
+_FLAG_MOVES = ("draw", "decline", "fail", "ask")
+_MOVE_KEYS = {"draw": (), "decline": (), "fail": (), "ask": (), "answer": (), "take": ("slot", "group", "batch"),
+              "meld": (), "initial": (), "layoff": ("slot",), "merge": (), "discard": (), "red3": ()}
+_MOVE_FORMS = ("{'draw': True}, {'decline': True}, {'fail': True}, {'ask': True}, {'answer': 'yes' | 'no'}, "
+               "{'take': 'layoff' | 'seq', 'slot': i}, {'take': 'pair', 'group': [cards], 'batch': [[cards], ...]}, "
+               "{'meld': [cards]}, {'initial': [[cards], ...]}, {'layoff': [cards], 'slot': i}, "
+               "{'merge': [i, j]}, {'discard': card}, {'red3': '3H' | '3D'} (i, j: meld slots 0..31)")
+
+
+def _move_kind(move):
+    """The one main key of a whole move, with only the companion keys it allows."""
+    if not isinstance(move, dict) or not move:
+        raise ParseError(f"samba: a move is a dict such as {{'meld': ['KS', 'KH', 'KD']}}, got {_short(move)}; "
+                         f"moves: {_MOVE_FORMS}")
+    main = [k for k in move if isinstance(k, str) and k in _MOVE_KEYS]
+    if len(main) != 1:
+        raise ParseError(f"samba: a move names exactly one of {', '.join(_MOVE_KEYS)}, got keys "
+                         f"{_short(list(move), 80)}; moves: {_MOVE_FORMS}")
+    kind = main[0]
+    extra = [k for k in move if k != kind and k not in _MOVE_KEYS[kind]]
+    if extra:
+        raise ParseError(f"samba: a {kind!r} move takes no {_short(extra[0])}; moves: {_MOVE_FORMS}")
+    return kind
 
 
 def move_to_actions(state, move: dict) -> list[int]:
@@ -236,68 +301,74 @@ def move_to_actions(state, move: dict) -> list[int]:
     batch: further initial melds), {"meld": [cards]}, {"initial": [[cards], ...]},
     {"layoff": [cards], "slot": i}, {"merge": [i, j]} (j joins i), {"discard": card},
     {"red3": card}, {"fail": True}, {"ask": True}, {"answer": "yes" | "no"}.
-    Raises IllegalActionError if the sequence is not legal from `state` (state unchanged)."""
+    A malformed move raises ParseError naming the forms above; a sequence that is not legal from
+    `state` raises IllegalActionError (the state is unchanged either way)."""
     from cardsim.errors import IllegalActionError
-    if not isinstance(move, dict) or len(move) == 0:
-        raise ParseError(f"samba: a move is a dict such as {{'meld': ['KS', 'KH', 'KD']}}, got {move!r}")
+    _samba_state(state)
+    kind = _move_kind(move)
     A = _s.ACTIONS
     out: list[int] = []
-    if move.get("draw"):
-        out = [A["draw"]]
-    elif move.get("decline"):
-        out = [A["decline"]]
-    elif move.get("fail"):
-        out = [A["fail"]]
-    elif move.get("ask"):
-        out = [A["ask"]]
-    elif "answer" in move:
-        if move["answer"] not in ("yes", "no"):
-            raise ParseError("samba: answer is 'yes' or 'no'")
-        out = [A[move["answer"]]]
-    elif "take" in move:
-        kind = move["take"]
-        if kind in ("layoff", "seq"):
-            out = [A["take " + kind] + _slot(move)]
-        elif kind == "pair":
-            view = state.spec.view(state)
-            if not view["pile"]:
-                raise IllegalActionError("samba: the pile is empty")
-            top = _card_kind(view["pile"][-1])
-            out = [A["take pair"]] + [A["+"] + k for k in _ordered(move.get("group", []), top % 13)] + [A["meld"]]
-            for m in move.get("batch", []):
-                out += [A["+"] + k for k in _kinds(m, "a meld")] + [A["meld"]]
+    val = move[kind]
+    if kind in _FLAG_MOVES:
+        if val is not True:
+            raise ParseError(f"samba: {{{kind!r}: True}} is the {kind} move, got {_short(val)}")
+        out = [A[kind]]
+    elif kind == "answer":
+        if not isinstance(val, str) or val not in ("yes", "no"):
+            raise ParseError(f"samba: answer is 'yes' or 'no', got {_short(val)}")
+        out = [A[val]]
+    elif kind == "take":
+        if not isinstance(val, str) or val not in ("pair", "layoff", "seq"):
+            raise ParseError(f"samba: take is 'pair', 'layoff' or 'seq', got {_short(val)}")
+        if val in ("layoff", "seq"):
+            if "group" in move or "batch" in move:
+                raise ParseError(f"samba: a {val!r} take has a slot, no group or batch")
+            out = [A["take " + val] + _slot(move.get("slot"))]
         else:
-            raise ParseError("samba: take is 'pair', 'layoff' or 'seq'")
-    elif "meld" in move:
-        out = [A["+"] + k for k in _kinds(move["meld"], "a meld")] + [A["meld"]]
-    elif "initial" in move:
-        for m in move["initial"]:
-            out += [A["+"] + k for k in _kinds(m, "a meld")] + [A["meld"]]
-    elif "layoff" in move:
-        out = [A["+"] + k for k in _kinds(move["layoff"], "a lay-off")] + [A["layoff"] + _slot(move)]
-    elif "merge" in move:
-        i, j = move["merge"]
-        out = [A["merge"] + _slot({"slot": i}), A["into"] + _slot({"slot": j})]
-    elif "discard" in move:
-        out = [A["discard"] + _card_kind(move["discard"])]
-    elif "red3" in move:
-        k = _card_kind(move["red3"])
+            if "slot" in move:
+                raise ParseError("samba: a pair take has a group (and a batch), no slot")
+            pile = state.spec.view(state)["pile"]
+            if not pile:
+                raise IllegalActionError("samba: the pile is empty")
+            top = _card_kind(pile[-1])
+            out = [A["take pair"]] + [A["+"] + k for k in _ordered(move.get("group", []), top % 13)] + [A["meld"]]
+            for ks in _meld_lists(move.get("batch", []), "a pair take's batch"):
+                out += [A["+"] + k for k in ks] + [A["meld"]]
+    elif kind == "meld":
+        out = [A["+"] + k for k in _kinds(val, "a meld")] + [A["meld"]]
+    elif kind == "initial":
+        batch = _meld_lists(val, "an initial batch")
+        if not batch:
+            raise ParseError("samba: an initial batch holds at least one meld")
+        for ks in batch:
+            out += [A["+"] + k for k in ks] + [A["meld"]]
+    elif kind == "layoff":
+        out = [A["+"] + k for k in _kinds(val, "a lay-off")] + [A["layoff"] + _slot(move.get("slot"))]
+    elif kind == "merge":
+        if isinstance(val, (str, bytes)) or not isinstance(val, (list, tuple)) or len(val) != 2:
+            raise ParseError(f"samba: merge is [i, j] (meld slot j joins slot i, 0..31), got {_short(val)}")
+        out = [A["merge"] + _slot(val[0]), A["into"] + _slot(val[1])]
+    elif kind == "discard":
+        out = [A["discard"] + _card_kind(val)]
+    else:                                   # red3
+        k = _card_kind(val)
         if k not in (14, 27):
-            raise ParseError("samba: red3 is '3H' or '3D'")
+            raise ParseError(f"samba: red3 is '3H' or '3D', got {_short(val)}")
         out = [A["red3 3H"] if k == 14 else A["red3 3D"]]
-    else:
-        raise ParseError(f"samba: unknown move {move!r}")
     trial = state.clone()
     for a in out:
         trial.apply(a)          # raises IllegalActionError naming the legal actions
     return out
 
 
-def _slot(move):
-    i = move.get("slot")
-    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < 32:
-        raise ParseError(f"samba: a meld slot is an int 0..31, got {i!r}")
-    return i
+def _card_kind(c):
+    if not isinstance(c, str):
+        raise ParseError(f"samba: a card is a string like 'KS', '10H', 'JK', got {_short(c)}")
+    return _s.parse_kind(c)
+
+
+def _slot(i):
+    return check_int(i, "samba: a meld slot", 0, 31, ParseError)
 
 
 def _ordered(cards, rank):
@@ -306,15 +377,24 @@ def _ordered(cards, rank):
 
 
 def actions_to_moves(state, actions) -> list[dict]:
-    """The whole moves (in the notation of move_to_actions) that `actions` make from `state`;
-    a trailing incomplete move is returned with "incomplete": True."""
+    """The whole moves (in the notation of move_to_actions) that `actions` (a sequence of action
+    ints) make from `state`; a trailing incomplete move is returned with "incomplete": True.
+    A non-integer or illegal action raises IllegalActionError (`state` is not changed)."""
+    from cardsim.errors import IllegalActionError
+    _samba_state(state)
+    if isinstance(actions, (str, bytes, dict)) or not hasattr(actions, "__iter__") or not hasattr(actions, "__len__"):
+        raise ParseError(f"samba: actions must be a sequence of action ints, got {_short(actions)}")
+    if len(actions) > 1_000_000:
+        raise ParseError(f"samba: at most 1,000,000 actions, got {len(actions)}")
+    n = state.game.num_actions
     st = state.clone()
     moves: list[dict] = []
     staged: list[str] = []
     take = None
     for a in actions:
-        text = st.action_to_string(int(a))
-        st.apply(int(a))
+        a = check_int(a, f"samba: an action (an int 0..{n - 1})", 0, n - 1, IllegalActionError)
+        text = st.action_to_string(a)
+        st.apply(a)
         if text.startswith("+"):
             staged.append(text[1:])
             continue
@@ -356,6 +436,120 @@ def actions_to_moves(state, actions) -> list[dict]:
     if staged:
         moves.append({"staged": staged, "incomplete": True})
     return moves
+
+
+# ---- episode and return bounds (the shared protocol; docs/rules/samba.md "Bounds") ----------------
+# Card values of the 162 cards but the red threes (§2): 6 jokers x 50, 12 deuces and 12 aces x 20,
+# 72 of K Q J 10 9 8 x 10, 48 of 7 6 5 4 x 5, 6 black threes x 5.
+_ALL_VALUES = 6 * 50 + 12 * 20 + 12 * 20 + 72 * 10 + 48 * 5 + 6 * 5        # 1770
+_MELDABLE = 162 - 6                                                       # every card but the red threes
+# Canasta and samba bonuses of one side: a samba is 7 naturals of one suit in sequence, and every
+# run of 7 of the ranks 4..A holds the 8, 9 and 10, of which a suit has 3 copies: at most 3 sambas
+# a suit, 12 in all. Each samba or canasta holds 7 distinct cards out of the 150 naturals and
+# wilds (black threes make no canasta), so with s sambas at most (150 - 7 s) // 7 canastas, worth
+# at most 500 each: 1500 s + 500 ((150 - 7 s) // 7) grows with s, at most 12 x 1500 + 9 x 500.
+_BONUS_MAX = 12 * 1500 + ((150 - 7 * 12) // 7) * 500                      # 22500
+
+
+def _resolved(opts):
+    if not isinstance(opts, dict):
+        raise ConfigError(f"samba: opts must be the resolved options dict (cardsim.make('samba').options), "
+                          f"got {_short(opts)}")
+    try:
+        o = dict(opts)
+        players = check_int(o.pop("players", DEFAULT_PLAYERS), "samba: players", 2, 6, ConfigError)
+        scope = o.pop("scope", "deal")
+        o.pop("variant", None)
+        o = _opts(None, o)
+    except KeyError as e:
+        raise ConfigError(f"samba: opts: {e}") from None
+    if scope not in ("deal", "match"):
+        raise ConfigError(f"samba: scope must be 'deal' or 'match', got {_short(scope)}")
+    o["players"] = players
+    o["scope"] = scope
+    return o
+
+
+def _red3_penalty_max(o):
+    """The largest red-three loss of one side in a deal (§6): k exposed red threes without the
+    canastas (-100 each, -1000 for six unless Dutch red3_unqualified) and j others left in the
+    side's hands (manual mode only: in auto mode a red three never stays in a hand, and dealt ones
+    of a seat without a turn count as exposed, S-D14): -100 each, or -750 per player holding one."""
+    per_side = 2 if o["players"] in (4, 6) else 1
+    best = 0
+    for k in range(7):
+        exposed = 1000 if k == 6 and o["red3_unqualified"] == "standard" else 100 * k
+        for j in range(7 - k if o["red_three_mode"] == "manual" else 1):
+            held = 750 * min(j, per_side) if o["red3_in_hand_penalty"] == "per_player_750" else 100 * j
+            best = max(best, exposed + held)
+    return best
+
+
+def _deal_bounds(o):
+    hi = _ALL_VALUES + _BONUS_MAX + 200 + o["concealed_bonus"] + 1000
+    lo = -_ALL_VALUES - _red3_penalty_max(o)
+    return lo, hi
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): provably safe lowest and highest return of any seat in a terminal state of this
+    configuration (opts: cardsim.make("samba", ...).options).
+
+    Deal scope (a seat's return is its side's deal score, §6):
+      hi = 1770 (the card values of every card but the red threes, all melded by the side)
+         + 22500 (canasta and samba bonuses: at most 3 sambas a suit, as every 7-run of 4..A holds
+           the 8, 9 and 10, of which a suit has 3 copies: 12 sambas; each bonus meld holds 7 of the
+           150 naturals and wilds, so 9 canastas more at 500)
+         + 200 (going out) + concealed_bonus + 1000 (all six red threes with the canastas).
+      lo = -1770 (every card but the red threes left in the side's hands) - the largest red-three
+         loss: six exposed without the canastas (-1000, Dutch red3_unqualified -600) or, with
+         manual red threes, some exposed and the others in the side's hands (-100 each, or -750
+         per player holding one under per_player_750: at most -1900 with partners).
+    Match scope (a seat's return is its side's cumulative score): the match ends after the deal
+    in which a side reaches target_score, or after max_deals deals (S-D24), so before the last
+    deal every side was below target_score: hi = min(max_deals * hi_deal, target_score - 1 + hi_deal);
+    lo = max_deals * lo_deal."""
+    o = _resolved(opts)
+    lo, hi = _deal_bounds(o)
+    if o["scope"] == "match":
+        n = o["max_deals"]
+        return float(n * lo), float(min(n * hi, o["target_score"] - 1 + hi))
+    return float(lo), float(hi)
+
+
+def _deal_length(o):
+    N = o["players"]
+    h = o["hand_size"] or (13 if N == 6 else 15)
+    S = {2: 2, 3: 3, 4: 2, 5: 5, 6: 3}[N]
+    stock = max(0, 162 - N * h - 1)
+    fails = S * o["max_failed_melds"] if o["insufficient_initial_meld"] == "penalize" else 0
+    turns = stock + _MELDABLE + 1
+    adds = _MELDABLE * (1 + fails)
+    return 4 * turns + 3 * adds + fails + 6
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state(seed, deal) to a terminal state, for any sequence
+    of legal actions (per deal in deal scope; per match in match scope).
+
+    Per deal, with N players dealt h cards each, S sides, P = 156 meldable cards (all but the red
+    threes) and Z = 162 - N h - 1 cards at most in the stock after the deal and the upcard:
+    - turns T <= Z + P + 1: a turn begins with a draw (>= 1 stock card), a take of the pile (its
+      top card is melded, and a melded card never leaves the melds: MERGE keeps it on the table;
+      FAIL returns only the pending melds of a batch made from the hand, never a pile group), or
+      a decline (the last turn); a deal the stock cannot continue ends without an action (E2);
+    - per turn at most 4 actions besides the card moves: the draw or take, ASK and the answer
+      (once a turn), the discard;
+    - ADD moves one card from the hand to the stage, and staged cards only go into melds, so
+      ADDs <= P (1 + F), where F = S * max_failed_melds FAILs (penalize; S-D23) may each return
+      up to P cards to the hands (F = 0 under 'reject');
+    - each MELD or LAYOFF commits >= 1 new staged card (<= ADDs); a MERGE (2 actions) removes one
+      of the melds the MELDs made (<= ADDs / 2 merges); FAIL <= F; PLACE_RED3 <= 6.
+    So L_deal = 4 T + 3 P (1 + F) + F + 6 (1506 for the default 4 players); in match scope
+    max_deals * L_deal (S-D24: the match ends after max_deals deals)."""
+    o = _resolved(opts)
+    n = _deal_length(o)
+    return n * o["max_deals"] if o["scope"] == "match" else n
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
