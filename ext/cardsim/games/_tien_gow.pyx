@@ -20,8 +20,8 @@ Supreme is not a military pair) and a two-pair play beats another when its highe
 both pairs of it (dominorules: "one of the pairs must be of a higher value than either of those
 led"); hk_bonuses pays 2 chips from each opponent to whoever shows a Supreme or a 5-1 civil pair
 face up before the final trick, multiplies the settlement by 4 when the final trick is won with a
-quad, and when a final single 2-1 lead is won by a 4-2 the leader pays double what every loser
-owes (payments the winner owes are unchanged); with the increasing multiplier a losing banker who
+quad, and when a final single 2-1 lead is won by a 4-2, whoever beat the 2-1 in between (T13),
+the leader pays double what every loser owes (payments the winner owes are unchanged); with the increasing multiplier a losing banker who
 took more than 4 tricks is paid unmultiplied (navpil's rule set).
 
 Core mechanisms used: the deal is the core `shuffle`; the current trick is a `TrickRecord` (the
@@ -285,9 +285,12 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         hk_show(s, c, p, ci, final)
     elif mode == TG_MODE_UP:
         ci = tg_classify(&c.rules, &s.tplay[t][p])
-        if final and c.hk and ci == TG_SIX and s.high_combo == TG_THREE and s.high_seat == s.cur.leader:
-            s.catch_leader = s.cur.leader
-        elif s.catch_leader >= 0:
+        # hk catch (T10, T13): the final trick is a single whose lead was the 2-1 and the 4-2 now
+        # holds it, whoever beat the 2-1 in between; any later BEAT takes the trick and lifts it
+        if (final and c.hk and ci == TG_SIX and s.tsize[t] == 1
+                and tg_classify(&c.rules, &s.tplay[t][s.tleader[t]]) == TG_THREE):
+            s.catch_leader = s.tleader[t]
+        else:
             s.catch_leader = -1
         s.high_combo = ci
         s.high_seat = p
