@@ -75,6 +75,7 @@ from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_a
                                   trick_index_of, trick_set_winner)
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
+from cardsim.core._engine import _short
 from cardsim.games._tien_gow_greedy cimport tg_greedy
 from cardsim.games._tien_gow_rules cimport (
     TGRules, TGCombo, TG_IDS, TG_CIVIL, TG_TILES, TG_NP, TG_HAND, TG_NCAT, CAT_SUPREME, CAT_PAIR_CIVIL,
@@ -543,35 +544,37 @@ AMBIGUOUS = {"雜九": (11, 12), "nines": (11, 12), "nine": (11, 12), "chop gow"
              "雜五": (18, 19), "fives": (18, 19), "five": (18, 19), "chop ng": (18, 19)}
 
 
-def tile_str(int k):
-    return TILES[k]
+def tile_str(k):
+    return TILES[check_int(k, "tien_gow: a tile identity", 0, TG_IDS - 1, ParseError)]
 
 
 def parse_tile(text):
     """'6-6', '4-2', low end first '1-3', or a name of §2.1 that names one tile ('Heaven', '天',
     'Goose', '二四') -> identity 0..20."""
     if not isinstance(text, str):
-        raise ParseError(f"tien_gow: a tile is a string such as '6-6', '4-2' or 'Heaven', got {text!r}")
+        raise ParseError(f"tien_gow: a tile is a string such as '6-6', '4-2' or 'Heaven', got {_short(text)}")
     t = text.strip().lower()
     if t in NAMES:
         return NAMES[t]
     if t in AMBIGUOUS:
         a, b = AMBIGUOUS[t]
-        raise ParseError(f"tien_gow: {text!r} names two tiles ({TILES[a]} and {TILES[b]}); write the pips")
+        raise ParseError(f"tien_gow: {_short(text)} names two tiles ({TILES[a]} and {TILES[b]}); write the pips")
     parts = t.replace("–", "-").split("-")
     if len(parts) == 2 and all(len(x) == 1 and x in "123456" for x in parts):
         hi, lo = max(parts), min(parts)
         key = f"{hi}-{lo}"
         if key in TILES:
             return TILES.index(key)
-    raise ParseError(f"tien_gow: cannot parse tile {text!r}; tiles are written by their pips, high end first "
+    raise ParseError(f"tien_gow: cannot parse tile {_short(text)}; tiles are written by their pips, high end first "
                      f"('6-6', '4-2', '2-1'; '1-3' is accepted too), or named ('Heaven', '天', 'Six')")
 
 
 def tiles_to_ids(tiles, what="tiles"):
     """Parse a list of tile strings (at most the copies of the set) -> list of identities."""
     if not isinstance(tiles, (list, tuple)):
-        raise ParseError(f"tien_gow: {what} must be a list of tile strings, got {tiles!r}")
+        raise ParseError(f"tien_gow: {what} must be a list of tile strings, got {_short(tiles)}")
+    if len(tiles) > TG_TILES:
+        raise ParseError(f"tien_gow: {what} hold at most the {TG_TILES} tiles of the set, got {len(tiles)}")
     ids = [parse_tile(x) for x in tiles]
     for k in set(ids):
         if ids.count(k) > COPIES[k]:
@@ -700,8 +703,9 @@ cdef class TienGowSpec(GameSpec):
             "deal_winner": None if st.deal_winner < 0 else st.deal_winner,
         }
 
-    def combo_tiles(self, int ci):
-        cdef TGCombo* cb = &self.c.rules.combo[ci]
+    def combo_tiles(self, ci):
+        cdef TGCombo* cb = &self.c.rules.combo[check_int(ci, "tien_gow: a combination index", 0,
+                                                         self.c.rules.ncombo - 1, ConfigError)]
         cdef Hand h
         hand_clear(&h)
         h.layer[0] = cb.one
@@ -748,7 +752,7 @@ cdef class TienGowSpec(GameSpec):
         if tricks is None:
             tricks = [m if q == leader else 0 for q in range(TG_NP)]
         if not isinstance(tricks, (list, tuple)) or len(tricks) != TG_NP:
-            raise ConfigError(f"tien_gow: tricks must be a list of 4 counts, got {tricks!r}")
+            raise ConfigError(f"tien_gow: tricks must be a list of 4 counts, got {_short(tricks)}")
         tricks = [check_int(x, "tien_gow: a trick count", 0, m, ConfigError) for x in tricks]
         if sum(tricks) != m or (m > 0 and tricks[leader] == 0):
             raise ConfigError(f"tien_gow: tricks must be 4 counts >= 0 summing to {m} (tiles already played per "
@@ -781,10 +785,12 @@ cdef class TienGowSpec(GameSpec):
 
 
 # ---- oracles' helpers ---------------------------------------------------------------------------
-def staged_plays(State s):
+def staged_plays(s):
     """Every whole play reachable from s through the factored actions: a sorted list of
     (face_up, tiles) pairs, tiles strongest first (for the brute-force cross-check and
-    legal_plays)."""
+    legal_plays). `s` must be a tien_gow State (ConfigError otherwise)."""
+    if not isinstance(s, State) or not isinstance((<State>s).spec, TienGowSpec):
+        raise ConfigError(f"tien_gow: staged_plays needs a tien_gow State, got {_short(s)}")
     out = set()
     _walk(s, (), out)
     return sorted(out)
