@@ -17,10 +17,17 @@ Options (the spec's §7 variants, defaults first):
   scoring            "table" (§6.1 with point_table) or "sung" (Sung's score)
   point_table        points for a win with 6..12 tricks, default (1, 2, 4, 8, 16, 32, 128) (X12)
   rounds             counted rounds of a match (scope="match"), default 4 (§6.3)
+  claim_after_last_trick  True (X16: a claim window follows every trick, the last one too, as
+                     §5.5 says) or False (X11 settles the round right after the last trick)
+  max_redeals        10 (X17): void deals redealt in one round; one more void ends the round
+                     with no winner (no payments, counted), so every round and match ends
   scope              "deal" (one counted round) or "match"
+
+Bounds (the shared protocol): `return_bounds(opts)` and `max_game_length(opts)` below.
 """
 from __future__ import annotations
 
+from cardsim.core._engine import GameSpec, State, _short
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _six_tigers as _st
 from cardsim.games import _six_tigers_rules as _r
@@ -52,6 +59,10 @@ OPTIONS = (
     Option("scoring", "table", "the point table of §6.1, or Sung's score (§7)", choices=("table", "sung")),
     Option("point_table", DEFAULT_TABLE, "points for a win with 6..12 tricks (X12)", validate=_point_table),
     Option("rounds", 4, "counted rounds of a match, scope='match' (§6.3)", kind=int, min=1, max=1000),
+    Option("claim_after_last_trick", True, "a claim window follows the last trick too (§5.5 'after every trick', "
+           "X16); False: X11 settles the round at once", kind=bool),
+    Option("max_redeals", 10, "void deals redealt in one round; one more void ends it with no winner (X17)",
+           kind=int, min=0, max=1000),
     SCOPE,
 )
 PRESETS: dict[str, dict] = {
@@ -68,6 +79,8 @@ CONFORMANCE_CONFIGS = (
     {"scoring": "sung"},
     {"players": 3},
     {"scope": "match", "rounds": 2},
+    {"claim_after_last_trick": False},
+    {"scope": "match", "rounds": 3, "max_redeals": 0},
 )
 
 RULE_OPTIONS = ("set_order", "cloud_in_sets")
