@@ -574,7 +574,8 @@ def tiles_to_ids(tiles, what="tiles"):
     if not isinstance(tiles, (list, tuple)):
         raise ParseError(f"tien_gow: {what} must be a list of tile strings, got {_short(tiles)}")
     if len(tiles) > TG_TILES:
-        raise ParseError(f"tien_gow: {what} hold at most the {TG_TILES} tiles of the set, got {len(tiles)}")
+        raise ParseError(f"tien_gow: {what}: a list of tiles holds at most the {TG_TILES} tiles of the set, got "
+                         f"{len(tiles)}")
     ids = [parse_tile(x) for x in tiles]
     for k in set(ids):
         if ids.count(k) > COPIES[k]:

@@ -25,6 +25,8 @@ Options (§7, DESIGN §4 names; the first value is the default):
   num_deals             16: deals of a match (scope="match", T5)
   bankroll              None; an int: the match stops when a balance falls below -bankroll
   scope                 "deal" or "match"
+
+Bounds (the shared protocol): `return_bounds(opts)` and `max_game_length(opts)` below.
 """
 from __future__ import annotations
 
