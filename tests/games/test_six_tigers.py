@@ -322,6 +322,8 @@ def test_x11_x13_x14_dreamer_matches_with_special_liability():
     play(s, ["SHI7", "SUO7", "XIAN7"])
     play(s, ["SHI2", "SHI3", "SHI4"], face_down=True)
     play(s, ["SUO2", "SUO3", "SUO4"], face_down=True)
+    assert s.phase == "claim" and s.current_player == 3       # the window after the last trick (X16)
+    s.apply(CONTINUE)                                           # nobody claims: X11 gives the same
     v = view(s)
     assert s.is_terminal() and v["winner"] == 3 and v["t"] == 6 and v["t_dream"] == 8
     # winner: P(6) = 1 from each loser, dreamer P(8) = 4 from each loser; special seat 1 pays it all
@@ -356,9 +358,10 @@ def test_x12_x6_five_tigers(declare):
 
 
 # ---- X-15 / X11 end without a claim ----------------------------------------------------------------
+@pytest.mark.parametrize("last", [True, False])
 @pytest.mark.parametrize("tricks,winner,pay", [([5, 4, 0, 2], 0, [2, -1, 0, -1]), ([3, 4, 0, 4], None, [0, 0, 0, 0])])
-def test_x15_no_claim(tricks, winner, pay):
-    g = cardsim.make("six_tigers")
+def test_x15_no_claim(tricks, winner, pay, last):
+    g = cardsim.make("six_tigers", claim_after_last_trick=last)
     hands = [["SHI9"], ["GUAN2"], ["SUO5"], ["XIAN2"]]
     s = scenario(g, hands, dealer=0, declarer=0, played=[rest_of(*hands), [], [], []], tricks=tricks)
     while s.phase == "claim":
@@ -366,6 +369,10 @@ def test_x15_no_claim(tricks, winner, pay):
     play(s, ["SHI9"])
     s.apply(s.legal_actions()[0])
     s.apply(s.legal_actions()[0])
+    if last and winner is not None:
+        assert s.phase == "claim" and s.current_player == 0     # X16: 6 tricks, asked after the last trick
+    while s.phase == "claim":
+        s.apply(CONTINUE)
     v = view(s)
     assert s.is_terminal() and not v["claimed"] and v["winner"] == winner
     assert list(s.returns()) == pay
@@ -373,8 +380,9 @@ def test_x15_no_claim(tricks, winner, pay):
 
 def test_x11_first_to_six_wins_a_tie():
     # seat 1 has had 6 tricks since before this position; seat 0 reaches 6 with the last trick:
-    # 6 and 6, the one who reached 6 first (seat 1) wins with t = 6
-    g = cardsim.make("six_tigers")
+    # 6 and 6, the one who reached 6 first (seat 1) wins with t = 6 (no window after the last
+    # trick here; with the default X16 window see tests/games/test_six_tigers_last_trick.py)
+    g = cardsim.make("six_tigers", claim_after_last_trick=False)
     hands = [["SHI9"], ["GUAN2"], ["SUO5"], ["XIAN2"]]
     s = scenario(g, hands, dealer=0, declarer=0, played=[rest_of(*hands), [], [], []], tricks=[5, 6, 0, 0])
     while s.phase == "claim":

@@ -34,6 +34,8 @@ ctypedef struct STConfig:
     int32_t sung             # scoring = "sung" (else the point table)
     int32_t match            # scope = "match"
     int32_t rounds           # counted rounds of a match (4)
+    int32_t claim_last       # claim_after_last_trick (X16): a claim window follows the last trick too
+    int32_t max_redeals      # X17: void deals redealt in one round before it is abandoned
     int32_t table[7]         # points for t = 6..12 tricks
     STRules rules            # set order and CLOUD in sets
 
@@ -79,6 +81,7 @@ ctypedef struct STState:
     int8_t claimed           # the round ended by a claim
     int16_t round_no         # counted rounds finished
     int16_t voids            # void (all-pass) rounds redealt
+    int16_t redeals          # void deals redealt in the current round (X17 cap)
     int32_t last[4]          # payments of the last counted round
     int32_t score[4]         # cumulative points
 

@@ -10,9 +10,13 @@ state machine; the pure rules (patterns, old cards, beating, trick winner, payme
 is silent (documented in docs/rules/six_tigers.md "Engine choices"):
   * claim windows ask every active player who could still be eligible on public facts
     (tricks + min(cards held, 7) >= 6), so who is asked never reveals a count; CLAIM is legal
-    only with a count >= 6. No window follows the last trick (X11 settles the round).
+    only with a count >= 6. A window follows every trick, the last one too (X16, option
+    claim_after_last_trick; with False, X11 settles the round right after the last trick).
   * a void round (everyone passed) is redealt inside the same state (scope "deal" covers one
-    counted round); a policy that always passes never ends, as at a table.
+    counted round); after max_redeals void deals in one round (default 10) the next void one
+    ends the round with no winner and no payments, counted as a round (X17), so a policy that
+    always passes still ends.
+  * scenarios refuse positions no deal reaches where they could break the round (X18).
   * 3 players (option players=3): no dreamer; 12 cards each from the dealer, the 37th card is
     set aside face down unseen (it counts as not played for the old cards).
   * At the end of a round the dreamer's card, the claimed old cards and a Five Tigers hand are
@@ -69,6 +73,7 @@ from cardsim.games._six_tigers_rules cimport (
     st_sung_points, st_payments)
 
 from cardsim.core.notation import disjoint_hands
+from cardsim.core._engine import _short
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games._six_tigers_rules import card_str, parse_card, mask_to_cards, cards_to_mask
 
@@ -190,6 +195,7 @@ cdef void finish_round(STState* s, const STConfig* c, uint64_t win) noexcept nog
     for q in range(c.nplayers):
         s.score[q] += s.last[q]
     s.round_no += 1
+    s.redeals = 0
     staged_clear(&s.stg)
     if c.match and s.round_no < c.rounds:
         s.dealer = s.next_dealer
@@ -257,7 +263,10 @@ cdef void advance_window(STState* s, const STConfig* c) noexcept nogil:
             s.turn = q
             return
         s.claim_pos += 1
-    start_trick(s)
+    if s.hand[s.trick.leader] == 0:
+        end_without_claim(s, c)     # the window after the last trick passed without a claim (X11)
+    else:
+        start_trick(s)
 
 cdef void open_window(STState* s, const STConfig* c, int first) noexcept nogil:
     """A claim window in play order starting with `first` (the dealer before the first lead,
@@ -286,7 +295,12 @@ cdef void end_declare(STState* s, const STConfig* c) noexcept nogil:
             finish_round(s, c, st_tigers())
             return
     if s.declarer < 0:
+        if s.redeals >= c.max_redeals:
+            s.winner = -1               # X17: the round is abandoned: no winner, counted
+            finish_round(s, c, 0)
+            return
         s.voids += 1
+        s.redeals += 1
         s.dealer = s.next_dealer
         deal_round(s, c)
         return
@@ -420,11 +434,11 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
         s.reach6[w] = s.ntricks
     s.trick_winner[s.ntricks] = w
     s.ntricks += 1
-    if s.hand[w] == 0:
+    if s.hand[w] == 0 and not c.claim_last:
         s.trick.leader = w
         end_without_claim(s, c)
         return
-    open_window(s, c, w)
+    open_window(s, c, w)        # after the last trick too (X16): then X11 if nobody claims
 
 cdef bint lead_extendable(const STState* s, const STConfig* c, uint64_t P, bint* whole) noexcept nogil:
     """Whether the staged lead P can take more cards; *whole = P is a legal lead."""
@@ -610,6 +624,8 @@ cdef class SixTigersSpec(GameSpec):
         self.c.sung = opts["scoring"] == "sung"
         self.c.match = opts["scope"] == "match"
         self.c.rounds = opts["rounds"]
+        self.c.claim_last = opts["claim_after_last_trick"]
+        self.c.max_redeals = opts["max_redeals"]
         for i in range(7):
             self.c.table[i] = table[i]
         self.c.rules.set_natural = opts["set_order"] == "natural"
@@ -730,7 +746,15 @@ cdef class SixTigersSpec(GameSpec):
         state is in DECLARE (the dealer first); with a seat (or -1: everybody passed) the
         declaration is over: §4.1 rotation, the special player, Five Tigers, then the claim
         window and the lead of `leader` (default the dealer). Not replayable. Raises
-        ConfigError / ParseError before building."""
+        ConfigError / ParseError before building.
+
+        Positions no real deal reaches are refused where they could break the round (X18):
+        before the declaration (declarer=None) nothing has been played, so `played`, `tricks`
+        and `leader` must be absent (the hands are then the whole deal, 12 cards each); the
+        dreamer has no tricks; with n cards in each active hand every active player has played
+        12 - n cards, and a trick credits as many tricks as cards each player played, so the
+        active players' tricks sum to at most 12 - n (a count, tricks + old cards held, then
+        never exceeds 12, the top of the point table); a leader needs a declarer."""
         cdef State s
         cdef STState* st
         N = self.c.nplayers
@@ -752,12 +776,18 @@ cdef class SixTigersSpec(GameSpec):
         rest = ((1 << 37) - 1) & ~allm
         if bin(rest).count("1") > (1 if N == 3 else 0):
             raise ConfigError(f"six_tigers: every card must be held or played; missing {mask_to_cards(rest)}")
+        n = len(hands[d])
         tr = [0] * 4
         if tricks is not None:
-            if not isinstance(tricks, (list, tuple)) or len(tricks) != N:
-                raise ConfigError(f"six_tigers: tricks must list {N} ints")
+            if isinstance(tricks, (str, bytes)) or not isinstance(tricks, (list, tuple)) or len(tricks) != N:
+                raise ConfigError(f"six_tigers: tricks must list {N} ints, got {_short(tricks)}")
             for q in range(N):
-                tr[q] = check_int(tricks[q], f"six_tigers: tricks[{q}]", 0, 12, ConfigError)
+                tr[q] = check_int(tricks[q], f"six_tigers: tricks[{q}]", 0, 12 - n, ConfigError)
+            if dreamer >= 0 and tr[dreamer]:
+                raise ConfigError(f"six_tigers: the dreamer (seat {dreamer}) never plays, so has no tricks")
+            if sum(tr) > 12 - n:
+                raise ConfigError(f"six_tigers: with {n} cards in each active hand, each active player has played "
+                                  f"{12 - n} cards, so at most {12 - n} tricks were credited in all; got {tr[:N]}")
         if declarer is not None:
             declarer = check_int(declarer, "six_tigers: declarer", -1, N - 1, ConfigError)
             if declarer == dreamer and declarer >= 0:
@@ -766,11 +796,18 @@ cdef class SixTigersSpec(GameSpec):
             leader = check_int(leader, "six_tigers: leader", 0, N - 1, ConfigError)
             if leader == dreamer:
                 raise ConfigError("six_tigers: the dreamer never leads")
+        if declarer is None and (any(pl) or any(tr) or leader is not None):
+            raise ConfigError("six_tigers: with declarer=None the round is before the declaration, where nothing "
+                              "has been played: give no played cards, tricks or leader (or give a declarer)")
+        if leader is not None and (declarer is None or declarer < 0):
+            raise ConfigError("six_tigers: a leader needs a declarer (a seat who declared; -1 means everybody "
+                              "passed and the round is redealt)")
         s = self._scenario_state()
         st = <STState*>self._data(s)
         st.dealer = d
         st.round_no = 0
         st.voids = 0
+        st.redeals = 0
         deal_round(st, &self.c)
         for q in range(4):
             st.hand[q] = masks[q] if q < N else 0

@@ -15,7 +15,6 @@ from cardsim.core._rng cimport Rng, rng_next
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._engine cimport State, GameSpec
-from cardsim.errors import CardsimError
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.games._six_tigers_rules cimport (
     STPlay, ST_MAX_PLAYS, PT_NONE, PT_SINGLE, st_bit, st_full, st_suit_mask, st_fixed_old, st_suit,
@@ -150,7 +149,7 @@ cdef bint replay_ok(const WorldCtx* w, const uint64_t* hands, const uint64_t* gr
         win = s.trick_winner[t]
         tr[win] += s.trick_k[t]
         if h[win] == 0:
-            break                                        # the last trick: no window (X11)
+            break                   # the last trick: its window (X16) sees only public tricks
         if not window_ok(w, t, h, tr, st_old_mask(played_up if c.old_public else played_c)):
             return False
     if stars:
@@ -477,19 +476,22 @@ cdef int st_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
 
 
 # ---- test hook: the true world must always pass the replay check ---------------------------------
-def _true_world_ok(State s not None, int p):
+def _true_world_ok(s, p):
     """replay_ok on the state's own hidden cards, for observer p (a test hook: a resample can
-    only succeed if the truth is consistent)."""
-    cdef STState* st = <STState*>s.spec._data(s)
-    if s.spec.name != "six_tigers" or not 0 <= p < 4:
-        raise CardsimError("six_tigers: _true_world_ok needs a Six Tigers State and a seat 0..3")
+    only succeed if the truth is consistent). s: a six_tigers State, p: a seat."""
+    from cardsim.errors import ConfigError
+    from cardsim.core._engine import check_int
+    if not isinstance(s, State) or (<State>s).spec.name != "six_tigers":
+        raise ConfigError("six_tigers: _true_world_ok needs a six_tigers State")
+    p = check_int(p, "six_tigers: observer", 0, (<State>s).spec.num_players - 1, ConfigError)
+    cdef STState* st = <STState*>(<State>s).data
     cdef WorldCtx w
     cdef uint64_t hands[4]
     cdef uint64_t group[48]
     cdef uint64_t up[48]
     cdef int q
     w.s = st
-    w.c = <const STConfig*>s.spec.cfg
+    w.c = <const STConfig*>(<State>s).spec.cfg
     w.p = p
     for q in range(4):
         hands[q] = st.hand[q]

@@ -12,7 +12,7 @@ cdef enum:
     PT_SINGLE = 1            # one card
     PT_RUN = 2               # >= 3 consecutive numbers of one suit
     PT_SET = 3               # 3 or 4 cards of one number
-    ST_MAX_PLAYS = 160       # room for every lead / beat of a 12-card hand (bound in the .pyx)
+    ST_MAX_PLAYS = 208       # room for every lead / beat of any card mask, even all 37 (bound in the .pyx)
 
 ctypedef struct STRules:
     int32_t set_natural      # set order 9 > 8 > ... > 1 (else X4: 9 > 1 > 8 > ... > 2)

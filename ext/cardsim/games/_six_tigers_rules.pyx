@@ -8,10 +8,12 @@ winner (§5.1), the dreamer's matches and the payments (§6). The state machine
 Card identity: suit * 9 + (number - 1) with suits SHI, GUAN, SUO, XIAN = 0..3 (strongest first),
 CLOUD = 36. Numbers of one suit are consecutive bits, so a run is a block of set bits.
 
-Bound on the enumerations (ST_MAX_PLAYS = 160): a 12-card hand has at most 12 singles, at most
+Bound on the enumerations (ST_MAX_PLAYS = 208): a 12-card hand has at most 12 singles, at most
 28 runs in one fully held suit (sum over lengths 3..9 of 10 - L) plus one run in the three
 cards left, and at most 3 numbers held four times (5 sets each, 15 with CLOUD as a 1): well
-under 160 plays.
+under 160 plays. Even a mask of all 37 cards has 37 singles, 4 x 28 runs, 8 x 5 sets and 15
+sets of ones (204 plays), so no mask can overflow a buffer; the Python entry points still
+refuse hands of more than 12 cards (no real hand is larger).
 """
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
@@ -307,62 +309,108 @@ cdef void st_payments(int nplayers, const int8_t* active, int winner, int specia
 
 
 # ---- Python entry points for the oracles (masks in, ints / masks out) ---------------------------
-def py_rules(bint set_natural=False, bint cloud_in_sets=False):
-    return (set_natural, cloud_in_sets)
+# Each checks what it is given before a kernel reads it (ConfigError naming what is allowed): card
+# masks within the 37 cards, hands of at most 12 cards (the enumerations' buffers), seats and
+# player counts within the 4 slots of the payment arrays.
+from cardsim.core._engine import check_int, _short
 
-cdef inline void fill_rules(STRules* r, tuple rules):
+cdef uint64_t FULL = ((<uint64_t>1) << 37) - 1
+
+cdef uint64_t mask_arg(object m, str what, int max_cards=37) except? 0:
+    cdef uint64_t v = check_int(m, f"six_tigers: {what} (a card mask of the 37 cards)", 0, int(FULL), _config_error())
+    if cs_popcount(v) > max_cards:
+        raise _config_error()(f"six_tigers: {what} holds at most {max_cards} cards, got {cs_popcount(v)}")
+    return v
+
+cdef object _config_error():
+    from cardsim.errors import ConfigError
+    return ConfigError
+
+cdef void fill_rules(STRules* r, object rules) except *:
+    ok = isinstance(rules, tuple) and len(rules) == 2
+    if ok:
+        for x in rules:
+            if not isinstance(x, int) or x not in (0, 1):
+                ok = False
+    if not ok:
+        raise _config_error()(f"six_tigers: rules must be py_rules(set_natural, cloud_in_sets), got {_short(rules)}")
     r.set_natural = rules[0]
     r.cloud_in_sets = rules[1]
 
-def py_pattern(uint64_t m, tuple rules):
+def py_rules(bint set_natural=False, bint cloud_in_sets=False):
+    return (set_natural, cloud_in_sets)
+
+def py_pattern(m, rules):
     """(type, size, key) of a card mask; type 0 = no pattern."""
     cdef STRules r
     cdef STPlay p
+    cdef uint64_t mm = mask_arg(m, "a play")
     fill_rules(&r, rules)
-    st_pattern(m, &r, &p)
+    st_pattern(mm, &r, &p)
     return (p.type, p.size, p.key)
 
-def py_trick_winner(list plays, tuple rules):
+def py_trick_winner(plays, rules):
+    """Index of the winning play: plays = 1..4 card masks, the lead first."""
     cdef STRules r
-    cdef uint64_t ps[8]
+    cdef uint64_t ps[4]
+    cdef int i
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 4:
+        raise _config_error()(f"six_tigers: plays must be a list of 1..4 card masks, got {_short(plays)}")
     fill_rules(&r, rules)
-    for i, m in enumerate(plays[:8]):
-        ps[i] = m
-    return st_trick_winner(ps, min(len(plays), 8), &r)
+    for i in range(len(plays)):
+        ps[i] = mask_arg(plays[i], f"play {i}", 12)
+    return st_trick_winner(ps, len(plays), &r)
 
-def py_old_mask(uint64_t played):
-    return st_old_mask(played)
+def py_old_mask(played):
+    return st_old_mask(mask_arg(played, "played"))
 
-def py_leads(uint64_t hand, uint64_t played, bint special, tuple rules):
+def py_leads(hand, played, bint special, rules):
+    """Every legal lead of a hand (masks; any mask fits the buffer, see ST_MAX_PLAYS)."""
     cdef STRules r
     cdef uint64_t buf[ST_MAX_PLAYS]
+    cdef uint64_t h = mask_arg(hand, "a hand"), pm = mask_arg(played, "played")
     fill_rules(&r, rules)
-    n = st_enum_leads(hand & st_full(), st_old_mask(played), special, &r, buf)
+    n = st_enum_leads(h, st_old_mask(pm), special, &r, buf)
     return [buf[i] for i in range(n)]
 
-def py_beats(uint64_t hand, uint64_t high, tuple rules):
+def py_beats(hand, high, rules):
+    """Every play of a hand that beats the play `high` (masks; any mask fits the buffer)."""
     cdef STRules r
-    cdef STPlay h
+    cdef STPlay hp
     cdef uint64_t buf[ST_MAX_PLAYS]
+    cdef uint64_t h = mask_arg(hand, "a hand"), hm = mask_arg(high, "the high play")
     fill_rules(&r, rules)
-    if st_pattern(high, &r, &h) == PT_NONE:
+    if st_pattern(hm, &r, &hp) == PT_NONE:
         return []
-    n = st_enum_beats(hand & st_full(), &h, &r, buf)
+    n = st_enum_beats(h, &hp, &r, buf)
     return [buf[i] for i in range(n)]
 
-def py_dream_matches(uint64_t win_cards, int dream_card):
-    return st_dream_matches(win_cards, dream_card)
+def py_dream_matches(win_cards, dream_card):
+    return st_dream_matches(mask_arg(win_cards, "the winning cards"),
+                            check_int(dream_card, "six_tigers: the dreamer's card", 0, ST_DECK - 1, _config_error()))
 
-def py_sung_points(int t, uint64_t win_cards, bint five_tigers):
-    return st_sung_points(t, win_cards, five_tigers)
+def py_sung_points(t, win_cards, bint five_tigers):
+    return st_sung_points(check_int(t, "six_tigers: t (tricks)", 0, 12, _config_error()),
+                          mask_arg(win_cards, "the winning cards"), five_tigers)
 
-def py_payments(int nplayers, list active, int winner, int special, int dreamer, int pts, int dream_pts):
+def py_payments(nplayers, active, winner, special, dreamer, pts, dream_pts):
+    """Net payments of a round (see st_payments): nplayers 3 or 4, active = nplayers flags,
+    winner / special / dreamer a seat or -1, points 0..10**6."""
     cdef int8_t act[4]
     cdef int32_t out[4]
-    for i in range(nplayers):
+    E = _config_error()
+    cdef int n = check_int(nplayers, "six_tigers: nplayers", 3, 4, E)
+    if isinstance(active, (str, bytes)) or not isinstance(active, (list, tuple)) or len(active) != n:
+        raise E(f"six_tigers: active must list {n} flags, got {_short(active)}")
+    cdef int w = check_int(winner, "six_tigers: winner", -1, n - 1, E)
+    cdef int sp = check_int(special, "six_tigers: special", -1, n - 1, E)
+    cdef int dr = check_int(dreamer, "six_tigers: dreamer", -1, n - 1, E)
+    cdef int p1 = check_int(pts, "six_tigers: pts", 0, 1_000_000, E)
+    cdef int p2 = check_int(dream_pts, "six_tigers: dream_pts", 0, 1_000_000, E)
+    for i in range(n):
         act[i] = 1 if active[i] else 0
-    st_payments(nplayers, act, winner, special, dreamer, pts, dream_pts, out)
-    return [out[i] for i in range(nplayers)]
+    st_payments(n, act, w, sp, dr, p1, p2, out)
+    return [out[i] for i in range(n)]
 
 
 # ---- card notation (DESIGN §4): suit word then number, CLOUD ------------------------------------
@@ -374,8 +422,9 @@ CLOUD_NAMES = ("CLOUD", "WANSIN", "雲綫")
 DISPLAY_ORDER = tuple(s * 9 + n for s in range(4) for n in range(8, -1, -1)) + (ST_CLOUD,)
 
 
-def card_str(int c):
+def card_str(c):
     """'SHI9', 'GUAN1', ..., 'CLOUD'."""
+    c = check_int(c, "six_tigers: a card id", 0, ST_DECK - 1, _config_error())
     if c == ST_CLOUD:
         return "CLOUD"
     return SUITS[c // 9] + str(c % 9 + 1)
@@ -386,26 +435,35 @@ def parse_card(text):
     and the characters 拾 貫 索 綫 雲綫) -> card id 0..36. Anything else raises ParseError."""
     from cardsim.errors import ParseError
     if not isinstance(text, str):
-        raise ParseError(f"six_tigers: a card must be a string like 'SHI9' or 'CLOUD', got {text!r}")
+        raise ParseError(f"six_tigers: a card must be a string like 'SHI9' or 'CLOUD', got {_short(text)}")
     t = text.strip().upper()
     if t in CLOUD_NAMES:
         return ST_CLOUD
     n = len(t)
     if n >= 2 and t[n - 1] in "123456789" and t[:n - 1] in SUIT_ALIASES:
         return SUIT_ALIASES[t[:n - 1]] * 9 + int(t[n - 1]) - 1
-    raise ParseError(f"six_tigers: malformed card {text!r}; expected a suit (SHI GUAN SUO XIAN, or "
+    raise ParseError(f"six_tigers: malformed card {_short(text)}; expected a suit (SHI GUAN SUO XIAN, or "
                      f"SUP GON ZOK SIN) then a number 1-9, e.g. 'SHI9', 'GUAN1', or CLOUD (WANSIN)")
 
 
-def mask_to_cards(uint64_t m):
+def mask_to_cards(m):
     """Cards of a mask in display order: SHI, GUAN, SUO, XIAN high to low, then CLOUD."""
+    m = mask_arg(m, "a card mask")
     return [card_str(c) for c in DISPLAY_ORDER if (m >> c) & 1]
 
 
 def cards_to_mask(cards):
     """Card strings -> mask; a bare string or a card given twice raises ParseError."""
-    from cardsim import cards as _cards
+    cdef uint64_t m = 0
+    cdef int c
     from cardsim.errors import ParseError
-    if not isinstance(cards, (list, tuple, str)):
-        raise ParseError(f"six_tigers: expected a list of card strings, got {cards!r}")
-    return _cards.ids_to_mask(cards, parse_card, "six_tigers")
+    if not isinstance(cards, (list, tuple)):
+        raise ParseError(f"six_tigers: expected a list of card strings, got {_short(cards)}")
+    if len(cards) > ST_DECK:
+        raise ParseError(f"six_tigers: a list of cards holds at most the {ST_DECK} cards of the pack, got {len(cards)}")
+    for t in cards:
+        c = parse_card(t)
+        if (m >> c) & 1:
+            raise ParseError(f"six_tigers: card {card_str(c)} given twice (the pack holds one of each)")
+        m |= st_bit(c)
+    return m

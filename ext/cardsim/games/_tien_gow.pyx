@@ -20,8 +20,8 @@ Supreme is not a military pair) and a two-pair play beats another when its highe
 both pairs of it (dominorules: "one of the pairs must be of a higher value than either of those
 led"); hk_bonuses pays 2 chips from each opponent to whoever shows a Supreme or a 5-1 civil pair
 face up before the final trick, multiplies the settlement by 4 when the final trick is won with a
-quad, and when a final single 2-1 lead is won by a 4-2 the leader pays double what every loser
-owes (payments the winner owes are unchanged); with the increasing multiplier a losing banker who
+quad, and when a final single 2-1 lead is won by a 4-2, whoever beat the 2-1 in between (T13),
+the leader pays double what every loser owes (payments the winner owes are unchanged); with the increasing multiplier a losing banker who
 took more than 4 tricks is paid unmultiplied (navpil's rule set).
 
 Core mechanisms used: the deal is the core `shuffle`; the current trick is a `TrickRecord` (the
@@ -75,6 +75,7 @@ from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_a
                                   trick_index_of, trick_set_winner)
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State, check_int
+from cardsim.core._engine import _short
 from cardsim.games._tien_gow_greedy cimport tg_greedy
 from cardsim.games._tien_gow_rules cimport (
     TGRules, TGCombo, TG_IDS, TG_CIVIL, TG_TILES, TG_NP, TG_HAND, TG_NCAT, CAT_SUPREME, CAT_PAIR_CIVIL,
@@ -285,9 +286,12 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         hk_show(s, c, p, ci, final)
     elif mode == TG_MODE_UP:
         ci = tg_classify(&c.rules, &s.tplay[t][p])
-        if final and c.hk and ci == TG_SIX and s.high_combo == TG_THREE and s.high_seat == s.cur.leader:
-            s.catch_leader = s.cur.leader
-        elif s.catch_leader >= 0:
+        # hk catch (T10, T13): the final trick is a single whose lead was the 2-1 and the 4-2 now
+        # holds it, whoever beat the 2-1 in between; any later BEAT takes the trick and lifts it
+        if (final and c.hk and ci == TG_SIX and s.tsize[t] == 1
+                and tg_classify(&c.rules, &s.tplay[t][s.tleader[t]]) == TG_THREE):
+            s.catch_leader = s.tleader[t]
+        else:
             s.catch_leader = -1
         s.high_combo = ci
         s.high_seat = p
@@ -540,35 +544,38 @@ AMBIGUOUS = {"雜九": (11, 12), "nines": (11, 12), "nine": (11, 12), "chop gow"
              "雜五": (18, 19), "fives": (18, 19), "five": (18, 19), "chop ng": (18, 19)}
 
 
-def tile_str(int k):
-    return TILES[k]
+def tile_str(k):
+    return TILES[check_int(k, "tien_gow: a tile identity", 0, TG_IDS - 1, ParseError)]
 
 
 def parse_tile(text):
     """'6-6', '4-2', low end first '1-3', or a name of §2.1 that names one tile ('Heaven', '天',
     'Goose', '二四') -> identity 0..20."""
     if not isinstance(text, str):
-        raise ParseError(f"tien_gow: a tile is a string such as '6-6', '4-2' or 'Heaven', got {text!r}")
+        raise ParseError(f"tien_gow: a tile is a string such as '6-6', '4-2' or 'Heaven', got {_short(text)}")
     t = text.strip().lower()
     if t in NAMES:
         return NAMES[t]
     if t in AMBIGUOUS:
         a, b = AMBIGUOUS[t]
-        raise ParseError(f"tien_gow: {text!r} names two tiles ({TILES[a]} and {TILES[b]}); write the pips")
+        raise ParseError(f"tien_gow: {_short(text)} names two tiles ({TILES[a]} and {TILES[b]}); write the pips")
     parts = t.replace("–", "-").split("-")
     if len(parts) == 2 and all(len(x) == 1 and x in "123456" for x in parts):
         hi, lo = max(parts), min(parts)
         key = f"{hi}-{lo}"
         if key in TILES:
             return TILES.index(key)
-    raise ParseError(f"tien_gow: cannot parse tile {text!r}; tiles are written by their pips, high end first "
+    raise ParseError(f"tien_gow: cannot parse tile {_short(text)}; tiles are written by their pips, high end first "
                      f"('6-6', '4-2', '2-1'; '1-3' is accepted too), or named ('Heaven', '天', 'Six')")
 
 
 def tiles_to_ids(tiles, what="tiles"):
     """Parse a list of tile strings (at most the copies of the set) -> list of identities."""
     if not isinstance(tiles, (list, tuple)):
-        raise ParseError(f"tien_gow: {what} must be a list of tile strings, got {tiles!r}")
+        raise ParseError(f"tien_gow: {what} must be a list of tile strings, got {_short(tiles)}")
+    if len(tiles) > TG_TILES:
+        raise ParseError(f"tien_gow: {what}: a list of tiles holds at most the {TG_TILES} tiles of the set, got "
+                         f"{len(tiles)}")
     ids = [parse_tile(x) for x in tiles]
     for k in set(ids):
         if ids.count(k) > COPIES[k]:
@@ -697,8 +704,9 @@ cdef class TienGowSpec(GameSpec):
             "deal_winner": None if st.deal_winner < 0 else st.deal_winner,
         }
 
-    def combo_tiles(self, int ci):
-        cdef TGCombo* cb = &self.c.rules.combo[ci]
+    def combo_tiles(self, ci):
+        cdef TGCombo* cb = &self.c.rules.combo[check_int(ci, "tien_gow: a combination index", 0,
+                                                         self.c.rules.ncombo - 1, ConfigError)]
         cdef Hand h
         hand_clear(&h)
         h.layer[0] = cb.one
@@ -745,7 +753,7 @@ cdef class TienGowSpec(GameSpec):
         if tricks is None:
             tricks = [m if q == leader else 0 for q in range(TG_NP)]
         if not isinstance(tricks, (list, tuple)) or len(tricks) != TG_NP:
-            raise ConfigError(f"tien_gow: tricks must be a list of 4 counts, got {tricks!r}")
+            raise ConfigError(f"tien_gow: tricks must be a list of 4 counts, got {_short(tricks)}")
         tricks = [check_int(x, "tien_gow: a trick count", 0, m, ConfigError) for x in tricks]
         if sum(tricks) != m or (m > 0 and tricks[leader] == 0):
             raise ConfigError(f"tien_gow: tricks must be 4 counts >= 0 summing to {m} (tiles already played per "
@@ -779,11 +787,11 @@ cdef class TienGowSpec(GameSpec):
 
 # ---- oracles' helpers ---------------------------------------------------------------------------
 def staged_plays(s):
-    """Every whole play reachable from s (a Tien Gow State) through the factored actions: a sorted
-    list of (face_up, tiles) pairs, tiles strongest first (for the brute-force cross-check and
-    legal_plays)."""
-    if type(s) is not State or (<State>s).spec.name != "tien_gow":
-        raise ConfigError(f"tien_gow: staged_plays needs a Tien Gow State, got {type(s).__name__}")
+    """Every whole play reachable from s through the factored actions: a sorted list of
+    (face_up, tiles) pairs, tiles strongest first (for the brute-force cross-check and
+    legal_plays). `s` must be a tien_gow State (ConfigError otherwise)."""
+    if not isinstance(s, State) or not isinstance((<State>s).spec, TienGowSpec):
+        raise ConfigError(f"tien_gow: staged_plays needs a tien_gow State, got {_short(s)}")
     out = set()
     _walk(s, (), out)
     return sorted(out)

@@ -197,8 +197,21 @@ cdef int tg_sort(const uint8_t* ids, int n, uint8_t* civil, uint8_t* military) n
 
 
 # ---- Python face of the pure rules (the oracles of cardsim.games.tien_gow call these) ----------
+# Every entry point checks what it is given before a kernel reads it (fixed buffers of 4 plays,
+# 4 seats, 32 tiles, 21 identities, the combination table): ConfigError naming what is allowed.
+from cardsim.core._engine import check_int, _short
+from cardsim.errors import ConfigError
+
 CATEGORIES = ("single_civil", "single_military", "pair_civil", "pair_military", "pair_mixed", "supreme",
               "triple_2c1m", "triple_1c2m", "quad", "two_pairs_civil", "two_pairs_military")
+
+
+cdef list int_list(object xs, str what, int nmin, int nmax, int lo, int hi):
+    """xs as a list of ints lo..hi with nmin..nmax entries (ConfigError otherwise)."""
+    if isinstance(xs, (str, bytes)) or not isinstance(xs, (list, tuple)) or not nmin <= len(xs) <= nmax:
+        raise ConfigError(f"tien_gow: {what} must be a list of {nmin}..{nmax} ints {lo}..{hi}, got {_short(xs)}")
+    return [check_int(x, f"tien_gow: an entry of {what}", lo, hi, ConfigError) for x in xs]
+
 
 cdef class Rules:
     """One configuration's combination table, for the oracles and the state machine's face."""
@@ -207,36 +220,42 @@ cdef class Rules:
     def __init__(self, bint fives_equal=True, bint mixed=True, bint two_pairs=False, bint supreme_beats_pairs=False):
         tg_rules_init(&self.r, fives_equal, mixed, two_pairs, supreme_beats_pairs)
 
-    def classify(self, list counts):
+    cdef int _ci(self, object ci, str what) except -1:
+        return check_int(ci, f"tien_gow: {what} (a combination index)", 0, self.r.ncombo - 1, ConfigError)
+
+    def classify(self, counts):
         """Combination index of a tile multiset given as 21 counts (0..2), or -1."""
         cdef Hand h
         cdef int k, c
+        cl = int_list(counts, "counts (one per tile identity)", TG_IDS, TG_IDS, 0, 2)
         h.layer[0] = h.layer[1] = h.layer[2] = h.layer[3] = 0
         for k in range(TG_IDS):
-            c = counts[k]
+            c = cl[k]
             if c >= 1:
                 h.layer[0] |= tbit(k)
             if c >= 2:
                 h.layer[1] |= tbit(k)
-            if c >= 3:
-                h.layer[2] |= tbit(k)
         return tg_classify(&self.r, &h)
 
-    def category(self, int ci):
-        return CATEGORIES[self.r.combo[ci].cat]
+    def category(self, ci):
+        return CATEGORIES[self.r.combo[self._ci(ci, "ci")].cat]
 
-    def strength(self, int ci):
-        return self.r.combo[ci].strength
+    def strength(self, ci):
+        return self.r.combo[self._ci(ci, "ci")].strength
 
-    def beats(self, int ci, int hi):
-        return bool(combo_beats(&self.r, ci, hi))
+    def beats(self, ci, hi):
+        return bool(combo_beats(&self.r, self._ci(ci, "ci"), self._ci(hi, "hi")))
 
-    def trick_winner(self, list plays):
+    def trick_winner(self, plays):
+        """plays[0] the lead's combination index, then 0..3 follows (an index, or -1 = discard)."""
         cdef int16_t p[4]
         cdef int i
-        for i in range(len(plays)):
-            p[i] = plays[i]
-        return tg_trick_winner(&self.r, p, len(plays))
+        pl = int_list(plays, "plays", 1, TG_NP, -1, self.r.ncombo - 1)
+        if pl[0] < 0:
+            raise ConfigError("tien_gow: plays[0] is the lead, a combination index >= 0")
+        for i in range(len(pl)):
+            p[i] = pl[i]
+        return tg_trick_winner(&self.r, p, len(pl))
 
     def combos(self):
         """Every combination of the table as (counts tuple, category, strength)."""
@@ -248,26 +267,33 @@ cdef class Rules:
         return out
 
 
-def settle(list tricks, int banker, int winner, int mult=2, bint increasing=False, bint shutout=False,
-           int factor=1, int catch_leader=-1):
-    """Net payments of one deal (list of 4 ints); arguments validated by the caller."""
+def settle(tricks, banker, winner, mult=2, bint increasing=False, bint shutout=False, factor=1, catch_leader=-1):
+    """Net payments of one deal (list of 4 ints). tricks: 4 counts 0..8; banker, winner seats
+    0..3; mult 1..10**6; factor 1..4; catch_leader -1 or a seat."""
     cdef int8_t t[4]
     cdef int32_t pay[4]
     cdef int i
+    tl = int_list(tricks, "tricks", TG_NP, TG_NP, 0, TG_HAND)
+    cdef int b = check_int(banker, "tien_gow: banker", 0, TG_NP - 1, ConfigError)
+    cdef int w = check_int(winner, "tien_gow: winner", 0, TG_NP - 1, ConfigError)
+    cdef int m = check_int(mult, "tien_gow: mult", 1, 1_000_000, ConfigError)
+    cdef int f = check_int(factor, "tien_gow: factor", 1, 4, ConfigError)
+    cdef int cl = check_int(catch_leader, "tien_gow: catch_leader", -1, TG_NP - 1, ConfigError)
     for i in range(TG_NP):
-        t[i] = tricks[i]
-    tg_settle(t, banker, winner, mult, increasing, shutout, factor, catch_leader, pay)
+        t[i] = tl[i]
+    tg_settle(t, b, w, m, increasing, shutout, f, cl, pay)
     return [pay[i] for i in range(TG_NP)]
 
 
-def sort_ids(list ids):
-    """(civil ids, military ids) of the contest sort; ids validated by the caller (n <= 32)."""
+def sort_ids(ids):
+    """(civil ids, military ids) of the contest sort: ids = at most 32 tile identities 0..20."""
     cdef uint8_t a[32]
     cdef uint8_t c[32]
     cdef uint8_t m[32]
-    cdef int i, n = len(ids), nc
+    il = int_list(ids, "ids", 0, TG_TILES, 0, TG_IDS - 1)
+    cdef int i, n = len(il), nc
     for i in range(n):
-        a[i] = ids[i]
+        a[i] = il[i]
     with nogil:
         nc = tg_sort(a, n, c, m)
     return [c[i] for i in range(nc)], [m[i] for i in range(n - nc)]

@@ -17,10 +17,17 @@ Options (the spec's §7 variants, defaults first):
   scoring            "table" (§6.1 with point_table) or "sung" (Sung's score)
   point_table        points for a win with 6..12 tricks, default (1, 2, 4, 8, 16, 32, 128) (X12)
   rounds             counted rounds of a match (scope="match"), default 4 (§6.3)
+  claim_after_last_trick  True (X16: a claim window follows every trick, the last one too, as
+                     §5.5 says) or False (X11 settles the round right after the last trick)
+  max_redeals        10 (X17): void deals redealt in one round; one more void ends the round
+                     with no winner (no payments, counted), so every round and match ends
   scope              "deal" (one counted round) or "match"
+
+Bounds (the shared protocol): `return_bounds(opts)` and `max_game_length(opts)` below.
 """
 from __future__ import annotations
 
+from cardsim.core._engine import GameSpec, State, _short
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _six_tigers as _st
 from cardsim.games import _six_tigers_rules as _r
@@ -36,7 +43,7 @@ def _point_table(value):
     if (not isinstance(value, (list, tuple)) or len(value) != 7
             or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1_000_000 for v in value)):
         raise ConfigError(f"six_tigers: option 'point_table' must be 7 ints in 0..1000000 (points for 6..12 "
-                          f"tricks), got {value!r}")
+                          f"tricks), got {_short(value)}")
     return tuple(value)
 
 
@@ -52,6 +59,10 @@ OPTIONS = (
     Option("scoring", "table", "the point table of §6.1, or Sung's score (§7)", choices=("table", "sung")),
     Option("point_table", DEFAULT_TABLE, "points for a win with 6..12 tricks (X12)", validate=_point_table),
     Option("rounds", 4, "counted rounds of a match, scope='match' (§6.3)", kind=int, min=1, max=1000),
+    Option("claim_after_last_trick", True, "a claim window follows the last trick too (§5.5 'after every trick', "
+           "X16); False: X11 settles the round at once", kind=bool),
+    Option("max_redeals", 10, "void deals redealt in one round; one more void ends it with no winner (X17)",
+           kind=int, min=0, max=1000),
     SCOPE,
 )
 PRESETS: dict[str, dict] = {
@@ -68,6 +79,8 @@ CONFORMANCE_CONFIGS = (
     {"scoring": "sung"},
     {"players": 3},
     {"scope": "match", "rounds": 2},
+    {"claim_after_last_trick": False},
+    {"scope": "match", "rounds": 3, "max_redeals": 0},
 )
 
 RULE_OPTIONS = ("set_order", "cloud_in_sets")
@@ -82,15 +95,29 @@ def _rules(options):
     vals = {"set_order": "seed", "cloud_in_sets": False}
     for k, v in options.items():
         if k not in RULE_OPTIONS:
-            raise ConfigError(f"six_tigers: option {k!r} does not change this rule; allowed: {list(RULE_OPTIONS)}")
+            raise ConfigError(f"six_tigers: option {_short(k)} does not change this rule; allowed: {list(RULE_OPTIONS)}")
         vals[k] = by_name[k].check(NAME, v)
     return _r.py_rules(set_natural=vals["set_order"] == "natural", cloud_in_sets=vals["cloud_in_sets"])
 
 
-def _mask(cards, what):
-    if not isinstance(cards, (list, tuple)):
-        raise ParseError(f"six_tigers: {what} must be a list of card strings, got {cards!r}")
+def _mask(cards, what, max_cards=37):
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise ParseError(f"six_tigers: {what} must be a list of card strings, got {_short(cards)}")
+    if len(cards) > max_cards:
+        raise ParseError(f"six_tigers: {what} holds at most {max_cards} cards, got {len(cards)}")
     return _r.cards_to_mask(list(cards))
+
+
+def _check_state(state, what):
+    if not isinstance(state, State) or state.spec.name != NAME:
+        raise ConfigError(f"six_tigers: {what} needs a six_tigers State, got {_short(state)}")
+
+
+def _check_game(game, what):
+    spec = getattr(game, "spec", None)
+    if not isinstance(spec, GameSpec) or spec.name != NAME:
+        raise ConfigError(f"six_tigers: {what} needs a six_tigers game (cardsim.make('six_tigers', ...)), "
+                          f"got {_short(game)}")
 
 
 def _why_not(cards) -> str:
@@ -115,7 +142,7 @@ def pattern(cards: list[str]) -> str:
         raise ParseError("six_tigers: an empty play is no pattern")
     kind = _r.py_pattern(m, _r.py_rules())[0]
     if kind == 0:
-        raise ParseError(f"six_tigers: {list(cards)} is no legal pattern: {_why_not(cards)}")
+        raise ParseError(f"six_tigers: {_short(_r.mask_to_cards(m), 200)} is no legal pattern: {_why_not(cards)}")
     return ("", "single", "run", "set")[kind]
 
 
@@ -124,9 +151,9 @@ def trick_winner(plays: list[list[str]], **options) -> int:
     pattern), every play has as many cards; a play that does not beat the current high is a
     discard. Options: set_order, cloud_in_sets."""
     rules = _rules(options)
-    if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 4:
-        raise ParseError(f"six_tigers: plays must be a list of 1 to 4 plays (lists of cards), got {plays!r}")
-    masks = [_mask(p, f"play {i}") for i, p in enumerate(plays)]
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 4:
+        raise ParseError(f"six_tigers: plays must be a list of 1 to 4 plays (lists of cards), got {_short(plays)}")
+    masks = [_mask(p, f"play {i}", 12) for i, p in enumerate(plays)]
     k = len(plays[0])
     if any(len(p) != k for p in plays):
         raise ParseError(f"six_tigers: every play of a trick has as many cards as the lead ({k})")
@@ -136,7 +163,7 @@ def trick_winner(plays: list[list[str]], **options) -> int:
             raise ParseError("six_tigers: a card appears in two plays")
         allm |= m
     if k == 0 or _r.py_pattern(masks[0], rules)[0] == 0:
-        raise ParseError(f"six_tigers: the lead {list(plays[0])} is no legal pattern")
+        raise ParseError(f"six_tigers: the lead {_r.mask_to_cards(masks[0])} is no legal pattern")
     return _r.py_trick_winner(masks, rules)
 
 
@@ -149,14 +176,15 @@ def _sorted_plays(masks):
 def legal_leads(hand: list[str], played: list[str], special: bool = False, **options) -> list[list[str]]:
     """Every legal lead (§5.1-§5.2) of `hand`, given the cards already played (which decide the
     old cards, §2.5); special = the special player's privilege. Options: set_order,
-    cloud_in_sets. Plays are listed by size, cards in display order."""
+    cloud_in_sets. Plays are listed by size, cards in display order. A hand holds at most 12
+    cards (the deal); more raise ParseError."""
     rules = _rules(options)
-    h = _mask(hand, "hand")
+    h = _mask(hand, "a hand", 12)
     pm = _mask(played, "played")
     if h & pm:
         raise ParseError("six_tigers: a card cannot be both in the hand and played")
     if not isinstance(special, bool):
-        raise ConfigError(f"six_tigers: special must be True or False, got {special!r}")
+        raise ConfigError(f"six_tigers: special must be True or False, got {_short(special)}")
     return _sorted_plays(_r.py_leads(h, pm, special, rules))
 
 
@@ -170,7 +198,10 @@ def play_actions(state, cards: list[str], face_down: bool = False) -> list[int]:
     """The action sequence that makes this whole play for the seat to act (cards added in
     ascending identity order, then COMMIT when a lead does not commit itself). Raises
     IllegalActionError if the play is not legal now; the state is unchanged."""
-    m = _mask(cards, "a play")
+    _check_state(state, "play_actions")
+    if not isinstance(face_down, bool):
+        raise ConfigError(f"six_tigers: face_down must be True or False, got {_short(face_down)}")
+    m = _mask(cards, "a play", 12)
     ids = [c for c in range(37) if (m >> c) & 1]
     if not ids:
         raise IllegalActionError("six_tigers: a play has at least one card")
@@ -180,12 +211,12 @@ def play_actions(state, cards: list[str], face_down: bool = False) -> list[int]:
     seat = probe.current_player
     for a in acts:
         if not probe.is_legal(a):
-            raise IllegalActionError(f"six_tigers: {list(cards)} is not a legal "
+            raise IllegalActionError(f"six_tigers: {_r.mask_to_cards(m)} is not a legal "
                                      f"{'discard' if face_down else 'play'} for seat {seat} now")
         probe.apply(a)
     if probe.spec.view(probe)["staged"]:
         if not probe.is_legal(74):
-            raise IllegalActionError(f"six_tigers: {list(cards)} is not a whole legal play")
+            raise IllegalActionError(f"six_tigers: {_r.mask_to_cards(m)} is not a whole legal play")
         acts.append(74)
     return acts
 
@@ -199,8 +230,82 @@ def play(state, cards: list[str], face_down: bool = False):
 
 def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, leader=None):
     """A state with the given hands (see SixTigersSpec.scenario); not replayable."""
+    _check_game(game, "scenario")
     return game.spec.scenario(hands, dealer=dealer, declarer=declarer, played=played, tricks=tricks,
                               leader=leader)
+
+
+# ---- the shared protocol: episode and return bounds (docs/rules/six_tigers.md "Bounds") -------------
+def _opt(opts, name):
+    if not isinstance(opts, dict):
+        raise ConfigError(f"six_tigers: opts must be the resolved options dict (game.options), got {_short(opts)}")
+    by_name = {o.name: o for o in OPTIONS}
+    if name == "players":
+        v = opts.get("players", DEFAULT_PLAYERS)
+        if isinstance(v, bool) or v not in PLAYERS:
+            raise ConfigError(f"six_tigers: players must be one of {list(PLAYERS)}, got {_short(v)}")
+        return v
+    return by_name[name].check(NAME, opts.get(name, by_name[name].default))
+
+
+def _check_opts(opts):
+    """Every option of opts valid (defaults for the missing ones), else ConfigError."""
+    _opt(opts, "players")
+    for o in OPTIONS:
+        _opt(opts, o.name)
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): provably safe bounds on any seat's return in a terminal state (exact for the
+    deal scope: both are reached, see tests/games/test_six_tigers_bounds.py).
+
+    Derivation (§6, X12-X14). A counted round pays only when it has a winner with t tricks;
+    t <= 12, because a count is tricks + old cards held and a trick credits as many tricks as
+    cards each player played (so tricks + cards held <= 12 for every player; Five Tigers scores
+    t = 8). Let P = max point_table[t - 6] over t = 6..12 (Sung: 30, the most his score gives:
+    12 winning cards with all 8 reds; otherwise at most (12 - 5) + 7 = 14; Five Tigers 6). The
+    dreamer's t_dream = 5 + matches, and at most 4 other cards share the number of his card
+    (three suit cards, plus CLOUD for a 1, or the four 1s for CLOUD), so t_dream <= 9; let
+    Pd = max point_table[t - 6] over t = 6..9 (Sung: t_dream - 5 <= 4; 3 players: no dreamer,
+    Pd = 0). Each of the two losing active players pays P to the winner and Pd to the dreamer,
+    and a special player who loses pays both shares (X14). So the most a seat wins in a round
+    is max(2 P, 2 Pd) (the winner never pays the dreamer) and the most it loses is 2 P + 2 Pd.
+    Default table, 4 players: P = 128, Pd = 8: (-272, 256). A void round redealt pays nothing
+    and an abandoned round (X17) pays nothing. Match scope: `rounds` counted rounds, each within
+    the round bounds: (rounds * lo, rounds * hi)."""
+    _check_opts(opts)
+    players = _opt(opts, "players")
+    if _opt(opts, "scoring") == "sung":
+        P, Pd = 30, 4
+    else:
+        table = _opt(opts, "point_table")
+        P, Pd = max(table), max(table[:4])
+    if players == 3:
+        Pd = 0
+    lo, hi = -(2 * P + 2 * Pd), max(2 * P, 2 * Pd)
+    if _opt(opts, "scope") == "match":
+        n = _opt(opts, "rounds")
+        lo, hi = n * lo, n * hi
+    return float(lo), float(hi)
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state(seed, deal) to a terminal state, for any
+    sequence of legal actions (per counted round in deal scope, per match in match scope).
+
+    Derivation: a deal that ends void takes 3 actions (the three PASSes, §4.1); a round redeals
+    at most `max_redeals` void deals and ends at the next void one (X17), so voids cost at most
+    3 * max_redeals actions before the deal that ends the round. That deal takes at most: 3
+    declarations, a claim window before the first lead (one action per active player asked, at
+    most 3; none under auto_claim, where claims take no action), 36 card actions (each active
+    player adds his 12 cards one at a time, face up or down), one COMMIT per trick (only a lead
+    ever needs one; at most 12 tricks) and a claim window of at most 3 actions after each trick
+    (12 windows, or 11 with claim_after_last_trick=False; none under auto_claim):
+    3 + 3 + 36 + 12 + 36 = 90 by default. Match scope: `rounds` rounds."""
+    _check_opts(opts)
+    windows = 0 if _opt(opts, "auto_claim") else 3 * (1 + (12 if _opt(opts, "claim_after_last_trick") else 11))
+    per_round = 3 * _opt(opts, "max_redeals") + 3 + 36 + 12 + windows
+    return per_round * (_opt(opts, "rounds") if _opt(opts, "scope") == "match" else 1)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

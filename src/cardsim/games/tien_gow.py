@@ -25,11 +25,14 @@ Options (§7, DESIGN §4 names; the first value is the default):
   num_deals             16: deals of a match (scope="match", T5)
   bankroll              None; an int: the match stops when a balance falls below -bankroll
   scope                 "deal" or "match"
+
+Bounds (the shared protocol): `return_bounds(opts)` and `max_game_length(opts)` below.
 """
 from __future__ import annotations
 
 import time
 
+from cardsim.core._engine import GameSpec, State, _short
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _tien_gow as _t
 from cardsim.games import _tien_gow_rules as _r
@@ -50,7 +53,7 @@ def _bankroll(value):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**9:
-        raise ConfigError(f"tien_gow: option 'bankroll' must be None (no stop) or an int 1..10**9, got {value!r}")
+        raise ConfigError(f"tien_gow: option 'bankroll' must be None (no stop) or an int 1..10**9, got {_short(value)}")
     return value
 
 
@@ -109,7 +112,7 @@ def _rules(options: dict) -> "_r.Rules":
     opts = {}
     for k, v in options.items():
         if k not in ("military_fives_equal", "mixed_combinations", "two_pair_lead", "supreme_follow"):
-            raise ConfigError(f"tien_gow: option {k!r} does not change combinations; allowed: military_fives_equal, "
+            raise ConfigError(f"tien_gow: option {_short(k)} does not change combinations; allowed: military_fives_equal, "
                               f"mixed_combinations, two_pair_lead, supreme_follow")
         opts[k] = _OPTION_NAMES[k].check("tien_gow", v)
     return _r.Rules(opts.get("military_fives_equal", True), opts.get("mixed_combinations", "allowed") == "allowed",
@@ -166,7 +169,7 @@ def trick_winner(plays: list[list[str]], **options) -> int:
     category never wins (T12); a Supreme wins only when led (T6). Options as for combination()."""
     rules = _rules(options)
     if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 4:
-        raise ParseError(f"tien_gow: a trick is a list of 1 to 4 plays (lists of tiles), got {plays!r}")
+        raise ParseError(f"tien_gow: a trick is a list of 1 to 4 plays (lists of tiles), got {_short(plays)}")
     ids = [_t.tiles_to_ids(p, f"play {i}") for i, p in enumerate(plays)]
     _t.tiles_to_ids([TILES[k] for p in ids for k in p], "the trick")
     lead = _classify(rules, ids[0])
@@ -183,10 +186,10 @@ def score_deal(tricks: list[int], banker: int, winner: int, *, banker_multiplier
     with banker_multiplier="increasing"). Zero-sum."""
     if (not isinstance(tricks, (list, tuple)) or len(tricks) != 4
             or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 8 for x in tricks) or sum(tricks) != 8):
-        raise ConfigError(f"tien_gow: tricks must be 4 counts 0..8 summing to 8, got {tricks!r}")
+        raise ConfigError(f"tien_gow: tricks must be 4 counts 0..8 summing to 8, got {_short(tricks)}")
     for name, v in (("banker", banker), ("winner", winner)):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 4:
-            raise ConfigError(f"tien_gow: {name} must be a seat 0..3, got {v!r}")
+            raise ConfigError(f"tien_gow: {name} must be a seat 0..3, got {_short(v)}")
     if tricks[winner] == 0:
         raise ConfigError("tien_gow: the winner of the final trick has at least one trick")
     inc = _OPTION_NAMES["banker_multiplier"].check("tien_gow", banker_multiplier) == "increasing"
@@ -208,16 +211,15 @@ def shuffled_set(seed: int) -> list[str]:
     import numpy as np
 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ConfigError(f"tien_gow: seed must be an int >= 0, got {seed!r}")
+        raise ConfigError(f"tien_gow: seed must be an int >= 0, got {_short(seed)}")
     tiles = [t for k, t in enumerate(TILES) for _ in range(2 if k < 11 else 1)]
     return [tiles[i] for i in np.random.default_rng(seed).permutation(len(tiles))]
 
 
 # ---- plays as actions -----------------------------------------------------------------------------
 def _check_state(state, what):
-    spec = getattr(getattr(state, "game", None), "name", None)
-    if spec != NAME:
-        raise ConfigError(f"tien_gow: {what} needs a tien_gow state, got {state!r}")
+    if not isinstance(state, State) or state.spec.name != NAME:
+        raise ConfigError(f"tien_gow: {what} needs a tien_gow State, got {_short(state)}")
 
 
 def legal_plays(state) -> list[tuple[bool, list[str]]]:
@@ -235,7 +237,7 @@ def play_to_actions(state, tiles: list[str], face_up: bool = True) -> list[int]:
     state is not changed."""
     _check_state(state, "play_to_actions")
     if not isinstance(face_up, bool):
-        raise IllegalActionError(f"tien_gow: face_up must be True or False, got {face_up!r}")
+        raise IllegalActionError(f"tien_gow: face_up must be True or False, got {_short(face_up)}")
     ids = _t.tiles_to_ids(tiles, "the play")
     if not ids:
         raise IllegalActionError("tien_gow: a play has at least one tile")
@@ -272,6 +274,9 @@ def play(state, tiles: list[str], face_up: bool = True):
 def actions_to_play(state, actions: list[int]) -> tuple[bool, list[str]]:
     """The whole play (face_up, tiles) an action sequence makes from state (state unchanged)."""
     _check_state(state, "actions_to_play")
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, (list, tuple)) or len(actions) > 8:
+        raise IllegalActionError(f"tien_gow: actions must be a list of at most 8 action ids (one play), got "
+                                 f"{_short(actions)}")
     st = state.clone()
     up, ids = True, []
     for a in actions:
@@ -287,7 +292,90 @@ def scenario(game, hands: list[list[str]], banker: int = 0, leader: int | None =
              tricks: list[int] | None = None):
     """A state at the start of a trick with the given hands (for scenarios and analysis); see
     TienGowSpec.scenario."""
+    spec = getattr(game, "spec", None)
+    if not isinstance(spec, GameSpec) or spec.name != NAME:
+        raise ConfigError(f"tien_gow: scenario needs a tien_gow game (cardsim.make('tien_gow', ...)), got "
+                          f"{_short(game)}")
     return game.spec.scenario(hands, banker, leader, tricks)
+
+
+# ---- the shared protocol: episode and return bounds (docs/rules/tien_gow.md "Bounds") ---------------
+def _opt(opts, name):
+    if not isinstance(opts, dict):
+        raise ConfigError(f"tien_gow: opts must be the resolved options dict (game.options), got {_short(opts)}")
+    o = _OPTION_NAMES[name]
+    return o.check(NAME, opts.get(name, o.default))
+
+
+def _check_opts(opts):
+    """Every option of opts valid (defaults for the missing ones), else ConfigError."""
+    for o in OPTIONS:
+        _opt(opts, o.name)
+    players = opts.get("players", DEFAULT_PLAYERS)
+    if isinstance(players, bool) or players not in PLAYERS:
+        raise ConfigError(f"tien_gow: players must be 4, got {_short(players)}")
+
+
+def _deal_bounds(mult: int, factor: int, shut: int, hk: bool) -> tuple[int, int]:
+    """(lo, hi) of one deal's chips for one seat with banker multiplier `mult`."""
+    hi = 15 * mult * factor * shut + (12 if hk else 0)
+    lo = 5 * mult * factor * shut + (4 if hk else 0)
+    if hk:
+        lo = max(lo, 26 * mult + 2)
+    return -lo, hi
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): provably safe bounds on any seat's return in a terminal state (exact in deal
+    scope: both are reached, see tests/games/test_tien_gow_bounds.py).
+
+    Derivation (§6.1, T7, §7). In a deal every loser i owes the winner W due_i = 5 (no trick)
+    or 4 - t_i (so at most 5, and W pays at most 3, to a loser with 7 tricks), times the banker
+    multiplier m <= M when i or W is the banker (M = 2; with banker_multiplier="increasing"
+    M = 2 + streak, and the streak before deal d of a match is at most d), times F = 4 when
+    hk_bonuses and the final trick is won with a quad (else 1), times S = 2 when shutout_bonus
+    and all three losers took no trick (else 1). So W collects at most 3 * 5 * M * F * S (W the
+    banker, nobody else with a trick) and a seat loses at most 5 * M * F * S by the settlement.
+    hk_bonuses adds: (a) the shows: a Supreme and the 5-1 civil pair can each be shown once per
+    deal (one 4-2, one 2-1, two 5-1), each worth 2 chips from each opponent: at most +12 or -4
+    for a seat; (b) the catch (T13): the leader L of a final single 2-1 trick won by the 4-2
+    pays double every positive amount: L won the trick before, so due_L <= 3, the others owe at
+    most 5, so L pays at most 2 * (3 + 5 + 5) * M = 26 M (no quad factor in a single trick, no
+    shutout with L holding a trick), and the 4-2 and 2-1 played as singles show no Supreme, so
+    L loses at most 26 M + 2 (one 5-1 pair shown), while W gains at most 26 M < 15 * M * F.
+    hi = 15 M F S (+ 12 with hk_bonuses); lo = -(5 M F S (+ 4)), or -(26 M + 2) if larger with
+    hk_bonuses. Default: (-10, 30); hk_bonuses: (-54, 132); hk_bonuses and shutout_bonus:
+    (-84, 252). Match scope: the sum of the per-deal bounds over num_deals deals (the bankroll
+    stop only shortens a match)."""
+    _check_opts(opts)
+    hk = _opt(opts, "hk_bonuses")
+    factor = 4 if hk else 1
+    shut = 2 if _opt(opts, "shutout_bonus") else 1
+    inc = _opt(opts, "banker_multiplier") == "increasing"
+    if _opt(opts, "scope") != "match":
+        lo, hi = _deal_bounds(2, factor, shut, hk)
+        return float(lo), float(hi)
+    lo = hi = 0
+    for d in range(_opt(opts, "num_deals")):
+        a, b = _deal_bounds(2 + (d if inc else 0), factor, shut, hk)
+        lo, hi = lo + a, hi + b
+    return float(lo), float(hi)
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state(seed, deal) to a terminal state, for any
+    sequence of legal actions (per deal in deal scope, per match in match scope).
+
+    Derivation (§5.1, §5.2): a deal has no pre-play phase; each of the 4 players adds his 8
+    tiles one action each (UP or DOWN k: 32 actions), and a trick needs at most one more action,
+    the leader's COMMIT (a follow commits itself at k tiles). The final trick needs none: its
+    leader stages all the tiles he holds, so none can be added and the lead commits itself.
+    With at most 8 tricks: 32 + 7 = 39. (A single leader reaches 38: each group of tiles that
+    combine, at most 4, ends with a tile that can no longer grow, see
+    tests/games/test_tien_gow_bounds.py.) A match plays at most num_deals deals (a bankroll stop
+    only ends it earlier): 39 * num_deals."""
+    _check_opts(opts)
+    return 39 * (_opt(opts, "num_deals") if _opt(opts, "scope") == "match" else 1)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
