@@ -112,7 +112,7 @@ def test_episodes_end_within_max_game_length_and_returns_within_bounds(cfg, poli
     g = cardsim.make("joffre_whist", **cfg)
     bound = jw.max_game_length(g.options)
     lo, hi = jw.return_bounds(g.options)
-    rng = random.Random(hash((repr(cfg), policy)) & 0xFFFF)
+    rng = random.Random(len(repr(cfg)) * 7 + len(policy))
     for deal in range(4 if cfg.get("scope") != "match" else 1):
         st = g.new_state(seed=11, deal=deal)
         play_out(st, policy, rng, bound)
