@@ -45,6 +45,7 @@ ctypedef struct JWState:
     int8_t joffre_team       # team that scored the Joffre bonus this deal, -1
     int8_t made              # last contract made (1) or failed (0), -1 none yet
     int16_t throw_ins        # throw-ins (all passed) so far
+    int16_t redeals          # throw-ins in the current deal (D14: at most max_redeals)
     int16_t deal_no          # deals completed in this match
     int32_t score[2]         # cumulative team points (NS, EW)
     int32_t deal_pts[2]      # points of the last scored deal (NS, EW)

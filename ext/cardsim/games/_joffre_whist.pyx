@@ -1,12 +1,13 @@
 """Joffre Whist (E. Lynch, 1909): 4 players in partnerships, an auction over seven strains with
 Trump Attack and Joffre Trump Attack, whist play, a reconstructed score table.
 
-Implements docs/rules/joffre_whist.md §1-§8 and follows its decisions D1-D13 as written:
+Implements docs/rules/joffre_whist.md §1-§8 and follows its decisions D1-D14 as written:
 ♦10 + ♠2 are the Joffre (D1); linear unit table, replaceable (D2); slam = 2 x row(7) (D3); JTA
 success with either partner holding both Joffre cards alone (D4, option); failed doubled JTA x2
 (D5, option); TA needs 4 cards of the named suit (D6, option); TA opening lead by the partner (D7);
 strain dominates level (D8); a doubler left alone declares the doubled contract (D9); all-pass is
-a throw-in that does not count as a deal (D10, option); failure pays only odd tricks over 6 (D11);
+a throw-in that does not count as a deal (D10, option), at most max_redeals times in one deal,
+then the deal is passed out, scored 0-0 (D14); failure pays only odd tricks over 6 (D11);
 JTA Joffre bonus 50 replaces 15 (D12); honours are complete-set bonuses (D13, option).
 
 Card identity: suit*13 + rank, suits S H D C (0..3), rank 0 = '2' .. 12 = 'A'.
@@ -22,7 +23,7 @@ auction: who made each bid (91x4), bid each seat doubled (4x91), high bid when e
 (4x92, slot 0 = no bid yet); contract strain (7), level (7), named suit (4), declarer (4),
 doubled (1), trump (4); phase (3), seat to act (4), dealer (4), observer (4); tricks won per seat
 /13 (4); TA trump-lead counter /3 (1); cumulative team scores /100 (2); deals done /num_deals (1);
-throw-ins /10 (1).
+throw-ins /10 (1); throw-ins in this deal /10 (1).
 
 Greedy agent: bids the cheapest legal plain-suit or NT contract its estimate reaches (high
 cards + trump length + 3 tricks expected from partner), never TA/JTA, doubles only a contract
@@ -70,7 +71,7 @@ for _s in range(4):
         _a = JW_BID0 + 35 + 4 * _l + _s
         TA_BITS[_s][_a // 64] |= (<uint64_t>1) << (_a % 64)
 
-OBS_SIZE = 52 + 208 + 52 + 208 + 364 + 364 + 368 + 7 + 7 + 4 + 4 + 1 + 4 + 3 + 4 + 4 + 4 + 4 + 1 + 2 + 1 + 1
+OBS_SIZE = 52 + 208 + 52 + 208 + 364 + 364 + 368 + 7 + 7 + 4 + 4 + 1 + 4 + 3 + 4 + 4 + 4 + 4 + 1 + 2 + 1 + 1 + 1
 METRICS = ("declarer", "strain", "level", "doubled", "made", "declarer_tricks", "ns_points",
            "ew_points", "joffre_team", "throw_ins")
 
@@ -213,12 +214,26 @@ cdef void finish_deal(JWState* s, const JWConfig* c) noexcept nogil:
     s.deal_pts[1] = pts[1]
     s.score[0] += pts[0]
     s.score[1] += pts[1]
+    next_deal(s, c)
+
+cdef void next_deal(JWState* s, const JWConfig* c) noexcept nogil:
+    """A deal is over (played, or passed out): the next deal of a match, or the end."""
     s.deal_no += 1
     if c.match and s.deal_no < c.num_deals:
+        s.redeals = 0
         s.dealer = (s.dealer + 1) & 3          # deal passes to the left (§1)
         deal_cards(s)
     else:
         s.phase = JW_PH_END
+
+cdef void pass_out(JWState* s, const JWConfig* c) noexcept nogil:
+    """All passed once more after max_redeals throw-ins (D14): the deal is passed out, scored
+    0-0, and counts as a deal of the match."""
+    s.deal_pts[0] = 0
+    s.deal_pts[1] = 0
+    s.made = -1
+    s.joffre_team = -1
+    next_deal(s, c)                             # no contract: declarer stays -1
 
 cdef void apply_auction(JWState* s, const JWConfig* c, int a) noexcept nogil:
     cdef int p = s.turn
@@ -242,8 +257,11 @@ cdef void apply_auction(JWState* s, const JWConfig* c, int a) noexcept nogil:
     remaining = 4 - cs_popcount(s.passed)
     if s.high >= 0 and remaining == 1:
         start_play(s, next_active(s, p) if (s.passed >> p) & 1 else p)
+    elif remaining == 0 and s.redeals >= c.max_redeals:
+        pass_out(s, c)                          # the cap on throw-ins (D14)
     elif remaining == 0:                        # all passed, no bid: throw-in (D10)
         s.throw_ins += 1
+        s.redeals += 1
         s.dealer = (s.dealer + 1) & 3
         deal_cards(s)
     else:
@@ -373,6 +391,7 @@ cdef void jw_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     k += 2
     o[k] = s.deal_no / <float>c.num_deals; k += 1
     o[k] = s.throw_ins / 10.0; k += 1
+    o[k] = s.redeals / 10.0; k += 1
 
 ctypedef struct TACheck:
     const JWState* s         # the state being resampled (hands of the hidden seats cleared)
@@ -550,6 +569,7 @@ cdef class JoffreWhistSpec(GameSpec):
         self.c.royal_bonus = opts["royal_bonus"]
         self.c.num_deals = opts["num_deals"]
         self.c.match = opts["scope"] == "match"
+        self.c.max_redeals = opts["max_redeals"]
         self.vt.init = jw_init
         self.vt.current_player = jw_current_player
         self.vt.legal = jw_legal
@@ -638,7 +658,7 @@ cdef class JoffreWhistSpec(GameSpec):
             "tricks": [st.tricks[p] for p in range(4)], "tricks_done": st.tricks_done,
             "ta_count": st.ta_count, "score": [st.score[0], st.score[1]],
             "deal_points": [st.deal_pts[0], st.deal_pts[1]], "deal_no": st.deal_no,
-            "made": None if st.made < 0 else bool(st.made), "throw_ins": st.throw_ins,
+            "made": None if st.made < 0 else bool(st.made), "throw_ins": st.throw_ins, "redeals": st.redeals,
             "won": [mask_to_cards(st.won[p]) for p in range(4)],
             "voids": [[SUITS[x] for x in range(4) if (st.void_suits[p] >> x) & 1] for p in range(4)],
         }

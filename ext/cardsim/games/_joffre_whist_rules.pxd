@@ -42,6 +42,7 @@ ctypedef struct JWConfig:
     int32_t royal_bonus      # royal honours bonus (8)
     int32_t num_deals        # deals in a match
     int32_t match            # scope == "match"
+    int32_t max_redeals      # throw-ins allowed in one deal; the next all-pass passes it out (D14)
 
 cdef inline uint64_t suit_mask(int s) noexcept nogil:
     return (<uint64_t>0x1FFF) << (13 * s)

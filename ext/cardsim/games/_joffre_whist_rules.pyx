@@ -19,10 +19,31 @@ STRAIN_NAMES = ("NT", "S", "D", "C", "H", "TA", "JTA")
 _PACK = SuitedPack("joffre_whist", RANKS)
 DISPLAY_ORDER = _PACK.display_order
 card_str = _PACK.card_str            # identity -> 'AS', '10H'
-parse_suit = _PACK.parse_suit        # 'S' / '♥' -> 0..3
-parse_card = _PACK.parse_card        # 'AS', '10H', 'TD', '7♦' -> identity
 mask_to_cards = _PACK.mask_to_cards  # mask -> cards in display order (S H D C, high to low)
-cards_to_mask = _PACK.cards_to_mask  # card strings -> mask
+
+
+def _short(value, int limit=40):
+    r = repr(value)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def parse_suit(text):
+    """'S' / '♥' -> 0..3 (ParseError otherwise, quoting at most 40 characters of the input)."""
+    if not isinstance(text, str) or len(text) > 8:
+        raise ParseError(f"joffre_whist: a suit is one of S H D C (or ♠ ♥ ♦ ♣), got {_short(text)}")
+    return _PACK.parse_suit(text)
+
+
+def parse_card(text):
+    """'AS', '10H', 'TD', '7♦' -> identity (ParseError otherwise, quoting at most 40 characters)."""
+    if not isinstance(text, str) or len(text) > 8:
+        raise ParseError(f"joffre_whist: a card is a string like 'AS' or '10H', got {_short(text)}")
+    return _PACK.parse_card(text)
+
+
+def cards_to_mask(cards):
+    """A list of card strings -> mask (a bare string, a bad card or a card given twice: ParseError)."""
+    return _cards.ids_to_mask(cards, parse_card, "joffre_whist")
 
 
 cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks, int declarer,
@@ -100,8 +121,8 @@ def bid_str(int bi):
 
 def parse_bid(text):
     """'3D', '1NT', '2TA-S', '4JTA♥', '2 TA S' -> bid index 0..90."""
-    if not isinstance(text, str) or not text.strip():
-        raise ParseError(f"joffre_whist: malformed bid {text!r}")
+    if not isinstance(text, str) or not text.strip() or len(text) > 16:
+        raise ParseError(f"joffre_whist: malformed bid {_short(text)}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
     t = text.strip().upper().replace(" ", "").replace("-", "").replace(":", "")
     if t[:1] in ("1", "2", "3", "4", "5", "6", "7"):          # ASCII digits only ('٣NT' is no bid)
         lvl = int(t[0])
@@ -113,7 +134,7 @@ def parse_bid(text):
             return bid_index(lvl, 0, -1)
         if rest in _cards.SUIT_ALIASES:
             return bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
-    raise ParseError(f"joffre_whist: malformed bid {text!r}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
+    raise ParseError(f"joffre_whist: malformed bid {_short(text)}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
 
 
 # ---- oracles' entry points ------------------------------------------------------------------------

@@ -3,7 +3,7 @@ draw with trump declarations, a kitty exchange, friends called by "the N-th copy
 set sequences (tractors) and top-card multi-leads, and rank advancement.
 
 Implements docs/rules/zhao_pengyou.md §1-§7 (every variant V1-V9 as an option) and follows its
-decisions D1-D22 as written: declaration windows after every draw, drawer first (D1), one last
+decisions D1-D24 as written: declaration windows after every draw, drawer first (D1), one last
 window after the final draw (D2); throws are attempts judged on the real hands after they are
 played (D3) and a failed one forces its lowest group, ties broken C < D < H < S (D4); equal-size
 identical groups (D5); only sets of exactly the led size oblige (D6, D7); copies counted in play
@@ -11,7 +11,8 @@ order (D8); calls fulfilled inside DECL are consumed (D9), unplayed ones stay op
 revealing copy's points count for nobody (D11); after a redeal everyone is active (D12); joint
 match winners (D13); 1 call with 5 players (D14); no duplicate calls, N <= d (D15); only THROW
 leads are checked for top cards (D16); ties go to the earlier play (D20); THROW(1,m) is beaten by
-any m trumps, THROW(k>=2,m) only by trumps of the same shape (D21).
+any m trumps, THROW(k>=2,m) only by trumps of the same shape (D21); a match stops after max_deals
+deals (D23); after max_redeals redeals a deal nobody declares in is void (D24).
 
 Where the spec is silent (documented in the issue note): the kitty discards and the partial play
 of the seat to act are built one card at a time; the cards of a play being built stay private to
@@ -24,8 +25,9 @@ clamped at 0 once; with V4 'reject' resample keeps the legal set of a lead in pr
 then depends on the other hands); with V7 the follower must match the lead's m groups with the
 largest sets available, sizes capped at k (the multiset of the m largest "chunks" of its suit
 cards, a count c giving floor(c/k) chunks of k and one of c mod k); with V9 ('defend_A') ranks
-stop at A and the match ends when DECL wins a deal whose trump rank is A; the match stops after
-max_deals deals.
+stop at A and the match ends when DECL wins a deal whose trump rank is A. The match stops after
+max_deals deals with no winner (D23); after max_redeals redeals a deal nobody declares in is void:
+nobody scores, and in a match it counts as a deal (D24).
 
 Shengji's rules (issue 17, docs/rules/zhao_pengyou.md "Shengji's rules"): with throw_units='mixed'
 leads, throws, forced plays, follows (the five draw policies), trick winners (throw evaluation),
@@ -93,6 +95,8 @@ def card_str(int k):
 
 def parse_card(text):
     """'AS', '10H', 'TD', '7♦', 'BJ' (big joker), 'SJ' (small joker), lower case ok -> identity."""
+    if not isinstance(text, str) or len(text) > 8:
+        raise ParseError(f"zhao_pengyou: a card is a string like 'AS', '10H', 'BJ' or 'SJ', got {_short(text)}")
     rank, suit = _cards.parse_card(text, "zhao_pengyou", jokers=("BJ", "SJ"))
     if suit < 0:
         return ZP_BJK if rank == "BJ" else ZP_SJK
@@ -100,6 +104,8 @@ def parse_card(text):
 
 
 def parse_suit(text):
+    if not isinstance(text, str) or len(text) > 8:
+        raise ParseError(f"zhao_pengyou: a suit is one of S H D C (or ♠ ♥ ♦ ♣), got {_short(text)}")
     return _cards.parse_suit(text, "zhao_pengyou")
 
 
@@ -107,7 +113,7 @@ def parse_rank(text):
     if isinstance(text, int) and not isinstance(text, bool) and 2 <= text <= 14:
         return text - 2
     if not isinstance(text, str) or text.strip().upper() not in _RANK_ALIASES:
-        raise ParseError(f"zhao_pengyou: bad rank {text!r}; ranks: 2-10 J Q K A")
+        raise ParseError(f"zhao_pengyou: bad rank {_short(text)}; ranks: 2-10 J Q K A (or the ints 2..14)")
     return _RANK_ALIASES[text.strip().upper()]
 
 
@@ -153,6 +159,7 @@ cdef void fill_config(ZPConfig* c, dict opts, dict table) except *:
     c.defend_a = opts["game_end"] == "defend_A"
     c.match = opts["scope"] == "match"
     c.max_deals = opts["max_deals"]
+    c.max_redeals = opts["max_redeals"]
     for i in range(7):
         c.gp[i] = opts["game_points"][i]
     for i in range(3):
@@ -464,6 +471,10 @@ cdef class ZhaoPengyouSpec(GameSpec):
             raise ConfigError(f"zhao_pengyou: unknown scenario facts {bad}; allowed: {sorted(allowed)}")
         ranks = _ranks(facts.get("ranks"), n)
         active = _seats(facts.get("active"), n, "active")
+        if active is not None and not active:
+            # a real deal always has an active seat (the winners of the previous deal, or everyone
+            # after a redeal); with none nobody could ever declare
+            raise ConfigError("zhao_pengyou: active must name at least one seat (the winners of the previous deal)")
         if hands is None:
             extra = sorted(set(facts) - {"seed", "deal", "starter", "ranks", "active"})
             if extra:

@@ -65,7 +65,8 @@ ctypedef struct ZPConfig:
     int32_t every_window     # declaration windows after every draw for everyone (V8)
     int32_t defend_a         # match ends when a deal at trump rank A is won by DECL (V9)
     int32_t match            # scope == "match"
-    int32_t max_deals        # safety cap on deals in a match
+    int32_t max_deals        # cap on deals in a match (D23)
+    int32_t max_redeals      # redeals allowed in one deal; then a deal nobody declares in is void (D24)
     int32_t mixed            # throw_units 'mixed': shengji's TrickFormat leads and follows (issue 17)
     int32_t adj_sj           # tractor_adjacency 'shengji' (through the trump rank and jokers)
     int32_t tmin_count       # tractor_min_count

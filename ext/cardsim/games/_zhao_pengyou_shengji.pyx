@@ -14,6 +14,7 @@ from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add
 from cardsim.games._zhao_pengyou_rules cimport (ZPTrump, ZPConfig, ZPFormat, ZP_SJK, ZP_BJK, ZP_MAXU, ZP_MAXM,
                                                 rank_mask, ekey, okey, sorted_ids)
+from cardsim.errors import ConfigError
 
 
 cdef enum:
@@ -25,21 +26,56 @@ cdef enum:
     RQ_MAXV = 96             # tuple sizes in one requirement
 
 cdef int dec_ready = 0
-cdef int dec_nstart[13]
-cdef int dec_ncount[13]
-cdef int dec_rstart[1600]
-cdef int dec_rns[1600]
-cdef int dec_sstart[4600]
-cdef int dec_slen[4600]
-cdef int8_t dec_vals[12000]
+cdef int dec_nstart[DEC_MAXN + 1]
+cdef int dec_ncount[DEC_MAXN + 1]
+cdef int dec_rstart[DEC_MAXR]
+cdef int dec_rns[DEC_MAXR]
+cdef int dec_sstart[DEC_MAXS]
+cdef int dec_slen[DEC_MAXS]
+cdef int8_t dec_vals[DEC_MAXV]
+
+
+def _dec_check(table):
+    """Validate a decomposition table before anything is written: a dict with the keys 1..12,
+    table[n] a list of requirements, each a list of shapes, each a non-empty list of tuple
+    sizes (ints 1..n) whose sizes add up to n over the requirement; at most DEC_MAXR
+    requirements, DEC_MAXS shapes and DEC_MAXV sizes in all (the sizes of the C tables)."""
+    cdef long r = 0, sh = 0, v = 0
+    what = ("zhao_pengyou: the decomposition table must map each n in 1..12 to a list of requirements, "
+            "each a list of shapes (lists of tuple sizes 1..n adding up to n)")
+    if not isinstance(table, dict) or any(n not in table for n in range(1, DEC_MAXN + 1)):
+        raise ConfigError(what)
+    for n in range(1, DEC_MAXN + 1):
+        reqs = table[n]
+        if not isinstance(reqs, (list, tuple)):
+            raise ConfigError(what)
+        for req in reqs:
+            r += 1
+            if r > DEC_MAXR or not isinstance(req, (list, tuple)):
+                raise ConfigError(f"{what}; at most {DEC_MAXR} requirements")
+            total = 0
+            for shape in req:
+                sh += 1
+                if (sh > DEC_MAXS or not isinstance(shape, (list, tuple)) or not shape
+                        or v + len(shape) > DEC_MAXV):
+                    raise ConfigError(f"{what}; at most {DEC_MAXS} shapes and {DEC_MAXV} sizes")
+                for x in shape:
+                    if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= n:
+                        raise ConfigError(what)
+                    total += x
+                v += len(shape)
+            if total != n:
+                raise ConfigError(what)
 
 
 def dec_install(table):
     """Install shengji's full_decomposition_ordering(n) for n = 1..12 (computed once in Python by
     cardsim.games.zhao_pengyou._decompositions): table[n] = list of requirements, each a list of
-    adjacent-tuple shapes (lists of tuple sizes)."""
+    adjacent-tuple shapes (lists of tuple sizes). The whole table is validated (_dec_check:
+    ConfigError) before any entry of the C tables is written; installed once."""
     global dec_ready
     cdef int r = 0, sh = 0, v = 0, n
+    _dec_check(table)
     if dec_ready:
         return
     for n in range(1, DEC_MAXN + 1):
@@ -56,7 +92,6 @@ def dec_install(table):
                 for x in shape:
                     dec_vals[v] = x
                     v += 1
-    assert r <= DEC_MAXR and sh <= DEC_MAXS and v <= DEC_MAXV
     dec_ready = 1
 
 

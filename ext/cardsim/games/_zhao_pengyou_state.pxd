@@ -57,7 +57,7 @@ ctypedef struct ZPState:
     int16_t kitty_pts        # points in the discards
     int16_t p_opp            # opposition points of the finished deal
     int16_t tricks_done      # completed tricks
-    int16_t redeals          # redeals (nobody declared) in this deal
+    int16_t redeals          # redeals (nobody declared) in this deal (at most max_redeals, D24)
     int16_t deal_no          # deals completed (match)
     int16_t last_unit        # size of the largest component of the last trick's lead (V2)
     int16_t failed_total     # failed throws this deal

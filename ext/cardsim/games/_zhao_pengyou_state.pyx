@@ -24,7 +24,7 @@ by (13: seat or open); DECL membership (12); points captured per seat /100 (12);
 active (12); phase (5); seat to act (12); observer (12); leader (12); starter (12); drawer (12);
 cards drawn / pack (1); window offset / n (1); lead format (5), k/4 (1), m/16 (1), lead suit (5);
 failed throws per seat (12); blocker (13, only with reveal_blocker); tricks done /25 (1); last
-trick winner (12); deals done /20 (1); redeals /10 (1); discards made /8 (1); calls made /5 (1);
+trick winner (12); deals done /20 (1); redeals in this deal /10 (1); discards made /8 (1); calls made /5 (1);
 cards known to be in the declarer's hand or the kitty (54: the declared card once the declarer
 has discarded, since a face-down discard may have buried it).
 """
@@ -125,9 +125,28 @@ cdef inline bint nt_eligible(const ZPState* s, const ZPConfig* c, int q) noexcep
     BothTwoOrMore)."""
     return c.nt_declare and ((s.active >> q) & 1) and (s.hand[q].layer[1] >> 52) != 0
 
+cdef void void_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
+    """Nobody declared after max_redeals redeals (D24): the deal is void, nobody scores (gained
+    stays 0, no rank changes). Scope 'match': it counts as a deal (max_deals, D23); the next one
+    is dealt by the same starter with everyone active, as after a redeal (D12)."""
+    s.decl_won = -1
+    s.winners = 0
+    s.p_opp = 0
+    if not c.match:
+        s.phase = ZP_PH_END
+        return
+    s.deal_no += 1
+    if s.deal_no >= c.max_deals:
+        s.phase = ZP_PH_END
+        return
+    s.active = <uint16_t>((1 << c.n) - 1)
+    s.redeals = 0
+    start_deal(s, c)
+
 cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Run the automatic draws until a declaration window needs a decision (§4.1, D1, D2), the
-    drawing ends (kitty phase) or nobody declared (redeal, same starter, everyone active, §3.5)."""
+    drawing ends (kitty phase) or nobody declared (redeal, same starter, everyone active, §3.5;
+    after max_redeals redeals the deal is void instead, D24)."""
     cdef int q, i
     while True:
         if s.declarer < 0 and s.win_i < c.n:
@@ -155,6 +174,11 @@ cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
             s.phase = ZP_PH_KITTY
             s.turn = s.declarer
             return
+        if s.redeals >= c.max_redeals:
+            void_deal(s, c)
+            if s.phase == ZP_PH_END:
+                return
+            continue
         s.active = <uint16_t>((1 << c.n) - 1)
         s.redeals += 1
         start_deal(s, c)
@@ -352,6 +376,7 @@ cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
             if (s.winners >> ((s.declarer + q) % c.n)) & 1:
                 s.starter = (s.declarer + q) % c.n
                 break
+    s.redeals = 0
     start_deal(s, c)
     draw_advance(s, c)
 

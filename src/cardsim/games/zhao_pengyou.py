@@ -11,6 +11,8 @@ spades and 'SJ' the small joker.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
 from cardsim.games import _zhao_pengyou as _k
 from cardsim.games import _zhao_pengyou_oracles as _o
@@ -97,7 +99,10 @@ OPTIONS = (
            "suits with at least n cards per rank", kind=int, min=0, max=100),
     Option("notrump_declaration", False, "two copies of a joker declare a no-trump deal (shengji's joker bid)",
            kind=bool),
-    Option("max_deals", 1000, "safety cap on deals in a match (scope='match')", kind=int, min=1, max=100_000),
+    Option("max_deals", 1000, "cap on deals in a match (scope='match'): the match then ends with the ranks "
+           "reached, no winner (D23)", kind=int, min=1, max=100_000),
+    Option("max_redeals", 10, "redeals (nobody declared) allowed in one deal; when nobody declares once more "
+           "the deal is void: nobody scores (D24)", kind=int, min=0, max=1000),
     SCOPE,
 )
 PRESETS: dict[str, dict] = {
@@ -345,10 +350,20 @@ def card_order(card: str, trump_suit: str | None, trump_rank: str | None) -> tup
     return _o.oracle_strength(card, s, r)
 
 
+def _check_state(state):
+    from cardsim.core._engine import State
+
+    if not isinstance(state, State) or state.game.name != NAME:
+        raise ConfigError(f"zhao_pengyou: need a State of a zhao_pengyou game, got {_k._short(state)}")
+
+
 def play_to_actions(state, cards: list[str]) -> list[int]:
     """The action sequence for a whole play by the seat to act: one ADD per card (identities in
     the given order), then COMMIT if the seat is leading."""
+    _check_state(state)
     cards = _cards(cards, "a play")
+    if len(cards) > 216:
+        raise ParseError(f"zhao_pengyou: a play has at most 216 cards (the largest pack), got {len(cards)}")
     acts = [state.string_to_action(c) for c in cards]
     v = state.game.view(state)
     if v["phase"] != "play":
@@ -372,8 +387,82 @@ def play(state, cards: list[str]):
 
 
 def scenario(game, hands, **facts):
-    """A state built from given facts (for scenarios and analysis); see ZhaoPengyouSpec.scenario."""
+    """A state built from given facts (for scenarios and analysis); see ZhaoPengyouSpec.scenario.
+    `game` is a cardsim.make('zhao_pengyou', ...) game."""
+    from cardsim.game import Game
+
+    if not isinstance(game, Game) or game.name != NAME:
+        raise ConfigError(f"zhao_pengyou: need a game made by cardsim.make('zhao_pengyou', ...), got {_k._short(game)}")
     return game.spec.scenario(hands, **facts)
+
+
+# ---- the shared protocol: episode and return bounds ---------------------------------------------
+def _resolved(opts) -> dict:
+    """opts as cardsim.make resolves them (a resolved dict resolves to itself; a partial one gets
+    the defaults), cross-checked like make()."""
+    from cardsim.options import resolve
+
+    if not isinstance(opts, Mapping):
+        raise ConfigError(f"zhao_pengyou: opts must be a dict of options (cardsim.make(...).options), "
+                          f"got {_k._short(opts)}")
+    o = resolve(NAME, OPTIONS, PRESETS, PLAYERS, DEFAULT_PLAYERS, dict(opts))
+    _check_combo(o)
+    return o
+
+
+def deal_max_game_points(opts) -> int:
+    """The most game points a seat can gain in one deal (§6.2 with the game_points table gp):
+    DECL with P_opp = 0 gets gp[0] + gp[1] x short, below t1 gp[2] + gp[3] x short, where short =
+    1 + F - |DECL| <= F (the declarer alone: every call consumed by him, D9, or unfulfilled, D10);
+    OPP gets gp[4], gp[5] or gp[6]. The maximum of these is provably safe (exact for the default
+    table: a lone declarer whose opponents capture nothing)."""
+    o = _resolved(opts)
+    gp = o["game_points"]
+    f = TABLE[o["players"]]["calls"]
+    return max(gp[0] + gp[1] * f, gp[2] + gp[3] * f, gp[4], gp[5], gp[6])
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): the lowest and highest return any seat can get in a terminal state of this
+    configuration (opts = cardsim.make('zhao_pengyou', ...).options).
+
+    Scope 'deal': the game points the seat gained, 0 for the losing team (and for everybody in a
+    void deal, D24), else deal_max_game_points(opts) at most: (0, that). Scope 'match': the rank
+    levels gained (final rank - 2); ranks never fall and stop at A (12 levels; with defend_A a
+    rank also stays at A), and each of at most max_deals deals adds at most the deal bound:
+    (0, min(12, max_deals x deal bound))."""
+    o = _resolved(opts)
+    hi = deal_max_game_points(o)
+    if o["scope"] == "match":
+        hi = min(12, o["max_deals"] * hi)
+    return (0.0, float(hi))
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state to a terminal state (per deal in scope 'deal',
+    per match in scope 'match'), for any sequence of legal actions. With n players, c cards per
+    player, k kitty cards, F calls (TABLE):
+
+    * draw: D = n * c draws, each followed by a declaration window (D1, D2) in which every seat
+      acts at most once, and only a seat that has drawn a card can be eligible: at most
+      sum(min(j, n) for j in 1..D) = D * n - n * (n - 1) / 2 actions (own_draw_only: one per
+      draw, D); a declaration closes the windows. Nobody declaring redeals at most max_redeals
+      times, then the deal is void (D24): at most max_redeals + 1 draws per deal;
+    * kitty k DISCARD actions, F CALL actions;
+    * play: each trick takes at least one card from every hand, so at most c tricks, each with
+      one COMMIT; every card is added once when it is finally played (n * c ADDs), plus the cards
+      of a failed throw that go back to the hand (D4): at the trick where the leader holds h
+      cards at most h - 1 of them, h <= c - t at trick t, c * (c - 1) / 2 in all.
+
+    A deal: (max_redeals + 1) * draw + k + F + n * c + c + c * (c - 1) / 2. A match: max_deals
+    deals (a void deal counts as one, D24)."""
+    o = _resolved(opts)
+    n = o["players"]
+    row = TABLE[n]
+    c, d = row["cards"], n * row["cards"]
+    windows = d * n - n * (n - 1) // 2 if o["declaration_windows"] == "every_draw" else d
+    per_deal = ((o["max_redeals"] + 1) * windows + row["kitty"] + row["calls"] + n * c + c + c * (c - 1) // 2)
+    return per_deal * (o["max_deals"] if o["scope"] == "match" else 1)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
