@@ -198,7 +198,7 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
             s.cum_half[i] = 0
         s.carry = 0                                # the carry resets with each game (B-D12)
         s.last_target = 0
-    if s.deal_no >= 5000:                          # safety net; never reached in practice
+    if s.deal_no >= c.max_deals:                   # the deal cap (B-D26): no winner
         s.winner = -1
         s.phase = BA_PH_END
         return
@@ -465,6 +465,7 @@ cdef class BasraSpec(GameSpec):
         self.c.sudden_death = opts["tie_rule"] == "sudden_death"
         self.c.best_of_5 = opts["match"] == "best_of_5_150"
         self.c.match = opts["scope"] == "match"
+        self.c.max_deals = opts["max_deals"]
         self.vt.init = ba_init
         self.vt.current_player = ba_current_player
         self.vt.legal = ba_legal
@@ -486,7 +487,9 @@ cdef class BasraSpec(GameSpec):
     def num_sides(self):
         return self.c.nsides
 
-    def side_of(self, int p):
+    def side_of(self, p):
+        """The side of seat p (0..players-1): partners opposite with 4 players in partnership."""
+        p = check_int(p, "basra: seat", 0, self.c.nplayers - 1, ConfigError)
         return side_of(&self.c, p)
 
     # ---- strings --------------------------------------------------------------------------
@@ -668,6 +671,17 @@ cdef class BasraSpec(GameSpec):
             used |= m
         if hm[turn] == 0:
             raise ConfigError(f"basra: the seat to act ({turn}) must hold a card")
+        # Play goes round from the seat to act, one card per seat (§4.1): a real deal has the
+        # seats from `turn` on holding m cards, those that already played this round m - 1 (B-D27).
+        # Other shapes end in a seat to act with no card while others still hold some (a dead end).
+        sizes = [len(hands[(turn + j) % N]) for j in range(N)]
+        if any(sizes[j] < sizes[j + 1] for j in range(N - 1)) or sizes[N - 1] < sizes[0] - 1:
+            raise ConfigError(f"basra: hand sizes {[len(h) for h in hands]} cannot occur with seat {turn} to act: "
+                              f"going round the table from the seat to act, hand sizes never grow and differ "
+                              f"by at most one (the seats that already played this round hold one fewer)")
+        if len(stock) % N:
+            raise ConfigError(f"basra: the stock holds {len(stock)} cards; a real deal leaves a multiple of "
+                              f"the {N} players (every re-deal gives each seat the same number)")
         s = self._scenario_state()
         st = <BasraState*>s.data
         for p in range(4):

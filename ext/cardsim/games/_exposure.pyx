@@ -198,9 +198,12 @@ cdef void finish_deal(EXState* s, const EXConfig* c) noexcept nogil:
     if c.match:
         o = match_outcome(s.score, c.target_score)
         if o == -2:
-            s.dealer = 1 - s.dealer
-            deal_cards(s)
-            return
+            if s.deal_no < c.max_deals:
+                s.dealer = 1 - s.dealer
+                deal_cards(s)
+                return
+            # the deal cap (D6): the match ends, the higher score wins, equal scores draw
+            o = -1 if s.score[0] == s.score[1] else (0 if s.score[0] > s.score[1] else 1)
         s.winner = o
     s.phase = EX_PH_END
 
@@ -550,6 +553,7 @@ cdef class ExposureSpec(GameSpec):
         self.c.trick_pts = opts["points_per_trick"]
         self.c.contract_bonus = opts["contract_bonus"]
         self.c.match = opts["scope"] == "match"
+        self.c.max_deals = opts["max_deals"]
         self.vt.init = ex_init
         self.vt.current_player = ex_current_player
         self.vt.legal = ex_legal
