@@ -245,3 +245,45 @@ def test_gleek_always_pass_is_a_dead_ruff_every_deal():
         n += 1
     v = g.spec.view(st)
     assert n <= L and v["dead"] == 5
+
+
+def test_basra_constructed_deal_comes_near_the_return_bound():
+    """A stacked 2-player deal: seat 0 clears the first floor (10♠ on A 2 3 4♠), then takes every
+    card seat 1 trails with one of its rank (a basra each time; a J on the odd ones out): 20
+    basras, every card and the majority bonus, 243 of the bound's 283 (24 basras is the most
+    the rules allow; 52 cards hold no more than 20 same-rank pairs here)."""
+    from cardsim.games import basra
+
+    g = cardsim.make("basra", players=2)
+    pairs = [("AH", "AD"), ("2H", "2D"), ("3H", "3D"), ("4H", "4D"), ("5S", "5H"), ("5D", "5C"), ("6S", "6H"),
+             ("6D", "6C"), ("7S", "7H"), ("7D", "7C"), ("8S", "8H"), ("8D", "8C"), ("9S", "9H"), ("9D", "9C"),
+             ("10H", "10D"), ("QS", "QH"), ("QD", "QC"), ("KS", "KH"), ("KD", "KC"),
+             ("AC", "JS"), ("2C", "JH"), ("3C", "JD"), ("4C", "JC")]
+    seq0 = ["10S"] + [y for _, y in pairs]                   # seat 0 plays first (dealer 1)
+    seq1 = [x for x, _ in pairs] + ["10C"]
+    stock = []
+    for r in range(1, 6):
+        stock += seq0[4 * r:4 * r + 4] + seq1[4 * r:4 * r + 4]
+    st = basra.position(g, [seq0[:4], seq1[:4]], ["AS", "2S", "3S", "4S"], stock=stock, dealer=1)
+    i = [0, 0]
+    while not st.is_terminal():
+        p = st.current_player
+        st.apply(st.string_to_action((seq0, seq1)[p][i[p]]))
+        i[p] += 1
+        assert st.phase in ("play", "end")
+    v = g.spec.view(st)
+    lo, hi = basra.return_bounds(g.options)
+    assert v["basras"] == [20, 0] and list(st.returns()) == [243.0, -243.0]
+    assert 243 <= hi == 283 and lo == -283
+
+
+@pytest.mark.parametrize("game", ["gleek", "exposure"])
+def test_random_deals_come_near_the_return_bounds(game):
+    """The bounds are safe but not absurdly loose: 3000 random deals reach more than 60% of
+    them at both ends (measured: Gleek [-78, 90] of [-102, 140]; Exposure [-23, 24] of ±35)."""
+    mod = __import__(f"cardsim.games.{game}", fromlist=["x"])
+    g = cardsim.make(game)
+    lo, hi = mod.return_bounds(g.options)
+    t = cardsim.simulate(g, deals=3000, seed=1, agents="random", workers=1).table
+    r = np.concatenate([t[f"return_{p}"] for p in range(g.num_players)])
+    assert lo <= r.min() <= 0.6 * lo and 0.6 * hi <= r.max() <= hi
