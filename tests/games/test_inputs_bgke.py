@@ -341,3 +341,38 @@ def test_exposure_random_accepted_scenarios_have_no_dead_end(cfg):
         scores = [int(x) for x in rng.integers(0, 49, 2)]
         st = g.spec.scenario([perm[0:9], perm[9:18]], table=perm[18:21], dealer=int(rng.integers(2)), scores=scores)
         _playouts(st, rng, limit, 2)
+
+
+def test_compiled_helpers_reachable_from_python_check_their_ids():
+    """The compiled modules' helpers are importable: card ids out of range, tricks of more cards
+    than the kernel's buffer, a dealer outside the table raise typed errors (before: card_str(10**5)
+    read past the rank table; gleek's oracle_trick_winner wrote past a 3-card buffer; gleek's
+    oracle_trick_settlement wrote score[dealer] for any dealer; exposure's oracle_deal_order read
+    past a short list)."""
+    from cardsim.games import _basra, _basra_rules, _exposure, _exposure_rules, _gleek, _gleek_rules
+
+    for mod, n in ((_basra_rules, 52), (_gleek_rules, 44), (_exposure_rules, 24)):
+        assert mod.card_str(n - 1) and mod.card_str(0)
+        for c in (n, -1, 10 ** 5):
+            with pytest.raises(CardsimError):
+                mod.card_str(c)
+    with pytest.raises(CardsimError):
+        _gleek_rules.oracle_trick_winner([0, 1, 2, 3, 4, 5, 6], 0)
+    with pytest.raises(CardsimError):
+        _gleek_rules.oracle_trick_winner([0, 99], 0)
+    gspec = cardsim.make("gleek").spec
+    with pytest.raises(CardsimError):
+        _gleek.oracle_trick_settlement(gspec, [4, 4, 4], [0, 0, 0], 5, 1000, 0)
+    with pytest.raises(CardsimError):
+        _gleek.oracle_trick_settlement(gspec, [4, 4], [0, 0, 0], 5, 0, 0)
+    with pytest.raises(CardsimError):
+        _exposure.oracle_deal_order([0, 1, 2], 0)
+    with pytest.raises(CardsimError):
+        _exposure.oracle_deal_order(list(range(24)), 5)
+    bspec = cardsim.make("basra", players=2, deck=44).spec
+    for card, floor in ((50, 1), (-1, 1), (3, 1 << 50), (3, 1 << 3)):
+        with pytest.raises(CardsimError):
+            _basra.oracle_capture_sets(bspec, floor, card)
+        with pytest.raises(CardsimError):
+            _basra.oracle_basra_points(bspec, card, floor)
+    assert _basra.oracle_capture_sets(bspec, 1 << 4, 5) == [1 << 4]          # 2H takes 2S... one of a rank

@@ -744,18 +744,27 @@ def half_points(name, value, limit):
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------
+def _oracle_cards(BasraSpec spec, uint64_t floor, int card):
+    """The oracle kernels' arguments: a card id and a floor mask of the spec's pack."""
+    if not 0 <= card < spec.c.deck or floor >> spec.c.deck or (floor >> card) & 1:
+        raise ConfigError(f"basra: card id {card} and floor mask must lie in the {spec.c.deck}-card pack, "
+                          f"the card not on the floor")
+
 def oracle_capture_sets(BasraSpec spec, uint64_t floor, int card):
     cdef uint64_t sets[BA_MAXSETS]
     cdef int n
+    _oracle_cards(spec, floor, card)
     with nogil:
         n = capture_sets(floor, card, &spec.c, sets)
     return [sets[i] for i in range(n)]
 
 def oracle_basra_points(BasraSpec spec, int card, uint64_t floor, bint last=False):
+    _oracle_cards(spec, floor, card)
     return basra_points(&spec.c, card, floor, last)
 
 def oracle_doubles(BasraSpec spec, int card, uint64_t floor):
     """True when this capture of the whole floor doubles the two cards (face_doubling)."""
+    _oracle_cards(spec, floor, card)
     return face_doubles(&spec.c, card, floor)
 
 def oracle_score(BasraSpec spec, list piles, list doubled, list basra_points, int carry=0):

@@ -721,6 +721,8 @@ def oracle_deal_order(list perm, int dealer):
     """Hands, face-up cards and aside from a deck in dealing order (perm[0] = card 1)."""
     cdef EXState st
     cdef card_t pm[24]
+    if len(perm) != 24 or sorted(perm) != list(range(24)) or not 0 <= dealer <= 1:
+        raise ConfigError("exposure: a deal order is the 24 card ids 0..23, each once, and a dealer 0 or 1")
     memset(&st, 0, sizeof(EXState))
     for i in range(24):
         pm[i] = perm[i]
