@@ -11,7 +11,8 @@ match (§7). Decisions followed as written: B-D1 .. B-D25 (maximal captures B-D3
 card B-D4, forced sweeps B-D5, leftovers to the last capturer or the dealer's side B-D10, basra
 with the last card B-D11, majority carry 30 x (1 + ties) B-D12/B-D13, ladder re-check B-D15,
 flat 20 lone basras B-D16, Syrian 44 cards B-D18, no Syrian sweep bonus B-D19, Yemeni partition
-B-D20, Lebanese ♦7 also needs the Egyptian condition B-D21, re-deal sizes B-D24).
+B-D20, Lebanese ♦7 also needs the Egyptian condition B-D21, re-deal sizes B-D24), the deal cap of a
+match (max_deals, B-D26) and the scenario hand shapes of a real deal (B-D27).
 
 Card identity: rank*4 + suit; rank 0 = A, 1 = 2 .. 9 = 10, 10 = J, 11 = Q, 12 = K; suits S H D C.
 

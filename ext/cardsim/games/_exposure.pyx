@@ -2,13 +2,13 @@
 the high rank (H-card), the trump suit (T-card) and the contract target (C-card), meld
 declarations that expose cards, nine tricks, a game to 50.
 
-Implements docs/rules/exposure.md §1-§8 and follows its decisions D1-D5 as written: the
+Implements docs/rules/exposure.md §1-§8 and follows its decisions D1-D6 as written: the
 non-dealer declares first, then the dealer (D1; option ``declaration_order="simultaneous"``
 hides each player's declarations from the other until both have finished); a face-up card serves
 at most one meld of a given player, either player may use it (D2; option ``table_card_reuse``);
 meld values 1/2/1/2/3 from pagat (D3; option ``meld_points``); sequences in natural order
 9 < 10 < J < Q < K < A with mixed suits whatever the high rank (D4); an empty declaration is
-legal (D5).
+legal (D5); a match ends after max_deals deals, the higher score winning (D6).
 
 Where the spec is silent: the first dealer of a deal (scope "deal") or of a match is drawn from
 the deal stream; the three set-aside cards are never shown; a player who has started building a
