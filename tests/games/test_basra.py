@@ -365,7 +365,8 @@ def test_ex_b17_legal_moves_for_a_hand():
     assert sets(floor, "8H") == [{"5C", "3S"}]
     assert sets(floor, "10S") == [{"5C", "2H", "3S"}]
     g = cardsim.make("basra", players=2)
-    st = basra.position(g, [["5D", "QC", "JS", "8H"], ["2S"]], floor, dealer=1)
+    # seat 1 holds 4 cards too (a real deal's shape, B-D27); only seat 0's plays are examined
+    st = basra.position(g, [["5D", "QC", "JS", "8H"], ["2S", "9C", "9D", "KH"]], floor, dealer=1)
     la = st.legal_actions()
     assert [st.action_to_string(int(a)) for a in la] == ["5D", "8H", "JS", "QC"]
     expect = {"5D": ["QD"], "QC": ["2H", "3S", "5C"], "JS": [], "8H": ["2H", "QD"]}
@@ -883,6 +884,10 @@ def test_position_refuses_dead_positions():
         basra.position(g, [["AS"], ["2S"], ["3S"]], [], dealer=1)         # 3 hands for 2 players
     with pytest.raises(ParseError):
         basra.position(g, None, [], dealer=1)
+    with pytest.raises(ConfigError, match="hand sizes"):               # seat 1 would run dry first (B-D27)
+        basra.position(g, [["AS", "2S", "3S"], ["2H"]], [], dealer=1)
+    with pytest.raises(ConfigError, match="multiple"):                 # 1 stock card for 2 seats
+        basra.position(g, [["AS"], ["2H"]], [], stock=["3C"], dealer=1)
     st = basra.position(g, [["QC"], ["2S"]], ["KD"], dealer=1, turn=0, last_capturer=1, carry=2)
     assert st.legal_actions().size > 0 and st.spec.view(st)["carry"] == 2
 

@@ -11,7 +11,8 @@ match (§7). Decisions followed as written: B-D1 .. B-D25 (maximal captures B-D3
 card B-D4, forced sweeps B-D5, leftovers to the last capturer or the dealer's side B-D10, basra
 with the last card B-D11, majority carry 30 x (1 + ties) B-D12/B-D13, ladder re-check B-D15,
 flat 20 lone basras B-D16, Syrian 44 cards B-D18, no Syrian sweep bonus B-D19, Yemeni partition
-B-D20, Lebanese ♦7 also needs the Egyptian condition B-D21, re-deal sizes B-D24).
+B-D20, Lebanese ♦7 also needs the Egyptian condition B-D21, re-deal sizes B-D24), the deal cap of a
+match (max_deals, B-D26) and the scenario hand shapes of a real deal (B-D27).
 
 Card identity: rank*4 + suit; rank 0 = A, 1 = 2 .. 9 = 10, 10 = J, 11 = Q, 12 = K; suits S H D C.
 
@@ -198,7 +199,7 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
             s.cum_half[i] = 0
         s.carry = 0                                # the carry resets with each game (B-D12)
         s.last_target = 0
-    if s.deal_no >= 5000:                          # safety net; never reached in practice
+    if s.deal_no >= c.max_deals:                   # the deal cap (B-D26): no winner
         s.winner = -1
         s.phase = BA_PH_END
         return
@@ -465,6 +466,7 @@ cdef class BasraSpec(GameSpec):
         self.c.sudden_death = opts["tie_rule"] == "sudden_death"
         self.c.best_of_5 = opts["match"] == "best_of_5_150"
         self.c.match = opts["scope"] == "match"
+        self.c.max_deals = opts["max_deals"]
         self.vt.init = ba_init
         self.vt.current_player = ba_current_player
         self.vt.legal = ba_legal
@@ -486,7 +488,9 @@ cdef class BasraSpec(GameSpec):
     def num_sides(self):
         return self.c.nsides
 
-    def side_of(self, int p):
+    def side_of(self, p):
+        """The side of seat p (0..players-1): partners opposite with 4 players in partnership."""
+        p = check_int(p, "basra: seat", 0, self.c.nplayers - 1, ConfigError)
         return side_of(&self.c, p)
 
     # ---- strings --------------------------------------------------------------------------
@@ -668,6 +672,17 @@ cdef class BasraSpec(GameSpec):
             used |= m
         if hm[turn] == 0:
             raise ConfigError(f"basra: the seat to act ({turn}) must hold a card")
+        # Play goes round from the seat to act, one card per seat (§4.1): a real deal has the
+        # seats from `turn` on holding m cards, those that already played this round m - 1 (B-D27).
+        # Other shapes end in a seat to act with no card while others still hold some (a dead end).
+        sizes = [len(hands[(turn + j) % N]) for j in range(N)]
+        if any(sizes[j] < sizes[j + 1] for j in range(N - 1)) or sizes[N - 1] < sizes[0] - 1:
+            raise ConfigError(f"basra: hand sizes {[len(h) for h in hands]} cannot occur with seat {turn} to act: "
+                              f"going round the table from the seat to act, hand sizes never grow and differ "
+                              f"by at most one (the seats that already played this round hold one fewer)")
+        if len(stock) % N:
+            raise ConfigError(f"basra: the stock holds {len(stock)} cards; a real deal leaves a multiple of "
+                              f"the {N} players (every re-deal gives each seat the same number)")
         s = self._scenario_state()
         st = <BasraState*>self._data(s)
         for p in range(4):
@@ -730,18 +745,27 @@ def half_points(name, value, limit):
 
 
 # ---- oracles' kernels --------------------------------------------------------------------------
+def _oracle_cards(BasraSpec spec, uint64_t floor, int card):
+    """The oracle kernels' arguments: a card id and a floor mask of the spec's pack."""
+    if not 0 <= card < spec.c.deck or floor >> spec.c.deck or (floor >> card) & 1:
+        raise ConfigError(f"basra: card id {card} and floor mask must lie in the {spec.c.deck}-card pack, "
+                          f"the card not on the floor")
+
 def oracle_capture_sets(BasraSpec spec, uint64_t floor, int card):
     cdef uint64_t sets[BA_MAXSETS]
     cdef int n
+    _oracle_cards(spec, floor, card)
     with nogil:
         n = capture_sets(floor, card, &spec.c, sets)
     return [sets[i] for i in range(n)]
 
 def oracle_basra_points(BasraSpec spec, int card, uint64_t floor, bint last=False):
+    _oracle_cards(spec, floor, card)
     return basra_points(&spec.c, card, floor, last)
 
 def oracle_doubles(BasraSpec spec, int card, uint64_t floor):
     """True when this capture of the whole floor doubles the two cards (face_doubling)."""
+    _oracle_cards(spec, floor, card)
     return face_doubles(&spec.c, card, floor)
 
 def oracle_score(BasraSpec spec, list piles, list doubled, list basra_points, int carry=0):

@@ -48,6 +48,7 @@ ctypedef struct BasraConfig:
     int32_t sudden_death     # tie_rule == "sudden_death"
     int32_t best_of_5        # match == "best_of_5_150"
     int32_t match            # scope == "match"
+    int32_t max_deals        # scope "match": the match ends (no winner) after this many deals (B-D26)
 
 cdef inline uint64_t bit(int k) noexcept nogil:
     return (<uint64_t>1) << k

@@ -361,6 +361,8 @@ cdef int game_end(const BasraConfig* c, const int32_t* game_half, int8_t* ladder
 # card notation
 # ---------------------------------------------------------------------------------------------
 def card_str(int c):
+    if not 0 <= c < 52:
+        raise ParseError(f"basra: card id {c} out of range 0..51")
     return RANKS[c >> 2] + SUITS[c & 3]
 
 _SYMBOLS = "♠♥♦♣♤♡♢♧"

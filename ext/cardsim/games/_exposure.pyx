@@ -2,13 +2,13 @@
 the high rank (H-card), the trump suit (T-card) and the contract target (C-card), meld
 declarations that expose cards, nine tricks, a game to 50.
 
-Implements docs/rules/exposure.md §1-§8 and follows its decisions D1-D5 as written: the
+Implements docs/rules/exposure.md §1-§8 and follows its decisions D1-D6 as written: the
 non-dealer declares first, then the dealer (D1; option ``declaration_order="simultaneous"``
 hides each player's declarations from the other until both have finished); a face-up card serves
 at most one meld of a given player, either player may use it (D2; option ``table_card_reuse``);
 meld values 1/2/1/2/3 from pagat (D3; option ``meld_points``); sequences in natural order
 9 < 10 < J < Q < K < A with mixed suits whatever the high rank (D4); an empty declaration is
-legal (D5).
+legal (D5); a match ends after max_deals deals, the higher score winning (D6).
 
 Where the spec is silent: the first dealer of a deal (scope "deal") or of a match is drawn from
 the deal stream; the three set-aside cards are never shown; a player who has started building a
@@ -198,9 +198,12 @@ cdef void finish_deal(EXState* s, const EXConfig* c) noexcept nogil:
     if c.match:
         o = match_outcome(s.score, c.target_score)
         if o == -2:
-            s.dealer = 1 - s.dealer
-            deal_cards(s)
-            return
+            if s.deal_no < c.max_deals:
+                s.dealer = 1 - s.dealer
+                deal_cards(s)
+                return
+            # the deal cap (D6): the match ends, the higher score wins, equal scores draw
+            o = -1 if s.score[0] == s.score[1] else (0 if s.score[0] > s.score[1] else 1)
         s.winner = o
     s.phase = EX_PH_END
 
@@ -550,6 +553,7 @@ cdef class ExposureSpec(GameSpec):
         self.c.trick_pts = opts["points_per_trick"]
         self.c.contract_bonus = opts["contract_bonus"]
         self.c.match = opts["scope"] == "match"
+        self.c.max_deals = opts["max_deals"]
         self.vt.init = ex_init
         self.vt.current_player = ex_current_player
         self.vt.legal = ex_legal
@@ -717,6 +721,8 @@ def oracle_deal_order(list perm, int dealer):
     """Hands, face-up cards and aside from a deck in dealing order (perm[0] = card 1)."""
     cdef EXState st
     cdef card_t pm[24]
+    if len(perm) != 24 or sorted(perm) != list(range(24)) or not 0 <= dealer <= 1:
+        raise ConfigError("exposure: a deal order is the 24 card ids 0..23, each once, and a dealer 0 or 1")
     memset(&st, 0, sizeof(EXState))
     for i in range(24):
         pm[i] = perm[i]

@@ -18,6 +18,7 @@ ctypedef struct EXConfig:
     int32_t trick_pts        # points per trick won
     int32_t contract_bonus   # bonus for exactly the contract target
     int32_t match            # scope == "match"
+    int32_t max_deals        # scope "match": the match ends after this many deals (D6)
 
 cdef extern from *:
     """

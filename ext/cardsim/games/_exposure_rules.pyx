@@ -68,6 +68,8 @@ cdef uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_hand, uin
 # card notation
 # ---------------------------------------------------------------------------------------------
 def card_str(int c):
+    if not 0 <= c < 24:
+        raise ParseError(f"exposure: card id {c} out of range 0..23")
     return RANKS[c >> 2] + SUITS[c & 3]
 
 _RANK_INDEX = {r: i for i, r in enumerate(RANKS)}

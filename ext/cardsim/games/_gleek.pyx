@@ -367,7 +367,12 @@ def oracle_trick_settlement(GleekSpec spec, list tricks, list honours, int turnu
     cdef int32_t score[3]
     cdef int32_t delta[3]
     cdef int32_t total
+    if len(tricks) != 3 or len(honours) != 3 or not 0 <= dealer < 3 or not 0 <= turnup < 44:
+        raise ConfigError("gleek: trick settlement needs 3 trick counts, 3 honour masks, a dealer 0..2 "
+                          "and a turn-up card id 0..43")
     for q in range(3):
+        if not 0 <= tricks[q] <= 12:
+            raise ConfigError(f"gleek: trick counts are 0..12, got {tricks[q]}")
         t[q] = tricks[q]
         h[q] = honours[q]
     trick_settlement(&spec.c, t, h, turnup, dealer, discards, score, &total, delta)

@@ -23,6 +23,8 @@ RUFF_FOUR_ACES = GL_RUFF_FOUR_ACES
 # card notation
 # ---------------------------------------------------------------------------------------------
 def card_str(int c):
+    if not 0 <= c < 44:
+        raise ParseError(f"gleek: card id {c} out of range 0..43")
     return RANKS[c % 11] + SUITS[c // 11]
 
 def parse_suit(text):
@@ -50,7 +52,11 @@ def cards_to_mask(cards):
 # ---------------------------------------------------------------------------------------------
 def oracle_trick_winner(list cards, int trump):
     cdef int8_t cs[3]
+    if not 1 <= len(cards) <= 3 or not 0 <= trump < 4:
+        raise ParseError("gleek: a trick holds 1 to 3 cards and the trump is a suit 0..3")
     for i, c in enumerate(cards):
+        if not 0 <= c < 44:
+            raise ParseError(f"gleek: card id {c} out of range 0..43")
         cs[i] = c
     return trick_winner(cs, len(cards), trump)
 

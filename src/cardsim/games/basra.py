@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core._engine import check_int
+from cardsim.core._engine import _short, check_int
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _basra as _k
 from cardsim.options import SCOPE, Option
@@ -44,7 +44,7 @@ def _half_table(table: dict) -> list:
     for key, pts in table.items():
         if isinstance(pts, bool) or not isinstance(pts, (int, float)) or not 0 <= pts <= 1000 \
                 or abs(2 * pts - round(2 * pts)) > 1e-9:
-            raise ConfigError(f"basra: card_points values must be multiples of 0.5 in 0..1000, got {pts!r}")
+            raise ConfigError(f"basra: card_points values must be multiples of 0.5 in 0..1000, got {_short(pts)}")
         k = str(key).strip().upper()
         if k in RANKS or k == "T":
             ranks[RANKS.index("10") if k == "T" else RANKS.index(k)] = pts
@@ -52,7 +52,7 @@ def _half_table(table: dict) -> list:
             try:
                 cards[_k.parse_card(k)] = pts
             except ParseError:
-                raise ConfigError(f"basra: card_points key {key!r} is neither a rank (A, 2-10, J, Q, K) "
+                raise ConfigError(f"basra: card_points key {_short(key)} is neither a rank (A, 2-10, J, Q, K) "
                                   f"nor a card ('10D')") from None
     for c in range(52):
         out[c] = int(round(2 * cards.get(c, ranks.get(c >> 2, 0))))
@@ -65,19 +65,19 @@ def _card_points(value):
             if value.lower() == name.lower():
                 return name
         raise ConfigError(f"basra: option 'card_points' must be one of {list(_TABLES)} or a dict "
-                          f"{{rank or card: points}}, got {value!r}")
+                          f"{{rank or card: points}}, got {_short(value)}")
     if isinstance(value, dict):
         _half_table(value)
         return dict(value)
-    raise ConfigError(f"basra: option 'card_points' must be one of {list(_TABLES)} or a dict, got {value!r}")
+    raise ConfigError(f"basra: option 'card_points' must be one of {list(_TABLES)} or a dict, got {_short(value)}")
 
 
 def _floor_max(value):
     if value is None or (isinstance(value, str) and value.lower() == "none"):
         return "none"
-    if isinstance(value, bool) or value not in (1, 2):
-        raise ConfigError(f"basra: option 'basra_floor_max' must be one of ['none', 2, 1], got {value!r}")
-    return value
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (1, 2):
+        raise ConfigError(f"basra: option 'basra_floor_max' must be one of ['none', 2, 1], got {_short(value)}")
+    return int(value)
 
 
 def _target(value):
@@ -85,7 +85,7 @@ def _target(value):
         return "ladder"
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
         raise ConfigError(f"basra: option 'target' must be 101, 51, 121, 151 (any int 1..100000) or "
-                          f"'ladder', got {value!r}")
+                          f"'ladder', got {_short(value)}")
     return value
 
 
@@ -96,7 +96,7 @@ def _onoff(name):
             return value
         if isinstance(value, str) and value.lower() in ("on", "off", "true", "false"):
             return value.lower() in ("on", "true")
-        raise ConfigError(f"basra: option {name!r} must be True/False (or 'on'/'off'), got {value!r}")
+        raise ConfigError(f"basra: option {_short(name)} must be True/False (or 'on'/'off'), got {_short(value)}")
     return check
 
 
@@ -106,15 +106,29 @@ def _case_choice(name, choices):
             for c in choices:
                 if value.lower() == c.lower():
                     return c
-        raise ConfigError(f"basra: option {name!r} must be one of {list(choices)}, got {value!r}")
+        raise ConfigError(f"basra: option {_short(name)} must be one of {list(choices)}, got {_short(value)}")
+    return check
+
+
+def _int_choice(name, choices):
+    """A closed set of ints: the int itself (or a numpy int), never a float, bool or string
+    (``deck=44.0`` is refused: the shared choices check would let 44.0 == 44 through)."""
+    def check(value):
+        try:
+            v = check_int(value, f"basra: option {_short(name)}", min(choices), max(choices), ConfigError)
+        except ConfigError:
+            v = None
+        if v is None or v not in choices:
+            raise ConfigError(f"basra: option {_short(name)} must be one of {list(choices)}, got {_short(value)}")
+        return v
     return check
 
 
 OPTIONS = (
     Option("partnership", True, "4 players: partners opposite ({0,2} v {1,3}); False = 4 individuals",
            validate=_onoff("partnership")),
-    Option("deck", 52, "52 cards, or 44 without Queens and Kings", choices=(52, 44)),
-    Option("hand_size", 4, "cards per player per deal round", choices=(4, 5, 6)),
+    Option("deck", 52, "52 cards, or 44 without Queens and Kings", validate=_int_choice("deck", (52, 44))),
+    Option("hand_size", 4, "cards per player per deal round", validate=_int_choice("hand_size", (4, 5, 6))),
     Option("cut_peek", "dealer", "who sees the bottom card at the cut (B-D9)", choices=("dealer", "both", "none")),
     Option("floor_bury", "bottom10", "where a floor J/♦7 is buried (B-D7)", choices=("bottom10", "bottom", "random")),
     Option("seven_diamonds", "sweep", "♦7 in hand sweeps like a J, or is a normal 7", choices=("sweep", "normal")),
@@ -147,6 +161,8 @@ OPTIONS = (
     Option("target", 101, "game target: 101, 51, 121, 151 or 'ladder' (51/61/71)", validate=_target),
     Option("tie_rule", "draw", "a tie for the highest total at the end", choices=("draw", "sudden_death")),
     Option("match", "single", "one game, or best of 5 games to 150", choices=("single", "best_of_5_150")),
+    Option("max_deals", 5000, "scope 'match': the match ends with no winner after this many deals (B-D26)",
+           kind=int, min=1, max=30_000),
     SCOPE,
 )
 
@@ -195,12 +211,116 @@ def build(opts: dict):
     if opts["cut_peek"] == "both" and n != 2:
         raise ConfigError("basra: cut_peek='both' is the 2-player variant; use players=2")
     if variant is not None and opts["hand_size"] not in PRESET_HAND_SIZES[variant]:
-        raise ConfigError(f"basra: variant {variant!r} is played with hand_size in "
+        raise ConfigError(f"basra: variant {_short(variant)} is played with hand_size in "
                           f"{list(PRESET_HAND_SIZES[variant])}, got {opts['hand_size']}")
     cp = opts["card_points"]
     full = dict(opts)
     full["_card_half"] = _half_table(_TABLES[cp] if isinstance(cp, str) else cp)
     return _k.BasraSpec(full)
+
+
+# ---- episode and return bounds (docs/rules/basra.md "Bounds") ---------------------------------
+def _resolved(opts) -> dict:
+    """The resolved options of a configuration (re-validated through make(), so that a dict
+    missing keys gets the defaults and a bad one raises ConfigError)."""
+    from cardsim.game import make
+
+    if not isinstance(opts, dict):
+        raise ConfigError(f"basra: expected the resolved options dict (game.options), got {_short(opts)}")
+    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
+    if kw.get("variant") is None:
+        kw.pop("variant", None)
+    return dict(make(NAME, **kw).options)
+
+
+def _bound_parts(o: dict) -> dict:
+    """The quantities of the bounds' derivation, in half points (see return_bounds)."""
+    n = o["players"]
+    sides = 2 if (n == 4 and o["partnership"]) else n
+    deck = o["deck"]
+    cp = o["card_points"]
+    half = _half_table(_TABLES[cp] if isinstance(cp, str) else cp)
+    cards = sum(half[:deck])                               # every card ends in some pile (§5)
+    faces = [c for c in range(deck) if c >> 2 >= 10]
+    if o["face_doubling"] == "J_only":
+        faces = [c for c in faces if c >> 2 == 10]
+    doubled = sum(half[c] for c in faces) if o["face_doubling"] != "off" else 0
+    best = 0                                              # most points one basra can be worth
+    if o["jack_on_lone_jack"]:
+        best = o["jack_on_lone_jack"]
+    if o["sweep_bonus"]:
+        if not o["lone_rule"]:
+            best = max(best, 10)
+        elif o["lone_value"] == "flat20":
+            best = max(best, 20)
+        else:
+            best = max(best, 20, 2 * o["face_value_for_basra"] if deck == 52 else 0)
+        if o["lone_rule"] and o["seven_diamonds"] == "sweep":
+            best = max(best, 14)
+    plays = deck - 4                                      # every card but the 4 floor cards is played
+    basras = (plays + 1) // 2                             # a basra empties the floor: the next play trails
+    per_deal = cards + doubled + 2 * basras * best        # half points, without the majority bonus
+    maj = 2 * o["majority_points"]
+    ladder = o["target"] == "ladder"
+    target = 71 if ladder else o["target"]
+    if o["scope"] != "match":
+        deals = 1
+    elif o["match"] == "best_of_5_150" or o["tie_rule"] == "sudden_death" or cards == 0:
+        deals = o["max_deals"]
+    else:
+        deals = min(o["max_deals"], sides * (2 * target - 1) // cards + 1)
+    return {"sides": sides, "deck": deck, "plays": plays, "per_deal": per_deal, "majority": maj,
+            "target": target, "deals": deals}
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): provably safe lowest and highest return of any seat in a terminal state of this
+    configuration (opts: the resolved options, ``cardsim.make("basra", ...).options``).
+
+    Derivation (docs/rules/basra.md "Bounds"), in points, S = number of sides. A seat's return
+    is its side's points minus the mean of the other sides' (zero-sum), so with P = the most
+    points all sides together can score, every return lies in [-P / (S - 1), P].
+    One deal: every card ends in a pile (§5), worth C = the card points of the pack, plus the
+    doubled faces again (Syrian face doubling, at most the faces' points F); a basra empties the
+    floor, so the next play is a trail: at most ceil((deck - 4) / 2) basras, each worth at most
+    B = the largest basra value the options allow (10; lone rule flat 20, double value
+    max(20, 2 x face_value_for_basra); ♦7 on a lone 7 14; jack_on_lone_jack); the majority bonus
+    M x (1 + carry), carry = 0 at a new deal. P_deal = C + F + ceil((deck-4)/2) x B + M.
+    Match (scope "match", one game): D deals at most, where D = max_deals (B-D26), and without
+    sudden death, when C > 0: every deal adds at least C to the sum of the sides' points, and the
+    game goes on only while every side is below the target (71 for the ladder), so
+    D <= floor(S x (2 target - 1) / C) + 1 (half points). A tie carried k times pays M x (1 + k)
+    once, so the bonuses of D deals total at most D x M. Hence P = D x (C + F + basras x B + M),
+    and without sudden death also P <= (target - 1/2) + (C + F + basras x B) + D x M (every
+    side is below the target before the last deal). Best of 5 (returns in games won): a side
+    wins with 3 games, the others have at most 2 each: [-(3 + 2 (S - 2)) / (S - 1), 3], exact."""
+    o = _resolved(opts)
+    b = _bound_parts(o)
+    S = b["sides"]
+    if o["scope"] == "match" and o["match"] == "best_of_5_150":
+        return (-(3 + 2 * (S - 2)) / (S - 1), 3.0)
+    D = b["deals"]
+    total = D * (b["per_deal"] + b["majority"])
+    if o["scope"] == "match" and o["tie_rule"] != "sudden_death":
+        total = min(total, 2 * b["target"] - 1 + b["per_deal"] + D * b["majority"])
+    hi = total / 2
+    return (-hi / (S - 1), hi)
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state to a terminal state (per deal in scope "deal",
+    per match in scope "match"), for any legal play.
+
+    Derivation (docs/rules/basra.md "Bounds"): a deal plays deck - 4 cards (all but the four
+    floor cards, the stock being dealt out); a play whose card has several capture sets adds
+    TAKE actions, each choosing at least one more floor card of the set finally taken, and at
+    most one DONE. Floor cards taken in a deal are at most the 4 first floor cards plus the
+    trailed ones (<= deck - 4), so a deal takes at most (deck - 4) plays + (deck - 4) DONE +
+    deck TAKE = 3 deck - 8 actions (148 with 52 cards). A match has at most D deals (see
+    return_bounds: max_deals, B-D26, or fewer when the game must end sooner)."""
+    o = _resolved(opts)
+    b = _bound_parts(o)
+    return b["deals"] * (3 * b["deck"] - 8)
 
 
 _SPECS: dict = {}
@@ -231,16 +351,34 @@ def _spec(variant, options):
     return spec
 
 
+def _own_game(game):
+    """game, checked to be a Basra game (cardsim.make("basra", ...))."""
+    from cardsim.game import Game
+
+    if not isinstance(game, Game) or game.name != NAME:
+        raise ConfigError(f"basra: expected a Basra game (cardsim.make('basra', ...)), got {_short(game)}")
+    return game
+
+
+def _own_state(state):
+    """state, checked to be a State of a Basra game."""
+    from cardsim.core._engine import State
+
+    if not isinstance(state, State) or not isinstance(state.spec, _k.BasraSpec):
+        raise ConfigError(f"basra: expected a State of a Basra game, got {_short(state)}")
+    return state
+
+
 def _floor_ids(floor, deck):
     if isinstance(floor, str) or not isinstance(floor, (list, tuple)):
-        raise ParseError(f"basra: the floor must be a list of card strings, got {floor!r}")
+        raise ParseError(f"basra: the floor must be a list of card strings, got {_short(floor)}")
     ids = []
     for t in floor:
         k = _k.parse_card(t)
         if k >= deck:
-            raise ParseError(f"basra: card {t!r} is not in the {deck}-card pack")
+            raise ParseError(f"basra: card {_short(t)} is not in the {deck}-card pack")
         if k in ids:
-            raise ParseError(f"basra: card {t!r} appears twice on the floor (one pack)")
+            raise ParseError(f"basra: card {_short(t)} appears twice on the floor (one pack)")
         ids.append(k)
     return ids
 
@@ -248,7 +386,7 @@ def _floor_ids(floor, deck):
 def _card(card, deck):
     c = _k.parse_card(card)
     if c >= deck:
-        raise ParseError(f"basra: card {card!r} is not in the {deck}-card pack")
+        raise ParseError(f"basra: card {_short(card)} is not in the {deck}-card pack")
     return c
 
 
@@ -263,7 +401,7 @@ def capture_options(floor: list[str], card: str, variant: str = "egyptian", **op
     ids = _floor_ids(floor, deck)
     c = _card(card, deck)
     if c in ids:
-        raise ParseError(f"basra: card {card!r} is both played and on the floor (one pack)")
+        raise ParseError(f"basra: card {_short(card)} is both played and on the floor (one pack)")
     fmask = 0
     for k in ids:
         fmask |= 1 << k
@@ -284,9 +422,9 @@ def basra_points(floor: list[str], card: str, variant: str = "egyptian", last_pl
     ids = _floor_ids(floor, spec.deck_size)
     c = _card(card, spec.deck_size)
     if c in ids:
-        raise ParseError(f"basra: card {card!r} is both played and on the floor (one pack)")
+        raise ParseError(f"basra: card {_short(card)} is both played and on the floor (one pack)")
     if not isinstance(last_play, (bool, np.bool_)):
-        raise ConfigError(f"basra: last_play must be True or False, got {last_play!r:.60}")
+        raise ConfigError(f"basra: last_play must be True or False, got {_short(last_play)}")
     fmask = sum(1 << k for k in ids)
     if not fmask or fmask not in _k.oracle_capture_sets(spec, fmask, c):
         return 0
@@ -301,7 +439,7 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     (a card in two piles, a doubled card outside its side's pile, negative or fractional
     counts) raise ConfigError / ParseError instead of being scored."""
     if isinstance(piles, (str, bytes)) or not isinstance(piles, (list, tuple)):
-        raise ParseError(f"basra: piles must be a list of 2, 3 or 4 card lists, got {piles!r:.60}")
+        raise ParseError(f"basra: piles must be a list of 2, 3 or 4 card lists, got {_short(piles)}")
     n = len(piles)
     opts = dict(options)
     if n == 3:
@@ -314,6 +452,8 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     else:
         raise ConfigError("basra: piles must hold 2, 3 or 4 sides")
     spec = _spec(variant, opts)
+    if spec.num_sides != n:
+        raise ConfigError(f"basra: piles hold {n} sides but the options make {spec.num_sides} sides")
     deck = spec.deck_size
     masks = [_k.cards_to_mask(p, deck) for p in piles]
     used = 0
@@ -324,7 +464,7 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     if doubled is None:
         doubled = []
     if isinstance(doubled, (str, bytes)) or not isinstance(doubled, (list, tuple)) or len(doubled) > n:
-        raise ConfigError(f"basra: doubled must be a list of at most {n} card lists, got {doubled!r:.60}")
+        raise ConfigError(f"basra: doubled must be a list of at most {n} card lists, got {_short(doubled)}")
     dbl = [_k.cards_to_mask(p, deck) for p in doubled]
     for s, m in enumerate(dbl):
         if m & ~masks[s]:
@@ -332,7 +472,7 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
     if basras is None:
         basras = [0] * n
     if isinstance(basras, (str, bytes)) or not isinstance(basras, (list, tuple)) or len(basras) != n:
-        raise ConfigError(f"basra: basras must be {n} numbers (basra points per side), got {basras!r:.60}")
+        raise ConfigError(f"basra: basras must be {n} numbers (basra points per side), got {_short(basras)}")
     halves = [_k.half_points("basra points", b, _k.MAX_POINTS) for b in basras]
     carry = check_int(carry, "basra: carry", 0, _k.MAX_CARRY, ConfigError)
     return _k.oracle_score(spec, masks, dbl, [h / 2 for h in halves], carry)
@@ -341,14 +481,14 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
 def deal_pack(game, pack: list[str], dealer: int = 0):
     """A fresh deal dealt from an ordered pack (top card first), as the engine deals (§3); the
     same as game.spec.scenario(None, pack=pack, dealer=dealer)."""
-    return game.spec.scenario(None, pack=pack, dealer=dealer)
+    return _own_game(game).spec.scenario(None, pack=pack, dealer=dealer)
 
 
 def position(game, hands, floor, stock=(), dealer=0, turn=None, last_capturer=None, piles=None, carry=0):
     """A mid-deal position from card strings; the same as game.spec.scenario(hands, floor=...,
     stock=..., dealer=..., turn=..., last_capturer=..., piles=..., carry=...)."""
-    return game.spec.scenario(hands, floor=floor, stock=stock, dealer=dealer, turn=turn,
-                              last_capturer=last_capturer, piles=piles, carry=carry)
+    return _own_game(game).spec.scenario(hands, floor=floor, stock=stock, dealer=dealer, turn=turn,
+                                         last_capturer=last_capturer, piles=piles, carry=carry)
 
 
 # ---- whole plays <-> factored actions ----------------------------------------------------------
@@ -356,7 +496,7 @@ def legal_plays(state) -> list[tuple[str, list[str]]]:
     """Every legal whole play of the seat to act, as (card, captured floor cards), from the
     start of its turn (phase "play"); in phase "choose" only the plays of the pending card that
     are still open. Empty when the state is terminal."""
-    v = state.spec.view(state)
+    v = _own_state(state).spec.view(state)
     if v["phase"] == "end":
         return []
     cards = [v["pending"]] if v["phase"] == "choose" else v["hands"][v["turn"]]
@@ -375,13 +515,14 @@ def play_to_actions(state, card: str, captured: list[str]) -> list[int]:
     legal play."""
     from cardsim.errors import IllegalActionError
 
+    _own_state(state)
     want = _k.cards_to_mask(captured)
     c = _k.parse_card(card)
     if state.phase != "play":
         raise IllegalActionError("basra: play_to_actions starts at the beginning of a turn (phase 'play')")
     legal = {(k, frozenset(cap)) for k, cap in legal_plays(state)}
     if (_k.card_str(c), frozenset(_k.mask_to_cards(want))) not in legal:
-        raise IllegalActionError(f"basra: playing {card} capturing {list(captured)} is not legal here; "
+        raise IllegalActionError(f"basra: playing {_short(card)} capturing {_short(list(captured))} is not legal here; "
                                  f"legal plays: {sorted(legal_plays(state))}")
     s = state.clone()
     acts = [c]
@@ -403,7 +544,11 @@ def actions_to_play(state, actions: list[int]) -> tuple[str, list[str]]:
     (phase "play"); raises IllegalActionError if the actions are illegal or incomplete."""
     from cardsim.errors import IllegalActionError
 
-    if not actions or state.phase != "play":
+    _own_state(state)
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, (list, tuple, np.ndarray)) or any(
+            isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)) for a in actions):
+        raise IllegalActionError(f"basra: actions must be a list of action ints, got {_short(actions)}")
+    if not len(actions) or state.phase != "play":
         raise IllegalActionError("basra: need the actions of one whole play, from phase 'play'")
     s = state.clone()
     for i, a in enumerate(actions):
@@ -433,7 +578,7 @@ def scenario(game, hands, **facts):
     **facts) (hands: one card list per seat; facts: floor, stock, dealer, turn, last_capturer, piles,
     carry (or hands=None with pack= and dealer=). See BasraSpec.scenario.); every argument is validated before the state is touched, and the state is
     marked not replayable."""
-    return game.spec.scenario(hands, **facts)
+    return _own_game(game).spec.scenario(hands, **facts)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

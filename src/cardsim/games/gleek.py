@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 
-from cardsim.core._engine import check_int
+import numpy as np
+
+from cardsim.core._engine import _short, check_int
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _gleek as _k
 from cardsim.games import _gleek_rules as _r
@@ -37,25 +39,32 @@ def _table(name, default, multiple_of=1):
             for k, v in value.items():
                 key = str(k).upper()
                 if key not in HONOURS:
-                    raise ConfigError(f"gleek: {name} key {k!r} unknown; keys: {list(HONOURS)}")
+                    raise ConfigError(f"gleek: {name} key {_short(k)} unknown; keys: {list(HONOURS)}")
                 table[HONOURS.index(key)] = v
         elif isinstance(value, (list, tuple)) and len(value) == 4:
             table = list(value)
         else:
-            raise ConfigError(f"gleek: {name} must be 4 ints (A K Q J) or a dict by rank, got {value!r}")
+            raise ConfigError(f"gleek: {name} must be 4 ints (A K Q J) or a dict by rank, got {_short(value)}")
         for v in table:
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
-                raise ConfigError(f"gleek: {name} values must be ints in 0..1000, got {v!r}")
+                raise ConfigError(f"gleek: {name} values must be ints in 0..1000, got {_short(v)}")
             if v % multiple_of:
                 raise ConfigError(f"gleek: {name} values must be multiples of {multiple_of} "
-                                  f"(so that the average T/3 is a whole number of chips), got {v!r}")
+                                  f"(so that the average T/3 is a whole number of chips), got {_short(v)}")
         return tuple(table)
     return check
 
 
+def _tiddy(value):
+    """4 or 2, as an int (not 4.0 nor a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (4, 2):
+        raise ConfigError(f"gleek: option 'tiddy_turnup_pay' must be one of [4, 2], got {_short(value)}")
+    return int(value)
+
+
 OPTIONS = (
     Option("tiddy_turnup_pay", 4, "a turned-up 4 (Tiddy): each non-dealer pays the dealer 4, or 2 (Cotgrave)",
-           choices=(4, 2)),
+           validate=_tiddy),
     Option("towser_tumbler", False, "turn-up 5 / 6 pays 5 / 6 from each non-dealer", kind=bool),
     Option("stock_opening_bid", 12, "eldest's forced opening bid for the stock (12, Cotgrave 13)",
            kind=int, min=0, max=960),
@@ -113,32 +122,133 @@ def build(opts: dict):
     return _k.GleekSpec(opts)
 
 
+def _resolved(opts) -> dict:
+    """The resolved options of a configuration (re-validated through make())."""
+    from cardsim.game import make
+
+    if not isinstance(opts, dict):
+        raise ConfigError(f"gleek: expected the resolved options dict (game.options), got {_short(opts)}")
+    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
+    if kw.get("variant") is None:
+        kw.pop("variant", None)
+    return dict(make(NAME, **kw).options)
+
+
+def _deal_range(o: dict, dead: int) -> tuple[int, int]:
+    """(lo, hi): a seat's chip change in one deal whose ruff base is 2 x (1 + dead); see
+    return_bounds for the derivation."""
+    pay = max(o["tiddy_turnup_pay"], 6 if o["towser_tumbler"] else 0)
+    bid = o["max_stock_bid"]
+    if o["stock_payment"] == "full_each":
+        stock_in, stock_out = bid, 2 * bid
+    else:
+        stock_in, stock_out = (bid + 1) // 2, bid
+    stake = 2 * (1 + dead) * 2 ** o["max_revies"]
+    g, m = o["gleek_values"], o["mournival_values"]
+    best_v = 0                                             # V of one 12-card hand at most
+    for choice in range(3 ** 4):
+        cards = v = 0
+        for r in range(4):
+            k = (choice // 3 ** r) % 3
+            cards += (0, 3, 4)[k]
+            v += (0, g[r], m[r])[k]
+        if cards <= 12:
+            best_v = max(best_v, v)
+    others_v = sum(max(g[r], m[r]) for r in range(4))
+    total = 12 * o["trick_value"] + sum(o["honour_values"])
+    hi = 2 * pay + stock_in + 2 * stake + 2 * best_v + 2 * total // 3
+    lo = -pay - stock_out - stake - others_v - total // 3
+    return lo, hi
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): provably safe lowest and highest return (chips) of any seat in a terminal
+    state of this configuration (opts: ``cardsim.make("gleek", ...).options``).
+
+    Derivation (docs/rules/gleek.md "Bounds"), per deal and seat, summing the five settlement
+    steps (§6) at their extremes: turn-up: the dealer gets 2 p, the others pay p (p = the Tiddy
+    pay, or 6 with towser_tumbler); stock (price h <= max_stock_bid): the buyer pays h (halves)
+    or 2 h (full_each), an opponent gets at most ceil(h / 2) or h; ruff: the stake is at most
+    B x 2^max_revies with base B = 2 (1 + dead) (dead = 0 at a new deal), a winner takes at most
+    what two losers owe (2 S), a loser pays at most S; gleeks: a seat gets 2 V - V' - V'' with V
+    the best value of a 12-card hand (sets of 3 or 4 cards) and loses at most the value of every
+    rank's best set (each rank's set is in one hand only); tricks: score - T/3 with 0 <= score
+    <= T, T = 12 trick_value + the honour values: in [-T/3, 2T/3]. A match of N = num_deals deals
+    (dead <= N - 1) is bounded by N times the deal bounds, and also because it stops once a
+    seat has <= 0 chips: before its last deal every seat had >= 1 chip, so a return lies in
+    [1 - starting + lo_deal, 2 (starting - 1) + hi_deal]; the tighter of the two is used."""
+    o = _resolved(opts)
+    if o["scope"] != "match":
+        lo, hi = _deal_range(o, 0)
+        return (float(lo), float(hi))
+    n = o["num_deals"]
+    lo, hi = _deal_range(o, n - 1)
+    start = o["starting_chips"]
+    return (float(max(n * lo, 1 - start + lo)), float(min(n * hi, 2 * (start - 1) + hi)))
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state to a terminal state, for any legal play.
+
+    Derivation (docs/rules/gleek.md "Bounds"): auction: every bid raises the price from the
+    forced opening bid to at most max_stock_bid, plus the two passes that end it; exchange: 7
+    discards; vying: at most 3 open-round actions (two checks and a vie, or three checks), then
+    at most 2 responses per stake (pending holds two players; a revie, at most max_revies of
+    them, refills it); optional declarations: at most 4 sets in all (a rank's 3 or 4 cards are
+    in one hand) and one DONE per player; 36 cards in 12 tricks. A match has num_deals deals."""
+    o = _resolved(opts)
+    deal = (o["max_stock_bid"] - o["stock_opening_bid"] + 2) + 7 + (3 + 2 * (o["max_revies"] + 1)) + 36
+    if o["gleek_declaration"] == "optional":
+        deal += 4 + 3
+    return deal * (o["num_deals"] if o["scope"] == "match" else 1)
+
+
 def _cards(cards):
     return [_k.parse_card(c) for c in cards]
+
+
+def _own_game(game):
+    """game, checked to be a Gleek game (cardsim.make("gleek", ...))."""
+    from cardsim.game import Game
+
+    if not isinstance(game, Game) or game.name != NAME:
+        raise ConfigError(f"gleek: expected a Gleek game (cardsim.make('gleek', ...)), got {_short(game)}")
+    return game
+
+
+def _hand(hand, what="hand"):
+    """A list of distinct cards -> its mask (the oracles judge any such set of cards, also larger
+    than a 12-card hand, as their docstrings say)."""
+    return _k.cards_to_mask(hand)
 
 
 def trick_winner(plays: list[str], trump: str) -> int:
     """Index of the winning card of a trick (plays[0] leads; trump 'S'/'H'/'D'/'C' or a symbol):
     the highest trump if any, else the highest card of the led suit (§5)."""
     if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 3:
-        raise ParseError(f"gleek: a trick is a list of 1 to 3 cards, got {plays!r}")
+        raise ParseError(f"gleek: a trick is a list of 1 to 3 cards, got {_short(plays)}")
     cards = _cards(plays)
     if len(set(cards)) != len(cards):
-        raise ParseError(f"gleek: a card appears twice in the trick {plays!r}")
+        raise ParseError(f"gleek: a card appears twice in the trick {_short(plays)}")
     return _r.oracle_trick_winner(cards, _k.parse_suit(trump))
 
 
 def legal_follows(hand: list[str], led: str | None) -> list[str]:
     """Cards of `hand` that may be played to a trick led by card `led` (None: on lead, any)."""
-    m = _k.cards_to_mask(hand)
-    led_suit = -1 if led is None else _k.parse_card(led) // 11
+    m = _hand(hand)
+    led_suit = -1
+    if led is not None:
+        lc = _k.parse_card(led)
+        if (m >> lc) & 1:
+            raise ConfigError(f"gleek: the led card {_short(led)} cannot also be in the hand")
+        led_suit = lc // 11
     return _k.mask_to_cards(_r.oracle_follow(m, led_suit))
 
 
 def ruff_value(hand: list[str]) -> float:
     """Ruff value of a hand (§4.3): the best suit's sum of card values (A 11, K Q J 10, 10..4
     face value); math.inf for a hand holding all four Aces."""
-    v, _suit = _r.oracle_ruff(_k.cards_to_mask(hand))
+    v, _suit = _r.oracle_ruff(_hand(hand))
     return math.inf if v == _k.RUFF_FOUR_ACES else v
 
 
@@ -146,14 +256,14 @@ def gleek_value(hand: list[str], **options) -> int:
     """V of a hand (§4.4): the chips it receives from each opponent for its gleeks/mournivals."""
     from cardsim.game import make
 
-    return _k.oracle_sets_value(make(NAME, **options).spec, _k.cards_to_mask(hand))
+    return _k.oracle_sets_value(make(NAME, **options).spec, _hand(hand))
 
 
 def _hand_list(hands, what):
     """Three card lists, no card in two of them -> their masks."""
     if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 3:
-        raise ConfigError(f"gleek: {what} must be 3 card lists (one per seat), got {hands!r:.60}")
-    masks = [_k.cards_to_mask(h) for h in hands]
+        raise ConfigError(f"gleek: {what} must be 3 card lists (one per seat), got {_short(hands)}")
+    masks = [_hand(h, what) for h in hands]
     if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
         raise ConfigError(f"gleek: a card appears in two seats' {what}")
     return masks
@@ -176,10 +286,10 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
     from cardsim.game import make
 
     if isinstance(tricks, (str, bytes)) or not isinstance(tricks, (list, tuple)) or len(tricks) != 3:
-        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r:.60}")
+        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {_short(tricks)}")
     tricks = [check_int(t, "gleek: tricks", 0, 12, ConfigError) for t in tricks]
     if sum(tricks) != 12:
-        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {tricks!r}")
+        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {_short(tricks)}")
     masks = _hand_list(honours, "honours")
     dealer = check_int(dealer, "gleek: dealer", 0, 2, ConfigError)
     tu = _k.parse_card(turnup)
@@ -200,7 +310,7 @@ def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead:
     form the stock); `dead` = consecutive dead ruffs before this deal (base stake 2 x (1 + dead));
     `chips` = balances before this deal (scope="match"). The same as
     game.spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
-    return game.spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
+    return _own_game(game).spec.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
 
 
 def scenario(game, hands, **facts):
@@ -208,7 +318,7 @@ def scenario(game, hands, **facts):
     **facts) (three 12-card hands; facts: turnup (required), dealer, dead, chips. See
     GleekSpec.scenario.); every argument is validated before the state is touched, and the state is
     marked not replayable."""
-    return game.spec.scenario(hands, **facts)
+    return _own_game(game).spec.scenario(hands, **facts)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

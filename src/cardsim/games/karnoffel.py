@@ -17,6 +17,7 @@ Options (DESIGN §4 names of the spec's §8 table):
 """
 from __future__ import annotations
 
+from cardsim.core._engine import _short
 from cardsim.errors import ConfigError, ParseError
 from cardsim.games import _karnoffel as _k
 from cardsim.options import SCOPE, Option
@@ -34,7 +35,7 @@ def _kaiser_banners(value):
             "karnoffel: option 'kaiser_banners' cannot be True: the rules spec (§8) leaves the rank "
             "of a declared Banner unspecified and says not to implement it without that table; "
             "allowed: [False]")
-    raise ConfigError(f"karnoffel: option 'kaiser_banners' must be False, got {value!r}")
+    raise ConfigError(f"karnoffel: option 'kaiser_banners' must be False, got {_short(value)}")
 
 
 OPTIONS = (
@@ -63,12 +64,51 @@ def build(opts: dict):
     return _k.KarnoffelSpec(opts)
 
 
+def _resolved(opts) -> dict:
+    """The resolved options of a configuration (re-validated through make())."""
+    from cardsim.game import make
+
+    if not isinstance(opts, dict):
+        raise ConfigError(f"karnoffel: expected the resolved options dict (game.options), got {_short(opts)}")
+    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
+    if kw.get("variant") is None:
+        kw.pop("variant", None)
+    return dict(make(NAME, **kw).options)
+
+
+def return_bounds(opts: dict) -> tuple[float, float]:
+    """(lo, hi): exact lowest and highest return of any seat in a terminal state of this
+    configuration (opts: ``cardsim.make("karnoffel", ...).options``).
+
+    Derivation (docs/rules/karnoffel.md "Bounds"): a return is ante x (own team's game points -
+    the other team's), ante = 1 without stakes. A deal gives one game point to the team with 3
+    of the 5 tricks (with stop_at_three off all 5 are played, and one team still has 3 or more):
+    [-ante, ante]. A match ends when a team reaches match_target = T; the loser then has 0..T-1
+    points: [-ante x T, ante x T], reached when the loser scores nothing."""
+    o = _resolved(opts)
+    a = o["ante"] if o["stakes"] == "ante" else 1
+    t = o["match_target"] if o["scope"] == "match" else 1
+    return (-float(a * t), float(a * t))
+
+
+def max_game_length(opts: dict) -> int:
+    """Upper bound on the actions from new_state to a terminal state, for any legal play.
+
+    Derivation (docs/rules/karnoffel.md "Bounds"): one action per card played; a deal has at
+    most 5 tricks of N cards (N = players), so at most 5 N actions (it may stop at a team's
+    third trick). A match of target T ends by the deal in which a team reaches T; each deal gives
+    one point, so there are at most 2T - 1 deals: (2T - 1) x 5 N actions."""
+    o = _resolved(opts)
+    deals = 2 * o["match_target"] - 1 if o["scope"] == "match" else 1
+    return deals * 5 * o["players"]
+
+
 def _cards(plays, what):
     if not isinstance(plays, (list, tuple)):
-        raise ParseError(f"karnoffel: {what} must be a list of card strings, got {plays!r}")
+        raise ParseError(f"karnoffel: {what} must be a list of card strings, got {_short(plays)}")
     cards = [_k.parse_card(c) for c in plays]
     if len(set(cards)) != len(cards):
-        raise ParseError(f"karnoffel: a card appears twice in {plays!r} (one deck)")
+        raise ParseError(f"karnoffel: a card appears twice in {_short(plays)} (one deck)")
     return cards
 
 
@@ -99,14 +139,21 @@ def chosen_suit(up_cards: list[str]) -> str:
 
 
 def legal_plays(hand: list[str]) -> list[str]:
-    """Cards of `hand` that may be played (§5): all of them, whatever was led."""
-    return _k.mask_to_cards(_k.cards_to_mask(hand))
+    """Cards of `hand` (at most 5) that may be played (§5): all of them, whatever was led."""
+    m = _k.cards_to_mask(hand)
+    if len(hand) > 5:
+        raise ConfigError(f"karnoffel: a hand holds at most 5 cards, got {len(hand)}")
+    return _k.mask_to_cards(m)
 
 
 def scenario(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None = None):
     """A state at the start of play with the given 5-card hands (for scenarios and analysis);
     up[q] (default hands[q][0]) is seat q's face-up card and fixes the chosen suit. Same as
     game.spec.scenario(hands, dealer=..., up=...); the state is not replayable."""
+    from cardsim.game import Game
+
+    if not isinstance(game, Game) or game.name != NAME:
+        raise ConfigError(f"karnoffel: expected a Karnöffel game (cardsim.make('karnoffel', ...)), got {_short(game)}")
     return game.spec.scenario(hands, dealer=dealer, up=up)
 
 
