@@ -32,7 +32,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 import numpy as np
 
 from cardsim.errors import ConfigError
-from cardsim.game import make
+from cardsim.game import check_seed, make
 
 __all__ = ["env", "CardsimAECEnv"]
 
@@ -68,16 +68,21 @@ class CardsimAECEnv(AECEnv):
         self.state = None
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     def _seat(self, agent) -> int:
         try:
             return self.possible_agents.index(agent)
-        except ValueError:
-            raise ConfigError(f"unknown agent {agent!r}; agents: {self.possible_agents}") from None
+        except (ValueError, TypeError):
+            shown = repr(agent) if len(repr(agent)) <= 60 else repr(agent)[:57] + "..."
+            raise ConfigError(f"unknown agent {shown}; agents: {', '.join(self.possible_agents)}") from None
+
+    def _started(self, what: str):
+        if self.state is None:
+            raise ConfigError(f"call reset() before {what} (the environment has no deal yet)")
 
     def observe(self, agent):
         p = self._seat(agent)
@@ -89,9 +94,7 @@ class CardsimAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
-                raise ConfigError(f"seed must be an int in [0, 2**64), got {seed!r}")
-            self._seed = int(seed)
+            self._seed = check_seed(seed, "seed")
             self._deal = -1
         self._deal += 1
         self.state = self.game.new_state(self._seed, self._deal)
@@ -112,6 +115,7 @@ class CardsimAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[self.state.current_player]
 
     def step(self, action):
+        self._started("step()")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -129,10 +133,16 @@ class CardsimAECEnv(AECEnv):
         if self.render_mode == "human":
             print(self.render())
 
+    def last(self, observe: bool = True):
+        self._started("last()")
+        return super().last(observe)
+
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode ('ansi' or 'human')")
             return None
+        if self.state is None:
+            return "no deal yet: call reset()"
         return str(self.state)
 
     def close(self):
