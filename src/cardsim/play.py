@@ -21,6 +21,7 @@ import sys
 import cardsim
 import cardsim.agents
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError
+from cardsim.game import check_seed
 from cardsim.replay import Narrator, from_symbols, public_facts, resolve_agents, with_symbols
 
 HELP = ("type a move as listed (e.g. AS, 10H, PASS, BID 3D), several cards for one play "
@@ -124,8 +125,11 @@ class Session:
             raise ConfigError(f"{self.game.name}: seat must be 0..{n - 1}, got {seat!r}")
         names = resolve_agents(self.game, agents)
         self.seat = seat
+        seed, deal = check_seed(seed, "seed"), check_seed(deal, "deal")
         self.seed, self.deal = seed, deal
-        self.agents = [None if p == seat else cardsim.agents.from_name(names[p], seed + p + 1) for p in range(n)]
+        # each agent's own stream: seed + seat + 1, wrapped into 0..2**64-1 like every seed
+        self.agents = [None if p == seat else cardsim.agents.from_name(names[p], (seed + p + 1) % 2**64)
+                       for p in range(n)]
         self.names = names
         self.symbols = symbols
         self.input = input
