@@ -256,3 +256,33 @@ def test_agent_objects_take_the_whole_seed_range():
     for bad in (-1, 2**64, 1.5, True):
         with pytest.raises(cardsim.ConfigError):
             GreedyAgent(bad)
+
+
+def test_other_surface_errors_do_not_echo_long_input():
+    from cardsim import executors, tournament
+    from cardsim.play import parse_line
+    from cardsim.vector import VectorEnv
+
+    st = cardsim.make("karnoffel").new_state(1, 1)
+    for line in (LONG, "AS " + LONG, LONG + " AS"):
+        with pytest.raises(cardsim.CardsimError) as e:
+            parse_line(st, line)
+        _short_message(e)
+    calls = [lambda: tournament.run([LONG], ["greedy"]),
+             lambda: executors.open_executor(LONG, "threads", None, 1, 1),
+             lambda: executors.open_executor(None, LONG, None, 1, 1),
+             lambda: VectorEnv("karnoffel", LONG),
+             lambda: cardsim.simulate("karnoffel", deals=2, seed=LONG),
+             lambda: cardsim.simulate("karnoffel", deals=2, agents=LONG),
+             lambda: cardsim.compare(LONG, LONG)]
+    pz = None
+    try:
+        from cardsim.pettingzoo import env as pz
+    except ImportError:
+        pass
+    if pz is not None:
+        calls.append(lambda: pz("karnoffel", render_mode=LONG))
+    for call in calls:
+        with pytest.raises(cardsim.CardsimError) as e:
+            call()
+        _short_message(e)

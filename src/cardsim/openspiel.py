@@ -285,7 +285,7 @@ class _Observer:
 
     def __init__(self, game: CardsimGame, iig_obs_type, params):
         if params:
-            raise ConfigError(f"cardsim observers take no parameters, got {params}")
+            raise ConfigError(f"cardsim observers take no parameters, got {str(params)[:100]}")
         self._g = game
         self.tensor = np.zeros(game.cardsim.observation_size, np.float32)
         self.dict = {"observation": self.tensor}

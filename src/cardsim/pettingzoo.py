@@ -37,6 +37,15 @@ from cardsim.game import check_seed, make
 __all__ = ["env", "CardsimAECEnv"]
 
 
+def _short(value, limit: int = 60) -> str:
+    """repr of value cut to `limit` characters (an error message never echoes a long input)."""
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
 def env(game: str, render_mode: str | None = None, **options) -> "CardsimAECEnv":
     """An AEC environment for `game` configured with `options` (as ``cardsim.make``)."""
     return CardsimAECEnv(game, render_mode=render_mode, **options)
@@ -48,7 +57,7 @@ class CardsimAECEnv(AECEnv):
     def __init__(self, game: str, render_mode: str | None = None, **options):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
-            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {_short(render_mode)}")
         self.game = make(game, **options)
         self.render_mode = render_mode
         n = self.game.num_players

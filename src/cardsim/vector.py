@@ -41,7 +41,7 @@ __all__ = ["VectorEnv", "observe_into"]
 
 def _int(name, v, lo, hi):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) <= hi:
-        raise ConfigError(f"{name} must be an int in [{lo}, {hi}], got {v!r}")
+        raise ConfigError(f"{name} must be an int in [{lo}, {hi}], got {_short(v)}")
     return int(v)
 
 
