@@ -48,3 +48,34 @@ def test_bench_errors(capsys):
     assert "--deals" in capsys.readouterr().err
     assert main(["bench", "karnoffel", "--agents", "smart", "--deals", "10"]) == 2
     assert "'smart'" in capsys.readouterr().err
+
+
+def test_bench_with_one_worker(capsys):
+    """--workers 1 (also the default on a 1-core machine): the 1-core column is the kernel, the
+    all-cores column has nothing more to measure ('-'), and nothing is overwritten."""
+    lines = []
+    res = run(["karnoffel"], deals=200, rounds=1, workers=1, out=lines.append, reference=None)
+    row = res["rows"][0]
+    assert row["deals_per_s_1"] > 0 and row["deals_per_s_all"] is None and row["workers"] == 1
+    table = next(x for x in lines if x.startswith("karnoffel"))
+    assert table.split()[3] == "-" and table.split()[4] == "-"
+    assert main(["bench", "karnoffel", "--deals", "200", "--rounds", "1", "--workers", "1", "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["workers"] == 1 and js["rows"][0]["deals_per_s_1"] > 0
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc not available")
+def test_a_reference_that_is_not_the_c_loop_is_a_clear_error(tmp_path, capsys):
+    py = tmp_path / "ref.py"
+    py.write_text("print('hello')\n" * 50)
+    other = tmp_path / "other.c"
+    other.write_text("#include <stdio.h>\nint main(void) { puts(\"no figures here\"); return 0; }\n")
+    cases = [(py, "cannot compile it as C"), (other, "is not the reference loop"),
+             (tmp_path / "missing.c", "no such file"), (tmp_path, "no such file")]
+    for path, msg in cases:
+        assert main(["bench", "karnoffel", "--deals", "100", "--rounds", "1", "--workers", "1",
+                     "--reference", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cardsim: error: --reference ") and msg in err, err
+        assert "Traceback" not in err and len(err) < 800
+    assert not list(tmp_path.glob("cardsim-bench-*"))

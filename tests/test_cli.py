@@ -159,3 +159,147 @@ def test_head_1_prints_one_line_and_nothing_else():
                        text=True, timeout=300)
     assert p.returncode == 0 and p.stderr == "" and p.stdout.count("\n") == 1
     assert p.stdout.split()[0] == cardsim.GAMES[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 23: seeds, compare, report destination, interrupts and signals
+
+TOP = str(2**64 - 1)
+
+
+def test_play_and_replay_take_every_seed_up_to_2_64_minus_1(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "karnoffel", "--seed", TOP, "--deal", TOP]) == 0
+    out = capsys.readouterr().out
+    assert f"seed {TOP} deal {TOP}" in out and "game abandoned" in out
+    assert main(["replay", "karnoffel", "--seed", TOP, "--deal", "2"]) == 0
+    assert f"seed {TOP}  deal 2" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cmd", [["play", "karnoffel"], ["replay", "karnoffel"], ["simulate", "karnoffel"],
+                                 ["skill", "karnoffel"], ["sort-tiles"]])
+@pytest.mark.parametrize("bad", [str(2**64), "-1", "1_0", "\u0665", "1e3", "x" * 500])
+def test_seeds_outside_the_range_are_refused_by_argparse(cmd, bad, capsys):
+    with pytest.raises(SystemExit) as e:
+        main([*cmd, "--seed", bad])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "seed must be a whole number in 0..18446744073709551615" in err and len(err) < 1500
+
+
+def test_compare_refuses_runs_of_different_games(tmp_path, capsys):
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    assert main(["simulate", "karnoffel", "--deals", "50", "--out", str(a)]) == 0
+    assert main(["simulate", "exposure", "--deals", "50", "--out", str(b)]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "c.html")]) == 2
+    err = capsys.readouterr().err
+    assert "runs of different games are refused" in err and "karnoffel" in err and "exposure" in err
+    assert not (tmp_path / "c.html").exists()
+
+
+def test_report_into_a_missing_folder_fails_before_rendering(tmp_path, capsys, monkeypatch):
+    import cardsim.report
+
+    run = tmp_path / "a.json"
+    assert main(["simulate", "karnoffel", "--deals", "20", "--out", str(run)]) == 0
+    capsys.readouterr()
+
+    def never(*a, **k):
+        raise AssertionError("the page was rendered although it cannot be written")
+
+    monkeypatch.setattr(cardsim.report, "render_html", never)
+    monkeypatch.setattr(cardsim.report, "summary_of", never)
+    for dest in (tmp_path / "missing" / "r.html", tmp_path / "a.json" / "r.html", tmp_path):
+        assert main(["report", str(run), "--out", str(dest), "--force"]) == 2
+        err = capsys.readouterr().err
+        assert "cannot write" in err and ("does not exist" in err or "not a directory" in err
+                                          or "is a directory" in err), err
+    with pytest.raises(cardsim.ConfigError, match="does not exist"):
+        cardsim.report.write_report(str(run), tmp_path / "missing" / "r.html")
+
+
+def test_an_interrupt_with_no_message_prints_a_clear_line(capsys, monkeypatch):
+    import cardsim.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt()
+
+    monkeypatch.setattr(cli, "cmd_games", interrupted)
+    assert main(["games"]) == 130
+    assert capsys.readouterr().err == "cardsim: interrupted\n"
+
+    def terminated(args):
+        raise cli.Terminated("terminated (SIGTERM)")
+
+    monkeypatch.setattr(cli, "cmd_games", terminated)
+    assert main(["games"]) == 143
+    assert capsys.readouterr().err == "cardsim: terminated (SIGTERM)\n"
+
+    def early(argv=None):                 # before the command even started (e.g. while importing)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_main", early)
+    assert main(["games"]) == 130
+    assert capsys.readouterr().err == "cardsim: interrupted\n"
+
+
+def test_main_leaves_the_signal_handlers_as_it_found_them():
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    assert main(["games"]) == 0
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+def _start_long_run(tmp_path, out_name):
+    """`cardsim simulate` writing --out, slow enough to be signalled mid-run; returns the process
+    once its temporary file exists."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / out_name
+    p = subprocess.Popen([sys.executable, "-m", "cardsim", "simulate", "karnoffel", "--deals", "200000000",
+                          "--workers", "1", "--chunk-size", "20000", "--agents", "random", "--out", str(out),
+                          "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while not list(tmp_path.glob("*.part")):
+        assert p.poll() is None, p.communicate()
+        assert time.time() - t0 < 120, "the run never reserved its output"
+        time.sleep(0.05)
+    time.sleep(0.5)                        # a few chunks in
+    return p, out
+
+
+def test_sigterm_during_a_run_leaves_no_temporary_file(tmp_path):
+    import signal
+
+    p, out = _start_long_run(tmp_path, "run.parquet")
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 143, err
+    assert "terminated (SIGTERM)" in err and "Traceback" not in err
+    assert not list(tmp_path.glob("*.part")), list(tmp_path.iterdir())
+    assert not out.exists()
+    kept = tmp_path / "run.partial.parquet"          # as for Ctrl-C: the rows so far, marked incomplete
+    if kept.exists():
+        assert f"kept in {kept}" in err
+        assert cardsim.load(kept, partial=True).table is not None
+
+
+def test_a_double_ctrl_c_prints_one_clear_line_and_leaves_no_temporary_file(tmp_path):
+    import signal
+    import time
+
+    p, out = _start_long_run(tmp_path, "run.csv")
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.01)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("cardsim: interrupted"), err
+    assert not list(tmp_path.glob("*.part")), list(tmp_path.iterdir())

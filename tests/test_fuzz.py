@@ -60,3 +60,30 @@ def test_kernel_fuzz_validates_and_counts():
     g = cardsim.make("basra")
     r = fuzz_batch(g.spec, 0, 0, 20, greedy_mask=0b1010)
     assert r["deals"] == 20 and r["actions"] > 20 * 10
+
+
+@pytest.mark.parametrize("argv", [["--seconds", "nan"], ["--seconds", "inf"], ["--seconds", "-inf"],
+                                  ["--seconds", "0"], ["--seconds", "-1"], ["--seconds", "1e9"],
+                                  ["--seconds", "NaN"], ["--seconds", "abc"], ["--actions", "0"],
+                                  ["--actions", "1.5"], ["--actions", "nan"], ["--actions", str(10**13)],
+                                  ["--actions", "1_000"], ["--seed", "-1"], ["--seed", str(2**64)],
+                                  ["--deep-every", "0"]])
+def test_budgets_must_be_finite_positive_and_bounded(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        fuzz.main(["--games", "karnoffel", f"{argv[0]}={argv[1]}"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert argv[0] in err and "must be" in err
+
+
+def test_python_api_budgets_are_validated_too():
+    for bad in (float("nan"), float("inf"), 0, -1.0, True, "1", 10**9):
+        with pytest.raises(cardsim.ConfigError, match="seconds"):
+            fuzz.fuzz_game("karnoffel", seconds=bad)
+    for bad in (0, 1.5, float("nan"), True, 10**13):
+        with pytest.raises(cardsim.ConfigError, match="actions"):
+            fuzz.fuzz_kernel("karnoffel", actions=bad)
+    with pytest.raises(cardsim.ConfigError, match="budget"):
+        fuzz.fuzz_game("karnoffel")
+    s = fuzz.fuzz_game("karnoffel", actions=200, seed=2**64 - 1)     # the whole seed range works
+    assert s["actions"] >= 200

@@ -29,6 +29,7 @@ baselines, tests) and show the interface a custom agent implements for `cardsim.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,40 +62,76 @@ class AgentSpec:
         return None if self.params is None else {"kind": self.name, **self.params}
 
 
+_U64 = 2**64 - 1
+
+
+def _agent_seed(seed) -> int:
+    """An agent's seed: an integer in 0..2**64-1 (like every seed of the engine)."""
+    from cardsim.game import check_seed
+
+    return check_seed(seed, "agent seed")
+
+
+def _draw(seed: int, calls: int) -> int:
+    """The seed of an agent's calls-th decision, wrapped into 0..2**64-1."""
+    return (seed + calls) & _U64
+
+
+_INT_RE = re.compile(r"[0-9]+")
+_NUM_RE = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _cut(text, limit: int = 60) -> str:
+    """repr of text cut to `limit` characters (an error message never echoes a long spec)."""
+    r = repr(text)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
 def _num(kind, key, value, text, conv, lo, hi):
-    try:
+    """An int (ASCII digits only: no sign, underscore, space or other script's digits) or a
+    number (ASCII decimal, optional exponent) in [lo, hi]."""
+    what = "an integer (ASCII digits 0-9)" if conv is int else "a decimal number (ASCII, e.g. 0.7 or 1e-3)"
+    v = None
+    if (_INT_RE if conv is int else _NUM_RE).fullmatch(value):
         v = conv(value)
-    except (TypeError, ValueError):
-        v = None
     if v is None or (isinstance(v, float) and not math.isfinite(v)) or not lo <= v <= hi:
-        raise ConfigError(f"agent {text[:60]!r}: {key} must be {'an int' if conv is int else 'a number'} "
-                          f"in [{lo}, {hi}], got {str(value)[:20]!r}")
+        raise ConfigError(f"agent {_cut(text)}: {key} must be {what} in [{lo}, {hi}], got {_cut(value, 24)}")
     return v
 
 
 def parse_agent(text) -> AgentSpec:
     """'greedy', 'ismcts:iterations=2000,c=0.7,rollout=greedy', 'pimc:worlds=20' -> AgentSpec.
-    Unknown names, keys or bad values raise ConfigError naming what is allowed."""
+    Unknown names, unknown or repeated keys, items that are not key=value and bad values raise
+    ConfigError naming what is allowed (numbers in ASCII digits only)."""
     if isinstance(text, AgentSpec):
         return text
     if not isinstance(text, str):
-        raise ConfigError(f"an agent spec is a str such as 'greedy' or 'ismcts:iterations=2000', got {str(text)[:40]}")
+        raise ConfigError(f"an agent spec is a str such as 'greedy' or 'ismcts:iterations=2000', got "
+                          f"{_cut(text, 40)}")
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     if name not in AGENT_NAMES:
-        raise ConfigError(f"unknown agent {name[:40]!r}; agents: {', '.join(AGENT_NAMES)} "
+        raise ConfigError(f"unknown agent {_cut(name, 40)}; agents: {', '.join(AGENT_NAMES)} "
                           f"(search agents take parameters, e.g. 'ismcts:iterations=2000,rollout=greedy')")
     if name not in _PARAMS:
         if rest.strip():
-            raise ConfigError(f"agent {name!r} takes no parameters, got {rest[:40]!r}")
+            raise ConfigError(f"agent {name!r} takes no parameters, got {_cut(rest, 40)}")
         return AgentSpec(name, _CODES[name])
     params = dict(_PARAMS[name])
+    allowed = ", ".join(f"{k} (default {v})" for k, v in _PARAMS[name].items())
+    seen = set()
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
         key, value = key.strip().lower(), value.strip()
-        if not eq or key not in params:
-            raise ConfigError(f"agent {text[:60]!r}: unknown parameter {key[:20]!r}; {name} takes "
-                              + ", ".join(f"{k} (default {v})" for k, v in _PARAMS[name].items()))
+        if not eq:
+            raise ConfigError(f"agent {_cut(text)}: parameter {_cut(item, 24)} is not key=value; {name} takes "
+                              + allowed)
+        if key not in params:
+            raise ConfigError(f"agent {_cut(text)}: unknown parameter {_cut(key, 24)}; {name} takes " + allowed)
+        if key in seen:
+            raise ConfigError(f"agent {_cut(text)}: parameter {key!r} given twice; give each of {allowed} "
+                              "at most once")
+        seen.add(key)
         if key in ("iterations",):
             params[key] = _num(name, key, value, text, int, 1, 10_000_000)
         elif key == "worlds":
@@ -103,11 +140,11 @@ def parse_agent(text) -> AgentSpec:
             params[key] = _num(name, key, value, text, float, 1e-9, 1e9)
         elif key == "rollout":
             if value.lower() not in ("random", "greedy"):
-                raise ConfigError(f"agent {text[:60]!r}: rollout must be random or greedy, got {value[:20]!r}")
+                raise ConfigError(f"agent {_cut(text)}: rollout must be random or greedy, got {_cut(value, 24)}")
             params[key] = value.lower()
         elif key == "reward":
             if value.lower() not in ("rank", "points"):
-                raise ConfigError(f"agent {text[:60]!r}: reward must be rank or points, got {value[:20]!r}")
+                raise ConfigError(f"agent {_cut(text)}: reward must be rank or points, got {_cut(value, 24)}")
             params[key] = value.lower()
     return AgentSpec(name, _CODES[name], params)
 
@@ -133,7 +170,8 @@ def resolve_agents(num_players: int, agents, game: str = "game") -> list[AgentSp
         try:
             items = list(agents)
         except TypeError:
-            raise ConfigError(f"agents must be a spec, a comma-separated list or a list of specs, got {str(agents)[:40]}") from None
+            raise ConfigError(f"agents must be a spec, a comma-separated list or a list of specs, got "
+                              f"{_cut(agents, 40)}") from None
     specs = [parse_agent(a) for a in items]
     if len(specs) == 1:
         specs = specs * num_players
@@ -163,7 +201,7 @@ class RandomAgent:
     """Uniform over the legal actions, from its own numpy generator."""
 
     def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(None if seed is None else _agent_seed(seed))
 
     def act(self, state) -> int:
         la = state.legal_actions()
@@ -181,12 +219,12 @@ class GreedyAgent:
     """The game's documented C heuristic (the same function the batch kernel's "greedy" runs)."""
 
     def __init__(self, seed: int = 0):
-        self.seed = seed
+        self.seed = _agent_seed(seed)
         self.calls = 0
 
     def act(self, state) -> int:
         self.calls += 1
-        return int(state.spec.greedy_action(state, self.seed + self.calls))
+        return int(state.spec.greedy_action(state, _draw(self.seed, self.calls)))
 
 
 class SearchAgent:
@@ -197,12 +235,12 @@ class SearchAgent:
         self.spec = parse_agent(spec)
         if self.spec.params is None:
             raise ConfigError(f"{self.spec.name} is not a search agent")
-        self.seed = seed
+        self.seed = _agent_seed(seed)
         self.calls = 0
 
     def act(self, state) -> int:
         self.calls += 1
-        return int(state.spec.search_action(state, self.spec.kernel_params(), self.seed + self.calls))
+        return int(state.spec.search_action(state, self.spec.kernel_params(), _draw(self.seed, self.calls)))
 
 
 class ISMCTSAgent:
@@ -212,13 +250,13 @@ class ISMCTSAgent:
 
     def __init__(self, iterations: int = 200, seed: int = 0, c: float = 0.7):
         self.iterations = iterations
-        self.seed = seed
+        self.seed = _agent_seed(seed)
         self.c = c
         self.calls = 0
 
     def act(self, state) -> int:
         self.calls += 1
-        return int(state.spec.ismcts_action(state, self.iterations, self.seed + self.calls, self.c))
+        return int(state.spec.ismcts_action(state, self.iterations, _draw(self.seed, self.calls), self.c))
 
 
 def from_name(name: str, seed: int | None = None):

@@ -26,7 +26,15 @@ REFERENCE = pathlib.Path("bench") / "reference" / "trick_limit.c"
 
 def find_reference(path=None) -> pathlib.Path | None:
     """The reference C source: `path`, else $CARDSIM_REFERENCE, else bench/reference/trick_limit.c
-    in the current directory or in the checkout this package was installed from (editable)."""
+    in the current directory or in the checkout this package was installed from (editable). A
+    `path` given explicitly must be a readable file (ConfigError otherwise, never a silent
+    fallback to another source)."""
+    if path is not None:
+        p = pathlib.Path(path)
+        if not p.is_file():
+            raise ConfigError(f"--reference {_cut(str(path))}: no such file (give the reference C source, e.g. "
+                              f"{REFERENCE})")
+        return p
     here = pathlib.Path(__file__).resolve()
     cands = [path, os.environ.get("CARDSIM_REFERENCE"), pathlib.Path.cwd() / REFERENCE,
              here.parents[2] / REFERENCE]
@@ -36,26 +44,54 @@ def find_reference(path=None) -> pathlib.Path | None:
     return None
 
 
+def _cut(text: str, limit: int = 200) -> str:
+    """text cut to `limit` characters (an error message never quotes a long input)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def parse_rate(out: str) -> float:
     """Median deals/s from the reference's output ('median 1093221 deals/s ...')."""
     m = re.search(r"median\s+([0-9.]+)\s*deals/s", out)
     if not m:
-        raise RuntimeError(f"cannot read the reference output: {out!r}")
+        raise RuntimeError(f"cannot read the reference output: {_cut(repr(out))}")
     return float(m.group(1))
 
 
+def _first_lines(text, n: int = 3) -> str:
+    lines = [x for x in (text or "").strip().splitlines() if x.strip()][:n]
+    return _cut(" | ".join(lines)) or "no message"
+
+
 class Reference:
-    """The compiled reference loop (a temporary executable, removed by close())."""
+    """The compiled reference loop (a temporary executable, removed by close()). A source that is
+    not C the compiler accepts, or a program that does not print the reference's line, raises
+    ConfigError naming the file and the compiler's first lines."""
 
     def __init__(self, source: pathlib.Path, compiler: str = "gcc"):
+        self.source = source
         self.tmp = tempfile.mkdtemp(prefix="cardsim-bench-")
         self.exe = os.path.join(self.tmp, "trick_limit")
-        subprocess.run([compiler, "-O2", "-o", self.exe, str(source)], check=True, capture_output=True)
+        try:
+            subprocess.run([compiler, "-O2", "-x", "c", "-o", self.exe, str(source)], check=True,
+                           capture_output=True, text=True, errors="replace")
+        except subprocess.CalledProcessError as e:
+            self.close()
+            raise ConfigError(f"--reference {_cut(str(source))}: {compiler} cannot compile it as C (it must be the "
+                              f"reference loop's C source, e.g. {REFERENCE}): {_first_lines(e.stderr)}") from None
+        except OSError as e:
+            self.close()
+            raise ConfigError(f"--reference {_cut(str(source))}: cannot run {compiler}: {e.strerror or e}") from None
 
     def rate(self, deals: int, rounds: int, mode: str = "1") -> float:
-        out = subprocess.run([self.exe, mode, str(deals), str(rounds), "42"], check=True, capture_output=True,
-                             text=True).stdout
-        return parse_rate(out)
+        try:
+            out = subprocess.run([self.exe, mode, str(deals), str(rounds), "42"], check=True, capture_output=True,
+                                 text=True, errors="replace", timeout=max(600, deals * rounds / 1e5)).stdout
+            return parse_rate(out)
+        except (subprocess.SubprocessError, RuntimeError, OSError) as e:
+            detail = _first_lines(getattr(e, "stderr", None) or str(e))
+            raise ConfigError(f"--reference {_cut(str(self.source))}: the compiled program is not the reference "
+                              f"loop (expected a line 'median N deals/s', e.g. from {REFERENCE}): {detail}") from None
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -77,7 +113,7 @@ def measure(game: str, deals: int, rounds: int, workers: int, agents: str = "ran
 
     g = cardsim.make(game)
     if agents not in AGENT_CODES:
-        raise ConfigError(f"unknown agent {agents!r}; agents: {', '.join(sorted(AGENT_CODES))}")
+        raise ConfigError(f"unknown agent {_cut(repr(agents), 60)}; agents: {', '.join(sorted(AGENT_CODES))}")
     codes = [AGENT_CODES[agents]] * g.num_players
     one = _median_rate(lambda: g.spec.run_batch(seed, 0, deals, codes), deals, rounds)
     many = None
@@ -85,8 +121,13 @@ def measure(game: str, deals: int, rounds: int, workers: int, agents: str = "ran
         many = _median_rate(lambda: cardsim.simulate(g, deals=deals * workers, seed=seed, agents=agents,
                                                      workers=workers, keep_table=False),
                             deals * workers, rounds)
-    return {"game": game, "players": g.num_players, "agents": agents, "deals_per_s_1": one,
-            f"deals_per_s_{workers}": many, "workers": workers}
+    # deals_per_s_1 is always the kernel on one core; the all-cores figure is deals_per_s_all (None
+    # with one worker: nothing more to measure), also under deals_per_s_<workers> when workers > 1
+    row = {"game": game, "players": g.num_players, "agents": agents, "deals_per_s_1": one,
+           "deals_per_s_all": many, "workers": workers}
+    if workers > 1:
+        row[f"deals_per_s_{workers}"] = many
+    return row
 
 
 def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = None, agents: str = "random",
@@ -95,16 +136,16 @@ def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = 
     games = list(games or cardsim.GAMES)
     for g in games:
         if g not in cardsim.GAMES:
-            raise ConfigError(f"unknown game {g!r}; games: {', '.join(cardsim.GAMES)}")
+            raise ConfigError(f"unknown game {_cut(repr(g), 60)}; games: {', '.join(cardsim.GAMES)}")
     for k, v in (("deals", deals), ("rounds", rounds)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ConfigError(f"--{k} must be a positive int, got {v!r}")
+            raise ConfigError(f"--{k} must be a positive int, got {_cut(repr(v), 60)}")
     from cardsim.core._engine import AGENT_CODES
 
     if agents not in AGENT_CODES:
-        raise ConfigError(f"unknown agent {agents!r}; agents: {', '.join(sorted(AGENT_CODES))}")
+        raise ConfigError(f"unknown agent {_cut(repr(agents), 60)}; agents: {', '.join(sorted(AGENT_CODES))}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ConfigError(f"--workers must be a positive int, got {workers!r}")
+        raise ConfigError(f"--workers must be a positive int, got {_cut(repr(workers), 60)}")
     workers = workers or os.cpu_count() or 1
     src = find_reference(reference)
     ref, why = None, None
@@ -135,7 +176,7 @@ def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = 
     out(f"{'game':<14} {'players':>7} {'deals/s 1 core':>15} {('deals/s ' + w):>16} {'scaling':>8} "
         f"{'reference':>11} {'ratio to ref':>13}")
     for r in rows:
-        many = r[f"deals_per_s_{workers}"]
+        many = r["deals_per_s_all"]
         many_s = f"{many:,.0f}" if many else "-"
         scale = f"{many / r['deals_per_s_1']:.2f}x" if many else "-"
         refs = f"{r['reference_deals_per_s']:,.0f}" if r["reference_deals_per_s"] else "-"

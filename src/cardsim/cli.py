@@ -27,11 +27,15 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
+import re
+import signal
 import sys
 import time
 
 import cardsim
 from cardsim.errors import CardsimError
+from cardsim.results_io import Terminated
 
 
 # ---------------------------------------------------------------------------------------------
@@ -44,14 +48,42 @@ def _parse_value(text: str):
         return text
 
 
+U64_MAX = 2**64 - 1
+
+
+def _u64(what: str):
+    """An argparse type: a whole number in 0..2**64-1 written in ASCII digits (every seed and
+    deal index of the engine; no sign, underscore, exponent or other script's digits)."""
+    def parse(text: str) -> int:
+        t = text.strip()
+        if not re.fullmatch(r"[0-9]+", t) or int(t) > U64_MAX:
+            shown = t if len(t) <= 40 else t[:37] + "..."
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number in 0..{U64_MAX} (2**64-1), "
+                                             f"got {shown!r}")
+        return int(t)
+
+    parse.__name__ = what          # argparse names the type in its messages
+    return parse
+
+
+SEED = _u64("seed")
+DEAL = _u64("deal")
+
+
 def _options(pairs):
     out = {}
     for kv in pairs or []:
         if "=" not in kv:
-            raise CardsimError(f"--option takes NAME=VALUE, got {kv!r}")
+            raise CardsimError(f"--option takes NAME=VALUE, got {_cut(kv)}")
         k, v = kv.split("=", 1)
         out[k.strip()] = _parse_value(v.strip())
     return out
+
+
+def _cut(text, limit: int = 200) -> str:
+    """repr of text cut to `limit` characters: an error message never echoes a long input."""
+    r = repr(text)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
 def _ci(ci) -> str:
@@ -94,7 +126,7 @@ def _add_options_args(sp):
 
 def _add_game_args(sp):
     _add_game_arg(sp)
-    sp.add_argument("--seed", type=int, default=0, help="seed of the deal stream (default: 0)")
+    sp.add_argument("--seed", type=SEED, default=0, help="seed of the deal stream, 0..2**64-1 (default: 0)")
     sp.add_argument("--workers", type=int, default=None,
                     help="threads, or Dask LocalCluster workers (default: all cores)")
     _add_options_args(sp)
@@ -106,11 +138,15 @@ def _add_game_args(sp):
 
 
 def _check_new_file(path, force: bool):
-    """Refuse to replace an existing file unless --force was given."""
-    import os
+    """Before any work: refuse to replace an existing file unless --force was given, and refuse a
+    destination that cannot be written (missing or read-only folder, a folder as the file)."""
+    from cardsim.results_io import check_destination
 
-    if path and os.path.exists(path) and not force:
-        raise CardsimError(f"{path} exists; pass --force to replace it, or choose another file name")
+    if not path:
+        return
+    if os.path.exists(path) and not os.path.isdir(path) and not force:
+        raise CardsimError(f"{_cut(str(path))} exists; pass --force to replace it, or choose another file name")
+    check_destination(path)
 
 
 def _agent_names(game, text: str) -> list[str]:
@@ -267,7 +303,7 @@ def cmd_compare(args) -> int:
     from cardsim.analysis.compare import compare_text
 
     _check_new_file(args.out, args.force)
-    c = cardsim.compare(args.a, args.b)
+    c = cardsim.compare(args.a, args.b, same_game=True)
     if args.out:
         from cardsim.report import write_compare_report
 
@@ -308,7 +344,7 @@ def cmd_sweep(args) -> int:
     if args.values is not None:
         name, eq, vals = args.values.partition("=")
         if not eq or not name.strip():
-            raise CardsimError(f"--values takes NAME=V1,V2,..., got {args.values[:60]!r}")
+            raise CardsimError(f"--values takes NAME=V1,V2,..., got {_cut(args.values, 60)}")
         kw = {"option": name.strip(), "values": [_parse_value(v.strip()) for v in vals.split(",") if v.strip()]}
     else:
         kw = {"variants": [v.strip() for v in args.variant.split(",") if v.strip()]}
@@ -369,8 +405,8 @@ def _replay_parser(sub):
               description="Print deal D of seed S as a person at the table would follow it. The moves are "
                           "exactly those `cardsim simulate` plays in that deal with the same agents.")
     _add_game_arg(sp)
-    sp.add_argument("--seed", type=int, default=0, help="seed of the deal stream (default: 0)")
-    sp.add_argument("--deal", type=int, default=0, help="which deal of the seed (default: 0)")
+    sp.add_argument("--seed", type=SEED, default=0, help="seed of the deal stream, 0..2**64-1 (default: 0)")
+    sp.add_argument("--deal", type=DEAL, default=0, help="which deal of the seed, 0..2**64-1 (default: 0)")
     sp.add_argument("--agents", default="greedy",
                     help="comma-separated agent per seat, or one for all: random, greedy, first, ismcts[:iterations=N,c=X,rollout=random|greedy], pimc[:iterations=N,worlds=K,rollout=...] (default: greedy)")
     sp.add_argument("--seat", type=int, default=None,
@@ -416,8 +452,9 @@ def _play_parser(sub):
     sp.add_argument("--agents", default="greedy",
                     help="the other seats' agents, one for all or one per seat (your own entry is ignored): "
                          "random, greedy, first, ismcts[:...], pimc[:...] (default: greedy)")
-    sp.add_argument("--seed", type=int, default=None, help="seed of the deal (default: a new random seed, printed)")
-    sp.add_argument("--deal", type=int, default=0, help="which deal of the seed (default: 0)")
+    sp.add_argument("--seed", type=SEED, default=None,
+                    help="seed of the deal, 0..2**64-1 (default: a new random seed, printed)")
+    sp.add_argument("--deal", type=DEAL, default=0, help="which deal of the seed, 0..2**64-1 (default: 0)")
     _add_options_args(sp)
     sp.add_argument("--ascii", action="store_true",
                     help="suit letters instead of the symbols ♠♥♦♣ (default: symbols when the terminal can show them)")
@@ -489,7 +526,7 @@ def _tournament_parser(sub):
                          "and pimc:iterations=2000,worlds=20, all with rollout=greedy,reward=points)")
     sp.add_argument("--baseline", default="greedy", help="the opponents' agent (default: greedy)")
     sp.add_argument("--deals", type=int, default=200, help="deals per seat rotation (default: 200)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0)")
+    sp.add_argument("--seed", type=SEED, default=0, help="seed of the deals, 0..2**64-1 (default: 0)")
     sp.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     sp.add_argument("--out", default=None, metavar="FILE.md", help="also write the table to this Markdown file")
     sp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
@@ -529,7 +566,7 @@ def _sort_tiles_parser(sub):
                                     "military rows sorted by the engine (strongest first, equal tiles adjacent, '|' "
                                     "between strength levels) and the time the engine took.",
                         epilog="examples:\n  cardsim sort-tiles --seed 7\n  cardsim tien-gow-sort")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the shuffle (default: 0)")
+    sp.add_argument("--seed", type=SEED, default=0, help="seed of the shuffle, 0..2**64-1 (default: 0)")
     sp.set_defaults(func=cmd_sort_tiles)
 
 
@@ -589,7 +626,70 @@ def _stdout_closed() -> int:
     return 141
 
 
+def _on_sigterm(signum, frame):
+    """SIGTERM (`kill PID`, a job scheduler's stop) raises Terminated, a KeyboardInterrupt, so
+    every write in progress is cleaned up on the way out (temporary files removed; simulate keeps
+    the rows of an interrupted run as NAME.partial.EXT, as for Ctrl-C); the command exits 143."""
+    raise Terminated("terminated (SIGTERM)")
+
+
+_on_sigterm.cardsim_deferrable = True    # simulate() may defer it to the end of a chunk, as Ctrl-C
+
+
+def _install_sigterm():
+    """SIGTERM raises Terminated in the main thread (over the default handler only, which would
+    kill the process without cleaning up); returns the previous handler, or None if unchanged."""
+    import threading
+
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        return None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return None
+    return signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _interrupted(e: BaseException) -> int:
+    """One clear line for Ctrl-C or SIGTERM at any moment (even before the command started, or a
+    second Ctrl-C while the first is handled), and the exit status a shell expects: 130 for
+    SIGINT, 143 for SIGTERM."""
+    old = None
+    try:                                  # a further Ctrl-C while this line is printed is ignored
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError, AttributeError):
+        pass
+    term = isinstance(e, Terminated) or getattr(e, "signal", None) == "SIGTERM"
+    text = str(e).strip() or ("terminated (SIGTERM)" if term else "interrupted")
+    if not term and not text.startswith("interrupted"):
+        text = f"interrupted: {text}"
+    try:
+        print(f"cardsim: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+    finally:
+        if old is not None:
+            try:
+                signal.signal(signal.SIGINT, old)
+            except (ValueError, OSError):
+                pass
+    return 143 if term else 130
+
+
 def main(argv=None) -> int:
+    old_term = None
+    try:
+        old_term = _install_sigterm()
+        return _main(argv)
+    except KeyboardInterrupt as e:        # before or after the command ran, or a second Ctrl-C
+        return _interrupted(e)
+    finally:
+        if old_term is not None:
+            try:
+                signal.signal(signal.SIGTERM, old_term)
+            except (ValueError, OSError):
+                pass
+
+
+def _main(argv=None) -> int:
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -612,11 +712,10 @@ def main(argv=None) -> int:
         print(f"cardsim: error: {e}{hint}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"cardsim: error: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"cardsim: error: {type(e).__name__}: {str(e)[:300]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:      # one line (simulate says how many rows it kept, and where)
-        print(f"cardsim: {e or 'interrupted'}", file=sys.stderr)
-        return 130
+        return _interrupted(e)
 
 
 if __name__ == "__main__":

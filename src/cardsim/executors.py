@@ -114,10 +114,10 @@ def open_executor(executor=None, backend: str = "threads", address=None, workers
         if hasattr(executor, "get_executor") and not isinstance(executor, Executor):
             return executor.get_executor(), None         # a dask Client
         if not isinstance(executor, Executor):
-            raise ConfigError(f"executor must be a concurrent.futures.Executor or a distributed.Client, got {executor!r}")
+            raise ConfigError(f"executor must be a concurrent.futures.Executor or a distributed.Client, got {type(executor).__name__}")
         return executor, None
     if backend not in BACKENDS:
-        raise ConfigError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+        raise ConfigError(f"backend must be one of {list(BACKENDS)}, got {str(backend)[:40]!r}")
     if backend == "dask":
         return _dask_executor(address, workers)
     if workers == 1 or tasks <= 1 or inline:

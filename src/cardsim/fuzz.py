@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import pickle
+import re
 import sys
 import time
 
@@ -40,8 +42,9 @@ import numpy as np
 
 import cardsim
 from cardsim.core._fuzz import fuzz_batch
-from cardsim.errors import CardsimError, IllegalActionError
-from cardsim.game import GAMES, game_module, make
+from cardsim.core._engine import check_int
+from cardsim.errors import CardsimError, ConfigError, IllegalActionError
+from cardsim.game import GAMES, check_seed, game_module, make
 
 
 class Violation(Exception):
@@ -114,6 +117,12 @@ def fuzz_game(name, *, seconds=None, actions=None, seed=0, deep_every=8, max_ste
     """Fuzz one game until `seconds` elapse or `actions` actions are played (whichever is given;
     both: the first reached). Returns a summary dict; raises Violation with a reproducer."""
     out = out or sys.stdout
+    if seconds is None and actions is None:
+        raise ConfigError("fuzz_game needs a budget: seconds= and/or actions=")
+    seconds = None if seconds is None else check_seconds(seconds)
+    actions = None if actions is None else check_actions(actions)
+    seed = check_seed(seed)
+    deep_every = check_int(deep_every, "deep_every", 1, 1_000_000, ConfigError)
     cfgs = _configs(name)
     games = [make(name, **c) for c in cfgs]
     rng = np.random.default_rng(seed)
@@ -135,9 +144,9 @@ def fuzz_game(name, *, seconds=None, actions=None, seed=0, deep_every=8, max_ste
                 la = st.legal_actions()
                 _step_checks(g, st, la)
                 if step % deep_every == 0:
-                    _deep_checks(g, st, la, rng, seed + step)
+                    _deep_checks(g, st, la, rng, (seed + step) & U64_MAX)
                 p = st.current_player
-                a = g.spec.greedy_action(st, seed + step) if greedy[p] else int(la[rng.integers(len(la))])
+                a = g.spec.greedy_action(st, (seed + step) & U64_MAX) if greedy[p] else int(la[rng.integers(len(la))])
                 st.apply(a)
                 step += 1
                 _check(step < max_steps, f"deal did not end within {max_steps} actions")
@@ -170,6 +179,9 @@ def fuzz_kernel(name, *, actions, seed=0, deep_every=8, out=None):
     """Kernel pass: deals of every configuration, seats random or greedy by deal, until `actions`
     actions are played. Raises Violation naming the first broken contract."""
     out = out or sys.stdout
+    actions = check_actions(actions)
+    seed = check_seed(seed)
+    deep_every = check_int(deep_every, "deep_every", 1, 1_000_000, ConfigError)
     cfgs = _configs(name)
     games = [make(name, **c) for c in cfgs]
     t0 = time.perf_counter()
@@ -196,6 +208,42 @@ def fuzz_kernel(name, *, actions, seed=0, deep_every=8, out=None):
             "resample_failures": rfail}
 
 
+U64_MAX = 2**64 - 1
+MAX_SECONDS = 7 * 24 * 3600          # a week: more is a typo, and nan/inf would never stop
+MAX_ACTIONS = 10**12
+
+
+def check_seconds(v, what: str = "seconds") -> float:
+    """A time budget: a finite number of seconds in (0, MAX_SECONDS] (nan, inf, 0, negatives,
+    bools and strings refused with ConfigError)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(v) or not 0 < v <= MAX_SECONDS:
+        shown = repr(v) if len(repr(v)) <= 40 else repr(v)[:37] + "..."
+        raise ConfigError(f"{what} must be a finite number of seconds in (0, {MAX_SECONDS}] (a week), got {shown}")
+    return float(v)
+
+
+def check_actions(v, what: str = "actions") -> int:
+    """An action budget: an integer in 1..MAX_ACTIONS."""
+    return check_int(v, what, 1, MAX_ACTIONS, ConfigError)
+
+
+def _arg(check, what):
+    """An argparse type from a validator: ConfigError -> argparse's own one-line error."""
+    def parse(text):
+        t = text.strip()
+        try:
+            if check is check_seconds:
+                v = float(t) if re.fullmatch(r"[0-9]*\.?[0-9]+([eE][+-]?[0-9]+)?|[0-9]+\.", t) else t
+            else:
+                v = int(t) if re.fullmatch(r"[0-9]+", t) else t
+            return check(v, what)
+        except ConfigError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    parse.__name__ = what
+    return parse
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m cardsim.fuzz", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -203,21 +251,22 @@ def main(argv=None):
                                         "  python -m cardsim.fuzz --games basra --actions 10000000")
     ap.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME",
                     help=f"games to fuzz (default: all: {', '.join(GAMES)})")
-    ap.add_argument("--seconds", type=float, default=None,
-                    help="time budget of the API pass for all games together, split evenly (default: 60)")
-    ap.add_argument("--actions", type=int, default=100_000,
-                    help="actions per game in the kernel pass (default: 100000)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: 0)")
-    ap.add_argument("--deep-every", type=int, default=8,
-                    help="run the expensive checks every N steps (default: 8)")
+    ap.add_argument("--seconds", type=_arg(check_seconds, "--seconds"), default=None,
+                    help=f"time budget of the API pass for all games together, split evenly; a finite number "
+                         f"in (0, {MAX_SECONDS}] (default: 60)")
+    ap.add_argument("--actions", type=_arg(check_actions, "--actions"), default=100_000,
+                    help=f"actions per game in the kernel pass, 1..{MAX_ACTIONS} (default: 100000)")
+    ap.add_argument("--seed", type=_arg(lambda v, w: check_seed(v, w), "--seed"), default=0,
+                    help="seed of the deals and agents, 0..2**64-1 (default: 0)")
+    ap.add_argument("--deep-every", type=_arg(lambda v, w: check_int(v, w, 1, 1_000_000, ConfigError),
+                                              "--deep-every"), default=8,
+                    help="run the expensive checks every N steps, 1..1000000 (default: 8)")
     a = ap.parse_args(argv)
     unknown = [g for g in a.games if g not in GAMES]
     if unknown:
         ap.error(f"unknown game(s) {unknown}; games: {list(GAMES)}")
     if a.seconds is None:
         a.seconds = 60.0
-    if a.seconds <= 0 or a.actions <= 0 or a.deep_every < 1:
-        ap.error("--seconds, --actions and --deep-every must be positive")
     per = a.seconds / len(a.games)
     try:
         for name in a.games:

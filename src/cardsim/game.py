@@ -5,9 +5,30 @@ import importlib
 import pkgutil
 from types import ModuleType
 
+import numpy as np
+
 import cardsim.games as _games_pkg
 from cardsim.errors import ConfigError
 from cardsim.options import resolve
+
+U64_MAX = 2**64 - 1
+
+
+def check_seed(value, what: str = "seed") -> int:
+    """A seed or deal index: any integer (int or numpy integer, signed or unsigned; not bool,
+    float or str) in 0..2**64-1, returned as a Python int; else ConfigError naming the range.
+    Every entry point that takes a seed uses it, so they all accept the same values."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        r = repr(value)
+        shown = r if len(r) <= 40 else r[:37] + "..."
+        raise ConfigError(f"{what} must be an integer in 0..{U64_MAX} (0..2**64-1), got {shown}")
+    v = int(value)
+    if not 0 <= v <= U64_MAX:
+        r = str(v)
+        shown = r if len(r) <= 40 else r[:37] + "..."
+        raise ConfigError(f"{what} must be in 0..{U64_MAX} (0..2**64-1), got {shown}")
+    return v
+
 
 # Every public module in cardsim.games is a game (files starting with "_" are extensions).
 GAMES: tuple[str, ...] = tuple(sorted(m.name for m in pkgutil.iter_modules(_games_pkg.__path__)
@@ -17,7 +38,8 @@ GAMES: tuple[str, ...] = tuple(sorted(m.name for m in pkgutil.iter_modules(_game
 def game_module(name: str) -> ModuleType:
     """The public module of a registered game (options, presets, rule oracles)."""
     if not isinstance(name, str) or name not in GAMES:
-        raise ConfigError(f"unknown game {name!r}; games: {list(GAMES)}")
+        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
+        raise ConfigError(f"unknown game {shown}; games: {list(GAMES)}")
     return importlib.import_module(f"cardsim.games.{name}")
 
 
@@ -41,10 +63,7 @@ class Game:
 
     def new_state(self, seed: int = 0, deal: int = 0):
         """Deal `deal` of seed `seed`: the same state every time, on any thread or machine."""
-        for k, v in (("seed", seed), ("deal", deal)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
-                raise ConfigError(f"{k} must be an int in [0, 2**64), got {v!r}")
-        return self.spec.new_state(seed, deal)
+        return self.spec.new_state(check_seed(seed, "seed"), check_seed(deal, "deal"))
 
     def __reduce__(self):
         return (_rebuild_game, (self.name, dict(self.options)))

@@ -24,9 +24,16 @@ uses the engine's ``resample`` (hidden cards redrawn consistently, never copied)
 ISMCTS runs on every game.
 
 Rewards are terminal (OpenSpiel's MCTS needs that): ``returns()`` and ``rewards()`` are zeros
-until the deal (or match) ends, then the game's returns. Utilities are the games' returns (their own points; see docs/rules/<game>.md); ``min_utility``
-and ``max_utility`` are the bounds the game module declares (``RETURN_BOUNDS``) or, where it
-declares none, a conservative range measured once on 256 seeded random deals and widened 4x.
+until the deal (or match) ends, then the game's returns. Utilities are the games' returns (their
+own points; see docs/rules/<game>.md). ``min_utility`` / ``max_utility`` and ``max_game_length``
+are what the game's module declares from its rules for this configuration:
+``cardsim.games.<game>.return_bounds(options)`` (the lowest and highest return any seat can end
+with) and ``max_game_length(options)`` (the most decisions any legal play can take from the deal
+to the end; the chance node that picks the deal is not a decision). Nothing is measured or
+guessed: a game module that declares no bounds cannot be loaded (ConfigError).
+
+Bad input raises cardsim's typed errors (all ``ValueError``): a chance outcome outside
+``0..deals-1``, an illegal action, or an unknown option.
 """
 from __future__ import annotations
 
@@ -39,12 +46,14 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 
 import numpy as np
 
-from cardsim.errors import ConfigError
+from cardsim.core._engine import check_int
+from cardsim.errors import ConfigError, IllegalActionError
 from cardsim.game import GAMES, game_module, make
 
 __all__ = ["load_game", "CardsimGame", "CardsimState"]
 
 DEFAULT_DEALS = 1024
+MAX_DEALS = 1 << 20     # chance_outcomes() lists every deal: a longer list only costs memory
 _REGISTERED: set[str] = set()
 _BOUNDS: dict = {}
 _FACTORIES: dict = {}
@@ -88,17 +97,28 @@ def _game_type(name: str, params: dict, zero_sum: bool = False) -> "pyspiel.Game
     )
 
 
-def _bounds(g) -> tuple:
-    """(min_utility, max_utility, max_game_length) for a configured cardsim game."""
-    key = (g.name, repr(sorted(g.options.items())))
+def bounds(g) -> tuple[float, float, int]:
+    """(min_utility, max_utility, max_game_length) of a configured cardsim game, as its module
+    declares them from the rules (`return_bounds(options)`, `max_game_length(options)`)."""
+    key = (g.name, repr(sorted(g.options.items(), key=lambda kv: kv[0])))
     if key not in _BOUNDS:
         mod = g.module
-        res = g.spec.run_batch(0, 0, 256, [0] * g.num_players)
-        lo, hi = float(res["returns"].min()), float(res["returns"].max())
-        span = max(abs(lo), abs(hi), 1.0) * 4
-        declared = getattr(mod, "RETURN_BOUNDS", None)
-        mn, mx = (declared if declared is not None else (-span, span))
-        _BOUNDS[key] = (float(mn), float(mx), int(res["actions"].max()) * 4 + 16)
+        rb, ml = getattr(mod, "return_bounds", None), getattr(mod, "max_game_length", None)
+        if not callable(rb) or not callable(ml):
+            missing = [n for n, f in (("return_bounds", rb), ("max_game_length", ml)) if not callable(f)]
+            raise ConfigError(f"{g.name}: the game module cardsim.games.{g.name} declares no "
+                              f"{' / '.join(missing)}(options), which the OpenSpiel adapter needs for "
+                              "min_utility / max_utility / max_game_length")
+        lo, hi = rb(dict(g.options))
+        length = ml(dict(g.options))
+        lo, hi = float(lo), float(hi)
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
+            raise ConfigError(f"{g.name}: return_bounds gave ({lo}, {hi}); expected finite lo <= hi")
+        if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or int(length) < 1:
+            raise ConfigError(f"{g.name}: max_game_length gave {str(length)[:40]}; expected an int >= 1")
+        if lo == hi:                    # OpenSpiel needs min < max; a constant return is within either
+            hi = lo + 1.0
+        _BOUNDS[key] = (lo, hi, int(length))
     return _BOUNDS[key]
 
 
@@ -110,14 +130,12 @@ class CardsimGame(pyspiel.Game):
         params = dict(params or {})
         if name is None:
             raise ConfigError("use cardsim.openspiel.load_game(game, **options)")
-        self._deals = int(params.pop("deals", DEFAULT_DEALS))
-        self._seed = int(params.pop("seed", 0))
-        if not 1 <= self._deals <= 2**31 - 1:
-            raise ConfigError(f"deals must be in 1..2**31-1, got {self._deals}")
+        self._deals = check_int(params.pop("deals", DEFAULT_DEALS), "deals", 1, MAX_DEALS, ConfigError)
+        self._seed = check_int(params.pop("seed", 0), "seed", 0, 2**63 - 1, ConfigError)
         options = {k: v for k, v in params.items() if not (k == "variant" and v == "")}
         options.update(_extra or {})
         self.cardsim = make(name, **options)
-        mn, mx, length = _bounds(self.cardsim)
+        mn, mx, length = bounds(self.cardsim)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.cardsim.num_actions,
             max_chance_outcomes=self._deals,
@@ -128,12 +146,39 @@ class CardsimGame(pyspiel.Game):
             max_game_length=length,
         )
         spec = _param_spec(name)
-        full = {"deals": self._deals, "seed": self._seed, **params}
         zero = self.cardsim.returns_sum == "zero"
-        super().__init__(_game_type(name, spec, zero), info, {k: v for k, v in full.items() if k in spec})
+        super().__init__(_game_type(name, spec, zero), info, self._canonical_params(spec))
+
+    def _canonical_params(self, spec: dict) -> dict:
+        """Every parameter of the game's pyspiel spec with this game's resolved value, so that
+        game.ToString() names the configuration completely and OpenSpiel's serialization
+        (pyspiel.serialize_game_and_state) loads the same game back. An option whose resolved
+        value is not of its default's plain type (e.g. a scoring table) cannot be named there."""
+        opts = self.cardsim.options
+        out = {"deals": self._deals, "seed": self._seed}
+        for k, default in spec.items():
+            if k in out:
+                continue
+            if k == "variant":
+                v = opts.get("variant") or ""
+            elif k == "players":
+                v = self.cardsim.num_players
+            else:
+                v = opts.get(k, default)
+            if type(v) is type(default):
+                out[k] = v
+        return out
 
     def new_initial_state(self):
         return CardsimState(self)
+
+    def __deepcopy__(self, memo):
+        # pyspiel clones a Python state by deep-copying each of its attributes: the game is
+        # immutable and shared (a copy would be a bare pyspiel.Game without the cardsim game)
+        return self
+
+    def __copy__(self):
+        return self
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         return _Observer(self, iig_obs_type, params)
@@ -169,11 +214,34 @@ class CardsimState(pyspiel.State):
         p = 1.0 / self._g._deals
         return [(i, p) for i in range(self._g._deals)]
 
-    def _apply_action(self, action):
+    def _check_action(self, action) -> int:
+        """The action as an int if it may be applied here: a deal index 0..deals-1 at the chance
+        node (IllegalActionError otherwise, naming the range); at a decision node the engine's
+        State.apply checks legality itself (IllegalActionError listing the legal actions)."""
         if self.inner is None:
-            self.inner = self._g.cardsim.new_state(self._g._seed, int(action))
+            return check_int(action, f"{self._g.cardsim.name}: the chance outcome (deal index)", 0,
+                             self._g._deals - 1, IllegalActionError)
+        if self.inner.is_terminal():
+            raise IllegalActionError(f"{self._g.cardsim.name}: the game is over; no action applies")
+        return check_int(action, f"{self._g.cardsim.name}: action", 0, self._g.cardsim.num_actions - 1,
+                         IllegalActionError)
+
+    def apply_action(self, action):
+        """pyspiel's apply_action with cardsim's typed errors first (pyspiel would refuse some
+        actions itself, e.g. -1, with its own SpielError, and pass others through unchecked)."""
+        self._check_action(action)
+        if self.inner is not None:
+            a = int(action)
+            if a not in self.inner.legal_actions():
+                self.inner.apply(a)          # raises IllegalActionError listing the legal actions
+        return super().apply_action(int(action))
+
+    def _apply_action(self, action):
+        a = self._check_action(action)
+        if self.inner is None:
+            self.inner = self._g.cardsim.new_state(self._g._seed, a)
         else:
-            self.inner.apply(int(action))
+            self.inner.apply(a)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE or self.inner is None:
@@ -217,7 +285,7 @@ class _Observer:
 
     def __init__(self, game: CardsimGame, iig_obs_type, params):
         if params:
-            raise ConfigError(f"cardsim observers take no parameters, got {params}")
+            raise ConfigError(f"cardsim observers take no parameters, got {str(params)[:100]}")
         self._g = game
         self.tensor = np.zeros(game.cardsim.observation_size, np.float32)
         self.dict = {"observation": self.tensor}
@@ -250,13 +318,10 @@ def _register(name: str):
 def load_game(game: str, *, deals: int = DEFAULT_DEALS, seed: int = 0, **options) -> CardsimGame:
     """`game` (a name of cardsim.GAMES) configured with `options` as a pyspiel.Game whose chance
     node picks one of `deals` deals of `seed`. Bad names or options raise cardsim.ConfigError."""
-    if game not in GAMES:
-        raise ConfigError(f"unknown game {game!r}; games: {list(GAMES)}")
-    for k, v in (("deals", deals), ("seed", seed)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise ConfigError(f"{k} must be an int, got {v!r}")
-    if not 0 <= int(seed) < 2**63:
-        raise ConfigError(f"seed must be in [0, 2**63), got {seed}")
+    game_module(game)                      # unknown names: ConfigError naming the games
+    deals = check_int(deals, "deals", 1, MAX_DEALS, ConfigError)
+    # pyspiel's integer parameters are signed 64-bit: seeds 0..2**63-1 here
+    seed = check_int(seed, "seed", 0, 2**63 - 1, ConfigError)
     _register(game)
     plain = _param_spec(game)
     simple = {k: v for k, v in options.items() if k in plain and type(v) is type(plain[k])}

@@ -6,8 +6,11 @@ options, and raises ConfigError naming the valid choices for anything unknown or
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+import numpy as np
 
 from cardsim.errors import ConfigError
 
@@ -35,29 +38,67 @@ class Option:
             except ConfigError:
                 raise
             except (TypeError, ValueError) as e:
-                raise ConfigError(f"{where}: {e}") from None
+                raise ConfigError(f"{where}: {str(e)[:200]}") from None
         if self.choices is not None:
-            if isinstance(value, bool) and not any(isinstance(c, bool) for c in self.choices):
-                raise ConfigError(f"{where} must be one of {list(self.choices)}, got {value!r}")
-            if value not in self.choices:
-                raise ConfigError(f"{where} must be one of {list(self.choices)}, got {value!r}")
-            return value
+            # the value must be one of the choices *and of its type*: 44.0 or True is not the
+            # choice 44 or 1 (44.0 == 44 in Python); a numpy scalar stands for its Python value
+            for c in self.choices:
+                if _same_kind(value, c) and value == c:
+                    return c
+            raise ConfigError(f"{where} must be one of {_short(list(self.choices))}, got {_short(value)}")
         if self.kind is bool:
-            if not isinstance(value, bool):
-                raise ConfigError(f"{where} must be True or False, got {value!r}")
-            return value
+            if not isinstance(value, (bool, np.bool_)):
+                raise ConfigError(f"{where} must be True or False, got {_short(value)}")
+            return bool(value)
         if self.kind is int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{where} must be an int, got {value!r}")
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise ConfigError(f"{where} must be an integer (not a float or bool)"
+                                  f"{_range(self.min, self.max)}, got {_short(value)}")
+            value = int(value)
         elif self.kind is float:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ConfigError(f"{where} must be a number, got {value!r}")
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise ConfigError(f"{where} must be a number{_range(self.min, self.max)}, got {_short(value)}")
             value = float(value)
+            if not math.isfinite(value):
+                raise ConfigError(f"{where} must be a finite number{_range(self.min, self.max)}, got {_short(value)}")
         if self.min is not None and value < self.min:
-            raise ConfigError(f"{where} must be >= {self.min}, got {value!r}")
+            raise ConfigError(f"{where} must be >= {self.min}, got {_short(value)}")
         if self.max is not None and value > self.max:
-            raise ConfigError(f"{where} must be <= {self.max}, got {value!r}")
+            raise ConfigError(f"{where} must be <= {self.max}, got {_short(value)}")
         return value
+
+
+def _short(value, limit: int = 200) -> str:
+    """repr of value cut to `limit` characters: an error message never echoes a long input."""
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def _range(lo, hi) -> str:
+    if lo is None and hi is None:
+        return ""
+    if hi is None:
+        return f" >= {lo}"
+    if lo is None:
+        return f" <= {hi}"
+    return f" in {lo}..{hi}"
+
+
+def _same_kind(value, choice) -> bool:
+    """Whether `value` may stand for `choice`: bools only for bools, integers (int or numpy int,
+    never bool or float) for ints, numbers for floats, otherwise the same type."""
+    if isinstance(choice, bool):
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(choice, int):
+        return isinstance(value, (int, np.integer))
+    if isinstance(choice, float):
+        return isinstance(value, (int, float, np.integer, np.floating))
+    return type(value) is type(choice) or isinstance(value, type(choice))
 
 
 SCOPE = Option("scope", "deal", "what a state covers: one deal, or the whole match", choices=("deal", "match"))
@@ -70,8 +111,10 @@ def resolve(game: str, options: tuple[Option, ...], presets: dict[str, dict], pl
     kwargs = dict(kwargs)
     by_name = {o.name: o for o in options}
     players = kwargs.pop("players", default_players)
-    if isinstance(players, bool) or not isinstance(players, int) or players not in players_allowed:
-        raise ConfigError(f"{game}: players must be one of {list(players_allowed)}, got {players!r}")
+    if isinstance(players, (bool, np.bool_)) or not isinstance(players, (int, np.integer)) \
+            or int(players) not in players_allowed:
+        raise ConfigError(f"{game}: players must be one of {list(players_allowed)} (an integer), got {_short(players)}")
+    players = int(players)
     variant = kwargs.pop("variant", None)
     resolved = {o.name: o.default for o in options}
     if variant is not None:
@@ -81,7 +124,7 @@ def resolve(game: str, options: tuple[Option, ...], presets: dict[str, dict], pl
             resolved[k] = by_name[k].check(game, v)
     for k, v in kwargs.items():
         if k not in by_name:
-            raise ConfigError(f"{game}: unknown option {k!r}; options: {sorted(['players', 'variant', *by_name])}")
+            raise ConfigError(f"{game}: unknown option {_short(k, 60)}; options: {sorted(['players', 'variant', *by_name])}")
         resolved[k] = by_name[k].check(game, v)
     resolved["players"] = players
     resolved["variant"] = variant

@@ -32,9 +32,18 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 import numpy as np
 
 from cardsim.errors import ConfigError
-from cardsim.game import make
+from cardsim.game import check_seed, make
 
 __all__ = ["env", "CardsimAECEnv"]
+
+
+def _short(value, limit: int = 60) -> str:
+    """repr of value cut to `limit` characters (an error message never echoes a long input)."""
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
 def env(game: str, render_mode: str | None = None, **options) -> "CardsimAECEnv":
@@ -48,7 +57,7 @@ class CardsimAECEnv(AECEnv):
     def __init__(self, game: str, render_mode: str | None = None, **options):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
-            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {_short(render_mode)}")
         self.game = make(game, **options)
         self.render_mode = render_mode
         n = self.game.num_players
@@ -68,16 +77,21 @@ class CardsimAECEnv(AECEnv):
         self.state = None
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     def _seat(self, agent) -> int:
         try:
             return self.possible_agents.index(agent)
-        except ValueError:
-            raise ConfigError(f"unknown agent {agent!r}; agents: {self.possible_agents}") from None
+        except (ValueError, TypeError):
+            shown = repr(agent) if len(repr(agent)) <= 60 else repr(agent)[:57] + "..."
+            raise ConfigError(f"unknown agent {shown}; agents: {', '.join(self.possible_agents)}") from None
+
+    def _started(self, what: str):
+        if self.state is None:
+            raise ConfigError(f"call reset() before {what} (the environment has no deal yet)")
 
     def observe(self, agent):
         p = self._seat(agent)
@@ -89,9 +103,7 @@ class CardsimAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
-                raise ConfigError(f"seed must be an int in [0, 2**64), got {seed!r}")
-            self._seed = int(seed)
+            self._seed = check_seed(seed, "seed")
             self._deal = -1
         self._deal += 1
         self.state = self.game.new_state(self._seed, self._deal)
@@ -112,6 +124,7 @@ class CardsimAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[self.state.current_player]
 
     def step(self, action):
+        self._started("step()")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -129,10 +142,16 @@ class CardsimAECEnv(AECEnv):
         if self.render_mode == "human":
             print(self.render())
 
+    def last(self, observe: bool = True):
+        self._started("last()")
+        return super().last(observe)
+
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode ('ansi' or 'human')")
             return None
+        if self.state is None:
+            return "no deal yet: call reset()"
         return str(self.state)
 
     def close(self):

@@ -21,15 +21,38 @@ import sys
 import cardsim
 import cardsim.agents
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError
+from cardsim.game import check_seed
 from cardsim.replay import Narrator, from_symbols, public_facts, resolve_agents, with_symbols
 
 HELP = ("type a move as listed (e.g. AS, 10H, PASS, BID 3D), several cards for one play "
         "(e.g. AS AS KS), or: undo, hint, moves, help, quit")
 
 
+def _short(value, limit: int = 60) -> str:
+    """repr of value cut to `limit` characters (an error message never echoes a long input)."""
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+MAX_LINE = 400          # characters of one input line (the longest play is a few dozen)
+
+
+def _cut(text: str, limit: int = 240) -> str:
+    """A message of a lower layer cut to `limit` characters (it may quote the input)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def parse_line(state, line: str) -> list[int]:
     """The actions one input line stands for, checked on a copy of `state` (which is unchanged).
     Raises ParseError / IllegalActionError with the reason."""
+    if not isinstance(line, str):
+        raise IllegalActionError(f"an input line is a str, got {type(line).__name__}")
+    if len(line) > MAX_LINE:
+        raise IllegalActionError(f"input of {len(line):,} characters; a move is at most {MAX_LINE} (e.g. AS, "
+                                 f"BID 3D, AS AS KS); {HELP}")
     text = " ".join(from_symbols(line).split())
     if not text:
         raise IllegalActionError("empty input; " + HELP)
@@ -38,9 +61,9 @@ def parse_line(state, line: str) -> list[int]:
         a = state.string_to_action(text)
         if state.is_legal(a):
             return [a]
-        errors.append(f"{text!r} is not legal now")
+        errors.append(f"{_short(text)} is not legal now")
     except CardsimError as e:
-        errors.append(str(e))
+        errors.append(_cut(str(e)))
     words = text.split()
     if len(words) > 1:
         mod = cardsim.game.game_module(state.spec.name)
@@ -52,22 +75,22 @@ def parse_line(state, line: str) -> list[int]:
                 _check(state, acts)
                 return [int(a) for a in acts]
             except CardsimError as e:
-                errors.append(str(e))
+                errors.append(_cut(str(e)))
         try:
             trial = state.clone()
             seat = trial.current_player
             acts = []
             for w in words:
                 if trial.current_player != seat:
-                    raise IllegalActionError(f"{w!r}: your turn is over before it")
+                    raise IllegalActionError(f"{_short(w)}: your turn is over before it")
                 a = trial.string_to_action(w)
                 if not trial.is_legal(a):
-                    raise IllegalActionError(f"{w!r} is not legal at that point")
+                    raise IllegalActionError(f"{_short(w)} is not legal at that point")
                 trial.apply(a)
                 acts.append(a)
             return acts
         except CardsimError as e:
-            errors.append(str(e))
+            errors.append(_cut(str(e)))
     raise IllegalActionError(errors[-1] if len(errors) == 1 else errors[0] if len(words) == 1 else errors[-1])
 
 
@@ -121,11 +144,14 @@ class Session:
         self.game = cardsim.make(game) if isinstance(game, str) else game
         n = self.game.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ConfigError(f"{self.game.name}: seat must be 0..{n - 1}, got {seat!r}")
+            raise ConfigError(f"{self.game.name}: seat must be 0..{n - 1}, got {_short(seat)}")
         names = resolve_agents(self.game, agents)
         self.seat = seat
+        seed, deal = check_seed(seed, "seed"), check_seed(deal, "deal")
         self.seed, self.deal = seed, deal
-        self.agents = [None if p == seat else cardsim.agents.from_name(names[p], seed + p + 1) for p in range(n)]
+        # each agent's own stream: seed + seat + 1, wrapped into 0..2**64-1 like every seed
+        self.agents = [None if p == seat else cardsim.agents.from_name(names[p], (seed + p + 1) % 2**64)
+                       for p in range(n)]
         self.names = names
         self.symbols = symbols
         self.input = input

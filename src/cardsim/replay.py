@@ -320,7 +320,7 @@ def replay_lines(game, seed: int = 0, deal: int = 0, agents="greedy", seat: int 
     names = resolve_agents(game, agents)
     n = game.num_players
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise ConfigError(f"{game.name}: seat must be 0..{n - 1}, got {seat!r}")
+        raise ConfigError(f"{game.name}: seat must be 0..{n - 1}, got {str(seat)[:40]}")
     state = game.new_state(seed=seed, deal=deal)
     codes, search = kernel_args([parse_agent(a) for a in names])
     actions = kernel_actions(game.spec, seed, deal, codes, search=search)

@@ -25,7 +25,7 @@ from cardsim.analysis import glossary
 from cardsim.analysis.summary import (Summary, agents_text, as_summary, differing_options, fmt, fmt_ci,  # noqa: F401
                                       fmt_p, p_text, pct, pct_ci, plural, title)
 from cardsim.result import as_result, summary_of
-from cardsim.results_io import write_text_atomic
+from cardsim.results_io import check_destination, write_text_atomic
 
 CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;color:#222}"
        "table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
@@ -287,7 +287,9 @@ def render_html(s: dict, skill: dict | None = None) -> str:
 def write_report(result, path, skill: dict | None = None, partial: bool = False) -> str:
     """Write the HTML report of `result` (a SimResult, a summary dict, or the path of a saved
     run; `partial=True` accepts an interrupted run's rows, flagged on the page) to `path`
-    (atomically); returns the path."""
+    (atomically); returns the path. The destination is checked first: a missing or read-only
+    folder fails before anything is read or rendered."""
+    check_destination(path)
     s = summary_of(as_result(result, partial=partial))
     write_text_atomic(path, render_html(s, skill))
     return str(path)
@@ -373,7 +375,8 @@ def render_compare_html(c: dict, sa: dict, sb: dict) -> str:
 
 def write_compare_report(c: dict, a, b, path) -> str:
     """Write the comparison page of compare() result `c` for runs a and b (SimResults, summaries
-    or paths) to `path`."""
+    or paths) to `path` (its folder checked first)."""
+    check_destination(path)
     sa, sb = summary_of(as_result(a)), summary_of(as_result(b))
     write_text_atomic(path, render_compare_html(c, sa, sb))
     return str(path)

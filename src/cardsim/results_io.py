@@ -39,7 +39,35 @@ class ResultsFileError(ConfigError):
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during simulate(): the message says how many rows were kept and where."""
+    """Ctrl-C (or, under the CLI, SIGTERM) during simulate(): the message says how many rows were
+    kept and where; `signal` is "SIGINT" or "SIGTERM"."""
+
+    signal = "SIGINT"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM turned into an exception (by the `cardsim` command, over the default handler that
+    would kill the process mid-write): raised like Ctrl-C's KeyboardInterrupt so that every write in
+    progress cleans up its temporary file on the way out."""
+
+    signal = "SIGTERM"
+
+
+def check_destination(path) -> Path:
+    """Before any work is done for it: `path` can be created or replaced (its folder exists, is a
+    folder and is writable; `path` itself is not a folder). ResultsFileError otherwise."""
+    p = Path(path)
+    shown = str(path) if len(str(path)) <= 200 else str(path)[:197] + "..."
+    if p.is_dir():
+        raise ResultsFileError(f"cannot write {shown}: it is a directory; name a file in it")
+    d = p.parent
+    if not d.exists():
+        raise ResultsFileError(f"cannot write {shown}: directory {str(d)[:200]!r} does not exist (create it first)")
+    if not d.is_dir():
+        raise ResultsFileError(f"cannot write {shown}: {str(d)[:200]!r} is not a directory")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise ResultsFileError(f"cannot write {shown}: directory {str(d)[:200]!r} is not writable")
+    return p
 
 
 def format_of(path) -> str:
@@ -187,19 +215,24 @@ class TableWriter:
         self.dtype = dtype
         self.rows = 0
         self._w = None
+        self.committed = False
         self.tmp = _temp_beside(self.path)
-        if self.fmt == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+        try:
+            if self.fmt == "parquet":
+                import pyarrow as pa
+                import pyarrow.parquet as pq
 
-            self._schema = pa.schema([(n, pa.from_numpy_dtype(np.dtype(t))) for n, t in dtype])
-            self._w = pq.ParquetWriter(str(self.tmp), self._schema)
-        else:
-            import pyarrow as pa
-            import pyarrow.csv as pcsv
+                self._schema = pa.schema([(n, pa.from_numpy_dtype(np.dtype(t))) for n, t in dtype])
+                self._w = pq.ParquetWriter(str(self.tmp), self._schema)
+            else:
+                import pyarrow as pa
+                import pyarrow.csv as pcsv
 
-            self._schema = pa.schema([(n, pa.from_numpy_dtype(np.dtype(t))) for n, t in dtype])
-            self._w = pcsv.CSVWriter(str(self.tmp), self._schema, write_options=_csv_options(pcsv))
+                self._schema = pa.schema([(n, pa.from_numpy_dtype(np.dtype(t))) for n, t in dtype])
+                self._w = pcsv.CSVWriter(str(self.tmp), self._schema, write_options=_csv_options(pcsv))
+        except BaseException:           # an error or a signal: no temporary file is left behind
+            _unlink(self.tmp)
+            raise
 
     def write(self, cols: dict):
         import pyarrow as pa
@@ -231,12 +264,15 @@ class TableWriter:
         except BaseException:
             _unlink(self.tmp)
             raise
+        self.committed = True
         return self.path
 
     def abort(self, reason: str, keep: bool = True) -> Path | None:
         """The run stopped early: keep the rows written so far under a name that says so
         (metadata: complete false, the rows actually written), or delete them. Returns the path
-        kept (None when nothing is)."""
+        kept (None when nothing is). After commit() it does nothing (the file is complete)."""
+        if self.committed:
+            return None
         meta = self._final_meta(False, interrupted=reason)
         try:
             if self._w is not None:
@@ -244,6 +280,10 @@ class TableWriter:
         except Exception:  # noqa: BLE001 - the run already failed; don't mask its error
             _unlink(self.tmp)
             return None
+        except BaseException:           # a further signal while closing: still no stray file
+            self._w = None
+            _unlink(self.tmp)
+            raise
         if not keep or not self.rows:
             _unlink(self.tmp)
             return None
@@ -255,6 +295,9 @@ class TableWriter:
         except OSError:
             _unlink(self.tmp)
             return None
+        except BaseException:
+            _unlink(self.tmp)
+            raise
         return dest
 
 

@@ -56,7 +56,10 @@ def remember_game(g: Game):
 # argument checks shared by simulate() and skill()
 # ---------------------------------------------------------------------------------------------
 def check_int(name, v, lo, hi=None):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo or (hi is not None and v >= hi):
+    """v as a Python int if it is an integer (int or numpy int, signed or unsigned; not bool or
+    float) with lo <= v < hi (no upper bound when hi is None); else ConfigError naming the range."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or int(v) < lo \
+            or (hi is not None and int(v) >= hi):
         rng = f"[{lo}, {hi})" if hi is not None else f">= {lo}"
         raise ConfigError(f"{name} must be an int {rng}, got {str(v)[:60]}")
     return int(v)

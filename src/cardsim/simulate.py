@@ -66,7 +66,7 @@ from cardsim import executors, results_io, runner, stats
 from cardsim.errors import ConfigError
 from cardsim.executors import local_cluster  # noqa: F401 - public: cardsim.simulate.local_cluster
 from cardsim.result import SimResult, cardsim_version, load  # noqa: F401 - public re-exports
-from cardsim.results_io import RunInterrupted, jsonable
+from cardsim.results_io import RunInterrupted, Terminated, jsonable
 from cardsim.runner import LeadTracker, lead_changes_of  # noqa: F401 - public re-exports
 
 
@@ -74,30 +74,42 @@ class _DeferSigint:
     """Ctrl-C during a run stops it between chunks, so the rows written and the metadata that
     counts them always agree: the first SIGINT sets a flag the run loop checks after each chunk;
     a second one interrupts at once. Only on the main thread, and only over Python's default
-    handler (a handler the caller installed is left alone)."""
+    handler (a handler the caller installed is left alone). SIGTERM is deferred the same way where
+    the `cardsim` command turned it into an exception (its handler is marked deferrable); it then
+    surfaces as results_io.Terminated."""
 
     def __init__(self):
-        self.hit = False
-        self.old = None
+        self.hit = None
+        self.old = {}
 
     def __enter__(self):
-        if threading.current_thread() is threading.main_thread() and \
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            self.old = signal.signal(signal.SIGINT, self._handler)
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.old[signal.SIGINT] = signal.signal(signal.SIGINT, self._handler)
+        term = getattr(signal, "SIGTERM", None)
+        if term is not None and getattr(signal.getsignal(term), "cardsim_deferrable", False):
+            self.old[term] = signal.signal(term, self._handler)
         return self
 
+    def _raise(self, signum):
+        if signum == getattr(signal, "SIGTERM", None):
+            raise Terminated("terminated (SIGTERM)")
+        raise KeyboardInterrupt
+
     def _handler(self, signum, frame):
-        if self.hit:
-            raise KeyboardInterrupt
-        self.hit = True
+        if self.hit is not None:
+            self._raise(signum)
+        self.hit = signum
 
     def check(self):
-        if self.hit:
-            raise KeyboardInterrupt
+        if self.hit is not None:
+            self._raise(self.hit)
 
     def __exit__(self, *exc):
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+        self.old = {}
         return False
 
 
@@ -170,14 +182,19 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
             "deals": count, "backend": "executor" if executor is not None else backend}
     dt = results_io.table_dtype(g.num_players, g.metric_names, fp, lc)
     acc = stats.Accumulator(g.num_players, g.metric_names, first_player=fp, lead_changes=lc)
-    # the output file is reserved before the first deal: a bad directory fails now
-    writer = results_io.TableWriter(out, {**meta, "columns": [n for n, _ in dt]}, dt) if table_out else None
-    json_out = results_io.TextReservation(out) if out is not None and not table_out else None
     parts = [] if keep_table else None
     close = None
     bar = None
-    sigint = _DeferSigint().__enter__()
+    writer = json_out = None
+    sigint = _DeferSigint()
     try:
+        sigint.__enter__()
+        # the output file is reserved before the first deal: a bad directory fails now (inside
+        # this try, so that a signal at any moment from here on removes the temporary file)
+        if table_out:
+            writer = results_io.TableWriter(out, {**meta, "columns": [n for n, _ in dt]}, dt)
+        elif out is not None:
+            json_out = results_io.TextReservation(out)
         # Python agents run in deal order on this thread: an agent with internal state then sees
         # the same sequence of calls whatever the chunking
         executor, close = executors.open_executor(executor, backend, address, workers,
@@ -196,13 +213,29 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
                 writer.write(cols)
             bar.update(res["n"] if "n" in res else len(cols["deal"]))
             sigint.check()
-    except KeyboardInterrupt:
-        kept = writer.abort("interrupted") if writer is not None else None
+        # finishing inside this try too: a signal or an error up to the rename leaves no stray file
+        acc.finish()
+        if writer is not None:
+            writer.commit()
+        table = None
+        if parts is not None:
+            empty = results_io.empty_cols(g.num_players, g.metric_names, fp, lc)
+            table = results_io.table_from_cols({n: np.concatenate([p[n] for p in parts]) if parts else empty[n]
+                                                for n in empty}, g.num_players, g.metric_names)
+        result = SimResult(name, opts, seed, agent_names, table, tuple(g.metric_names), unit, meta, acc)
+        if json_out is not None:
+            json_out.commit(result.to_json())
+    except KeyboardInterrupt as e:
+        term = isinstance(e, Terminated)
+        how = "terminated (SIGTERM)" if term else "interrupted"
+        kept = writer.abort(how) if writer is not None else None
         if json_out is not None:
             json_out.abort()
         done = writer.rows if writer is not None else acc.n
         where = f"; {done:,} {unit}s kept in {kept}" if kept else ""
-        raise RunInterrupted(f"interrupted after {done:,} of {count:,} {unit}s{where}") from None
+        stop = RunInterrupted(f"{how} after {done:,} of {count:,} {unit}s{where}")
+        stop.signal = "SIGTERM" if term else "SIGINT"
+        raise stop from None
     except BaseException as e:
         if writer is not None:
             writer.abort(f"stopped by {type(e).__name__}")
@@ -215,19 +248,4 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
             bar.close()
         if close is not None:
             close()
-    acc.finish()
-    if writer is not None:
-        writer.commit()
-    table = None
-    if parts is not None:
-        empty = results_io.empty_cols(g.num_players, g.metric_names, fp, lc)
-        table = results_io.table_from_cols({n: np.concatenate([p[n] for p in parts]) if parts else empty[n]
-                                            for n in empty}, g.num_players, g.metric_names)
-    result = SimResult(name, opts, seed, agent_names, table, tuple(g.metric_names), unit, meta, acc)
-    if json_out is not None:
-        try:
-            json_out.commit(result.to_json())
-        except BaseException:
-            json_out.abort()
-            raise
     return result

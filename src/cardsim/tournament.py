@@ -78,7 +78,8 @@ def run(games=None, agents=DEFAULT_BUDGETS, *, baseline="greedy", deals=200, see
     games = list(GAMES) if games is None else list(games)
     bad = [x for x in games if x not in GAMES]
     if bad:
-        raise ConfigError(f"unknown game(s) {bad}; games: {list(GAMES)}")
+        shown = repr(bad) if len(repr(bad)) <= 200 else repr(bad)[:197] + "..."
+        raise ConfigError(f"unknown game(s) {shown}; games: {list(GAMES)}")
     rows = []
     for game in games:
         for ag in agents:

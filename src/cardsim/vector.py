@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core._vector import VectorKernel, observe_into
+from cardsim.core._engine import State, check_int
+from cardsim.core._vector import VectorKernel
+from cardsim.core._vector import observe_into as _observe_into
 from cardsim.errors import ConfigError
 from cardsim.game import make
 
@@ -39,8 +41,38 @@ __all__ = ["VectorEnv", "observe_into"]
 
 def _int(name, v, lo, hi):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) <= hi:
-        raise ConfigError(f"{name} must be an int in [{lo}, {hi}], got {v!r}")
+        raise ConfigError(f"{name} must be an int in [{lo}, {hi}], got {_short(v)}")
     return int(v)
+
+
+def _short(value, limit: int = 60) -> str:
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def observe_into(state, p, out) -> None:
+    """Write `state.observation(p)` into `out` without allocating (for RL loops that reuse one
+    buffer). `out` must be a writeable, C-contiguous, one-dimensional numpy float32 array of
+    length `game.observation_size` (e.g. ``np.empty(game.observation_size, np.float32)`` or a
+    row of a 2-D float32 array); anything else, a `state` that is not a State or a `p` that is
+    not one of its seats raises ConfigError saying what is needed (nothing is written)."""
+    if not isinstance(state, State):
+        raise ConfigError(f"observe_into needs a cardsim State, got {type(state).__name__} {_short(state)}")
+    n, size = state.num_players, state.spec.obs_size
+    p = check_int(p, f"{state.spec.name}: observe_into seat p", 0, n - 1, ConfigError)
+    need = (f"out must be a writeable, C-contiguous 1-D numpy float32 array of length {size} "
+            f"(np.empty({size}, np.float32))")
+    if not isinstance(out, np.ndarray):
+        raise ConfigError(f"{state.spec.name}: {need}, got {type(out).__name__} {_short(out)}")
+    if out.dtype != np.float32 or out.shape != (size,) or not out.flags.c_contiguous or not out.flags.writeable:
+        what = (f"dtype {out.dtype}, shape {out.shape}, "
+                f"{'C-contiguous' if out.flags.c_contiguous else 'not contiguous'}, "
+                f"{'writeable' if out.flags.writeable else 'read-only'}")
+        raise ConfigError(f"{state.spec.name}: {need}, got {what}")
+    _observe_into(state, p, out)
 
 
 class VectorEnv:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 
+from cardsim.core._engine import State, check_int
+from cardsim.errors import ConfigError
 from cardsim.replay import SYMBOLS, with_symbols
 
 _RED = ("♥", "♦")
@@ -36,9 +38,30 @@ def _fmt(v) -> str:
     return html.escape(str(v))
 
 
+def _short(value, limit: int = 60) -> str:
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def _check_state(state, seat):
+    """A cardsim State (any game) and None or one of its seats; else ConfigError."""
+    if not isinstance(state, State):
+        raise ConfigError(f"state_html needs a cardsim State (game.new_state(seed, deal)), got "
+                          f"{type(state).__name__} {_short(state)}")
+    if seat is not None:
+        check_int(seat, f"{state.spec.name}: seat", 0, state.num_players - 1, ConfigError)
+
+
 def state_html(state, seat: int | None = None) -> str:
     """An HTML table of the position: one row per seat (hand, card in play), then the cards on
-    the table and the scores. With `seat`, the other seats' hands are hidden (shown as a count)."""
+    the table and the scores. With `seat`, the other seats' hands are hidden (shown as a count).
+    Anything but a State, or a seat that is not one of its seats, raises ConfigError."""
+    _check_state(state, seat)
+    if seat is not None:
+        seat = int(seat)
     n = state.num_players
     name = state.spec.name
     view = getattr(state.spec, "view", None)
@@ -87,6 +110,11 @@ def summary_html(s: dict) -> str:
     the seat balance, draws and duration. For `SimResult._repr_html_` in notebooks."""
     from cardsim.report import fmt, fmt_ci, fmt_p, plural
 
+    if not isinstance(s, dict) or not isinstance(s.get("seats"), list) or not all(
+            isinstance(x, dict) and {"seat", "mean", "ci95", "win_rate", "win_ci95", "advantage_p"} <= x.keys()
+            for x in s["seats"]) or not {"game", "deals", "seed", "agents"} <= s.keys():
+        raise ConfigError("summary_html needs a run's summary (SimResult.summary(): a dict with game, deals, "
+                          f"seed, agents and per-seat figures), got {type(s).__name__} {_short(s)}")
     unit = s.get("unit", "deal")
     e = html.escape
     rows = "".join(

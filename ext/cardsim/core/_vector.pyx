@@ -13,7 +13,7 @@ Automatic reset: when a step ends a deal, its rewards and `terminated[i] = True`
 and the environment is dealt its next deal at once (its observation, mask and seat to act are
 then those of the new deal's first position).
 """
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 cimport numpy as cnp
 import numpy as np
@@ -165,12 +165,19 @@ cdef class VectorKernel:
         return out
 
     def state(self, int i):
-        """A copy of environment i's current state as a cardsim State (no history: not replayable
-        from the deal by itself; use `deal_of(i)` for its deal index)."""
+        """A copy of environment i's current state as a cardsim State of deal `deal_of(i)`. The
+        kernel keeps no history, so the copy has an empty history(): it is `replayable` only when
+        that empty history leads to it, i.e. when it is still the deal's first position (byte for
+        byte the state new_state(seed, deal_of(i)) deals); any later position is marked not
+        replayable (its history does not lead to it)."""
         self._env(i)
         s = self.spec.new_state(self.seed, self.deal_of(i))
         cdef State st = s
-        memcpy(st.data, self.states + <size_t>i * self.spec.state_size, self.spec.state_size)
+        cdef const char* cur = self.states + <size_t>i * self.spec.state_size
+        if memcmp(st.data, cur, self.spec.state_size) != 0:
+            memcpy(st.data, cur, self.spec.state_size)
+            st.scenario = True          # not dealt as it stands: history() does not lead to it
+        st.legal_n = -1                 # no legal set cached for the fresh deal survives the copy
         return st
 
     def deal_of(self, int i):
@@ -193,9 +200,10 @@ cdef class VectorKernel:
             raise CardsimError("VectorKernel: output arrays do not match (num_envs, sizes)")
 
 
-def observe_into(State s, int p, float[::1] out):
+def observe_into(State s not None, int p, float[::1] out not None):
     """Write state s's observation for seat p into `out` (float32, length obs_size) without
-    allocating: the batched form of `State.observation(p)`."""
+    allocating: the batched form of `State.observation(p)`. (cardsim.vector.observe_into checks
+    every argument first and raises the project's typed errors.)"""
     if not 0 <= p < s.spec.num_players:
         raise CardsimError(f"{s.spec.name}: player {p} out of range; seats are 0..{s.spec.num_players - 1}")
     if out.shape[0] != s.spec.obs_size:

@@ -76,7 +76,7 @@ def _diff_text(k: str, v: dict) -> str:
     return f"{v['diff']:+.3g}"
 
 
-def compare(a, b) -> dict:
+def compare(a, b, *, same_game: bool = False) -> dict:
     """The difference b - a between two runs of one game (two variants, option values, agent
     line-ups or seeds), with
     95% intervals and p-values, per seat (mean return, win rate), for draws, duration and every
@@ -86,10 +86,17 @@ def compare(a, b) -> dict:
     When both runs kept their tables over the same seed and deal indices (the same deals under
     two rule sets or line-ups), return differences are *paired* deal by deal (common random
     numbers: much tighter intervals); otherwise Welch's t test on the two summaries, and
-    Newcombe/z for win and draw rates (runs treated as independent)."""
+    Newcombe/z for win and draw rates (runs treated as independent).
+
+    Runs of different games are compared seat by seat with a warning; `same_game=True` (what the
+    `cardsim compare` command passes) refuses them with ConfigError instead."""
     ra, rb = as_result(a), as_result(b)
     sa = ra.summary() if isinstance(ra, SimResult) else as_summary(ra)
     sb = rb.summary() if isinstance(rb, SimResult) else as_summary(rb)
+    if same_game and sa.get("game") != sb.get("game"):
+        raise ConfigError(f"A is a run of {str(sa.get('game'))[:40]}, B of {str(sb.get('game'))[:40]}: runs of "
+                          "different games are refused (their seats, units and metrics do not correspond); "
+                          "compare two runs of one game (variants, options, agents or seeds)")
     _check_comparable(sa, sb)
     warnings = []
     same_game = sa.get("game") == sb.get("game")

@@ -16,7 +16,7 @@ import json
 from cardsim.analysis.compare import compare
 from cardsim.analysis.summary import agents_text, fmt, fmt_p, pct, pct_ci, plural, title
 from cardsim.errors import ConfigError
-from cardsim.results_io import write_text_atomic
+from cardsim.results_io import check_destination, write_text_atomic
 from cardsim.simulate import simulate
 
 
@@ -86,6 +86,7 @@ class SweepResult:
     def write_html(self, path) -> str:
         from cardsim.report import sweep_html
 
+        check_destination(path)
         write_text_atomic(path, sweep_html(self))
         return str(path)
 
