@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 
 AGENT_NAMES = ("random", "greedy", "first", "ismcts", "pimc")
 _CODES = {"random": 0, "greedy": 1, "first": 2, "ismcts": 3, "pimc": 3}   # kernel codes (core/_engine)
@@ -115,7 +115,7 @@ def parse_agent(text) -> AgentSpec:
                           f"(search agents take parameters, e.g. 'ismcts:iterations=2000,rollout=greedy')")
     if name not in _PARAMS:
         if rest.strip():
-            raise ConfigError(f"agent {name!r} takes no parameters, got {_cut(rest, 40)}")
+            raise ConfigError(f"agent {short(name)} takes no parameters, got {_cut(rest, 40)}")
         return AgentSpec(name, _CODES[name])
     params = dict(_PARAMS[name])
     allowed = ", ".join(f"{k} (default {v})" for k, v in _PARAMS[name].items())
@@ -129,7 +129,7 @@ def parse_agent(text) -> AgentSpec:
         if key not in params:
             raise ConfigError(f"agent {_cut(text)}: unknown parameter {_cut(key, 24)}; {name} takes " + allowed)
         if key in seen:
-            raise ConfigError(f"agent {_cut(text)}: parameter {key!r} given twice; give each of {allowed} "
+            raise ConfigError(f"agent {_cut(text)}: parameter {short(key)} given twice; give each of {allowed} "
                               "at most once")
         seen.add(key)
         if key in ("iterations",):

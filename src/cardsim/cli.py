@@ -34,7 +34,7 @@ import sys
 import time
 
 import cardsim
-from cardsim.errors import CardsimError
+from cardsim.errors import CardsimError, short
 from cardsim.results_io import Terminated
 
 
@@ -59,7 +59,7 @@ def _u64(what: str):
         if not re.fullmatch(r"[0-9]+", t) or int(t) > U64_MAX:
             shown = t if len(t) <= 40 else t[:37] + "..."
             raise argparse.ArgumentTypeError(f"{what} must be a whole number in 0..{U64_MAX} (2**64-1), "
-                                             f"got {shown!r}")
+                                             f"got {short(shown)}")
         return int(t)
 
     parse.__name__ = what          # argparse names the type in its messages

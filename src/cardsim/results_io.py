@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 
 META_KEY = b"cardsim"
 SIDECAR = ".meta.json"
@@ -389,7 +389,7 @@ def _parse_meta(raw, where: str) -> dict:
         raise ResultsFileError(f"{where[:200]}: cardsim metadata is not a JSON object")
     for k in ("game", "seed", "num_players", "metric_names"):
         if k not in meta:
-            raise ResultsFileError(f"{where[:200]}: cardsim metadata lacks {k!r}")
+            raise ResultsFileError(f"{where[:200]}: cardsim metadata lacks {short(k)}")
     return meta
 
 

@@ -18,7 +18,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._search cimport (SearchWork, MctsNode, search_choose, SEARCH_ISMCTS, SEARCH_PIMC,
                                    ROLLOUT_RANDOM, ROLLOUT_GREEDY, REWARD_RANK, REWARD_POINTS)
 
-from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError
+from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError, short
 
 cnp.import_array()
 
@@ -207,9 +207,9 @@ cdef class GameSpec:
             raise CardsimError(f"{name}: state size {state_size} / observation size {obs_size} invalid")
         names = tuple(metric_names)
         if not all(isinstance(m, str) for m in names) or len(set(names)) != len(names):
-            raise CardsimError(f"{name}: metric names must be distinct strings, got {names!r}")
+            raise CardsimError(f"{name}: metric names must be distinct strings, got {short(names)}")
         if returns_sum not in ("zero", "constant", "none"):
-            raise CardsimError(f"{name}: returns_sum must be 'zero', 'constant' or 'none', got {returns_sum!r}")
+            raise CardsimError(f"{name}: returns_sum must be 'zero', 'constant' or 'none', got {short(returns_sum)}")
         missing = [k for k, ok in (("init", vt.init != NULL), ("current_player", vt.current_player != NULL),
                                    ("legal", vt.legal != NULL), ("apply", vt.apply != NULL),
                                    ("is_terminal", vt.is_terminal != NULL), ("returns", vt.returns != NULL),
@@ -767,7 +767,7 @@ cdef class State:
             what = f"{_short(a)} (out of range 0..{self.spec.num_actions - 1})"
         raise IllegalActionError(
             f"{self.spec.name}: action {what} is illegal for player {self.current_player} "
-            f"in phase {self.phase!r}; legal: {', '.join(legal)}")
+            f"in phase {short(self.phase)}; legal: {', '.join(legal)}")
 
     def action_to_string(self, action):
         """The string of action (an integer 0..num_actions-1, else IllegalActionError)."""

@@ -76,7 +76,7 @@ from cardsim.games._basra_rules cimport (
     BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, bit, side_of, is_sweeper, face_doubles, capture_sets,
     basra_points, score_deal, game_end)
 
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games._basra_view cimport ba_observe, ba_resample
 
 from cardsim.games._basra_rules import SUITS, RANKS, card_str, parse_card, mask_to_cards, cards_to_mask
@@ -517,7 +517,7 @@ cdef class BasraSpec(GameSpec):
         try:
             k = parse_card(t)
         except ParseError:
-            raise ParseError(f"basra: cannot parse action {text!r}; expected a card to play ('7D', "
+            raise ParseError(f"basra: cannot parse action {short(text)}; expected a card to play ('7D', "
                              f"'10H'), 'TAKE <card>' to pick a floor card, or 'DONE'") from None
         return BA_TAKE0 + k if take else k
 

@@ -19,7 +19,7 @@ from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
 
 from cardsim import cards as _cards
-from cardsim.errors import ParseError
+from cardsim.errors import ParseError, short
 
 cdef enum:
     MAXGROUPS = 2048
@@ -396,9 +396,9 @@ def cards_to_mask(cards, int deck=52):
     for t in cards:
         c = parse_card(t)
         if c >= deck:
-            raise ParseError(f"basra: card {t!r} is not in the {deck}-card pack")
+            raise ParseError(f"basra: card {short(t)} is not in the {deck}-card pack")
         if (m >> c) & 1:
-            raise ParseError(f"basra: card {t!r} given twice (one pack)")
+            raise ParseError(f"basra: card {short(t)} given twice (one pack)")
         m |= (<uint64_t>1) << c
     return m
 

@@ -71,7 +71,7 @@ from cardsim.games._exposure_rules cimport (
     EXConfig, EX_FULL, ex_windows, card_suit, card_rank, bit, rank_cards, suit_cards, rank_bits, rank_key,
     trick_winner, legal_follows, meld_value, meld_extensions, deal_points, match_outcome)
 
-from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim.errors import ConfigError, ParseError, IllegalActionError, short
 from cardsim.games._exposure_rules import (SUITS, RANKS, DISPLAY_ORDER, card_str, parse_suit, parse_rank,
                                            parse_card, mask_to_cards, cards_to_mask)
 
@@ -592,7 +592,7 @@ cdef class ExposureSpec(GameSpec):
                 return EX_MELD0 + parse_card(t[1:].strip())
             c = parse_card(t)
         except ParseError:
-            raise ParseError(f"exposure: cannot parse action {text!r}; expected a card ('AS', "
+            raise ParseError(f"exposure: cannot parse action {short(text)}; expected a card ('AS', "
                              f"'10H'), 'MELD <card>', 'DECLARE' or 'DONE'") from None
         # in the declaration phase a bare card means adding it to the meld
         return EX_MELD0 + c if (<EXState*>self._data(s)).phase == EX_PH_DECLARE else c

@@ -11,7 +11,7 @@ from cardsim.core._types cimport int32_t, uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 
 from cardsim import cards as _cards
-from cardsim.errors import ParseError
+from cardsim.errors import ParseError, short
 
 SUITS = "SHDC"
 RANKS = ("9", "10", "J", "Q", "K", "A")
@@ -82,7 +82,7 @@ def parse_rank(text):
     t = text.strip().upper() if isinstance(text, str) else None
     r = _cards.RANK_ALIASES.get(t)
     if r not in _RANK_INDEX:
-        raise ParseError(f"exposure: bad rank {text!r}; ranks: 9 10 J Q K A")
+        raise ParseError(f"exposure: bad rank {short(text)}; ranks: 9 10 J Q K A")
     return _RANK_INDEX[r]
 
 def parse_card(text):

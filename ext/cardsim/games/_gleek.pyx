@@ -66,7 +66,7 @@ from cardsim.games._gleek_rules cimport (
 from cardsim.games._gleek_state cimport *
 
 from cardsim.core.notation import disjoint_hands
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games._gleek_rules import (SUITS, RANKS, HONOUR_NAMES, RUFF_FOUR_ACES, DISPLAY_ORDER, card_str,
                                         parse_suit, parse_card, mask_to_cards, cards_to_mask)
 from cardsim.games._gleek_state import OBS_SIZE
@@ -227,7 +227,7 @@ cdef class GleekSpec(GameSpec):
                 return parse_card(t)
             except ParseError:
                 pass
-        raise ParseError(f"gleek: cannot parse action {text!r}; expected a card ('AS', '10H'), "
+        raise ParseError(f"gleek: cannot parse action {short(text)}; expected a card ('AS', '10H'), "
                          f"'DISCARD AS', 'BID 13', 'PASS', 'VIE', 'SEE', 'REVIE', 'DECLARE A' or 'DONE'")
 
     def _hand_strings(self, State s, int p):

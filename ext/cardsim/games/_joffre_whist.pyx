@@ -61,7 +61,7 @@ from cardsim.games._joffre_whist_rules cimport (JWConfig, JW_NUM_ACTIONS, JW_PAS
 from cardsim.games._joffre_whist_rules import (SUITS, RANKS, STRAIN_NAMES, DISPLAY_ORDER, card_str,
                                                parse_suit, parse_card, bid_str, parse_bid, mask_to_cards,
                                                cards_to_mask, oracle_trick_winner, oracle_follow)
-from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim.errors import ConfigError, ParseError, IllegalActionError, short
 
 # TA_BITS[s]: the action-set words holding the 7 TA bids naming suit s (actions 89 + 4l + s)
 cdef uint64_t TA_BITS[4][3]
@@ -620,7 +620,7 @@ cdef class JoffreWhistSpec(GameSpec):
             allowed = "in play: a card ('AS', '10H')"
         else:
             allowed = "nothing: the deal is over"
-        raise ParseError(f"joffre_whist: cannot parse action {text!r}; expected {allowed}")
+        raise ParseError(f"joffre_whist: cannot parse action {short(text)}; expected {allowed}")
 
     def _hand_strings(self, State s, int p):
         return mask_to_cards((<JWState*>self._data(s)).hand[p])

@@ -66,7 +66,7 @@ from cardsim.games._karnoffel_rules cimport (KNConfig, KN_DECK, KN_HAND, KN_TRIC
 from cardsim.games._karnoffel_rules import (SUITS, RANKS, DISPLAY_ORDER, card_str, parse_suit, parse_card,
                                             mask_to_cards, cards_to_mask, oracle_trick_winner,
                                             oracle_chosen_suit)
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 
 OBS_SIZE = 48 + 288 + 288 + 48 + 288 + 30 + 30 + 4 + 2 + 2 + 6 + 6 + 6 + 2 + 1
 METRICS = ("winner_team", "team0_tricks", "team1_tricks", "tricks_played", "chosen_suit",
@@ -409,7 +409,7 @@ cdef class KarnoffelSpec(GameSpec):
         try:
             return parse_card(text)
         except ParseError as e:
-            raise ParseError(f"karnoffel: cannot parse action {text!r}; an action is the card to play, "
+            raise ParseError(f"karnoffel: cannot parse action {short(text)}; an action is the card to play, "
                              f"e.g. 'KS', '10H', '7D'") from e
 
     def _hand_strings(self, State s, int p):

@@ -74,7 +74,7 @@ from cardsim.games._six_tigers_rules cimport (
 
 from cardsim.core.notation import disjoint_hands
 from cardsim.core._engine import _short
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games._six_tigers_rules import card_str, parse_card, mask_to_cards, cards_to_mask
 
 
@@ -661,7 +661,7 @@ cdef class SixTigersSpec(GameSpec):
                 return ST_A_DISCARD + parse_card(t[8:].strip())
             return parse_card(t)
         except ParseError as e:
-            raise ParseError(f"six_tigers: cannot parse action {text!r}; actions: a card to add face up "
+            raise ParseError(f"six_tigers: cannot parse action {short(text)}; actions: a card to add face up "
                              f"('SHI9', 'CLOUD'), 'DISCARD <card>', COMMIT, DECLARE, PASS, CLAIM, "
                              f"CONTINUE") from e
 

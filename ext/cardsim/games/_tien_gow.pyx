@@ -82,7 +82,7 @@ from cardsim.games._tien_gow_rules cimport (
     CAT_QUAD, TG_SIX, TG_THREE, TG_LOOK, tbit, combo_within, combo_holds, combo_missing, combo_beats,
     tg_rules_init, tg_classify, tg_settle)
 
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 
 cdef uint64_t IDS_MASK = ((<uint64_t>1) << 21) - 1
 OBS_SIZE = 21 + 21 + 2 + 8 * 4 * 22 + 8 * 9 + 4 + 11 + 4 + 4 + 4 + 4 + 2 + 4 + 4 + 1 + 1
@@ -643,7 +643,7 @@ cdef class TienGowSpec(GameSpec):
                 return TG_A_DOWN + parse_tile(words[1])
             return parse_tile(t)
         except ParseError as e:
-            raise ParseError(f"tien_gow: cannot parse action {text!r}; actions are 'up 6-6' (lead or beat, face "
+            raise ParseError(f"tien_gow: cannot parse action {short(text)}; actions are 'up 6-6' (lead or beat, face "
                              f"up), 'down 6-6' (discard face down) and 'commit' (end a lead)") from e
 
     def _hand_strings(self, State s, int p):

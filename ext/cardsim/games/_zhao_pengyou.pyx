@@ -70,7 +70,7 @@ from cardsim.games._zhao_pengyou_state cimport (
     zp_current_player, zp_legal, zp_apply, zp_is_terminal, zp_returns, zp_observe, zp_resample, zp_metrics)
 from cardsim.games._zhao_pengyou_greedy cimport zp_greedy
 
-from cardsim.errors import ConfigError, ParseError, IllegalActionError
+from cardsim.errors import ConfigError, ParseError, IllegalActionError, short
 from cardsim import cards as _cards
 from cardsim.games._zhao_pengyou_state import OBS_SIZE
 
@@ -359,7 +359,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 return ZP_A_CALL + 4 * k + int(parts[1]) - 1
             return ZP_A_ADD + parse_card(t)
         except ParseError:
-            raise ParseError(f"zhao_pengyou: cannot parse action {text!r}; expected a card ('AS', '10H', 'BJ'), "
+            raise ParseError(f"zhao_pengyou: cannot parse action {short(text)}; expected a card ('AS', '10H', 'BJ'), "
                              f"'COMMIT', 'PASS', 'DECLARE S', 'DISCARD 5H' or 'CALL AH 2'") from None
 
     def _hand_strings(self, State s, int p):
@@ -501,7 +501,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             return s
         finished = facts.get("finished", False)
         if not isinstance(finished, bool):
-            raise ConfigError(f"zhao_pengyou: finished must be True or False, got {finished!r}")
+            raise ConfigError(f"zhao_pengyou: finished must be True or False, got {short(finished)}")
         if not isinstance(hands, (list, tuple)) or len(hands) != n:
             raise ConfigError(f"zhao_pengyou: hands must be a list of {n} lists of card strings, got {_short(hands)}")
         hs = [_parse_cards(x, f"hand {q}") for q, x in enumerate(hands)]
@@ -550,9 +550,9 @@ cdef class ZhaoPengyouSpec(GameSpec):
             k = parse_card(item[0])
             nn = _int(item[1], "a call's N", 1, self.c.decks)
             if k >= 52 or k % 13 == trank or k // 13 == tsuit:
-                raise ConfigError(f"zhao_pengyou: {item[0]!r} is a trump and cannot be called (§4.4)")
+                raise ConfigError(f"zhao_pengyou: {short(item[0])} is a trump and cannot be called (§4.4)")
             if (k, nn) in cl:
-                raise ConfigError(f"zhao_pengyou: call {item!r} given twice (D15)")
+                raise ConfigError(f"zhao_pengyou: call {short(item)} given twice (D15)")
             cl.append((k, nn))
         decl = _seats(facts.get("decl"), n, "decl") or []
         captured = facts.get("captured")

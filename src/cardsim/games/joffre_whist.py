@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from cardsim.core._engine import check_int
 from cardsim.core.notation import disjoint_hands
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games import _joffre_whist as _k
 from cardsim.options import SCOPE, Option, resolve
 
@@ -27,15 +27,15 @@ def _unit_table(value):
         for k, v in value.items():
             key = str(k).upper()
             if key not in STRAINS:
-                raise ConfigError(f"joffre_whist: unit_table key {k!r} unknown; keys: {list(STRAINS)}")
+                raise ConfigError(f"joffre_whist: unit_table key {short(k)} unknown; keys: {list(STRAINS)}")
             table[STRAINS.index(key)] = v
     elif isinstance(value, (list, tuple)) and len(value) == 7:
         table = list(value)
     else:
-        raise ConfigError(f"joffre_whist: unit_table must be 7 ints (NT S D C H TA JTA) or a dict by strain, got {value!r}")
+        raise ConfigError(f"joffre_whist: unit_table must be 7 ints (NT S D C H TA JTA) or a dict by strain, got {short(value)}")
     for v in table:
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10_000:
-            raise ConfigError(f"joffre_whist: unit_table values must be ints in 0..10000, got {v!r}")
+            raise ConfigError(f"joffre_whist: unit_table values must be ints in 0..10000, got {short(v)}")
     return tuple(table)
 
 

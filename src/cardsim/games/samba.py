@@ -27,7 +27,7 @@ Presets: standard (the defaults), dutch, no_wild_on_natural, hoyle, official (§
 """
 from __future__ import annotations
 
-from cardsim.errors import ConfigError, ParseError
+from cardsim.errors import ConfigError, ParseError, short
 from cardsim.core._engine import State, _short, check_int
 from cardsim.games import _samba as _s
 from cardsim.options import SCOPE, Option, resolve
@@ -101,7 +101,7 @@ def build(opts: dict):
 
 def _opts(variant, options):
     if variant is not None and not isinstance(variant, str):
-        raise ConfigError(f"samba: variant must be a string, got {variant!r}")
+        raise ConfigError(f"samba: variant must be a string, got {short(variant)}")
     kw = dict(options)
     for bad in ("players", "scope"):
         kw.pop(bad, None)
@@ -290,7 +290,7 @@ def _move_kind(move):
     kind = main[0]
     extra = [k for k in move if k != kind and k not in _MOVE_KEYS[kind]]
     if extra:
-        raise ParseError(f"samba: a {kind!r} move takes no {_short(extra[0])}; moves: {_MOVE_FORMS}")
+        raise ParseError(f"samba: a {short(kind)} move takes no {_short(extra[0])}; moves: {_MOVE_FORMS}")
     return kind
 
 
@@ -311,7 +311,7 @@ def move_to_actions(state, move: dict) -> list[int]:
     val = move[kind]
     if kind in _FLAG_MOVES:
         if val is not True:
-            raise ParseError(f"samba: {{{kind!r}: True}} is the {kind} move, got {_short(val)}")
+            raise ParseError(f"samba: {{{short(kind)}: True}} is the {kind} move, got {_short(val)}")
         out = [A[kind]]
     elif kind == "answer":
         if not isinstance(val, str) or val not in ("yes", "no"):
@@ -322,7 +322,7 @@ def move_to_actions(state, move: dict) -> list[int]:
             raise ParseError(f"samba: take is 'pair', 'layoff' or 'seq', got {_short(val)}")
         if val in ("layoff", "seq"):
             if "group" in move or "batch" in move:
-                raise ParseError(f"samba: a {val!r} take has a slot, no group or batch")
+                raise ParseError(f"samba: a {short(val)} take has a slot, no group or batch")
             out = [A["take " + val] + _slot(move.get("slot"))]
         else:
             if "slot" in move:

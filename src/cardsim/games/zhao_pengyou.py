@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cardsim.errors import ConfigError, IllegalActionError, ParseError
+from cardsim.errors import ConfigError, IllegalActionError, ParseError, short
 from cardsim.games import _zhao_pengyou as _k
 from cardsim.games import _zhao_pengyou_oracles as _o
 from cardsim.options import SCOPE, Option
@@ -45,9 +45,9 @@ def _int_tuple(name, n, lo, hi, increasing=False):
     def check(value):
         if not isinstance(value, (list, tuple)) or len(value) != n or any(
                 isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi for v in value):
-            raise ConfigError(f"zhao_pengyou: {name} must be {n} ints in {lo}..{hi}, got {value!r}")
+            raise ConfigError(f"zhao_pengyou: {name} must be {n} ints in {lo}..{hi}, got {short(value)}")
         if increasing and any(a >= b for a, b in zip(value, value[1:])):
-            raise ConfigError(f"zhao_pengyou: {name} must be strictly increasing, got {value!r}")
+            raise ConfigError(f"zhao_pengyou: {name} must be strictly increasing, got {short(value)}")
         return tuple(value)
     return check
 
@@ -135,8 +135,8 @@ def _check_combo(opts: dict) -> None:
     else:
         for name in _SHENGJI_ONLY:
             if opts.get(name, defaults[name]) != defaults[name]:
-                raise ConfigError(f"zhao_pengyou: option {name}={opts[name]!r} needs throw_units='mixed' "
-                                  f"(with throw_units='uniform' it must be {defaults[name]!r})")
+                raise ConfigError(f"zhao_pengyou: option {name}={short(opts[name])} needs throw_units='mixed' "
+                                  f"(with throw_units='uniform' it must be {short(defaults[name])})")
 
 # Configurations the generic conformance suite runs (tests/conformance): every player count,
 # every option value except failed_throw='reject' (its legal set depends on hidden cards by design).
