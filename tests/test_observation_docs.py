@@ -23,3 +23,10 @@ def test_every_game_documents_its_layout_and_the_doc_is_current():
         assert len(rows) >= 3, f"{g}: the observation layout lists no blocks"
     text = (ROOT / "docs" / "observations.md").read_text()
     assert "| game | observation length | actions |" in text
+
+
+def test_the_generated_doc_equals_the_file():
+    """docs/observations.md is exactly what tools/gen_observations.py writes from the code (a
+    layout, a length or a module that moved makes this fail until the file is regenerated)."""
+    text = (ROOT / "docs" / "observations.md").read_text()
+    assert text == _tool().render(), "docs/observations.md is stale: run python tools/gen_observations.py"
