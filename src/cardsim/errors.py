@@ -6,8 +6,12 @@ MAX_MESSAGE = 2000      # characters: a message never carries a huge input back 
 
 
 def short(value, limit: int = 60) -> str:
-    """repr(value) cut to `limit` characters: what an error message may quote of a bad input."""
-    r = repr(value)
+    """repr(value) cut to `limit` characters: what an error message may quote of a bad input (the
+    one helper for it; a broken __repr__ gives the type's name instead of hiding the real error)."""
+    try:
+        r = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        r = f"<{type(value).__name__}>"
     return r if len(r) <= limit else r[:limit - 3] + "..."
 
 

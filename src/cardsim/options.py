@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,9 @@ class Option:
         return value
 
 
+
 def _short(value, limit: int = 200) -> str:
-    """repr of value cut to `limit` characters: an error message never echoes a long input."""
-    try:
-        r = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        r = f"<{type(value).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
+    return short(value, limit)
 
 
 def _range(lo, hi) -> str:

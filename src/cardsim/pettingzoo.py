@@ -31,19 +31,13 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 
 import numpy as np
 
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 from cardsim.game import check_seed, make
 
 __all__ = ["env", "CardsimAECEnv"]
 
 
-def _short(value, limit: int = 60) -> str:
-    """repr of value cut to `limit` characters (an error message never echoes a long input)."""
-    try:
-        r = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        r = f"<{type(value).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
+_short = short          # cardsim.errors.short: what a message may quote of an input
 
 
 def env(game: str, render_mode: str | None = None, **options) -> "CardsimAECEnv":

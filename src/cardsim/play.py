@@ -20,7 +20,7 @@ import sys
 
 import cardsim
 import cardsim.agents
-from cardsim.errors import CardsimError, ConfigError, IllegalActionError
+from cardsim.errors import CardsimError, ConfigError, IllegalActionError, short
 from cardsim.game import check_seed
 from cardsim.replay import Narrator, from_symbols, public_facts, resolve_agents, with_symbols
 
@@ -28,13 +28,7 @@ HELP = ("type a move as listed (e.g. AS, 10H, PASS, BID 3D), several cards for o
         "(e.g. AS AS KS), or: undo, hint, moves, help, quit")
 
 
-def _short(value, limit: int = 60) -> str:
-    """repr of value cut to `limit` characters (an error message never echoes a long input)."""
-    try:
-        r = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        r = f"<{type(value).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
+_short = short          # cardsim.errors.short: what a message may quote of an input
 
 
 MAX_LINE = 400          # characters of one input line (the longest play is a few dozen)

@@ -33,7 +33,7 @@ import numpy as np
 from cardsim.core._engine import State, check_int
 from cardsim.core._vector import VectorKernel
 from cardsim.core._vector import observe_into as _observe_into
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 from cardsim.game import make
 
 __all__ = ["VectorEnv", "observe_into"]
@@ -45,12 +45,7 @@ def _int(name, v, lo, hi):
     return int(v)
 
 
-def _short(value, limit: int = 60) -> str:
-    try:
-        r = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        r = f"<{type(value).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
+_short = short          # cardsim.errors.short: what a message may quote of an input
 
 
 def observe_into(state, p, out) -> None:

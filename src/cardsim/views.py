@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from cardsim.core._engine import State, check_int
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 from cardsim.replay import SYMBOLS, with_symbols
 
 _RED = ("♥", "♦")
@@ -38,12 +38,7 @@ def _fmt(v) -> str:
     return html.escape(str(v))
 
 
-def _short(value, limit: int = 60) -> str:
-    try:
-        r = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        r = f"<{type(value).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
+_short = short          # cardsim.errors.short: what a message may quote of an input
 
 
 def _check_state(state, seat):
