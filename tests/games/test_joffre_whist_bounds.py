@@ -12,6 +12,9 @@ import cardsim
 from cardsim import CardsimError, ConfigError
 from cardsim.games import joffre_whist as jw
 
+from ..policies import play_out as _play_out
+from ..policies import policy_action as _policy_action
+
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 DECK = [r + s for s in "SHDC" for r in RANKS]
 PASS = 52
@@ -25,24 +28,11 @@ CONFIGS = list(jw.CONFORMANCE_CONFIGS) + [
 
 
 def policy_action(st, policy, rng):
-    legal = st.legal_actions()
-    assert len(legal), f"dead state: no legal action in a live state (phase {st.phase})"
-    if policy == "first":
-        return int(legal[0])
-    if policy == "last":
-        return int(legal[-1])
-    if policy == "pass" and PASS in legal:
-        return PASS
-    return int(legal[rng.randrange(len(legal))])
+    return _policy_action(st, policy, rng, PASS)
 
 
 def play_out(st, policy, rng, bound):
-    n = 0
-    while not st.is_terminal():
-        st.apply(policy_action(st, policy, rng))
-        n += 1
-        assert n <= bound, f"{policy}: more than max_game_length = {bound} actions"
-    return n
+    return _play_out(st, policy, rng, bound, PASS)
 
 
 # ---- 1. the endless-redeal repro: always PASS now ends, within the bound -----------------------

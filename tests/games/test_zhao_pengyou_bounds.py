@@ -13,6 +13,9 @@ import cardsim
 from cardsim import CardsimError, ConfigError
 from cardsim.games import zhao_pengyou as zp
 
+from ..policies import play_out as _play_out
+from ..policies import policy_action as _policy_action
+
 PASS = 55
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 PLAIN = [r + s for s in "SHDC" for r in RANKS]
@@ -23,24 +26,11 @@ CONFIGS = list(zp.CONFORMANCE_CONFIGS) + [{"max_redeals": 0}, {"players": 12, "s
 
 
 def policy_action(st, policy, rng):
-    legal = st.legal_actions()
-    assert len(legal), f"dead state: no legal action in a live state (phase {st.phase})"
-    if policy == "first":
-        return int(legal[0])
-    if policy == "last":
-        return int(legal[-1])
-    if policy == "pass" and PASS in legal:
-        return PASS
-    return int(legal[rng.randrange(len(legal))])
+    return _policy_action(st, policy, rng, PASS)
 
 
 def play_out(st, policy, rng, bound):
-    n = 0
-    while not st.is_terminal():
-        st.apply(policy_action(st, policy, rng))
-        n += 1
-        assert n <= bound, f"{policy}: more than max_game_length = {bound} actions"
-    return n
+    return _play_out(st, policy, rng, bound, PASS)
 
 
 def pack(n):
