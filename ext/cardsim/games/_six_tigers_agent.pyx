@@ -114,7 +114,7 @@ cdef bint replay_ok(const WorldCtx* w, const uint64_t* hands, const uint64_t* gr
             return False
     if not window_ok(w, -1, h, tr, st_old_mask(played_c)):
         return False
-    for t in range(s.ntricks + 1):
+    for t in range(s.ntricks + 1 if s.ntricks < 12 else 12):   # the trick in play, if any (12 after the last)
         nplays = 3 if t < s.ntricks else s.trick.n
         if t == s.ntricks and (s.phase != ST_PH_PLAY or nplays == 0):
             break
@@ -225,7 +225,7 @@ cdef void star_bans(const STState* s, const WorldCtx* w, uint64_t hidden, uint32
                 if q == w.zseat[z]:
                     pos[z] = i
                 q = next_active(s, q)
-    for t in range(s.ntricks + 1):
+    for t in range(s.ntricks + 1 if s.ntricks < 12 else 12):   # the trick in play, if any (12 after the last)
         if s.trick_leader[t] < 0:
             break
         nplays = 3 if t < s.ntricks else s.trick.n
@@ -314,7 +314,7 @@ cdef int st_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         n += 1
     if c.must_beat:
         # single-card discards: the discarder held no higher card of the high card's suit
-        for t in range(s.ntricks + 1):
+        for t in range(s.ntricks + 1 if s.ntricks < 12 else 12):   # the trick in play, if any (12 after the last)
             if s.trick_k[t] != 1 or s.trick_leader[t] < 0:
                 continue
             lead = s.trick_leader[t]
