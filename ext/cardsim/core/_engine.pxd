@@ -31,7 +31,6 @@ cdef class GameSpec:
                      dict options) except -1
     cdef State _scenario_state(self)
     cdef char* _data(self, object s) except NULL
-    cdef int _own(self, State s) except -1
     cdef char* _private_copy(self, object s, ActionSet* las, int* n) except NULL
     cdef int _agent_codes(self, agents, int* codes) except -1
 

@@ -10,7 +10,7 @@ cimport numpy as cnp
 import numpy as np
 
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
-from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
+from cardsim.core._rng cimport Rng, rng_seed, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
 from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low
 from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
@@ -19,6 +19,7 @@ from cardsim.core._search cimport (SearchWork, MctsNode, search_choose, SEARCH_I
                                    ROLLOUT_RANDOM, ROLLOUT_GREEDY, REWARD_RANK, REWARD_POINTS)
 
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError, ParseError, short
+from cardsim.errors import short as _short   # the name the game modules import from here
 
 cnp.import_array()
 
@@ -139,12 +140,6 @@ def _check_c(str name, c):
     return float(c)
 
 
-def _short(value, int limit=40):
-    """repr of value cut to `limit` characters (error messages never quote a long input)."""
-    r = repr(value)
-    return r if len(r) <= limit else r[:limit - 3] + "..."
-
-
 cpdef object check_int(object value, str what, object lo, object hi, object exc=None):
     """The one integer validator of the public API: returns value as a Python int if it is an
     integer (int or numpy integer; bool and numpy bool are refused, as are floats, strings and
@@ -163,18 +158,6 @@ cpdef object check_int(object value, str what, object lo, object hi, object exc=
 def build_info():
     """How this extension was built (checks build: bounds checks and C asserts on)."""
     return {"checks": bool(CARDSIM_CHECKS)}
-
-
-def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint32_t bound=0):
-    """First n outputs of the (seed, deal, stream) generator: raw 64-bit words (bound=0) or
-    rng_below(bound) draws. Exposed for the known-answer tests that freeze the stream."""
-    cdef Rng r
-    cdef int i
-    rng_seed(&r, seed, deal, stream)
-    out = []
-    for i in range(n):
-        out.append(rng_next(&r) if bound == 0 else rng_below(&r, bound))
-    return out
 
 
 cdef class GameSpec:
@@ -259,10 +242,6 @@ cdef class GameSpec:
             raise CardsimError(f"{self.name}: the State belongs to {self.name} with other options "
                                f"({_short(st.spec.options, 120)}); expected {_short(self.options, 120)}")
         return st.data
-
-    cdef int _own(self, State s) except -1:
-        self._data(s)
-        return 0
 
     def check_state(self, state):
         """Raise CardsimError unless `state` is a State of this game with these options."""

@@ -3,7 +3,7 @@ record, resample policy, staged moves). Not part of the public API: tests/test_c
 them; production modules never import this one."""
 from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._bits cimport bit_nth, cs_popcount
-from cardsim.core._rng cimport Rng, rng_seed
+from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts, hand_within
 from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones, shuffled_pack, deal_round_robin
@@ -379,3 +379,15 @@ cdef class _DummySpec(GameSpec):
 
     def scenario(self):
         return self._scenario_state()
+
+
+def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint32_t bound=0):
+    """First n outputs of the (seed, deal, stream) generator: raw 64-bit words (bound=0) or
+    rng_below(bound) draws. For the known-answer tests that freeze the stream."""
+    cdef Rng r
+    cdef int i
+    rng_seed(&r, seed, deal, stream)
+    out = []
+    for i in range(n):
+        out.append(rng_next(&r) if bound == 0 else rng_below(&r, bound))
+    return out
