@@ -8,7 +8,7 @@ from types import ModuleType
 import numpy as np
 
 import cardsim.games as _games_pkg
-from cardsim.errors import ConfigError
+from cardsim.errors import ConfigError, short
 from cardsim.options import resolve
 
 U64_MAX = 2**64 - 1
@@ -78,6 +78,17 @@ def _rebuild_game(name, opts):
     if opts.get("variant") is None:
         opts.pop("variant", None)
     return Game(name, **opts)
+
+
+def resolved_options(name: str, opts) -> dict:
+    """`opts` (a Game's resolved options, or a partial dict of options) resolved as make() resolves
+    them, with every check make() does: what a game module's bounds functions compute from."""
+    if not isinstance(opts, dict):
+        raise ConfigError(f"{name}: expected a dict of options (cardsim.make(...).options), got {short(opts)}")
+    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
+    if kw.get("variant") is None:
+        kw.pop("variant", None)
+    return dict(make(name, **kw).options)
 
 
 def make(name: str, **options) -> Game:

@@ -221,16 +221,10 @@ def build(opts: dict):
 
 # ---- episode and return bounds (docs/rules/basra.md "Bounds") ---------------------------------
 def _resolved(opts) -> dict:
-    """The resolved options of a configuration (re-validated through make(), so that a dict
-    missing keys gets the defaults and a bad one raises ConfigError)."""
-    from cardsim.game import make
+    """opts resolved and checked as cardsim.make resolves them (cardsim.game.resolved_options)."""
+    from cardsim.game import resolved_options
 
-    if not isinstance(opts, dict):
-        raise ConfigError(f"basra: expected the resolved options dict (game.options), got {_short(opts)}")
-    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
-    if kw.get("variant") is None:
-        kw.pop("variant", None)
-    return dict(make(NAME, **kw).options)
+    return resolved_options(NAME, opts)
 
 
 def _bound_parts(o: dict) -> dict:

@@ -5,13 +5,12 @@ the observation layout, the returns and the greedy agent.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 
 from cardsim.core._engine import check_int
 from cardsim.core.notation import disjoint_hands
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games import _joffre_whist as _k
-from cardsim.options import SCOPE, Option, resolve
+from cardsim.options import SCOPE, Option
 
 NAME = "joffre_whist"
 PLAYERS = (4,)
@@ -185,12 +184,10 @@ def _check_game(game):
 
 # ---- the shared protocol: episode and return bounds ---------------------------------------------
 def _resolved(opts) -> dict:
-    """opts as cardsim.make resolves them (a resolved dict resolves to itself; a partial one gets
-    the defaults)."""
-    if not isinstance(opts, Mapping):
-        raise ConfigError(f"joffre_whist: opts must be a dict of options (cardsim.make(...).options), "
-                          f"got {_short(opts)}")
-    return resolve(NAME, OPTIONS, PRESETS, PLAYERS, DEFAULT_PLAYERS, dict(opts))
+    """opts resolved and checked as cardsim.make resolves them (cardsim.game.resolved_options)."""
+    from cardsim.game import resolved_options
+
+    return resolved_options(NAME, opts)
 
 
 # Auction actions in one auction that ends with a contract: every bid outranks the last (49 bid

@@ -65,15 +65,10 @@ def build(opts: dict):
 
 
 def _resolved(opts) -> dict:
-    """The resolved options of a configuration (re-validated through make())."""
-    from cardsim.game import make
+    """opts resolved and checked as cardsim.make resolves them (cardsim.game.resolved_options)."""
+    from cardsim.game import resolved_options
 
-    if not isinstance(opts, dict):
-        raise ConfigError(f"karnoffel: expected the resolved options dict (game.options), got {_short(opts)}")
-    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
-    if kw.get("variant") is None:
-        kw.pop("variant", None)
-    return dict(make(NAME, **kw).options)
+    return resolved_options(NAME, opts)
 
 
 def return_bounds(opts: dict) -> tuple[float, float]:

@@ -11,7 +11,6 @@ spades and 'SJ' the small joker.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 
 from cardsim.errors import ConfigError, IllegalActionError, ParseError, short
 from cardsim.games import _zhao_pengyou as _k
@@ -398,16 +397,10 @@ def scenario(game, hands, **facts):
 
 # ---- the shared protocol: episode and return bounds ---------------------------------------------
 def _resolved(opts) -> dict:
-    """opts as cardsim.make resolves them (a resolved dict resolves to itself; a partial one gets
-    the defaults), cross-checked like make()."""
-    from cardsim.options import resolve
+    """opts resolved and checked as cardsim.make resolves them (cardsim.game.resolved_options)."""
+    from cardsim.game import resolved_options
 
-    if not isinstance(opts, Mapping):
-        raise ConfigError(f"zhao_pengyou: opts must be a dict of options (cardsim.make(...).options), "
-                          f"got {_k._short(opts)}")
-    o = resolve(NAME, OPTIONS, PRESETS, PLAYERS, DEFAULT_PLAYERS, dict(opts))
-    _check_combo(o)
-    return o
+    return resolved_options(NAME, opts)
 
 
 def deal_max_game_points(opts) -> int:
