@@ -8,7 +8,7 @@ import pytest
 
 import cardsim
 from cardsim import ConfigError, IllegalActionError, ParseError
-from cardsim.core._engine import rng_known_answers
+from cardsim.core._testing import rng_known_answers
 from cardsim.games import tien_gow as tg
 
 TILES = tg.TILES
