@@ -77,7 +77,7 @@ class Game:
         mod = game_module(name)
         self.module = mod
         info = self.info = game_info(name)
-        resolved = resolve(name, info.options, info.presets, info.players, info.default_players, options)
+        resolved = info.resolve_kwargs(options)
         self.spec = mod.build(resolved)
         self.options = resolved
 
