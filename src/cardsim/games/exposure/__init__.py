@@ -29,9 +29,6 @@ from cardsim.games.exposure.info import DEFAULT_MELD_POINTS, INFO, MELD_TYPES  #
 __doc__ += "\n" + INFO.layout_doc() + "\n"
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
-# TEMP until the scaffold lands on main (cardsim.game reads INFO then): the legacy attributes
-NAME, PLAYERS, DEFAULT_PLAYERS, OPTIONS, PRESETS, CONFORMANCE_CONFIGS = (
-    INFO.name, INFO.players, INFO.default_players, INFO.options, dict(INFO.presets), INFO.conformance_configs)
 
 MAX_SCORE = 1_000_000         # cumulative scores given to a scenario
 

@@ -23,9 +23,6 @@ from cardsim.games.karnoffel.info import INFO, SUITS
 __doc__ += "\n" + INFO.layout_doc() + "\n"
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
-# TEMP until the scaffold lands on main (cardsim.game reads INFO then): the legacy attributes
-NAME, PLAYERS, DEFAULT_PLAYERS, OPTIONS, PRESETS, CONFORMANCE_CONFIGS = (
-    INFO.name, INFO.players, INFO.default_players, INFO.options, dict(INFO.presets), INFO.conformance_configs)
 
 # ---- card notation: id = suit*12 + rank, suits S H D C, ranks 2..K (no Aces) --------------------
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
