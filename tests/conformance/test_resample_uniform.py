@@ -12,7 +12,7 @@ A world is everything the observer cannot see. The key of a world below lists it
   * Samba: the other seats' cards that are not publicly known (taken from the pile), and the
     stock in its order: the resample draws the order (`write_world` lays the stock out as
     drawn and later draws take from its top), so the order is part of the hidden world.
-Karnöffel hides an undealt stock; its uniformity is tested in tests/games/test_karnoffel.py.
+Karnöffel hides an undealt stock; its uniformity is tested in tests/games/karnoffel/test_karnoffel.py.
 
 Uniform means every deal of the physical cards that agrees with the observer's view is equally
 likely, as from a shuffled pack. A world in which an unordered zone (a hand, a discard) holds c

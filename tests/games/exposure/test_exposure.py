@@ -164,7 +164,7 @@ def _max_meld_points(st, spec, memo):
 
 def test_e6_maximum_total_is_4_and_no_dead_ends():
     g = make()
-    rest = [c for c in ex._k.mask_to_cards((1 << 24) - 1) if c not in E6_HAND + E6_TABLE]
+    rest = [c for c in ex.mask_to_cards((1 << 24) - 1) if c not in E6_HAND + E6_TABLE]
     st = ex.deal_hands(g, [E6_HAND, rest[:9]], E6_TABLE, dealer=1)
     memo = {}
     assert _max_meld_points(st, g.spec, memo) == 4
@@ -188,7 +188,7 @@ def test_e6_opponent_may_use_the_same_face_up_card():
 
 def test_meld_building_has_no_dead_ends_and_declare_only_when_complete():
     g = make()
-    st = ex.deal_hands(g, [E6_HAND, [c for c in ex._k.mask_to_cards((1 << 24) - 1)
+    st = ex.deal_hands(g, [E6_HAND, [c for c in ex.mask_to_cards((1 << 24) - 1)
                                      if c not in E6_HAND + E6_TABLE][:9]], E6_TABLE, dealer=1)
     assert "DONE" in legal_strings(st) and "DECLARE" not in legal_strings(st)   # D5
     play(st, "MELD AS")
@@ -241,12 +241,12 @@ def test_e8_in_a_match():
 
 # ---- E9: deal order ---------------------------------------------------------------------------
 def test_e9_deal_order():
-    deck = ex._k.mask_to_cards((1 << 24) - 1)
+    deck = ex.mask_to_cards((1 << 24) - 1)
     d = ex.deal_order(deck, dealer=1)                        # dealer B
-    assert d["hands"][0] == ex._k.mask_to_cards(ex._k.cards_to_mask(deck[0:18:2]))
-    assert d["hands"][1] == ex._k.mask_to_cards(ex._k.cards_to_mask(deck[1:18:2]))
+    assert d["hands"][0] == ex.mask_to_cards(ex.cards_to_mask(deck[0:18:2]))
+    assert d["hands"][1] == ex.mask_to_cards(ex.cards_to_mask(deck[1:18:2]))
     assert d["table"] == deck[18:21]
-    assert d["aside"] == ex._k.mask_to_cards(ex._k.cards_to_mask(deck[21:]))
+    assert d["aside"] == ex.mask_to_cards(ex.cards_to_mask(deck[21:]))
     assert d["first"] == 0                                   # A declares and leads first
 
 
@@ -270,7 +270,7 @@ def test_exposed_cards_are_public_and_kept_by_resample():
     obs_a = st.observation(0)
     # B's exposed 10s show in A's observation; B's hidden cards do not
     exposed_block = 24 + 2 + 72 + 271                       # seat 1's exposed cards
-    shown = {ex._k.card_str(i) for i in np.flatnonzero(obs_a[exposed_block:exposed_block + 24])}
+    shown = {ex.card_str(i) for i in np.flatnonzero(obs_a[exposed_block:exposed_block + 24])}
     assert shown == {"10S", "10H", "10D"}
     for seed in range(30):
         r = st.resample(0, seed=seed)
@@ -335,7 +335,7 @@ def test_options_and_errors():
 
 def test_declaration_actions_helper():
     g = make()
-    rest = [c for c in ex._k.mask_to_cards((1 << 24) - 1) if c not in E6_HAND + E6_TABLE]
+    rest = [c for c in ex.mask_to_cards((1 << 24) - 1) if c not in E6_HAND + E6_TABLE]
     st = ex.deal_hands(g, [E6_HAND, rest[:9]], E6_TABLE, dealer=1)
     acts = ex.declaration_actions([SEQ6, ["JC", "QH", "KD", "AD"]])
     assert acts[:7] == ["MELD 9D", "MELD 10S", "MELD JH", "MELD QS", "MELD KC", "MELD AS", "DECLARE"]
@@ -431,7 +431,7 @@ def test_declaration_legal_set_matches_brute_force(opts):
 
 # ---- bad input never crashes, never scores (issue: hardening) ----------------------------------
 def _rest(*used):
-    return [c for c in ex._k.mask_to_cards((1 << 24) - 1) if c not in [x for u in used for x in u]]
+    return [c for c in ex.mask_to_cards((1 << 24) - 1) if c not in [x for u in used for x in u]]
 
 
 @pytest.mark.parametrize("scores", [[], (1,), [1], [1, 2, 3], [1.5, 2], [True, 0], [2**40, 0], [-1, 0], "ab", 7])

@@ -1,8 +1,10 @@
-# Karnöffel: the state struct (the config and card rules live in _karnoffel_rules.pxd).
+# Karnöffel: the state struct and the state machine's entry points (the config and the card rules
+# live in _rules.pxd). The vtable is filled in _spec.pyx.
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport TrickRecord
-from cardsim.games._karnoffel_rules cimport KNConfig
+from cardsim.core._actions cimport ActionSet
+from cardsim.games.karnoffel._rules cimport KNConfig
 
 cdef enum:
     KN_NUM_ACTIONS = 48      # action a = play card a
@@ -28,3 +30,14 @@ ctypedef struct KNState:
     int8_t deal_winner       # team that won the last finished deal, -1 = none yet
     int16_t deal_no          # deals finished in this match
     int32_t score[2]         # game points per team (one per deal won)
+
+# deal (also the scenario setter's starting point), and the vtable entries of the state machine
+cdef void deal_cards(KNState* s, int N) noexcept nogil
+cdef void kn_set_deal(KNState* s, int N, int dealer, const uint64_t* hands, const int8_t* up) noexcept nogil
+cdef void kn_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int kn_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint kn_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef int kn_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
+cdef void kn_apply(void* st, const void* cfg, int card) noexcept nogil
+cdef void kn_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void kn_metrics(const void* st, const void* cfg, double* out) noexcept nogil

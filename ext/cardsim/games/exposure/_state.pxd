@@ -1,11 +1,11 @@
 # Exposure: the state struct and the state machine's kernels other modules may cimport (the
-# config and the pure rules are in _exposure_rules.pxd).
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t
+# config and the pure rules are in _rules.pxd). The vtable is filled in _spec.pyx.
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, card_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
-from cardsim.games._exposure_rules cimport EXConfig
+from cardsim.games.exposure._rules cimport EXConfig, bit32
 
 cdef enum:
     EX_NUM_ACTIONS = 50      # 24 plays, 24 meld additions, DECLARE, DONE
@@ -17,9 +17,6 @@ cdef enum:
     EX_PH_PLAY = 1
     EX_PH_END = 2
     EX_STAGE_MELD = 1        # Staged.kind of a meld being built
-    EX_H = 0                 # face-up slots: high-rank card, trump card, contract card
-    EX_T = 1
-    EX_C = 2
 
 ctypedef struct EXState:
     Rng rng                  # deal stream: next deals of a match
@@ -52,9 +49,17 @@ ctypedef struct EXState:
     int32_t score[2]         # cumulative points
     int32_t deal_pts[2]      # points of the last scored deal
 
+# deal (also the scenario setter's), and the vtable entries of the state machine
+cdef void clear_declarations(EXState* s, int q) noexcept nogil
+cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil
+cdef void ex_set_deal(EXState* s, const card_t* perm, int dealer, const int32_t* scores) noexcept nogil
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int ex_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint ex_is_terminal(const void* st, const void* cfg) noexcept nogil
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
 cdef void ex_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef void ex_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void ex_metrics(const void* st, const void* cfg, double* out) noexcept nogil
 
 cdef inline int led_card(const EXState* s) noexcept nogil:
     """The card led to the current trick, -1 before the lead."""
@@ -63,3 +68,18 @@ cdef inline int led_card(const EXState* s) noexcept nogil:
 cdef inline uint32_t sel_of(const EXState* s) noexcept nogil:
     """Cards of the meld under construction (hand and face-up cards)."""
     return <uint32_t>s.stage.cards.layer[0]
+
+cdef inline uint32_t table_mask(const EXState* s) noexcept nogil:
+    """The three face-up cards."""
+    return bit32(s.table[0]) | bit32(s.table[1]) | bit32(s.table[2])
+
+cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noexcept nogil:
+    """Face-up cards p may still add to the meld under construction (D2, table_card_reuse)."""
+    if c.table_reuse:
+        return table_mask(s) & ~sel_of(s)
+    return table_mask(s) & ~s.used_table[p] & ~sel_of(s)
+
+cdef inline bint visible(const EXState* s, const EXConfig* c, int q, int p) noexcept nogil:
+    """Are q's declarations visible to p? Always, except under simultaneous declaration before
+    both players have finished."""
+    return q == p or not c.simultaneous or s.decl_done == 3

@@ -1,6 +1,7 @@
 # Karnöffel, pure rules (docs/rules/karnoffel.md §3-§5): card identities, the config, and the
 # rule kernels on cards and config only (no state struct): the chosen suit and the trick winner.
-# Hot, so inline here; `_karnoffel_rules.pyx` holds the card notation and the oracles' entry points.
+# Hot, so inline here; `_rules.pyx` holds the compiled oracles' entry points (oracle_*), the
+# card notation lives in the Python face (cardsim.games.karnoffel).
 #
 # Card identity: suit*12 + rank, suits S H D C (0..3), rank 0 = '2' .. 11 = 'K' (no Aces).
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
@@ -41,9 +42,6 @@ cdef inline int card_rank(int c) noexcept nogil:
 
 cdef inline uint64_t suit_mask(int s) noexcept nogil:
     return (<uint64_t>0xFFF) << (12 * s)
-
-cdef inline uint64_t bit(int c) noexcept nogil:
-    return (<uint64_t>1) << c
 
 cdef inline int team_of(int p) noexcept nogil:
     """Team of seat p: p % 2 (partners opposite with 4 players, alternate with 6)."""

@@ -1,13 +1,19 @@
 # Exposure, pure rules (docs/rules/exposure.md §2, §4-§7): card identities, the config, and the
 # rule kernels on cards and config only (no state struct). Hot ones are inline here; the rest
-# live in _exposure_rules.pyx. Card identity: rank*4 + suit, rank 0 = '9' .. 5 = 'A', suits S H D C.
-from cardsim.core._types cimport int32_t, uint32_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+# and the compiled oracles (oracle_*) live in _rules.pyx; the card notation is the Python face's
+# (cardsim.games.exposure). Card identity: rank*4 + suit, rank 0 = '9' .. 5 = 'A', suits S H D C.
+from cardsim.core._types cimport int8_t, int32_t, uint32_t, card_t
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._suited cimport follow_mask
 
 cdef enum:
     EX_NCARDS = 24           # A K Q J 10 9 of four suits
     EX_RANK_ACE = 5          # rank index of the Ace
+    EX_HAND = 9              # cards dealt to each player
+    EX_TRICKS = 9            # tricks in a deal
+    EX_H = 0                 # face-up slots: high-rank card, trump card, contract card
+    EX_T = 1
+    EX_C = 2
 
 ctypedef struct EXConfig:
     int32_t simultaneous     # DECLARATION_ORDER: 1 = hidden choices revealed after both (D1 alt)
@@ -37,8 +43,10 @@ cdef inline int card_suit(int c) noexcept nogil:
 cdef inline int card_rank(int c) noexcept nogil:
     return c >> 2
 
-cdef inline uint32_t bit(int c) noexcept nogil:
-    return (<uint32_t>1) << c
+cdef inline uint32_t bit32(int c) noexcept nogil:
+    """core card_bit as a 24-card mask: Exposure keeps its card sets as uint32 (24 cards fit,
+    and the state struct stays small), so the 64-bit mask is cast once here."""
+    return <uint32_t>card_bit(c)
 
 cdef inline uint32_t rank_cards(int r) noexcept nogil:
     """The four cards of rank r."""
@@ -106,6 +114,26 @@ cdef inline int deal_points(const EXConfig* c, int tricks, int meld_points, int 
     """A player's points for the deal (§6): points_per_trick per trick won, his meld points,
     and the contract bonus when he took exactly the contract target."""
     return c.trick_pts * tricks + meld_points + (c.contract_bonus if tricks == target else 0)
+
+cdef inline int contract_target(int c) noexcept nogil:
+    """Tricks to take exactly for the contract bonus (§3) from the C-card c: its rank + 4
+    (A 9, K 8, Q 7, J 6, 10 5, 9 4)."""
+    return card_rank(c) + 4
+
+cdef inline void deal_order(const card_t* perm, int dealer, uint32_t* hand, int8_t* table,
+                            uint32_t* aside) noexcept nogil:
+    """Where the cards of a deck in dealing order go (§3): cards 1-18 one at a time
+    alternately, non-dealer first, into hand[0..1]; cards 19, 20, 21 face up as the H-card,
+    T-card, C-card (table[EX_H], table[EX_T], table[EX_C]); 22-24 set aside."""
+    cdef int i, nd = 1 - dealer
+    hand[0] = 0
+    hand[1] = 0
+    for i in range(2 * EX_HAND):
+        hand[nd if (i & 1) == 0 else dealer] |= bit32(perm[i])
+    table[EX_H] = perm[18]
+    table[EX_T] = perm[19]
+    table[EX_C] = perm[20]
+    aside[0] = bit32(perm[21]) | bit32(perm[22]) | bit32(perm[23])
 
 cdef inline int match_outcome(const int32_t* score, int target) noexcept nogil:
     """Game end (§7): -2 = play on (nobody reached target), -1 = draw (equal scores), else the

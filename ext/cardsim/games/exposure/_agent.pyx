@@ -1,0 +1,132 @@
+"""Exposure: the greedy agent (vt.greedy), on the rule kernels of _rules.pxd over the state of
+_state.pxd.
+
+Greedy agent: declares melds greedily, each time the highest-valued meld still available
+(sequences longest first, taking hand cards before face-up cards, then sets of a kind), until none
+is left. In play it wants a trick unless it already holds exactly the contract target (then one
+more trick would cost the 5-point bonus for 2 points). Leading, it plays the card the fewest
+unseen cards can beat when it wants the trick, otherwise the one the most unseen cards beat.
+Following, it wins with its cheapest winning card when it wants the trick, otherwise plays its
+highest losing card (its lowest card when it must win anyway).
+"""
+from cardsim.core._types cimport uint32_t
+from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._rng cimport Rng
+from cardsim.core._actions cimport ActionSet, as_has, as_first
+from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, card_suit, card_rank, bit32,
+                                            rank_cards, suit_cards, rank_bits, rank_key, trick_winner,
+                                            meld_value)
+from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
+                                            sel_of, table_mask, avail_table, visible)
+
+
+cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noexcept nogil:
+    """The greedy agent's next meld: the highest-valued legal meld that contains the cards
+    already built, sequences (longest first, hand cards before face-up cards) before sets of a
+    kind at equal value. 0 if none."""
+    cdef int p = s.turn, r, i, v, bv = -1
+    cdef uint32_t tm = table_mask(s)
+    cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~sel_of(s)
+    cdef uint32_t At = avail_table(s, c, p)
+    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel)
+    cdef bint ok
+    if cs_popcount(rs) == cs_popcount(sel):
+        for i in range(6):
+            W = ex_windows[i]
+            if rs & ~W:
+                continue
+            m = sel
+            ok = True
+            for r in range(6):
+                if not (W >> r) & 1 or (rs >> r) & 1:
+                    continue
+                pick = Ah & rank_cards(r)
+                if not pick:
+                    pick = At & rank_cards(r)
+                if not pick:
+                    ok = False
+                    break
+                m |= bit32(bit_low(pick))
+            if not ok:
+                continue
+            v = meld_value(c, m, ~tm)
+            if v > bv:
+                bv = v
+                best = m
+    if cs_popcount(rs) <= 1:
+        for r in range(6):
+            if rs and not (rs >> r) & 1:
+                continue
+            m = sel | ((Ah | At) & rank_cards(r))
+            v = meld_value(c, m, ~tm)
+            if v > bv:
+                bv = v
+                best = m
+    best_pts[0] = bv
+    return best
+
+cdef int greedy_declare(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int pts
+    cdef uint32_t m = best_meld(s, c, &pts)
+    if m == 0 or pts <= 0 and sel_of(s) == 0:
+        if as_has(legal, EX_DONE):
+            return EX_DONE
+    if m != 0:
+        if m == sel_of(s):
+            return EX_DECLARE
+        return EX_MELD0 + bit_low(m & ~sel_of(s))
+    return as_first(legal, 1)
+
+cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
+    """Sort key of a card for 'cheapest': trumps above every plain card."""
+    return rank_key(card_rank(c), led, s.high) + (16 if card_suit(c) == s.trump else 0)
+
+cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger, o
+    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp, beat
+    cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
+    unseen = EX_FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
+    opp = unseen
+    for k in range(4):
+        if (s.void_suits[q] >> k) & 1:
+            opp &= ~suit_cards(k)
+    if visible(s, c, q, p):
+        opp |= s.exposed[q]
+    if s.trick.n == 0:
+        tmp = m
+        while tmp:
+            cd = bit_low(tmp)
+            tmp &= tmp - 1
+            danger = 0
+            beat = opp
+            while beat:
+                o = bit_low(beat)
+                beat &= beat - 1
+                if trick_winner(cd, o, s.trump, s.high) == 1:
+                    danger += 1
+            # want: fewest beaters, then cheapest; else: most beaters, then cheapest
+            k = (danger * 64 + play_key(cd, True, s)) if want else ((24 - danger) * 64 + play_key(cd, True, s))
+            if best < 0 or k < bk:
+                bk = k
+                best = cd
+        return best
+    tmp = m
+    while tmp:
+        cd = bit_low(tmp)
+        tmp &= tmp - 1
+        if trick_winner(led_card(s), cd, s.trump, s.high) == 1:
+            # a winner: cheapest when wanted, else only as a last resort (lowest)
+            k = play_key(cd, False, s) if want else 1000 + play_key(cd, False, s)
+        else:
+            # a loser: lowest when a win was wanted (none possible), else the highest loser
+            k = 100 + play_key(cd, False, s) if want else 100 - play_key(cd, False, s)
+        if best < 0 or k < bk:
+            bk = k
+            best = cd
+    return best
+
+cdef int ex_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    cdef const EXState* s = <const EXState*>st
+    if s.phase == EX_PH_DECLARE:
+        return greedy_declare(s, <const EXConfig*>cfg, legal)
+    return greedy_play(s, <const EXConfig*>cfg, legal)

@@ -1,0 +1,5 @@
+# Karnöffel: observation (vt.observe) and resampling (vt.resample) of the state in _state.pxd.
+from cardsim.core._rng cimport Rng
+
+cdef void kn_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
+cdef int kn_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil

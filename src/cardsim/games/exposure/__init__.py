@@ -1,0 +1,307 @@
+"""Exposure: the Python face of the game (docs/rules/exposure.md) — its facts (INFO), the card
+notation, the rule oracles on card strings and the scenario builders.
+
+2 players, 24 cards (A K Q J 10 9), three face-up cards that set the high rank, the trump suit and
+the contract target, meld declarations that expose cards, nine tricks, a game to 50. The options,
+metrics, observation blocks and bounds are declared once in `INFO` (cardsim.games.exposure.info).
+The kernel lives in ext/cardsim/games/exposure/: `_state` (the state machine; its docstring gives
+the decisions followed, the action space and the returns), `_agent` (the greedy agent),
+`_observe` (observation and resampling), `_rules` (the pure rule kernels and the compiled
+oracles) and `_spec` (the glue, ExposureSpec).
+
+Rule oracles (card strings, the engine's kernels): `trick_winner(plays, trump, high_rank)`,
+`legal_follows(hand, led, exposed)`, `contract_target`, `score_deal`, `match_outcome`,
+`deal_order`, `declaration_actions`, `declare_melds`; `scenario(game, hands, table=[H, T, C],
+dealer=1, scores=None)` (or `deal_hands(game, ...)`, `game.spec.scenario(...)`) builds a state for
+analysis. This module checks and converts every argument before a kernel sees it: bad input
+raises ConfigError, ParseError or IllegalActionError, never reaches C.
+"""
+from __future__ import annotations
+
+from numbers import Integral
+
+from cardsim import cards as _cards
+from cardsim.core._engine import check_int
+from cardsim.errors import ConfigError, IllegalActionError, ParseError, short
+from cardsim.games.exposure import _rules as _r
+from cardsim.games.exposure.info import DEFAULT_MELD_POINTS, INFO, MELD_TYPES  # noqa: F401 (re-exported)
+
+__doc__ += "\n" + INFO.layout_doc() + "\n"
+return_bounds = INFO.return_bounds
+max_game_length = INFO.max_game_length
+
+MAX_SCORE = 1_000_000         # cumulative scores given to a scenario
+
+
+# ---- card notation: id = rank*4 + suit, ranks 9 10 J Q K A, suits S H D C ------------------------
+SUITS = "SHDC"
+RANKS = ("9", "10", "J", "Q", "K", "A")
+DISPLAY_ORDER = tuple(r * 4 + suit for suit in range(4) for r in range(5, -1, -1))   # S H D C, high to low
+_RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
+
+
+class _Notation:
+    """Card strings <-> ids of the rank-major 24-card pack (bound methods re-exported below)."""
+
+    def card_str(self, c: int) -> str:
+        """Card id 0..23 -> 'AS', '10H'."""
+        if isinstance(c, bool) or not isinstance(c, Integral) or not 0 <= c < 24:
+            raise ParseError(f"exposure: card id {short(c)} out of range 0..23")
+        c = int(c)
+        return RANKS[c >> 2] + SUITS[c & 3]
+
+    def parse_suit(self, text) -> int:
+        """'S' / 'h' / '♦' -> suit 0..3."""
+        return _cards.parse_suit(text, "exposure")
+
+    def parse_rank(self, text) -> int:
+        """'Q', '10', 'T', lower case ok -> rank index 0 ('9') .. 5 ('A')."""
+        t = text.strip().upper() if isinstance(text, str) else None
+        r = _cards.RANK_ALIASES.get(t)
+        if r not in _RANK_INDEX:
+            raise ParseError(f"exposure: bad rank {short(text)}; ranks: 9 10 J Q K A")
+        return _RANK_INDEX[r]
+
+    def parse_card(self, text) -> int:
+        """'AS', '10H', 'TD', '9♦', lower case ok (cardsim.cards), and the spec's symbol-first
+        '♦9' -> card id (rank*4 + suit)."""
+        rank, suit = _cards.parse_card(text, "exposure", RANKS)
+        return _RANK_INDEX[rank] * 4 + suit
+
+    def mask_to_cards(self, m: int) -> list[str]:
+        """Cards of a mask in display order: suits S H D C, high to low."""
+        return _cards.mask_to_strings(m, DISPLAY_ORDER, self.card_str)
+
+    def cards_to_mask(self, cards) -> int:
+        """A list of card strings (one pack: no card twice) -> mask."""
+        return _cards.ids_to_mask(cards, self.parse_card, "exposure")
+
+
+_NOTATION = _Notation()
+card_str = _NOTATION.card_str
+parse_suit = _NOTATION.parse_suit
+parse_rank = _NOTATION.parse_rank
+parse_card = _NOTATION.parse_card
+mask_to_cards = _NOTATION.mask_to_cards
+cards_to_mask = _NOTATION.cards_to_mask
+
+
+def build(opts: dict):
+    """The compiled spec of the resolved options `opts` (cardsim.make calls it)."""
+    from cardsim.games.exposure._spec import ExposureSpec
+
+    return ExposureSpec(opts)
+
+
+# ---- rule oracles on card strings ---------------------------------------------------------------
+def _high(high_rank) -> int:
+    """A rank ('Q', '10', 'T') or a card whose rank counts ('QC')."""
+    if not isinstance(high_rank, str):
+        raise ParseError(f"exposure: high_rank must be a rank like 'Q' or '10', got {short(high_rank)}")
+    try:
+        return parse_rank(high_rank)
+    except ParseError:
+        try:
+            return parse_card(high_rank) >> 2
+        except ParseError:
+            raise ParseError(f"exposure: bad high rank {short(high_rank)}; ranks: 9 10 J Q K A") from None
+
+
+def _trump(trump) -> int:
+    """A suit ('H', '♥') or a card whose suit counts ('10H')."""
+    if not isinstance(trump, str):
+        raise ParseError(f"exposure: trump must be a suit like 'H', got {short(trump)}")
+    try:
+        return parse_suit(trump)
+    except ParseError:
+        try:
+            return parse_card(trump) & 3
+        except ParseError:
+            raise ParseError(f"exposure: bad trump {short(trump)}; suits: S H D C") from None
+
+
+def trick_winner(plays: list[str], trump: str, high_rank: str) -> int:
+    """Index (0 = leader, 1 = follower) of the winner of a trick (§5): plays[0] is led.
+    trump: the trump suit ('H') or the T-card; high_rank: the high rank ('Q') or the H-card."""
+    if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 2:
+        raise ParseError(f"exposure: a trick is a list of 1 or 2 cards, got {short(plays)}")
+    cards = [parse_card(c) for c in plays]
+    if len(set(cards)) != len(cards):
+        raise ParseError(f"exposure: a card appears twice in the trick {short(plays)}")
+    t, h = _trump(trump), _high(high_rank)
+    if len(cards) == 1:
+        return 0
+    return _r.oracle_trick_winner(cards[0], cards[1], t, h)
+
+
+def legal_follows(hand: list[str], led: str | None, exposed: list[str] = ()) -> list[str]:
+    """Cards of hand ∪ exposed that may be played to a trick led by `led` (None: on lead)."""
+    hm, em = cards_to_mask(hand), cards_to_mask(exposed)
+    if hm & em:
+        raise ParseError(f"exposure: a card is both in the hand and exposed: {mask_to_cards(hm & em)}")
+    if len(hand) + len(exposed) > 9:
+        raise ConfigError(f"exposure: a player holds at most 9 cards (hand and exposed), got "
+                          f"{len(hand) + len(exposed)}")
+    m = hm | em
+    lc = -1 if led is None else parse_card(led)
+    if lc >= 0 and (m >> lc) & 1:
+        raise ConfigError(f"exposure: the led card {short(led)} cannot also be the follower's")
+    return mask_to_cards(_r.oracle_follow(m, lc))
+
+
+def contract_target(contract_card: str) -> int:
+    """Tricks to take exactly for the contract bonus: A 9, K 8, Q 7, J 6, 10 5, 9 4."""
+    return _high(contract_card) + 4
+
+
+def score_deal(tricks: list[int], meld_points: list[int], contract: str | int, **options) -> tuple[int, int]:
+    """Deal points per player (§6) with the engine's kernel: tricks won, meld points, and the
+    contract target (an int) or the C-card / its rank; `options` as for cardsim.make."""
+    if (not isinstance(tricks, (list, tuple)) or len(tricks) != 2
+            or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks) or sum(tricks) != 9):
+        raise ConfigError(f"exposure: tricks must be two counts summing to 9, got {short(tricks)}")
+    if not isinstance(meld_points, (list, tuple)) or len(meld_points) != 2 or any(isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= 900
+                                    for m in meld_points):
+        raise ConfigError(f"exposure: meld_points must be two ints in 0..900, got {short(meld_points)}")
+    if isinstance(contract, int) and not isinstance(contract, bool):
+        if not 4 <= contract <= 9:
+            raise ConfigError(f"exposure: a contract target is 4..9 tricks, got {short(contract)}")
+        target = contract
+    else:
+        target = contract_target(contract)
+    o = INFO.resolve(options)
+    return _r.oracle_deal_points(o["points_per_trick"], o["contract_bonus"], list(tricks), list(meld_points), target)
+
+
+def match_outcome(scores: list[int], target_score: int = 50):
+    """Game end (§7) after a deal: None = play another deal, -1 = draw, else the winning seat."""
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)) or len(scores) != 2:
+        raise ConfigError(f"exposure: scores must be two ints, got {short(scores)}")
+    a, b = (check_int(v, "exposure: scores", -2**31, 2**31 - 1, ConfigError) for v in scores)
+    target = check_int(target_score, "exposure: target_score", 1, 2**31 - 1, ConfigError)
+    o = _r.oracle_match_outcome(a, b, target)
+    return None if o == -2 else o
+
+
+def deal_order(deck: list[str], dealer: int) -> dict:
+    """Where each card of a deck (in dealing order) goes (§3), by the engine's dealing kernel."""
+    dealer = check_int(dealer, "exposure: dealer", 0, 1, ConfigError)
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, (list, tuple)):
+        raise ParseError(f"exposure: a deck is a list of the 24 cards, got {short(deck)}")
+    perm = [parse_card(c) for c in deck]
+    if len(perm) != 24 or len(set(perm)) != 24:
+        raise ConfigError("exposure: a deck is the 24 distinct cards")
+    hands, table, aside, first, high, trump, target = _r.oracle_deal_order(perm, dealer)
+    return {"hands": [mask_to_cards(h) for h in hands], "table": [card_str(c) for c in table],
+            "aside": mask_to_cards(aside), "first": first, "high_rank": RANKS[high],
+            "trump": SUITS[trump], "target": target}
+
+
+def _own_game(game):
+    """game, checked to be an Exposure game (cardsim.make("exposure", ...))."""
+    from cardsim.game import Game
+
+    if not isinstance(game, Game) or game.name != INFO.name:
+        raise ConfigError(f"exposure: expected an Exposure game (cardsim.make('exposure', ...)), got {short(game)}")
+    return game
+
+
+def deal_hands(game, hands: list[list[str]], table: list[str], dealer: int = 1, scores=None):
+    """A state at the start of the declarations with the given hands and face-up cards [H, T, C]
+    (for scenarios and analysis); the other three cards are set aside. The same as
+    game.spec.scenario(hands, table=table, dealer=dealer, scores=scores)."""
+    return _own_game(game).spec.scenario(hands, table=table, dealer=dealer, scores=scores)
+
+
+def declaration_actions(melds: list[list[str]]) -> list[str]:
+    """The action strings that declare `melds` in order and end the turn: for each meld one
+    'MELD <card>' per card, then 'DECLARE'; finally 'DONE'."""
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)):
+        raise ParseError(f"exposure: melds must be a list of card lists, got {short(melds)}")
+    out = []
+    for meld in melds:
+        if isinstance(meld, str) or not isinstance(meld, (list, tuple)) or not meld:
+            raise ParseError(f"exposure: a meld is a non-empty list of cards, got {short(meld)}")
+        out += ["MELD " + card_str(parse_card(c)) for c in meld] + ["DECLARE"]
+    return out + ["DONE"]
+
+
+def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **options) -> int:
+    """Declare `melds` in order from a 9-card `hand` with face-up cards `table` [H, T, C] through the
+    engine's legal-action kernel; returns the meld points, raises IllegalActionError if a meld
+    is illegal (alone or after the earlier ones)."""
+    from cardsim.game import make
+
+    g = make(INFO.name, **options)
+    hm = cards_to_mask(hand)
+    tm = cards_to_mask(table)
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)) or any(
+            isinstance(m, (str, bytes)) or not isinstance(m, (list, tuple)) for m in melds):
+        raise ParseError(f"exposure: melds must be a list of card lists, got {short(melds)}")
+    rest = [card_str(c) for c in range(24) if not ((hm | tm) >> c) & 1]
+    st = g.spec.scenario([list(hand), rest[:9]], table=list(table), dealer=1)   # player 0 declares first
+    for meld in melds:
+        for card in meld:
+            a = st.string_to_action("MELD " + card)
+            if not st.is_legal(a):
+                raise IllegalActionError(f"exposure: meld {short(meld)}: adding {short(card)} is illegal here")
+            st.apply(a)
+        a = st.string_to_action("DECLARE")
+        if not st.is_legal(a):
+            raise IllegalActionError(f"exposure: {short(meld)} is not a complete legal meld")
+        st.apply(a)
+    return g.spec.view(st)["meld_points"][0]
+
+
+def scenario(game, hands, **facts):
+    """A fresh state (declaration phase) built from card strings, for scenarios and analysis: two
+    9-card hands and the public facts table (the face-up cards [H, T, C], required), dealer (0 or
+    1, default 1) and scores (the two cumulative scores before this deal, scope "match"); the
+    remaining three cards are set aside. Every argument is checked before the state is built
+    (ConfigError / ParseError), and the state is marked not replayable. Same as
+    game.spec.scenario(hands, **facts)."""
+    return _scenario(_own_game(game).spec, hands, facts)
+
+
+def _scenario(spec, hands, facts: dict):
+    """Check and convert scenario()'s arguments, then build the state with the spec's struct
+    setter from the deck in dealing order they imply."""
+    unknown = sorted(set(facts) - {"table", "dealer", "scores"})
+    if unknown:
+        raise ConfigError(f"exposure: unknown scenario facts {unknown}; known: table, dealer, scores")
+    table = facts.get("table")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 2:
+        raise ConfigError(f"exposure: hands must be 2 lists of 9 cards, got {hands!r:.60}")
+    masks = [cards_to_mask(h) for h in hands]
+    for h in hands:
+        if len(h) != 9:
+            raise ConfigError(f"exposure: every hand has 9 cards, got {len(h)}")
+    tm = cards_to_mask(table)
+    if len(table) != 3:
+        raise ConfigError("exposure: need 3 face-up cards [H, T, C]")
+    tcards = [parse_card(t) for t in table]
+    dealer = check_int(facts.get("dealer", 1), "exposure: dealer", 0, 1, ConfigError)
+    scores = facts.get("scores")
+    if scores is not None:
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)) or len(scores) != 2:
+            raise ConfigError(f"exposure: scores must be 2 ints, got {scores!r:.60}")
+        scores = [check_int(v, "exposure: scores", 0, MAX_SCORE, ConfigError) for v in scores]
+    allm = masks[0] | masks[1]
+    if masks[0] & masks[1] or allm & tm:
+        raise ConfigError("exposure: a card appears twice among the hands and face-up cards")
+    nd = 1 - dealer
+    h = [sorted(c for c in range(24) if (masks[q] >> c) & 1) for q in range(2)]
+    rest = [c for c in range(24) if not ((allm | tm) >> c) & 1]
+    perm = [0] * 24
+    for i in range(9):
+        perm[2 * i] = h[nd][i]
+        perm[2 * i + 1] = h[dealer][i]
+    for i in range(3):
+        perm[18 + i] = tcards[i]
+        perm[21 + i] = rest[i]
+    return spec._set_deal(perm, dealer, scores)
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())
