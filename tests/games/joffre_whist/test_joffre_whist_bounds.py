@@ -12,15 +12,15 @@ import cardsim
 from cardsim import CardsimError, ConfigError
 from cardsim.games import joffre_whist as jw
 
-from ..policies import play_out as _play_out
-from ..policies import policy_action as _policy_action
+from ...policies import play_out as _play_out
+from ...policies import policy_action as _policy_action
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 DECK = [r + s for s in "SHDC" for r in RANKS]
 PASS = 52
 
 # the module's conformance configurations plus the cap's corners
-CONFIGS = list(jw.CONFORMANCE_CONFIGS) + [
+CONFIGS = list(jw.INFO.conformance_configs) + [
     {"max_redeals": 0},
     {"scope": "match", "num_deals": 3, "max_redeals": 1, "failed_jta_double": False,
      "slam_value": "row_plus_bonus", "ta_length_rule": "any_suit"},

@@ -1,49 +1,13 @@
-"""Joffre Whist, the pure rules (docs/rules/joffre_whist.md): the deal's score (§6), card and bid
-notation and the oracles' entry points. The hot rule kernels (bid ranking, TA length rule,
-follow rule, trick winner) are inline in `_joffre_whist_rules.pxd`; the state machine
-(`cardsim.games._joffre_whist`) and the public oracles (`cardsim.games.joffre_whist`) share them.
-Nothing here sees a game state."""
+"""Joffre Whist, the pure rules (docs/rules/joffre_whist.md): the deal's score (§6) and the
+oracles' entry points (`oracle_*`, on card ids; the public oracles of `cardsim.games.joffre_whist`
+check and convert card strings, then call them). The hot rule kernels (bid ranking, TA length
+rule, follow rule, trick winner) are inline in `_rules.pxd`. Nothing here sees a game state."""
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount
-from cardsim.games._joffre_whist_rules cimport (JWConfig, JW_NT, JW_TA, JW_JTA, JW_D10, JW_S2, JW_CJ,
-                                                row, strain_suit, bid_decode, bid_index,
-                                                jw_follow_mask, jw_trick_winner, suit_mask)
-
-from cardsim import cards as _cards
-from cardsim.core.notation import SuitedPack
-from cardsim.errors import ParseError
-
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-STRAIN_NAMES = ("NT", "S", "D", "C", "H", "TA", "JTA")
-_PACK = SuitedPack("joffre_whist", RANKS)
-DISPLAY_ORDER = _PACK.display_order
-card_str = _PACK.card_str            # identity -> 'AS', '10H'
-mask_to_cards = _PACK.mask_to_cards  # mask -> cards in display order (S H D C, high to low)
-
-
-def _short(value, int limit=40):
-    r = repr(value)
-    return r if len(r) <= limit else r[:limit - 3] + "..."
-
-
-def parse_suit(text):
-    """'S' / '♥' -> 0..3 (ParseError otherwise, quoting at most 40 characters of the input)."""
-    if not isinstance(text, str) or len(text) > 8:
-        raise ParseError(f"joffre_whist: a suit is one of S H D C (or ♠ ♥ ♦ ♣), got {_short(text)}")
-    return _PACK.parse_suit(text)
-
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦' -> identity (ParseError otherwise, quoting at most 40 characters)."""
-    if not isinstance(text, str) or len(text) > 8:
-        raise ParseError(f"joffre_whist: a card is a string like 'AS' or '10H', got {_short(text)}")
-    return _PACK.parse_card(text)
-
-
-def cards_to_mask(cards):
-    """A list of card strings -> mask (a bare string, a bad card or a card given twice: ParseError)."""
-    return _cards.ids_to_mask(cards, parse_card, "joffre_whist")
+from cardsim.core._bits cimport cs_popcount, card_bit
+from cardsim.core._engine cimport GameSpec
+from cardsim.games.joffre_whist._rules cimport (JWConfig, JW_NT, JW_TA, JW_JTA, JW_D10, JW_S2, JW_CJ,
+                                                row, strain_suit, jw_follow_mask, jw_trick_winner,
+                                                suit_mask)
 
 
 cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks, int declarer,
@@ -58,7 +22,7 @@ cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks,
     cdef int OT = 13 - DT
     cdef int holder = -1, p, t, ok
     cdef int32_t v
-    cdef uint64_t joffre = ((<uint64_t>1) << JW_D10) | ((<uint64_t>1) << JW_S2)
+    cdef uint64_t joffre = card_bit(JW_D10) | card_bit(JW_S2)
     cdef uint64_t team_won[2]
     cdef uint64_t hon
     cdef int trump
@@ -93,7 +57,7 @@ cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks,
         joffre_team[0] = holder & 1
     if strain == JW_NT:
         for t in range(2):
-            if team_won[t] & ((<uint64_t>1) << JW_CJ):
+            if team_won[t] & card_bit(JW_CJ):
                 pts[t] += c.honours_bonus
     else:
         trump = named if strain >= JW_TA else strain_suit(strain)
@@ -111,43 +75,13 @@ cdef void jw_score(const JWConfig* c, const uint64_t* won, const int8_t* tricks,
             pts[t] += c.royal_bonus
 
 
-# ---- notation -----------------------------------------------------------------------------------
-def bid_str(int bi):
-    cdef int lvl, strain, named
-    bid_decode(bi, &lvl, &strain, &named)
-    if strain >= JW_TA:
-        return f"{lvl}{STRAIN_NAMES[strain]}-{SUITS[named]}"
-    return f"{lvl}{STRAIN_NAMES[strain]}"
-
-def parse_bid(text):
-    """'3D', '1NT', '2TA-S', '4JTA♥', '2 TA S' -> bid index 0..90."""
-    if not isinstance(text, str) or not text.strip() or len(text) > 16:
-        raise ParseError(f"joffre_whist: malformed bid {_short(text)}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
-    t = text.strip().upper().replace(" ", "").replace("-", "").replace(":", "")
-    if t[:1] in ("1", "2", "3", "4", "5", "6", "7"):          # ASCII digits only ('٣NT' is no bid)
-        lvl = int(t[0])
-        rest = t[1:]
-        for strain, name in ((6, "JTA"), (5, "TA")):
-            if rest.startswith(name) and len(rest) == len(name) + 1 and rest[-1] in _cards.SUIT_ALIASES:
-                return bid_index(lvl, strain, _cards.SUIT_ALIASES[rest[-1]])
-        if rest == "NT":
-            return bid_index(lvl, 0, -1)
-        if rest in _cards.SUIT_ALIASES:
-            return bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
-    raise ParseError(f"joffre_whist: malformed bid {_short(text)}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
-
-
-# ---- oracles' entry points ------------------------------------------------------------------------
+# ---- oracles' entry points (arguments checked by the face; the guards here only keep memory safe)
 def oracle_trick_winner(list cards, int trump):
-    """Index of the winning card of cards (ids, cards[0] led, 1..4 cards), trump -1..3 (§5)."""
+    """Index of the winning card of cards (ids 0..51, cards[0] led, 1..4 cards), trump -1..3 (§5)."""
     cdef int8_t cs[4]
-    if not 1 <= len(cards) <= 4:
-        raise ParseError(f"joffre_whist: a trick has 1 to 4 cards, got {len(cards)}")
-    if not -1 <= trump < 4:
-        raise ParseError(f"joffre_whist: trump {trump} out of range -1..3")
+    if not 1 <= len(cards) <= 4 or not -1 <= trump < 4 or not all(0 <= c < 52 for c in cards):
+        raise ValueError("joffre_whist: oracle_trick_winner needs 1..4 card ids 0..51 and trump -1..3")
     for i, c in enumerate(cards):
-        if not 0 <= c < 52:
-            raise ParseError(f"joffre_whist: card id {c} out of range 0..51")
         cs[i] = c
     return jw_trick_winner(cs, len(cards), trump)
 
@@ -155,5 +89,26 @@ def oracle_trick_winner(list cards, int trump):
 def oracle_follow(uint64_t hand, int led_suit, int trump):
     """Mask of the cards of `hand` (a 52-bit mask) that may be played (§5)."""
     if hand >> 52 or not -1 <= led_suit < 4 or not -1 <= trump < 4:
-        raise ParseError("joffre_whist: hand must be a 52-bit mask, led_suit and trump in -1..3")
+        raise ValueError("joffre_whist: oracle_follow needs a 52-bit mask, led_suit and trump in -1..3")
     return jw_follow_mask(hand, led_suit, suit_mask(trump) if trump >= 0 else 0)
+
+
+def oracle_score(GameSpec spec, list won, list tricks, int declarer, int level, int strain,
+                 int named, int doubled):
+    """(NS points, EW points, made) of one deal (§6) under `spec`'s options: won[p] = mask of the
+    cards seat p won, tricks[p] = its tricks, the contract as level 1..7, strain 0..6 and named
+    suit (-1 or 0..3)."""
+    cdef uint64_t w[4]
+    cdef int8_t t[4]
+    cdef int32_t pts[2]
+    cdef int8_t made, jt
+    if (spec.name != "joffre_whist" or len(won) != 4 or len(tricks) != 4 or not 0 <= declarer < 4
+            or not 1 <= level <= 7 or not 0 <= strain < 7 or not -1 <= named < 4
+            or (named < 0) != (strain < JW_TA)):
+        raise ValueError("joffre_whist: oracle_score needs a joffre_whist spec, 4 masks, 4 trick "
+                         "counts, a seat, level 1..7, strain 0..6 and named -1..3")
+    for p in range(4):
+        w[p] = won[p]
+        t[p] = tricks[p]
+    jw_score(<const JWConfig*>spec.cfg, w, t, declarer, level, strain, named, doubled, pts, &made, &jt)
+    return (pts[0], pts[1], bool(made))
