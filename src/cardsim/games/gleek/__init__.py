@@ -1,8 +1,41 @@
-"""Gleek: options, presets and rule oracles (docs/rules/gleek.md).
+"""Gleek (17th-century England, Parlett's reconstruction): 3 players each for himself, a 44-card
+pack, buying the stock, vying the ruff, gleeks and mournivals, 12 tricks with trump honours, all
+settled in chips.
 
-See the docstring of the compiled module `cardsim.games._gleek` for the action space, the
-observation layout, the returns and the greedy agent. Returns are chips (zero-sum): the deal's
-chip changes (scope="deal") or the match result, balance minus STARTING_CHIPS (scope="match").
+Implements docs/rules/gleek.md §1-§8 (every option of §8) and follows its decisions D1-D13 as
+written: honours A15 J9 K3 Q3 (D1); action-space caps MAX_STOCK_BID / MAX_REVIES (D2); discard 7,
+then take the stock (D3, option); base stake 2 x (1 + dead ruffs) (D4); a pass before any vie is a
+check, a folder forfeits what he committed (D5, option); gleek/mournival table A 4/8 K 3/6 Q 2/4
+J 1/2 (D6, an option table); reveal tie-break by suit order S H D C (D7); the turn-up never
+counts for ruffs or gleeks (D8); declarations automatic (D9, option); avg = T/3 (D10); match
+defaults 6 deals and 200 chips (D11); the game-end test after full settlement (D12); the odd chip
+to the second passer (D13).
+
+Where the spec is silent: with STOCK_ODD_CHIP="eldest" and eldest as buyer, the odd chip goes to
+the last passer; with FOLD_PAYS="stake" a folder owes the stake current when he folds; honour
+values must be multiples of 3 so that avg = T/3 stays an integer; a buyer's discards stay hidden
+until the end of the deal; with optional declarations each player, in turn from eldest, declares
+any of his sets (one action each) then says DONE (players without a set are skipped).
+
+Card identity: suit*11 + rank, suits S H D C (0..3), rank 0 = '4' .. 6 = '10', 7 = J, 8 = Q,
+9 = K, 10 = A. Actions: 0..43 that card (discard it in the exchange, play it in trick play);
+44 PASS (auction pass, open-round check, respond-round fold); 45 VIE; 46 SEE; 47 REVIE;
+48..51 DECLARE A/K/Q/J (optional declarations); 52 DONE; 53 + n = BID n (n <= MAX_STOCK_BID).
+
+Returns: per seat, the chips won (+) or lost (-) in the deal (scope "deal") or over the match
+(scope "match": balance minus starting chips). Zero-sum. The deal's chips by step (turn-up,
+stock, ruff, gleeks, tricks) are in `view()["parts"]`.
+
+Observation: float32 blocks declared once in `INFO.observation` (info.py; name, size, meaning,
+in order); the kernel writes them at the offsets of the generated `_layout.pxd`
+(tools/gen_layout.py), and docs/observations.md lists them.
+
+Greedy agent: never bids for the stock (passes; eldest's 12 is forced); as buyer discards the
+7 cards it values least (trumps and cards of ranks it holds 3+ of kept first, then high ranks);
+vies with a ruff of 45+, sees with 42+, revies with 55+ (four Aces always revie/see); declares
+every set; in play leads a master non-trump card if it has one, otherwise the lowest card of its
+longest non-trump suit; as follower plays the cheapest card that currently wins the trick, else
+its lowest card (non-trumps first).
 
 Rule oracles (card strings as in DESIGN §4, e.g. 'AS', '10H'; they run the engine's kernels):
 `trick_winner(plays, trump)`, `legal_follows(hand, led)`, `ruff_value(hand)`, `gleek_value(hand)`,
@@ -10,196 +43,223 @@ Rule oracles (card strings as in DESIGN §4, e.g. 'AS', '10H'; they run the engi
 `game.spec.scenario(hands, turnup=..., dealer=0, dead=0, chips=None)` (or the older
 `deal_hands(game, hands, turnup, dealer, dead, chips)`) to set up a position for analysis.
 Inconsistent inputs (a card in two seats, float counts, out-of-range seats) raise ConfigError or
-ParseError instead of being scored.
-`game.spec.view(state)` returns every fact of a state as a dict (incl. the chips of the deal
-by step: turnup, stock, ruff, gleeks, tricks).
+ParseError instead of being scored. `game.spec.view(state)` returns every fact of a state as a
+dict (incl. the chips of the deal by step: turnup, stock, ruff, gleeks, tricks).
+
+Layout (the one game shape, docs/ADDING_A_GAME.md): ext/cardsim/games/gleek/ holds `_rules` (pure
+rules on cards and config: trick winner, follow rule, ruff value, gleeks and mournivals, trick
+settlement; the oracles' entry points), `_state` (the state struct and the state machine), `_agent`
+(greedy), `_observe` (observation and resampling) and `_spec` (config, vtable, struct glue); this
+face holds `INFO` (info.py), the card notation, the spec's string hooks (a Python subclass of the
+compiled spec), the oracles and the scenario checks. Core mechanisms used: the core shuffle (deal),
+TrickRecord and trick_close, the resample policy (showdown ruffs and declared sets as its world
+check; it reports failure rather than relax a constraint) with resample_rekey,
+GameSpec.install_game and _scenario_state. Scenario states: spec.scenario(hands, turnup=,
+dealer=0, dead=0, chips=None), every argument validated before the state is touched (dead <=
+100000: the stake is int32).
 """
 from __future__ import annotations
 
 import math
+import numbers
 
-import numpy as np
+from cardsim import cards as _cards
+from cardsim.core._engine import check_int
+from cardsim.core.notation import disjoint_hands
+from cardsim.errors import ConfigError, ParseError, short
+from cardsim.games.gleek import _rules, _spec
+from cardsim.games.gleek.info import INFO, HONOURS
 
-from cardsim.core._engine import _short, check_int
-from cardsim.errors import ConfigError, ParseError
-from cardsim.games import _gleek as _k
-from cardsim.games import _gleek_rules as _r
-from cardsim.options import SCOPE, Option
+NAME = INFO.name                          # for the messages below
+return_bounds = INFO.return_bounds
+max_game_length = INFO.max_game_length
 
-NAME = "gleek"
-PLAYERS = (3,)
-DEFAULT_PLAYERS = 3
-HONOURS = ("A", "K", "Q", "J")
+# ---- card notation ------------------------------------------------------------------------------
+SUITS = "SHDC"
+RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+HONOUR_NAMES = HONOURS
+RUFF_FOUR_ACES = _rules.RUFF_FOUR_ACES
+DISPLAY_ORDER = tuple(suit * 11 + r for suit in range(4) for r in range(10, -1, -1))
+PHASES = ("auction", "exchange", "vie", "declare", "play", "end")
+MAX_DEAD = 100_000            # dead ruffs given to a scenario: the stake (int32) stays exact
+MAX_CHIPS = 1_000_000_000     # chip balances given to a scenario
+# actions: 0..43 cards, then these (BID n = BID0 + n)
+PASS, VIE, SEE, REVIE, DECLARE0, DONE, BID0 = 44, 45, 46, 47, 48, 52, 53
 
 
-def _table(name, default, multiple_of=1):
-    def check(value):
-        if isinstance(value, dict):
-            table = list(default)
-            for k, v in value.items():
-                key = str(k).upper()
-                if key not in HONOURS:
-                    raise ConfigError(f"gleek: {name} key {_short(k)} unknown; keys: {list(HONOURS)}")
-                table[HONOURS.index(key)] = v
-        elif isinstance(value, (list, tuple)) and len(value) == 4:
-            table = list(value)
+def card_str(c) -> str:
+    """Card id 0..43 -> 'AS', '10H' (ParseError for any other id)."""
+    if isinstance(c, bool) or not isinstance(c, numbers.Integral) or not 0 <= c < 44:
+        raise ParseError(f"gleek: card id {short(c)} out of range 0..43")
+    return RANKS[c % 11] + SUITS[c // 11]
+
+
+def parse_suit(text):
+    return _cards.parse_suit(text, "gleek")
+
+
+def parse_card(text):
+    """'AS', '10H', 'TD', '4♣', '♣4', lower case ok -> card id (no 2s or 3s in Gleek)."""
+    rank, suit = _cards.parse_card(text, "gleek", RANKS)
+    return suit * 11 + RANKS.index(rank)
+
+
+def mask_to_cards(m):
+    """Cards of a mask in display order: suits S H D C, high to low."""
+    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
+
+
+def cards_to_mask(cards):
+    """A list of card strings (one pack: no card twice) -> mask."""
+    return _cards.ids_to_mask(cards, parse_card, "gleek")
+
+
+# ---- the spec with its string hooks ---------------------------------------------------------------
+class GleekSpec(_spec.GleekSpec):
+    """The compiled spec (cardsim.games.gleek._spec) with the hooks that speak strings: action
+    text, hands, phase names, the view, the rendering and the scenario builder."""
+
+    def _action_string(self, s, a):
+        if a < 44:
+            if self._phase(s) == 1:                  # the exchange: discards
+                return "DISCARD " + card_str(a)
+            return card_str(a)
+        if a == PASS:
+            return "PASS"
+        if a == VIE:
+            return "VIE"
+        if a == SEE:
+            return "SEE"
+        if a == REVIE:
+            return "REVIE"
+        if a == DONE:
+            return "DONE"
+        if a < DONE:
+            return "DECLARE " + HONOUR_NAMES[a - DECLARE0]
+        return f"BID {a - BID0}"
+
+    def _parse_action(self, s, text):
+        t = " ".join(text.strip().upper().split())
+        simple = {"PASS": PASS, "P": PASS, "CHECK": PASS, "FOLD": PASS, "VIE": VIE,
+                  "SEE": SEE, "REVIE": REVIE, "DONE": DONE}
+        if t in simple:
+            return simple[t]
+        if t.startswith("DECLARE "):
+            r = t[8:].strip()
+            if r in HONOUR_NAMES:
+                return DECLARE0 + HONOUR_NAMES.index(r)
+        elif t.startswith("DISCARD "):
+            return parse_card(t[8:])
         else:
-            raise ConfigError(f"gleek: {name} must be 4 ints (A K Q J) or a dict by rank, got {_short(value)}")
-        for v in table:
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
-                raise ConfigError(f"gleek: {name} values must be ints in 0..1000, got {_short(v)}")
-            if v % multiple_of:
-                raise ConfigError(f"gleek: {name} values must be multiples of {multiple_of} "
-                                  f"(so that the average T/3 is a whole number of chips), got {_short(v)}")
-        return tuple(table)
-    return check
+            num = t[4:].strip() if t.startswith("BID ") else t
+            if num.isdigit() and 0 <= int(num) <= self.options["max_stock_bid"]:
+                return BID0 + int(num)
+            try:
+                return parse_card(t)
+            except ParseError:
+                pass
+        raise ParseError(f"gleek: cannot parse action {short(text)}; expected a card ('AS', '10H'), "
+                         f"'DISCARD AS', 'BID 13', 'PASS', 'VIE', 'SEE', 'REVIE', 'DECLARE A' or 'DONE'")
 
+    def _hand_strings(self, s, p):
+        return mask_to_cards(self._hand_mask(s, p))
 
-def _tiddy(value):
-    """4 or 2, as an int (not 4.0 nor a bool)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (4, 2):
-        raise ConfigError(f"gleek: option 'tiddy_turnup_pay' must be one of [4, 2], got {_short(value)}")
-    return int(value)
+    def _phase_name(self, s):
+        return PHASES[self._phase(s)]
 
+    def _view(self, s):
+        """A dict of every fact of the state (public and hidden; for tests and display)."""
+        f = self._fields(s)
+        bought = f["buyer"] >= 0
+        return {
+            "phase": self.phase_name(s), "dealer": f["dealer"], "eldest": f["eldest"],
+            "turn": f["turn"] if f["phase"] != 5 else -1,
+            "turnup": card_str(f["turnup"]), "trump": SUITS[f["trump"]],
+            "high": f["high"], "high_bidder": f["high_bidder"],
+            "passed": [q for q in range(3) if (f["passed"] >> q) & 1],
+            "last_passer": next((q for q in range(3) if f["pass_rank"][q] == 2), None),
+            "buyer": f["buyer"] if bought else None,
+            "price": f["high"] if bought else None,
+            "stock": mask_to_cards(f["stock"]), "discards": mask_to_cards(f["discards"]),
+            "base": f["base"], "stake": f["stake"], "vied": bool(f["vied"]), "dead": f["dead"],
+            "committed": f["committed"], "owe": f["owe"],
+            "folded": [q for q in range(3) if (f["folded"] >> q) & 1],
+            "pending": f["pending"],
+            "showdown": bool(f["showdown"]),
+            "ruff": [None if r < 0 else r for r in f["ruff"]],
+            "ruff_suit": [None if r < 0 else ("SHDC" + "A")[r] for r in f["ruff_suit"]],
+            "shown": [mask_to_cards(m) for m in f["shown"]],
+            "declared": [[HONOUR_NAMES[r] for r in range(4) if (d >> r) & 1] for d in f["declared"]],
+            "gleek_value": f["gleek_value"],
+            "kept": [mask_to_cards(m) for m in f["kept"]],
+            "leader": f["leader"], "trick": [None if c < 0 else card_str(c) for c in f["trick"]],
+            "tricks": f["tricks"], "tricks_done": f["tricks_done"],
+            "played": [mask_to_cards(m) for m in f["played"]],
+            "won": [mask_to_cards(m) for m in f["won"]],
+            "score": f["score"], "points_total": f["total"],
+            "parts": {name: f["part"][k] for k, name in enumerate(("turnup", "stock", "ruff", "gleeks", "tricks"))},
+            "deal_chips": [sum(f["part"][k][q] for k in range(5)) for q in range(3)],
+            "chips": f["chips"], "deal_no": f["deal_no"],
+        }
 
-OPTIONS = (
-    Option("tiddy_turnup_pay", 4, "a turned-up 4 (Tiddy): each non-dealer pays the dealer 4, or 2 (Cotgrave)",
-           validate=_tiddy),
-    Option("towser_tumbler", False, "turn-up 5 / 6 pays 5 / 6 from each non-dealer", kind=bool),
-    Option("stock_opening_bid", 12, "eldest's forced opening bid for the stock (12, Cotgrave 13)",
-           kind=int, min=0, max=960),
-    Option("stock_raise", "any", "a bid may be any higher number up to max_stock_bid, or exactly +1",
-           choices=("any", "plus_one")),
-    Option("stock_odd_chip", "last_passer", "odd chip of an odd price: to the last passer (D13), or eldest (Cotton)",
-           choices=("last_passer", "eldest")),
-    Option("stock_payment", "halves", "the buyer pays half the price to each opponent, or the full price to each",
-           choices=("halves", "full_each")),
-    Option("exchange_order", "discard_first", "buyer discards 7 then takes the stock (D3), or takes then discards",
-           choices=("discard_first", "take_first")),
-    Option("honour_scoring", "held", "trump honours count for the player who held them, or who won them in a trick",
-           choices=("held", "won")),
-    Option("fold_pays", "committed", "a folding player owes what he committed (D5), or the current stake",
-           choices=("committed", "stake")),
-    Option("gleek_declaration", "automatic", "gleeks/mournivals declared automatically (D9), or optional per set",
-           choices=("automatic", "optional")),
-    Option("max_stock_bid", 40, "highest bid for the stock (engine cap, D2)", kind=int, min=1, max=960),
-    Option("max_revies", 3, "revies allowed per deal (engine cap, D2)", kind=int, min=0, max=10),
-    Option("honour_values", (15, 3, 3, 9), "trump honour values A K Q J (multiples of 3; D1)",
-           validate=_table("honour_values", (15, 3, 3, 9), 3)),
-    Option("gleek_values", (4, 3, 2, 1), "gleek (3 of a rank) from each opponent, A K Q J (D6)",
-           validate=_table("gleek_values", (4, 3, 2, 1))),
-    Option("mournival_values", (8, 6, 4, 2), "mournival (4 of a rank) from each opponent, A K Q J (D6)",
-           validate=_table("mournival_values", (8, 6, 4, 2))),
-    Option("trick_value", 3, "points per trick in the trick settlement", kind=int, min=0, max=1000),
-    Option("num_deals", 6, "deals in a match (scope='match'; D11)", kind=int, min=1, max=10_000),
-    Option("starting_chips", 200, "chips each player starts a match with (D11)", kind=int, min=1, max=1_000_000),
-    SCOPE,
-)
+    def _render(self, s):
+        v = self.view(s)
+        lines = [f"Gleek  phase={v['phase']}  dealer=P{v['dealer']}  turn-up {v['turnup']} (trump {v['trump']})"
+                 f"  deal {v['deal_no'] + (v['phase'] != 'end')}  chips {v['chips']}"]
+        if v["phase"] == "auction":
+            lines.append(f"auction: high {v['high']} by P{v['high_bidder']}  passed {v['passed']}")
+        elif v["buyer"] is not None:
+            lines.append(f"stock bought by P{v['buyer']} at {v['price']}; ruff base {v['base']} stake {v['stake']}"
+                         f" folded {v['folded']}")
+        for p in range(3):
+            mark = "*" if v["turn"] == p else " "
+            lines.append(f"{mark}P{p}: {' '.join(self.hand_strings(s, p))}")
+        if v["phase"] == "play":
+            lines.append("trick: " + "  ".join(f"P{p}:{c}" for p, c in enumerate(v["trick"]) if c)
+                         + f"   tricks {v['tricks']}")
+        lines.append(f"this deal: {v['parts']}")
+        return "\n".join(lines)
 
-# Published variants (docs/rules/gleek.md §8, sources S6 S7 S11).
-PRESETS: dict[str, dict] = {
-    "cotgrave": {"stock_opening_bid": 13, "tiddy_turnup_pay": 2},
-    "cotton": {"stock_odd_chip": "eldest", "stock_raise": "plus_one"},
-    "parlett": {"exchange_order": "take_first"},
-}
+    def scenario(self, hands, **facts):
+        """A fresh state at the start of the auction, for scenario tests and analysis: three
+        12-card hands (card strings) and the public facts turnup (required), dealer (0..2),
+        dead (consecutive dead ruffs before this deal, 0..MAX_DEAD: base stake 2 x (1 + dead))
+        and chips (3 balances before this deal, scope "match"); the 7 remaining cards form the
+        stock. Turn-up payment and eldest's forced bid are applied as in a real deal. Every
+        argument is validated before the state is touched (ConfigError / ParseError)."""
+        unknown = sorted(set(facts) - {"turnup", "dealer", "dead", "chips"})
+        if unknown:
+            raise ConfigError(f"gleek: unknown scenario facts {unknown}; known: turnup, dealer, dead, chips")
+        if "turnup" not in facts:
+            raise ConfigError("gleek: a scenario needs the turn-up card (turnup='7H')")
+        masks, allm = disjoint_hands("gleek", hands, 3, cards_to_mask, 12)
+        tu = parse_card(facts["turnup"])
+        if (allm >> tu) & 1:
+            raise ConfigError("gleek: the turn-up is in a hand")
+        dealer = check_int(facts.get("dealer", 0), "gleek: dealer", 0, 2, ConfigError)
+        dead = check_int(facts.get("dead", 0), "gleek: dead", 0, MAX_DEAD, ConfigError)
+        chips = facts.get("chips")
+        if chips is not None:
+            if isinstance(chips, (str, bytes)) or not isinstance(chips, (list, tuple)) or len(chips) != 3:
+                raise ConfigError(f"gleek: chips must be 3 ints, got {chips!r:.60}")
+            chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS, ConfigError) for v in chips]
+        return self._scenario_deal(masks, tu, dealer, dead, chips)
 
-# Configurations the generic conformance suite runs (tests/conformance).
-CONFORMANCE_CONFIGS = (
-    {},
-    {"scope": "match", "num_deals": 3},
-    {"variant": "cotgrave", "gleek_declaration": "optional", "fold_pays": "stake", "honour_scoring": "won",
-     "exchange_order": "take_first", "towser_tumbler": True, "stock_payment": "full_each",
-     "stock_odd_chip": "eldest", "stock_raise": "plus_one", "max_stock_bid": 20, "max_revies": 1},
-    {"variant": "cotton"},
-    {"variant": "parlett", "scope": "match", "num_deals": 2, "gleek_declaration": "optional", "starting_chips": 40},
-)
+    def deal_hands(self, hands, turnup, dealer=0, dead=0, chips=None):
+        """Same as scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
+        return self.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
 
 
 def build(opts: dict):
     if opts["stock_opening_bid"] > opts["max_stock_bid"]:
         raise ConfigError(f"gleek: stock_opening_bid ({opts['stock_opening_bid']}) must not exceed "
                           f"max_stock_bid ({opts['max_stock_bid']})")
-    return _k.GleekSpec(opts)
+    return GleekSpec(opts)
 
 
-def _resolved(opts) -> dict:
-    """opts resolved and checked as cardsim.make resolves them (cardsim.game.resolved_options)."""
-    from cardsim.game import resolved_options
-
-    return resolved_options(NAME, opts)
-
-
-def _deal_range(o: dict, dead: int) -> tuple[int, int]:
-    """(lo, hi): a seat's chip change in one deal whose ruff base is 2 x (1 + dead); see
-    return_bounds for the derivation."""
-    pay = max(o["tiddy_turnup_pay"], 6 if o["towser_tumbler"] else 0)
-    bid = o["max_stock_bid"]
-    if o["stock_payment"] == "full_each":
-        stock_in, stock_out = bid, 2 * bid
-    else:
-        stock_in, stock_out = (bid + 1) // 2, bid
-    stake = 2 * (1 + dead) * 2 ** o["max_revies"]
-    g, m = o["gleek_values"], o["mournival_values"]
-    best_v = 0                                             # V of one 12-card hand at most
-    for choice in range(3 ** 4):
-        cards = v = 0
-        for r in range(4):
-            k = (choice // 3 ** r) % 3
-            cards += (0, 3, 4)[k]
-            v += (0, g[r], m[r])[k]
-        if cards <= 12:
-            best_v = max(best_v, v)
-    others_v = sum(max(g[r], m[r]) for r in range(4))
-    total = 12 * o["trick_value"] + sum(o["honour_values"])
-    hi = 2 * pay + stock_in + 2 * stake + 2 * best_v + 2 * total // 3
-    lo = -pay - stock_out - stake - others_v - total // 3
-    return lo, hi
-
-
-def return_bounds(opts: dict) -> tuple[float, float]:
-    """(lo, hi): provably safe lowest and highest return (chips) of any seat in a terminal
-    state of this configuration (opts: ``cardsim.make("gleek", ...).options``).
-
-    Derivation (docs/rules/gleek.md "Bounds"), per deal and seat, summing the five settlement
-    steps (§6) at their extremes: turn-up: the dealer gets 2 p, the others pay p (p = the Tiddy
-    pay, or 6 with towser_tumbler); stock (price h <= max_stock_bid): the buyer pays h (halves)
-    or 2 h (full_each), an opponent gets at most ceil(h / 2) or h; ruff: the stake is at most
-    B x 2^max_revies with base B = 2 (1 + dead) (dead = 0 at a new deal), a winner takes at most
-    what two losers owe (2 S), a loser pays at most S; gleeks: a seat gets 2 V - V' - V'' with V
-    the best value of a 12-card hand (sets of 3 or 4 cards) and loses at most the value of every
-    rank's best set (each rank's set is in one hand only); tricks: score - T/3 with 0 <= score
-    <= T, T = 12 trick_value + the honour values: in [-T/3, 2T/3]. A match of N = num_deals deals
-    (dead <= N - 1) is bounded by N times the deal bounds, and also because it stops once a
-    seat has <= 0 chips: before its last deal every seat had >= 1 chip, so a return lies in
-    [1 - starting + lo_deal, 2 (starting - 1) + hi_deal]; the tighter of the two is used."""
-    o = _resolved(opts)
-    if o["scope"] != "match":
-        lo, hi = _deal_range(o, 0)
-        return (float(lo), float(hi))
-    n = o["num_deals"]
-    lo, hi = _deal_range(o, n - 1)
-    start = o["starting_chips"]
-    return (float(max(n * lo, 1 - start + lo)), float(min(n * hi, 2 * (start - 1) + hi)))
-
-
-def max_game_length(opts: dict) -> int:
-    """Upper bound on the actions from new_state to a terminal state, for any legal play.
-
-    Derivation (docs/rules/gleek.md "Bounds"): auction: every bid raises the price from the
-    forced opening bid to at most max_stock_bid, plus the two passes that end it; exchange: 7
-    discards; vying: at most 3 open-round actions (two checks and a vie, or three checks), then
-    at most 2 responses per stake (pending holds two players; a revie, at most max_revies of
-    them, refills it); optional declarations: at most 4 sets in all (a rank's 3 or 4 cards are
-    in one hand) and one DONE per player; 36 cards in 12 tricks. A match has num_deals deals."""
-    o = _resolved(opts)
-    deal = (o["max_stock_bid"] - o["stock_opening_bid"] + 2) + 7 + (3 + 2 * (o["max_revies"] + 1)) + 36
-    if o["gleek_declaration"] == "optional":
-        deal += 4 + 3
-    return deal * (o["num_deals"] if o["scope"] == "match" else 1)
-
-
-def _cards(cards):
-    return [_k.parse_card(c) for c in cards]
+# ---- the public oracles (card strings in, checked here; the kernels in _rules) ---------------------
+def _card_ids(cards):
+    return [parse_card(c) for c in cards]
 
 
 def _own_game(game):
@@ -207,25 +267,25 @@ def _own_game(game):
     from cardsim.game import Game
 
     if not isinstance(game, Game) or game.name != NAME:
-        raise ConfigError(f"gleek: expected a Gleek game (cardsim.make('gleek', ...)), got {_short(game)}")
+        raise ConfigError(f"gleek: expected a Gleek game (cardsim.make('gleek', ...)), got {short(game)}")
     return game
 
 
 def _hand(hand, what="hand"):
     """A list of distinct cards -> its mask (the oracles judge any such set of cards, also larger
     than a 12-card hand, as their docstrings say)."""
-    return _k.cards_to_mask(hand)
+    return cards_to_mask(hand)
 
 
 def trick_winner(plays: list[str], trump: str) -> int:
     """Index of the winning card of a trick (plays[0] leads; trump 'S'/'H'/'D'/'C' or a symbol):
     the highest trump if any, else the highest card of the led suit (§5)."""
     if not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 3:
-        raise ParseError(f"gleek: a trick is a list of 1 to 3 cards, got {_short(plays)}")
-    cards = _cards(plays)
+        raise ParseError(f"gleek: a trick is a list of 1 to 3 cards, got {short(plays)}")
+    cards = _card_ids(plays)
     if len(set(cards)) != len(cards):
-        raise ParseError(f"gleek: a card appears twice in the trick {_short(plays)}")
-    return _r.oracle_trick_winner(cards, _k.parse_suit(trump))
+        raise ParseError(f"gleek: a card appears twice in the trick {short(plays)}")
+    return _rules.oracle_trick_winner(cards, parse_suit(trump))
 
 
 def legal_follows(hand: list[str], led: str | None) -> list[str]:
@@ -233,31 +293,31 @@ def legal_follows(hand: list[str], led: str | None) -> list[str]:
     m = _hand(hand)
     led_suit = -1
     if led is not None:
-        lc = _k.parse_card(led)
+        lc = parse_card(led)
         if (m >> lc) & 1:
-            raise ConfigError(f"gleek: the led card {_short(led)} cannot also be in the hand")
+            raise ConfigError(f"gleek: the led card {short(led)} cannot also be in the hand")
         led_suit = lc // 11
-    return _k.mask_to_cards(_r.oracle_follow(m, led_suit))
+    return mask_to_cards(_rules.oracle_follow(m, led_suit))
 
 
 def ruff_value(hand: list[str]) -> float:
     """Ruff value of a hand (§4.3): the best suit's sum of card values (A 11, K Q J 10, 10..4
     face value); math.inf for a hand holding all four Aces."""
-    v, _suit = _r.oracle_ruff(_hand(hand))
-    return math.inf if v == _k.RUFF_FOUR_ACES else v
+    v, _suit = _rules.oracle_ruff(_hand(hand))
+    return math.inf if v == _rules.RUFF_FOUR_ACES else v
 
 
 def gleek_value(hand: list[str], **options) -> int:
     """V of a hand (§4.4): the chips it receives from each opponent for its gleeks/mournivals."""
     from cardsim.game import make
 
-    return _k.oracle_sets_value(make(NAME, **options).spec, _hand(hand))
+    return _rules.oracle_sets_value(make(NAME, **options).spec, _hand(hand))
 
 
 def _hand_list(hands, what):
     """Three card lists, no card in two of them -> their masks."""
     if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != 3:
-        raise ConfigError(f"gleek: {what} must be 3 card lists (one per seat), got {_short(hands)}")
+        raise ConfigError(f"gleek: {what} must be 3 card lists (one per seat), got {short(hands)}")
     masks = [_hand(h, what) for h in hands]
     if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
         raise ConfigError(f"gleek: a card appears in two seats' {what}")
@@ -281,14 +341,14 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
     from cardsim.game import make
 
     if isinstance(tricks, (str, bytes)) or not isinstance(tricks, (list, tuple)) or len(tricks) != 3:
-        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {_short(tricks)}")
+        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {short(tricks)}")
     tricks = [check_int(t, "gleek: tricks", 0, 12, ConfigError) for t in tricks]
     if sum(tricks) != 12:
-        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {_short(tricks)}")
+        raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {short(tricks)}")
     masks = _hand_list(honours, "honours")
     dealer = check_int(dealer, "gleek: dealer", 0, 2, ConfigError)
-    tu = _k.parse_card(turnup)
-    dm = _k.cards_to_mask(discards)
+    tu = parse_card(turnup)
+    dm = cards_to_mask(discards)
     if len(discards) > 7:
         raise ConfigError(f"gleek: the buyer discards 7 cards, got {len(discards)}")
     if dm & (masks[0] | masks[1] | masks[2]):
@@ -296,7 +356,7 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
     if ((masks[0] | masks[1] | masks[2] | dm) >> tu) & 1:
         raise ConfigError("gleek: the turn-up counts for the dealer by itself; it cannot be held, won or discarded")
     spec = make(NAME, **options).spec
-    return _k.oracle_trick_settlement(spec, tricks, masks, tu, dealer, dm)
+    return _rules.oracle_trick_settlement(spec, tricks, masks, tu, dealer, dm)
 
 
 def deal_hands(game, hands: list[list[str]], turnup: str, dealer: int = 0, dead: int = 0,
