@@ -162,12 +162,18 @@ def test_longest_auction_is_reached():
     assert n == jw.AUCTION_MAX == 56
 
 
-@pytest.mark.parametrize("bad", [None, 3, "x", [("scope", "deal")], {"scope": "deals"}, {"max_redeals": 2.0},
+@pytest.mark.parametrize("bad", [3, "x", [("scope", "deal")], {"scope": "deals"}, {"max_redeals": 2.0},
                                  {"max_redeals": -1}, {"num_deals": True}, {"nope": 1}])
 def test_bounds_refuse_bad_opts(bad):
     for fn in (jw.return_bounds, jw.max_game_length):
         with pytest.raises(ConfigError):
             fn(bad)
+
+
+def test_bounds_of_no_options_are_the_defaults():
+    """INFO.return_bounds / max_game_length resolve None as {} (cardsim.info.GameInfo.resolve)."""
+    assert jw.return_bounds(None) == jw.return_bounds({}) == (-620.0, 620.0)
+    assert jw.max_game_length(None) == jw.max_game_length({})
 
 
 # ---- 2. the oracles: typed errors, never a crash ------------------------------------------------
