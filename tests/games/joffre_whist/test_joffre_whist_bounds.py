@@ -12,15 +12,15 @@ import cardsim
 from cardsim import CardsimError, ConfigError
 from cardsim.games import joffre_whist as jw
 
-from ..policies import play_out as _play_out
-from ..policies import policy_action as _policy_action
+from ...policies import play_out as _play_out
+from ...policies import policy_action as _policy_action
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 DECK = [r + s for s in "SHDC" for r in RANKS]
 PASS = 52
 
 # the module's conformance configurations plus the cap's corners
-CONFIGS = list(jw.CONFORMANCE_CONFIGS) + [
+CONFIGS = list(jw.INFO.conformance_configs) + [
     {"max_redeals": 0},
     {"scope": "match", "num_deals": 3, "max_redeals": 1, "failed_jta_double": False,
      "slam_value": "row_plus_bonus", "ta_length_rule": "any_suit"},
@@ -162,12 +162,18 @@ def test_longest_auction_is_reached():
     assert n == jw.AUCTION_MAX == 56
 
 
-@pytest.mark.parametrize("bad", [None, 3, "x", [("scope", "deal")], {"scope": "deals"}, {"max_redeals": 2.0},
+@pytest.mark.parametrize("bad", [3, "x", [("scope", "deal")], {"scope": "deals"}, {"max_redeals": 2.0},
                                  {"max_redeals": -1}, {"num_deals": True}, {"nope": 1}])
 def test_bounds_refuse_bad_opts(bad):
     for fn in (jw.return_bounds, jw.max_game_length):
         with pytest.raises(ConfigError):
             fn(bad)
+
+
+def test_bounds_of_no_options_are_the_defaults():
+    """INFO.return_bounds / max_game_length resolve None as {} (cardsim.info.GameInfo.resolve)."""
+    assert jw.return_bounds(None) == jw.return_bounds({}) == (-620.0, 620.0)
+    assert jw.max_game_length(None) == jw.max_game_length({})
 
 
 # ---- 2. the oracles: typed errors, never a crash ------------------------------------------------

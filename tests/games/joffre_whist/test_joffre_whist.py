@@ -430,7 +430,7 @@ def test_resample_never_drops_a_ta_constraint_nor_keeps_the_true_hands(game):
 @pytest.mark.parametrize("text", ["٣NT", "３NT", "0NT", "8S", "NT", "1", "1TA", "2TA-X", ""])
 def test_bids_need_an_ascii_level_and_a_strain(text):
     with pytest.raises(ParseError):
-        jw._k.parse_bid(text)
+        jw.parse_bid(text)
     st = jw.scenario(cardsim.make("joffre_whist"), hands_with({}), dealer=W)
     with pytest.raises(ParseError):
         st.string_to_action("BID " + text)

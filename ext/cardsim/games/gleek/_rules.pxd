@@ -1,10 +1,10 @@
 # Gleek, pure rules (docs/rules/gleek.md §4-§6): card identities, the config, and the rule
 # kernels on cards and config only (no state struct): trick winner, follow rule, ruff value,
-# gleeks and mournivals, trick settlement. Hot ones are inline here; the rest live in
-# _gleek_rules.pyx. Card identity: suit*11 + rank, suits S H D C (0..3), rank 0 = '4' .. 6 = '10',
+# gleeks and mournivals, trick settlement, all inline here (_rules.pyx holds the oracles' entry
+# points). Card identity: suit*11 + rank, suits S H D C (0..3), rank 0 = '4' .. 6 = '10',
 # 7 = J, 8 = Q, 9 = K, 10 = A.
 from cardsim.core._types cimport int8_t, uint8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_high
+from cardsim.core._bits cimport cs_popcount, bit_high, card_bit
 from cardsim.core._suited cimport follow_mask
 
 cdef enum:
@@ -43,9 +43,6 @@ ctypedef struct GLConfig:
     int32_t match            # scope == "match"
     int32_t nw               # action words (GameSpec.install's action_words)
 
-cdef inline uint64_t bit(int c) noexcept nogil:
-    return (<uint64_t>1) << c
-
 cdef inline uint64_t full_pack() noexcept nogil:
     """All 44 cards."""
     return ((<uint64_t>1) << 44) - 1
@@ -79,7 +76,7 @@ cdef inline int trick_winner(const int8_t* cards, int n, int trump) noexcept nog
     cdef uint64_t tm = 0
     cdef int i, w
     for i in range(n):
-        tm |= bit(cards[i])
+        tm |= card_bit(cards[i])
     w = winning_card(tm, card_suit(cards[0]), trump)
     for i in range(n):
         if cards[i] == w:
@@ -112,7 +109,7 @@ cdef inline int honour_sum(const GLConfig* c, uint64_t cards, int trump) noexcep
     """Honour value of the trump A/K/Q/J among cards."""
     cdef int r, v = 0
     for r in range(4):
-        if cards & bit(trump * 11 + GL_RANK_ACE - r):
+        if cards & card_bit(trump * 11 + GL_RANK_ACE - r):
             v += c.honour[r]
     return v
 
@@ -167,6 +164,6 @@ cdef inline void trick_settlement(const GLConfig* c, const int8_t* tricks, const
         total[0] += c.honour[r]
     for q in range(3):
         score[q] = c.trick_value * tricks[q] + honour_sum(c, honours[q], trump)
-    score[dealer] += honour_sum(c, bit(turnup), trump)
+    score[dealer] += honour_sum(c, card_bit(turnup), trump)
     for q in range(3):
         delta[q] = score[q] - total[0] // 3

@@ -1,10 +1,11 @@
 # Gleek's state machine: the state struct and the kernels other modules cimport (the config and
-# the pure rules are in _gleek_rules.pxd; the greedy agent and the spec in _gleek.pyx).
+# the pure rules are in _rules.pxd; the greedy agent in _agent, observation and resample in
+# _observe, the spec in _spec).
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
-from cardsim.games._gleek_rules cimport GLConfig
+from cardsim.games.gleek._rules cimport GLConfig
 
 cdef enum:
     GL_PASS = 44             # auction pass / vie check or fold
@@ -97,6 +98,4 @@ cdef int gl_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef void gl_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void gl_metrics(const void* st, const void* cfg, double* out) noexcept nogil
-cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
-cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
 cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil

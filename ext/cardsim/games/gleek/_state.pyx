@@ -1,23 +1,20 @@
 """Gleek's state machine (docs/rules/gleek.md §3-§7): the deal, the auction for the stock, the
-exchange, vying the ruff, declarations, trick play and the settlement, the observation and
-resampling. The game's overview (decisions followed, action space, returns, observation layout,
-greedy agent) is the docstring of `cardsim.games._gleek`; the pure rules are in `_gleek_rules`.
+exchange, vying the ruff, declarations, trick play (tricks closed with core trick_close) and the
+settlement. The game's overview (decisions followed, action space, returns, greedy agent) is the
+docstring of the face, `cardsim.games.gleek`; the pure rules are in `_rules`.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
 from cardsim.core._types cimport card_t
 from cardsim.core._deal cimport shuffled_pack, deal_round_robin
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_set_winner, put_trick_cards
-from cardsim.core._resample cimport resample_masks, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
+from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
-from cardsim.games._gleek_rules cimport (
-    GLConfig, GL_RANK_ACE, bit, full_pack, suit_mask, rank_cards, card_suit, card_rank, winning_card,
+from cardsim.games.gleek._rules cimport (
+    GLConfig, GL_RANK_ACE, full_pack, suit_mask, rank_cards, card_suit, card_rank, winning_card,
     legal_follows, hand_sets, honour_sum, ruff_value, sets_value, trick_settlement)
 
-OBS_SIZE = (44 * 3 + 3 * 44 * 3 + 6 + 9 + (1 + 3 + 9 + 3 + 3 + 1 + 1)
-            + (6 + 3 + 3 + 3 + 3 + 9 + 1 + 15 + 3) + 1 + (12 + 12 + 3) + (3 + 1 + 3) + 15 + 3 + 1)
 
 # ---------------------------------------------------------------------------------------------
 # state machine
@@ -101,7 +98,7 @@ cdef void deal_cards(GLState* s, const GLConfig* c) noexcept nogil:
     s.turnup = perm[36]
     s.stock = 0
     for i in range(37, 44):
-        s.stock |= bit(perm[i])
+        s.stock |= card_bit(perm[i])
     setup_deal(s, c)
 
 cdef void gl_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
@@ -237,8 +234,8 @@ cdef void apply_exchange(GLState* s, const GLConfig* c, int card) noexcept nogil
     """Exchange (§4.2): the buyer discards one card face down; after 7 discards he takes the 7
     stock cards (default order: discard first, D3)."""
     cdef int b = s.turn
-    s.hand[b] &= ~bit(card)
-    s.discards |= bit(card)
+    s.hand[b] &= ~card_bit(card)
+    s.discards |= card_bit(card)
     s.ndiscard += 1
     if s.ndiscard == 7:
         if not s.took:
@@ -419,7 +416,7 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
 cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """Play one card (§5); the third card closes the trick: the winner takes it and leads."""
     cdef int p = s.turn, w, led = s.led
-    cdef uint64_t b = bit(card), tm
+    cdef uint64_t b = card_bit(card), tm
     if led < 0:
         s.led = card_suit(card)
     elif card_suit(card) != led:
@@ -430,14 +427,13 @@ cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
     if not trick_done(&s.cur):
         s.turn = nxt(p)
         return
-    tm = bit(s.cur.card[0]) | bit(s.cur.card[1]) | bit(s.cur.card[2])
+    tm = card_bit(s.cur.card[0]) | card_bit(s.cur.card[1]) | card_bit(s.cur.card[2])
     w = winning_card(tm, led, s.trump)
     w = 0 if s.cur.card[0] == w else (1 if s.cur.card[1] == w else 2)
-    trick_set_winner(&s.cur, (w - s.cur.leader + 3) % 3)   # play passes seat + 1: w played that late
-    s.won[w] |= tm
+    w = trick_close(&s.cur, (w - s.cur.leader + 3) % 3)   # play passes seat + 1: w played that late;
+    s.won[w] |= tm                                         # the winner leads the next trick
     s.tricks[w] += 1
     s.tricks_done += 1
-    trick_start(&s.cur, w, 3)
     s.led = -1
     s.turn = w
     if s.tricks_done == 12:
@@ -483,184 +479,3 @@ cdef void gl_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[7] = honour_sum(c, s.discards, s.trump) if s.phase == GL_PH_END else 0
     out[8] = s.total
     out[9] = s.deal_no
-
-
-# ---------------------------------------------------------------------------------------------
-# observation and resampling
-# ---------------------------------------------------------------------------------------------
-cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
-    cdef const GLState* s = <const GLState*>st
-    cdef const GLConfig* c = <const GLConfig*>cfg
-    cdef int q, i, r, k = 0
-    put_bits(o + k, s.hand[p]); k += 44
-    if s.buyer == p:
-        put_bits(o + k, s.discards)
-    k += 44
-    o[k + s.turnup] = 1.0; k += 44
-    for q in range(3):
-        put_bits(o + k, s.played[q]); k += 44
-    k += put_trick_cards(o + k, &s.cur, 3, 44)
-    for q in range(3):
-        put_bits(o + k, s.shown[q]); k += 44
-    o[k + s.phase] = 1.0; k += 6
-    if s.phase != GL_PH_END:
-        o[k + s.turn] = 1.0
-    k += 3
-    o[k + s.dealer] = 1.0; k += 3
-    o[k + p] = 1.0; k += 3
-    # auction
-    o[k] = s.high / 100.0; k += 1
-    o[k + s.high_bidder] = 1.0; k += 3
-    for q in range(3):
-        o[k + 3 * q + s.pass_rank[q]] = 1.0
-    k += 9
-    for q in range(3):
-        o[k + q] = s.last_bid[q] / 100.0
-    k += 3
-    if s.buyer >= 0:
-        o[k + s.buyer] = 1.0
-    k += 3
-    o[k] = s.ndiscard / 7.0; k += 1
-    o[k] = s.took; k += 1
-    # vie
-    o[k] = s.vie_open
-    o[k + 1] = s.open_acted / 3.0
-    o[k + 2] = s.vied
-    o[k + 3] = s.revies / 4.0
-    o[k + 4] = s.stake / 100.0
-    o[k + 5] = s.base / 100.0
-    k += 6
-    for q in range(3):
-        o[k + q] = s.committed[q] / 100.0
-        o[k + 3 + q] = s.owe[q] / 100.0
-        o[k + 6 + q] = (s.folded >> q) & 1
-        o[k + 9 + q] = (s.checked >> q) & 1
-    k += 12
-    for i in range(3):
-        if s.pending[i] >= 0 and i < s.npend:
-            o[k + 3 * i + s.pending[i]] = 1.0
-    k += 9
-    o[k] = s.showdown; k += 1
-    for q in range(3):
-        if s.ruff_suit[q] >= 0:
-            o[k + 5 * q + s.ruff_suit[q]] = 1.0
-    k += 15
-    for q in range(3):
-        if s.ruff[q] >= 0:
-            o[k + q] = s.ruff[q] / 100.0
-    k += 3
-    o[k] = s.dead / 10.0; k += 1
-    # declarations
-    for q in range(3):
-        for r in range(4):
-            if (s.declared[q] >> r) & 1:
-                o[k + 4 * q + r] = 1.0
-                o[k + 12 + 4 * q + r] = s.set_count[q][r] / 4.0
-    k += 24
-    for q in range(3):
-        o[k + q] = (s.decl_done >> q) & 1
-    k += 3
-    # play
-    for q in range(3):
-        o[k + q] = s.tricks[q] / 12.0
-    k += 3
-    o[k] = s.tricks_done / 12.0; k += 1
-    if s.phase == GL_PH_PLAY:
-        o[k + s.cur.leader] = 1.0
-    k += 3
-    for r in range(5):
-        for q in range(3):
-            o[k + 3 * r + q] = s.part[r][q] / 100.0
-    k += 15
-    for q in range(3):
-        o[k + q] = s.chips[q] / <float>(c.starting_chips if c.starting_chips > 0 else 1)
-    k += 3
-    o[k] = s.deal_no / <float>c.num_deals; k += 1
-
-ctypedef struct WorldCtx:
-    const GLState* s
-    const GLConfig* c
-    int p                    # the observer
-
-cdef bint consistent(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
-    """World check of the resample policy (constraints that are not per card; the per-card ones
-    are the `allowed` masks, see gl_resample): each showdown ruff value and suit stays, and with
-    automatic declarations each seat holds exactly the gleeks/mournivals it declared."""
-    cdef const WorldCtx* x = <const WorldCtx*>ctx
-    cdef const GLState* s = x.s
-    cdef uint64_t full[3]
-    cdef int q, i, suit, v
-    cdef int8_t cnt[4]
-    for q in range(3):
-        full[q] = s.hand[q] & s.shown[q] | s.played[q]
-    for i in range(n):
-        if dest[i] < 3:
-            full[dest[i]] |= bit(cards[i])
-    for q in range(3):
-        if q == x.p:
-            continue
-        if s.ruff[q] >= 0:
-            v = ruff_value(full[q], &suit)
-            if v != s.ruff[q] or suit != s.ruff_suit[q]:
-                return False
-        if (s.phase == GL_PH_PLAY or s.phase == GL_PH_END) and not x.c.optional_decl:
-            if hand_sets(full[q], cnt) != s.declared[q]:
-                return False
-    return True
-
-cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal the cards p cannot see with the core resample policy: the other seats' unshown
-    cards (zones 0..2), the stock until taken (zone 3) and the buyer's discards unless p is the
-    buyer (zone 4), each zone keeping its size. Per-card constraints (`allowed`): suits shown
-    void in play, the rest of a suit fully revealed at the ruff showdown, the fourth card of a
-    declared gleek. World check (`consistent`): showdown ruff values and suits, and with
-    automatic declarations the exact sets. Returns 0 when no consistent world is found (never
-    the true cards, never a world that breaks a constraint); the deal stream is replaced so
-    later deals of a match are not leaked."""
-    cdef GLState* s = <GLState*>st
-    cdef const GLConfig* c = <const GLConfig*>cfg
-    cdef uint64_t unknown = 0
-    cdef int need[5]
-    cdef uint64_t newh[5]
-    cdef uint64_t forbid[5]
-    cdef int q, t, z, r
-    cdef WorldCtx x
-    for z in range(5):
-        need[z] = 0
-        forbid[z] = 0
-    for q in range(3):
-        if q != p:
-            unknown |= s.hand[q] & ~s.shown[q]
-            need[q] = cs_popcount(s.hand[q] & ~s.shown[q])
-            for t in range(4):
-                if (s.void_suits[q] >> t) & 1:
-                    forbid[q] |= suit_mask(t)
-            if 0 <= s.ruff_suit[q] < 4:
-                forbid[q] |= suit_mask(s.ruff_suit[q])
-            for r in range(4):
-                if (s.declared[q] >> r) & 1:
-                    forbid[q] |= rank_cards(GL_RANK_ACE - r)
-    unknown |= s.stock
-    need[3] = cs_popcount(s.stock)
-    if s.buyer != p:
-        unknown |= s.discards
-        need[4] = cs_popcount(s.discards)
-    x.s = s
-    x.c = c
-    x.p = p
-    if not resample_masks(unknown, need, forbid, 5, newh, rng, consistent, &x, RESAMPLE_EXACT_TRIES,
-                          RESAMPLE_CONSTRAINED_TRIES):
-        return 0                                 # no consistent world found: say so
-    for q in range(3):
-        if q != p:
-            s.hand[q] = newh[q] | (s.hand[q] & s.shown[q])
-            if s.phase >= GL_PH_VIE:
-                s.kept[q] = s.hand[q] | s.played[q]
-            if s.phase == GL_PH_DECLARE and not ((s.decl_done >> q) & 1):
-                s.sets[q] = hand_sets(s.hand[q], s.set_count[q])
-    s.stock = newh[3]
-    if s.buyer != p:
-        s.discards = newh[4]
-    s.rng = rng[0]
-    rng_next(&s.rng)
-    return 1

@@ -1,8 +1,10 @@
-# Joffre Whist: the state struct (config, card and bid rules live in _joffre_whist_rules.pxd).
+# Joffre Whist: the state struct and the state machine's entry points (config, card and bid
+# rules live in _rules.pxd).
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport TrickRecord
-from cardsim.games._joffre_whist_rules cimport JWConfig
+from cardsim.core._actions cimport ActionSet
+from cardsim.games.joffre_whist._rules cimport JWConfig
 
 cdef enum:
     JW_PH_AUCTION = 0
@@ -49,3 +51,15 @@ ctypedef struct JWState:
     int16_t deal_no          # deals completed in this match
     int32_t score[2]         # cumulative team points (NS, EW)
     int32_t deal_pts[2]      # points of the last scored deal (NS, EW)
+
+
+# the state machine (_state.pyx): vt.init / current_player / legal / apply / is_terminal /
+# returns / metrics, and the deal step the scenario builder reuses
+cdef void deal_cards(JWState* s) noexcept nogil
+cdef void jw_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int jw_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint jw_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
+cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void jw_metrics(const void* st, const void* cfg, double* out) noexcept nogil

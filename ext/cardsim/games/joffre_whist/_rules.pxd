@@ -1,7 +1,7 @@
 # Joffre Whist, pure rules (docs/rules/joffre_whist.md §2-§6): card identities, the action and bid
 # layout, the config, and the rule kernels on cards and config only (no state struct): bids and
 # their ranking, the TA length rule, the follow rule, the trick winner (inline: hot) and the
-# deal's score (jw_score, in _joffre_whist_rules.pyx with the card notation and the oracles).
+# deal's score (jw_score, in _rules.pyx with the oracles' entry points).
 #
 # Card identity: suit*13 + rank, suits S H D C (0..3), rank 0 = '2' .. 12 = 'A'.
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint64_t

@@ -1,0 +1,78 @@
+"""Gleek, the greedy agent (vt.greedy): passes in the auction (eldest's 12 is forced), discards the
+cards it values least, vies on its ruff value, declares every set, and plays master cards, long
+suits and cheapest winners (the face's docstring has the full description)."""
+from cardsim.core._types cimport uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
+from cardsim.core._rng cimport Rng
+from cardsim.core._actions cimport ActionSet, as_has, as_first
+from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
+from cardsim.games.gleek._rules cimport rank_cards, card_suit, card_rank, winning_card, ruff_value
+from cardsim.games.gleek._state cimport *
+
+
+cdef inline int lowest_card(uint64_t m, int trump) noexcept nogil:
+    """Lowest card of m by rank, non-trumps before trumps."""
+    return lowest_by_rank(m, 11, trump)
+
+cdef int keep_value(uint64_t hand, int cd, int trump) noexcept nogil:
+    cdef int r = card_rank(cd), v = r
+    if card_suit(cd) == trump:
+        v += 100
+    if r >= 7 and cs_popcount(hand & rank_cards(r)) >= 3:
+        v += 60
+    if r == 10:
+        v += 30
+    return v
+
+cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, cd, n = s.cur.n
+    cdef uint64_t m = legal.w[0], gone, tm
+    gone = s.played[0] | s.played[1] | s.played[2] | card_bit(s.turnup)
+    if s.buyer == p:
+        gone |= s.discards
+    if n == 0:
+        cd = master_card(m, ~gone & ~s.hand[p], 11, s.trump)
+        if cd >= 0:
+            return cd
+        return long_suit_lead(m, 11, s.trump)
+    tm = 0
+    for cd in range(n):
+        tm |= card_bit(s.cur.card[s.cur.order[cd]])
+    cd = lowest_card(plain_beaters(m, winning_card(tm, s.led, s.trump), 11, s.trump), s.trump)
+    if cd >= 0:
+        return cd
+    return lowest_card(m, s.trump)
+
+cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    cdef const GLState* s = <const GLState*>st
+    cdef int p = s.turn, suit, v, cd, bv, best
+    cdef uint64_t tmp
+    if s.phase == GL_PH_PLAY:
+        return greedy_play(s, legal)
+    if s.phase == GL_PH_AUCTION:
+        return GL_PASS
+    if s.phase == GL_PH_EXCHANGE:
+        best = -1
+        bv = 1 << 30
+        tmp = s.hand[p]
+        while tmp:
+            cd = bit_low(tmp)
+            tmp &= tmp - 1
+            v = keep_value(s.hand[p], cd, s.trump)
+            if v < bv:
+                bv = v
+                best = cd
+        return best
+    if s.phase == GL_PH_VIE:
+        v = ruff_value(s.hand[p], &suit)
+        if s.vie_open:
+            return GL_VIE if v >= 45 else GL_PASS
+        if v >= 55 and as_has(legal, GL_REVIE):
+            return GL_REVIE
+        return GL_SEE if v >= 42 else GL_PASS
+    if s.phase == GL_PH_DECLARE:
+        for v in range(4):
+            if as_has(legal, GL_DECLARE0 + v):
+                return GL_DECLARE0 + v
+        return GL_DONE
+    return as_first(legal, 1)

@@ -1,0 +1,5 @@
+# Gleek: observation (vt.observe) and resample (vt.resample).
+from cardsim.core._rng cimport Rng
+
+cdef void gl_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
+cdef int gl_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil

@@ -1,0 +1,104 @@
+"""Joffre Whist, the greedy agent (vt.greedy): bids the cheapest legal plain-suit or NT contract its
+estimate reaches, doubles with quick tricks against a high contract, and plays master cards,
+trumps, long suits and cheapest winners (the face's docstring has the full description)."""
+from cardsim.core._types cimport int8_t, uint64_t
+from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
+from cardsim.core._trick cimport trick_cards, trick_seat_of
+from cardsim.core._bits cimport cs_popcount, bit_high
+from cardsim.core._rng cimport Rng
+from cardsim.core._actions cimport ActionSet, as_has, as_first
+
+from cardsim.games.joffre_whist._rules cimport (JWConfig, JW_PASS, JW_DOUBLE, JW_BID0, JW_NT,
+                                                suit_mask, card_rank, strain_suit, bid_decode, row,
+                                                jw_trick_winner)
+from cardsim.games.joffre_whist._state cimport JWState, JW_PH_AUCTION
+
+
+cdef double quick_tricks(uint64_t hand, int suit) noexcept nogil:
+    cdef uint64_t h = (hand & suit_mask(suit)) >> (13 * suit)
+    cdef int n = cs_popcount(h)
+    cdef double q = 0.0
+    if h & (1 << 12):
+        q += 1.0
+    if h & (1 << 11) and n >= 2:
+        q += 0.7 if h & (1 << 12) else 0.5
+    if h & (1 << 10) and n >= 3:
+        q += 0.3
+    return q
+
+cdef int greedy_bid(const JWState* s, const JWConfig* c, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, suit, strain, lvl, bi, best = -1, target, hl
+    cdef double base = 0.0, est, best_val = -1.0, val
+    cdef int lens[4]
+    for suit in range(4):
+        base += quick_tricks(s.hand[p], suit)
+        lens[suit] = cs_popcount(s.hand[p] & suit_mask(suit))
+    for strain in range(5):
+        if strain == JW_NT:
+            est = base + 3.0
+            for suit in range(4):
+                if lens[suit] < 2:
+                    est -= 1.0
+        else:
+            suit = strain_suit(strain)
+            est = base + 3.0 + 0.9 * (lens[suit] - 3 if lens[suit] > 3 else 0)
+            if lens[suit] < 4:
+                est -= 1.0
+        target = <int>est - 6
+        if target < 1:
+            continue
+        if target > 7:
+            target = 7
+        for lvl in range(1, target + 1):
+            bi = strain * 7 + lvl - 1
+            if as_has(legal, JW_BID0 + bi):
+                val = row(c, strain, lvl) + 0.1 * lvl
+                if val > best_val:
+                    best_val = val
+                    best = JW_BID0 + bi
+                break
+    if best >= 0:
+        return best
+    if as_has(legal, JW_DOUBLE):
+        bid_decode(s.high, &lvl, &strain, &hl)
+        if lvl >= 3 and base >= 3.0:
+            return JW_DOUBLE
+    if as_has(legal, JW_PASS):
+        return JW_PASS
+    return as_first(legal, 3)
+
+cdef inline int lowest_card(uint64_t m, int trump) noexcept nogil:
+    """Lowest card of m by rank, non-trumps before trumps."""
+    return lowest_by_rank(m, 13, trump)
+
+cdef int greedy_play(const JWState* s, const ActionSet* legal) noexcept nogil:
+    cdef int p = s.turn, i, c, w
+    cdef uint64_t m = legal.w[0], gone = 0, trumps
+    cdef int8_t cards[4]
+    cdef int n = s.cur.n
+    for i in range(4):
+        gone |= s.played[i]
+    if n == 0:
+        # a master card: the highest unplayed card of its suit
+        c = master_card(m, ~gone & ~s.hand[p], 13, s.trump)
+        if c >= 0:
+            return c
+        trumps = m & suit_mask(s.trump) if s.trump >= 0 else 0
+        if trumps and ((s.declarer ^ p) & 1) == 0 and cs_popcount(trumps) >= 3:
+            return bit_high(trumps)
+        return long_suit_lead(m, 13, s.trump)
+    trick_cards(&s.cur, cards)
+    w = jw_trick_winner(cards, n, s.trump)
+    if trick_seat_of(&s.cur, w) == ((p + 2) & 3) and (n == 3 or card_rank(cards[w]) >= 10):
+        return lowest_card(m, s.trump)
+    c = lowest_card(plain_beaters(m, cards[w], 13, s.trump), s.trump)   # cheapest winning card
+    if c >= 0:
+        return c
+    return lowest_card(m, s.trump)
+
+cdef int jw_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    cdef const JWState* s = <const JWState*>st
+    if s.phase == JW_PH_AUCTION:
+        return greedy_bid(s, <const JWConfig*>cfg, legal)
+    return greedy_play(s, legal)
+

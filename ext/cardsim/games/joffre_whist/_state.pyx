@@ -1,0 +1,290 @@
+"""Joffre Whist, the state machine (docs/rules/joffre_whist.md §1-§6): the deal (§3), the auction
+(§4: bids, doubles, passes, throw-ins and the D14 pass-out), the play (§5: the TA lead rule, the
+public voids a play reveals, tricks closed with core trick_close) and the hand-off to the score
+(jw_score in _rules), the returns and the metrics. The game itself, its decisions, action space
+and returns are described in the face, `cardsim.games.joffre_whist`."""
+from libc.string cimport memset
+from cardsim.core._types cimport card_t, int32_t, uint64_t
+from cardsim.core._deal cimport shuffled_pack, deal_round_robin
+from cardsim.core._trick cimport trick_reset, trick_start, trick_add, trick_done, trick_close
+from cardsim.core._bits cimport cs_popcount, bit_high, card_bit
+from cardsim.core._rng cimport Rng, rng_below
+from cardsim.core._actions cimport ActionSet, as_add, as_add_range
+
+from cardsim.games.joffre_whist._rules cimport (JWConfig, JW_NUM_ACTIONS, JW_PASS, JW_DOUBLE, JW_BID0,
+                                                JW_TA, JW_JTA, suit_mask, card_suit, strain_suit,
+                                                ta_length_ok, bid_rank, first_bid_of_rank, bid_decode,
+                                                jw_follow_mask, jw_score)
+
+# TA_BITS[s]: the action-set words holding the 7 TA bids naming suit s (actions 89 + 4l + s)
+cdef uint64_t TA_BITS[4][3]
+for _s in range(4):
+    TA_BITS[_s][0] = TA_BITS[_s][1] = TA_BITS[_s][2] = 0
+    for _l in range(7):
+        _a = JW_BID0 + 35 + 4 * _l + _s
+        TA_BITS[_s][_a // 64] |= (<uint64_t>1) << (_a % 64)
+
+
+cdef void deal_cards(JWState* s) noexcept nogil:
+    """Shuffle (Fisher-Yates on the deal stream) and deal one card at a time clockwise from
+    next(dealer) (§3); reset everything of the previous deal."""
+    cdef card_t perm[52]
+    cdef int i
+    shuffled_pack(perm, 52, &s.rng)
+    for i in range(4):
+        s.hand[i] = 0
+        s.won[i] = 0
+        s.played[i] = 0
+        s.tricks[i] = 0
+        s.dbl_at[i] = -1
+        s.pass_at[i] = -2
+        s.void_suits[i] = 0
+        s.ta_suits[i] = 0
+    deal_round_robin(perm, 52, s.hand, 4, s.dealer + 1, 1)
+    memset(s.card_trick, -1, sizeof(s.card_trick))
+    memset(s.bid_by, -1, sizeof(s.bid_by))
+    s.trick_mask = 0
+    s.led = -1
+    s.high = -1
+    s.high_bidder = -1
+    s.doubled = 0
+    s.doubler = -1
+    s.passed = 0
+    s.has_doubled = 0
+    s.phase = JW_PH_AUCTION
+    s.turn = (s.dealer + 1) & 3
+    trick_reset(&s.cur)
+    s.tricks_done = 0
+    s.declarer = -1
+    s.level = 0
+    s.strain = -1
+    s.named = -1
+    s.trump = -1
+    s.trump_cards = 0
+    s.cdoubled = 0
+    s.ta_count = 0
+
+cdef void jw_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
+    cdef JWState* s = <JWState*>st
+    memset(s, 0, sizeof(JWState))
+    s.rng = rng[0]
+    s.dealer = rng_below(&s.rng, 4)          # first dealer random (§1)
+    s.made = -1
+    s.joffre_team = -1
+    deal_cards(s)
+
+cdef int jw_current_player(const void* st, const void* cfg) noexcept nogil:
+    cdef const JWState* s = <const JWState*>st
+    return -1 if s.phase == JW_PH_END else s.turn
+
+cdef bint jw_is_terminal(const void* st, const void* cfg) noexcept nogil:
+    return (<const JWState*>st).phase == JW_PH_END
+
+cdef uint64_t play_mask(const JWState* s) noexcept nogil:
+    """Legal cards of the seat to act in the play phase (§5), incl. the TA lead rule."""
+    cdef uint64_t h = s.hand[s.turn]
+    cdef uint64_t t
+    if s.cur.n == 0:
+        if (s.strain == JW_TA and s.turn == ((s.declarer + 2) & 3) and s.ta_count < 3):
+            t = h & s.trump_cards
+            if t:
+                return t
+        return h
+    return jw_follow_mask(h, s.led, s.trump_cards)
+
+cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    cdef const JWState* s = <const JWState*>st
+    cdef const JWConfig* c = <const JWConfig*>cfg
+    cdef uint64_t m
+    cdef int p, lo, a, suit, lvl, n
+    out.w[0] = 0
+    out.w[1] = 0
+    out.w[2] = 0
+    if s.phase == JW_PH_PLAY:
+        m = play_mask(s)
+        out.w[0] = m
+        return cs_popcount(m)
+    if s.phase != JW_PH_AUCTION:
+        return 0
+    p = s.turn
+    n = 0
+    # PASS: always, unless the dealer-must-bid option forces the last player to bid
+    if not (c.dealer_bids and s.high < 0 and cs_popcount(s.passed) == 3):
+        as_add(out, JW_PASS)
+        n += 1
+    if (s.high >= 0 and not s.doubled and ((s.high_bidder ^ p) & 1)
+            and not (s.has_doubled >> p) & 1):
+        as_add(out, JW_DOUBLE)
+        n += 1
+    lo = 0 if s.high < 0 else first_bid_of_rank(bid_rank(s.high) + 1)
+    # every bid from lo up is higher (bid ids are in rank order): set the range word by word,
+    # then drop the TA bids of suits p holds fewer than 4 cards of (§4, D6)
+    as_add_range(out, JW_BID0 + lo, JW_NUM_ACTIONS)
+    if not c.ta_any_suit:
+        for suit in range(4):
+            if not ta_length_ok(s.hand[p], suit):
+                out.w[1] &= ~TA_BITS[suit][1]
+                out.w[2] &= ~TA_BITS[suit][2]
+    return cs_popcount(out.w[0]) + cs_popcount(out.w[1]) + cs_popcount(out.w[2])
+
+cdef inline int next_active(const JWState* s, int p) noexcept nogil:
+    cdef int i
+    for i in range(1, 5):
+        if not (s.passed >> ((p + i) & 3)) & 1:
+            return (p + i) & 3
+    return p
+
+cdef void start_play(JWState* s, int declarer) noexcept nogil:
+    cdef int lvl, strain, named
+    bid_decode(s.high, &lvl, &strain, &named)
+    s.declarer = declarer
+    s.level = lvl
+    s.strain = strain
+    s.named = named
+    s.trump = named if strain >= JW_TA else strain_suit(strain)
+    s.trump_cards = suit_mask(s.trump) if s.trump >= 0 else 0
+    s.cdoubled = s.doubled
+    s.phase = JW_PH_PLAY
+    if strain == JW_JTA:                       # opening leader (§5, D7)
+        trick_start(&s.cur, (declarer + 1) & 3, 4)
+    elif strain == JW_TA:
+        trick_start(&s.cur, (declarer + 2) & 3, 4)
+    else:
+        trick_start(&s.cur, declarer, 4)
+    s.turn = s.cur.leader
+
+cdef void finish_deal(JWState* s, const JWConfig* c) noexcept nogil:
+    cdef int32_t pts[2]
+    jw_score(c, s.won, s.tricks, s.declarer, s.level, s.strain, s.named, s.cdoubled, pts,
+             &s.made, &s.joffre_team)
+    s.deal_pts[0] = pts[0]
+    s.deal_pts[1] = pts[1]
+    s.score[0] += pts[0]
+    s.score[1] += pts[1]
+    next_deal(s, c)
+
+cdef void next_deal(JWState* s, const JWConfig* c) noexcept nogil:
+    """A deal is over (played, or passed out): the next deal of a match, or the end."""
+    s.deal_no += 1
+    if c.match and s.deal_no < c.num_deals:
+        s.redeals = 0
+        s.dealer = (s.dealer + 1) & 3          # deal passes to the left (§1)
+        deal_cards(s)
+    else:
+        s.phase = JW_PH_END
+
+cdef void pass_out(JWState* s, const JWConfig* c) noexcept nogil:
+    """All passed once more after max_redeals throw-ins (D14): the deal is passed out, scored
+    0-0, and counts as a deal of the match."""
+    s.deal_pts[0] = 0
+    s.deal_pts[1] = 0
+    s.made = -1
+    s.joffre_team = -1
+    next_deal(s, c)                             # no contract: declarer stays -1
+
+cdef void apply_auction(JWState* s, const JWConfig* c, int a) noexcept nogil:
+    cdef int p = s.turn
+    cdef int remaining
+    if a == JW_PASS:
+        s.passed |= 1 << p
+        s.pass_at[p] = s.high
+    elif a == JW_DOUBLE:
+        s.doubled = 1
+        s.doubler = p
+        s.has_doubled |= 1 << p
+        s.dbl_at[p] = s.high
+    else:
+        s.high = a - JW_BID0
+        s.high_bidder = p
+        s.doubled = 0
+        s.doubler = -1
+        s.bid_by[s.high] = p
+        if 35 <= s.high < 63:
+            s.ta_suits[p] |= 1 << ((s.high - 35) % 4)
+    remaining = 4 - cs_popcount(s.passed)
+    if s.high >= 0 and remaining == 1:
+        start_play(s, next_active(s, p) if (s.passed >> p) & 1 else p)
+    elif remaining == 0 and s.redeals >= c.max_redeals:
+        pass_out(s, c)                          # the cap on throw-ins (D14)
+    elif remaining == 0:                        # all passed, no bid: throw-in (D10)
+        s.throw_ins += 1
+        s.redeals += 1
+        s.dealer = (s.dealer + 1) & 3
+        deal_cards(s)
+    else:
+        s.turn = next_active(s, p)
+
+cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    """Play one card (§5). Tracks the public voids a play reveals (a follower off suit is void in
+    the led suit, and in trumps too if he did not trump; the TA partner leading a side suit while
+    trump leads are owed holds no trump). A full trick goes to the highest trump, else the
+    highest card of the led suit: within a suit a higher rank is a higher bit, so the winner is
+    the top bit of the trick's trumps, else of its led-suit cards."""
+    cdef int p = s.turn
+    cdef uint64_t b = card_bit(card)
+    cdef int suit = card_suit(card), w, i, top, pos
+    cdef uint64_t m
+    if s.cur.n == 0:
+        s.led = suit
+        if (s.strain == JW_TA and p == ((s.declarer + 2) & 3) and s.ta_count < 3):
+            if suit == s.trump:
+                s.ta_count += 1
+            else:
+                s.void_suits[p] |= 1 << s.trump
+    elif suit != s.led:
+        s.void_suits[p] |= 1 << s.led
+        if s.trump >= 0 and suit != s.trump:
+            s.void_suits[p] |= 1 << s.trump
+    s.hand[p] &= ~b
+    s.played[p] |= b
+    s.card_trick[card] = s.tricks_done
+    trick_add(&s.cur, p, card)
+    s.trick_mask |= b
+    if not trick_done(&s.cur):
+        s.turn = (p + 1) & 3
+        return
+    m = s.trick_mask & s.trump_cards
+    if m == 0:
+        m = s.trick_mask & suit_mask(s.led)
+    top = bit_high(m)
+    pos = 0
+    for i in range(4):
+        if s.cur.card[s.cur.order[i]] == top:
+            pos = i
+    w = trick_close(&s.cur, pos)               # the next trick is led by the winner
+    s.won[w] |= s.trick_mask
+    s.trick_mask = 0
+    s.led = -1
+    s.tricks[w] += 1
+    s.tricks_done += 1
+    s.turn = w
+    if s.tricks_done == 13:
+        finish_deal(s, c)
+
+cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil:
+    cdef JWState* s = <JWState*>st
+    if s.phase == JW_PH_PLAY:
+        apply_play(s, <const JWConfig*>cfg, a)
+    elif s.phase == JW_PH_AUCTION:
+        apply_auction(s, <const JWConfig*>cfg, a)
+
+cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const JWState* s = <const JWState*>st
+    cdef int p
+    for p in range(4):
+        out[p] = <double>(s.score[p & 1] - s.score[1 - (p & 1)])
+
+cdef void jw_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const JWState* s = <const JWState*>st
+    cdef int T = s.declarer & 1
+    out[0] = s.declarer
+    out[1] = s.strain
+    out[2] = s.level
+    out[3] = s.cdoubled
+    out[4] = s.made
+    out[5] = (s.tricks[T] + s.tricks[T + 2]) if s.declarer >= 0 else -1
+    out[6] = s.score[0]
+    out[7] = s.score[1]
+    out[8] = s.joffre_team
+    out[9] = s.throw_ins
+
