@@ -1,5 +1,6 @@
 """Basra: what a seat sees — the observation vector and the resample of the hidden cards
-(docs/rules/basra.md; the layout of the observation is given in the `_basra` module docstring).
+(docs/rules/basra.md; the observation's blocks are INFO.observation, their offsets the
+OBS_<BLOCK> constants of the generated `_layout.pxd`).
 
 Hidden from a seat: the other hands, the stock's order, buried J/♦7 cards' places inside their
 public span of the stock, and the peeked bottom card unless the seat saw it. `ba_resample` draws
@@ -12,57 +13,57 @@ from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._deal cimport shuffle
 from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
-from cardsim.games._basra_rules cimport BasraConfig, BA_D7, ba_jacks, bit, side_of, is_sweeper
-from cardsim.games._basra cimport BasraState, BA_PH_CHOOSE, BA_PH_END, chosen_of
+from cardsim.games.basra._rules cimport BasraConfig, BA_D7, ba_jacks, bit, side_of, is_sweeper
+from cardsim.games.basra._state cimport BasraState, BA_PH_CHOOSE, BA_PH_END, chosen_of
+from cardsim.games.basra._layout cimport (
+    OBS_HAND, OBS_FLOOR, OBS_PLAYED, OBS_PILES, OBS_BURIED, OBS_PEEK, OBS_PENDING, OBS_CHOSEN, OBS_DOUBLED,
+    OBS_HAND_SIZES, OBS_STOCK, OBS_BASRA_POINTS, OBS_BASRAS, OBS_GAME_POINTS, OBS_TOTAL_POINTS, OBS_GAMES_WON,
+    OBS_CARRY, OBS_LAST_CAPTURER, OBS_DEALER, OBS_TO_ACT, OBS_OBSERVER, OBS_PHASE, OBS_LADDER, OBS_DEALS,
+    OBS_DEAL_POINTS)
 
 cdef inline bint sees_peek(const BasraState* s, const BasraConfig* c, int p) noexcept nogil:
     return s.peek >= 0 and (c.cut_peek == 1 or (c.cut_peek == 0 and p == s.dealer))
 
 cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
+    """Write p's observation at the OBS_<BLOCK> offsets of _layout (blocks: INFO.observation)."""
     cdef const BasraState* s = <const BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
-    cdef int q, k = 0
+    cdef int q
     cdef uint64_t dbl = 0
-    put_bits(o + k, s.hand[p]); k += 52
-    put_bits(o + k, s.floor); k += 52
+    put_bits(o + OBS_HAND, s.hand[p])
+    put_bits(o + OBS_FLOOR, s.floor)
     for q in range(4):
-        put_bits(o + k, s.played[q]); k += 52
+        put_bits(o + OBS_PLAYED + 52 * q, s.played[q])
     for q in range(4):
-        put_bits(o + k, s.pile[q]); k += 52
+        put_bits(o + OBS_PILES + 52 * q, s.pile[q])
         dbl |= s.doubled[q]
-    put_bits(o + k, s.buried); k += 52
+    put_bits(o + OBS_BURIED, s.buried)
     if sees_peek(s, c, p):
-        o[k + s.peek] = 1.0
-    k += 52
+        o[OBS_PEEK + s.peek] = 1.0
     if s.phase == BA_PH_CHOOSE:
-        o[k + s.choice.target] = 1.0
-    k += 52
-    put_bits(o + k, chosen_of(s)); k += 52
-    put_bits(o + k, dbl); k += 52
+        o[OBS_PENDING + s.choice.target] = 1.0
+    put_bits(o + OBS_CHOSEN, chosen_of(s))
+    put_bits(o + OBS_DOUBLED, dbl)
     for q in range(4):
-        o[k + q] = cs_popcount(s.hand[q]) / 6.0
-    k += 4
-    o[k] = s.nstock / 52.0; k += 1
+        o[OBS_HAND_SIZES + q] = cs_popcount(s.hand[q]) / 6.0
+    o[OBS_STOCK] = s.nstock / 52.0
     for q in range(4):
-        o[k + q] = s.basra_half[q] / 40.0
-        o[k + 4 + q] = s.nbasra[q] / 5.0
-        o[k + 8 + q] = s.cum_half[q] / 200.0
-        o[k + 12 + q] = s.total_half[q] / 200.0
-        o[k + 16 + q] = s.games_won[q] / 3.0
-    k += 20
-    o[k] = s.carry / 3.0; k += 1
-    o[k + (s.last_capturer if s.last_capturer >= 0 else 4)] = 1.0; k += 5
-    o[k + s.dealer] = 1.0; k += 4
+        o[OBS_BASRA_POINTS + q] = s.basra_half[q] / 40.0
+        o[OBS_BASRAS + q] = s.nbasra[q] / 5.0
+        o[OBS_GAME_POINTS + q] = s.cum_half[q] / 200.0
+        o[OBS_TOTAL_POINTS + q] = s.total_half[q] / 200.0
+        o[OBS_GAMES_WON + q] = s.games_won[q] / 3.0
+    o[OBS_CARRY] = s.carry / 3.0
+    o[OBS_LAST_CAPTURER + (s.last_capturer if s.last_capturer >= 0 else 4)] = 1.0
+    o[OBS_DEALER + s.dealer] = 1.0
     if s.phase != BA_PH_END:
-        o[k + s.turn] = 1.0
-    k += 4
-    o[k + p] = 1.0; k += 4
-    o[k + s.phase] = 1.0; k += 3
-    o[k + s.last_target] = 1.0; k += 3
-    o[k] = s.deal_no / 10.0; k += 1
+        o[OBS_TO_ACT + s.turn] = 1.0
+    o[OBS_OBSERVER + p] = 1.0
+    o[OBS_PHASE + s.phase] = 1.0
+    o[OBS_LADDER + s.last_target] = 1.0
+    o[OBS_DEALS] = s.deal_no / 10.0
     for q in range(4):
-        o[k + q] = s.deal_half[q] / 200.0
-    k += 4
+        o[OBS_DEAL_POINTS + q] = s.deal_half[q] / 200.0
 
 cdef inline int s0_size(const BasraConfig* c) noexcept nogil:
     """Cards in the stock right after floor cleaning ("S0"): each burial puts one card in and
