@@ -7,10 +7,10 @@ a J or ♦7 sweeper; a trail costs the trailed card's points + 0.5 and 3 more if
 card. Plays the best (lowest card id on ties); in the choose phase it steers to its best set.
 """
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
-from cardsim.games.basra._rules cimport BasraConfig, BA_MAXSETS, bit, is_sweeper, capture_sets, basra_points
+from cardsim.games.basra._rules cimport BasraConfig, BA_MAXSETS, is_sweeper, capture_sets, basra_points
 from cardsim.games.basra._state cimport BasraState, BA_PH_PLAY, BA_TAKE0, BA_COMMIT, chosen_of
 
 
@@ -19,7 +19,7 @@ cdef double play_value(const BasraState* s, const BasraConfig* c, int card, uint
     cdef uint64_t taken, m, rest
     cdef int k
     if S:
-        taken = S | bit(card)
+        taken = S | card_bit(card)
         m = taken
         while m:
             k = bit_low(m)

@@ -7,13 +7,12 @@ public span of the stock, and the peeked bottom card unless the seat saw it. `ba
 these consistently with what the observer knows through the core resample policy
 (`resample_zones`); it returns 0, never the true cards, when no consistent world is found.
 """
-from libc.string cimport memset, memmove
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t, card_t
-from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
-from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._deal cimport shuffle
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
-from cardsim.games.basra._rules cimport BasraConfig, BA_D7, ba_jacks, bit, side_of, is_sweeper
+from libc.string cimport memset
+from cardsim.core._types cimport uint8_t, uint32_t, uint64_t, card_t
+from cardsim.core._bits cimport cs_popcount, bit_low, put_bits, card_bit
+from cardsim.core._rng cimport Rng, rng_next
+from cardsim.core._resample cimport resample_zones, resample_rekey, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.games.basra._rules cimport BasraConfig
 from cardsim.games.basra._state cimport BasraState, BA_PH_CHOOSE, BA_PH_END, chosen_of
 from cardsim.games.basra._layout cimport (
     OBS_HAND, OBS_FLOOR, OBS_PLAYED, OBS_PILES, OBS_BURIED, OBS_PEEK, OBS_PENDING, OBS_CHOSEN, OBS_DOUBLED,
@@ -147,10 +146,10 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         if q != p:
             hidden |= s.hand[q]
     for i in range(s.nstock):
-        hidden |= bit(s.stock[i])
+        hidden |= card_bit(s.stock[i])
     located = s.buried & hidden
-    if seen and hidden & bit(s.peek):
-        located |= bit(s.peek)
+    if seen and hidden & card_bit(s.peek):
+        located |= card_bit(s.peek)
     public_span(s, c, False, &blo, &bhi)
     public_span(s, c, True, &plo, &phi)
     dealt = located != 0 and last_batches(s, c, bl, bh)
@@ -158,7 +157,7 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     memset(fixed, 0, sizeof(fixed))
     for i in range(s.nstock):
         k = s.stock[i]
-        if located & bit(k):
+        if located & card_bit(k):
             if k == s.peek and seen:
                 pinned = phi - plo == 1
             else:
@@ -208,7 +207,7 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         span_zones = 0
         if hi - lo == 1:                           # public place: pinned where it is
             for q in range(N):
-                if s.hand[q] & bit(k):
+                if s.hand[q] & card_bit(k):
                     span_zones = 1u << q
             if span_zones == 0:
                 span_zones = all_zones             # in the stock: fixed, not drawn
@@ -249,13 +248,13 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     for i in range(n):
         z = dest[i]
         if z < N:
-            s.hand[z] |= bit(cards[i])
+            s.hand[z] |= card_bit(cards[i])
         else:
             while fixed[room[z]]:
                 room[z] += 1
             s.stock[room[z]] = cards[i]
             room[z] += 1
-    if peek_pos >= 0 and not (s.buried & bit(s.stock[peek_pos])):
+    if peek_pos >= 0 and not (s.buried & card_bit(s.stock[peek_pos])):
         s.peek = s.stock[peek_pos]
     elif peek_pos >= 0 or peek_seat >= 0:
         # the card now at the old place is buried: take an unburied card from the same place
@@ -263,11 +262,11 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         cand = (s.hand[peek_seat] if peek_seat >= 0 else 0) & ~s.buried
         if cand == 0:
             for i in range(plo, phi if phi < s.nstock else s.nstock):
-                if not (s.buried & bit(s.stock[i])):
-                    cand |= bit(s.stock[i])
+                if not (s.buried & card_bit(s.stock[i])):
+                    cand |= card_bit(s.stock[i])
         if cand == 0:
             return 0
         s.peek = bit_low(cand)
-    s.rng = rng[0]
+    resample_rekey(&s.rng, rng)
     rng_next(&s.rng)
     return 1

@@ -50,10 +50,10 @@ cdef void gen_groups(CapCtx* x, const int8_t* vals, int start, int rem, uint64_t
             return
         if vals[i] == rem:
             if x.ngroups < MAXGROUPS:
-                x.groups[x.ngroups] = cur | bit(x.ids[i])
+                x.groups[x.ngroups] = cur | card_bit(x.ids[i])
                 x.ngroups += 1
         else:
-            gen_groups(x, vals, i + 1, rem - vals[i], cur | bit(x.ids[i]))
+            gen_groups(x, vals, i + 1, rem - vals[i], cur | card_bit(x.ids[i]))
 
 cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
     cdef int i
@@ -86,7 +86,7 @@ cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexc
     repeated states are searched once. Exact; `budget` only guards absurd floors."""
     cdef int k
     cdef uint64_t ns
-    while i < x.n and (covered & bit(x.ids[i])):
+    while i < x.n and (covered & card_bit(x.ids[i])):
         i += 1
     if i == x.n:
         add_union(x, covered)
@@ -97,7 +97,7 @@ cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexc
     for k in range(x.lo_start[i], x.lo_end[i]):
         if not (x.groups[k] & covered):
             gen_unions(x, i + 1, covered | x.groups[k], skipped)
-    ns = skipped | bit(x.ids[i])
+    ns = skipped | card_bit(x.ids[i])
     for k in range(x.hi_start[i], x.hi_start[i + 1]):      # a group left wholly uncovered ends
         if (x.groups[x.by_hi[k]] & ~ns) == 0:              # with card i (earlier ones were
             return                                         # checked when they were skipped)
@@ -130,7 +130,7 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
     every same-rank base; `capture_mode=maximum` keeps the largest only. Its search workspace
     (CapCtx, ~90 KB) lives in this frame only, so the common plays never touch it."""
     cdef int r = card >> 2, n = 0, i, k, v = r + 1, tot = 0, best
-    cdef uint64_t R = floor & (bit(4 * r) - 1), m          # numerals worth less than v
+    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m          # numerals worth less than v
     cdef int8_t vals[40]
     cdef CapCtx x
     x.nunions = 0
@@ -149,7 +149,7 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
         for i in range(k):
             x.lo_start[i] = x.ngroups
             if vals[i] < v:
-                gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
+                gen_groups(&x, vals, i + 1, v - vals[i], card_bit(x.ids[i]))
             x.lo_end[i] = x.ngroups
         if x.ngroups == 1:
             x.unions[0] = x.groups[0]

@@ -1,7 +1,7 @@
 """Basra: the thin glue between the engine and the kernels (docs/rules/basra.md).
 
-BasraSpec fills the config struct from the resolved options (cardsim.games.basra.build adds the
-derived card-point table `_card_half`), fills the vtable from `_state`, `_agent` and `_observe`,
+BasraSpec fills the config struct from the resolved options (the card-point table through
+info.card_half, the one derivation of it), fills the vtable from `_state`, `_agent` and `_observe`,
 installs the game, and holds the hooks that must read or write the state struct: strings, view,
 render, and the minimal struct setters the Python face's scenario builders call
 (`_deal_pack`, `_set_position`, `_set_scores`, `_game_end`). Validation, scenario argument
@@ -9,10 +9,10 @@ checking and card notation live in the face (`cardsim.games.basra`); the setters
 refuse what would write outside the struct.
 """
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport cs_popcount
+from cardsim.core._bits cimport cs_popcount, card_bit
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._engine cimport GameSpec, State
-from cardsim.games.basra._rules cimport BasraConfig, bit, game_end
+from cardsim.games.basra._rules cimport BasraConfig, game_end
 from cardsim.games.basra._state cimport (
     BasraState, BA_NUM_ACTIONS, BA_TAKE0, BA_COMMIT, BA_PH_PLAY, BA_PH_CHOOSE, chosen_of, deal_from_stock,
     ba_init, ba_current_player, ba_legal, ba_apply, ba_is_terminal, ba_returns, ba_metrics)
@@ -21,6 +21,7 @@ from cardsim.games.basra._observe cimport ba_observe, ba_resample
 from cardsim.games.basra._layout cimport OBS_SIZE
 
 from cardsim.errors import ConfigError, ParseError, short
+from cardsim.games.basra.info import card_half
 from cardsim.games.basra.notation import card_str, parse_card, mask_to_cards
 
 BA_TAKE0_ACTION = BA_TAKE0
@@ -30,7 +31,7 @@ BA_COMMIT_ACTION = BA_COMMIT
 cdef class BasraSpec(GameSpec):
     cdef BasraConfig c
 
-    def __init__(self, dict opts):
+    def __init__(self, dict opts, info):
         n = opts["players"]
         self.c.nplayers = n
         self.c.nsides = 2 if (n == 4 and opts["partnership"]) else n
@@ -50,7 +51,7 @@ cdef class BasraSpec(GameSpec):
         self.c.jack_lone_jack = opts["jack_on_lone_jack"]
         self.c.queen_lone_queen = opts["queen_on_lone_queen"]
         self.c.face_doubling = {"off": 0, "QKJ": 1, "J_only": 2}[opts["face_doubling"]]
-        table = opts["_card_half"]
+        table = card_half(opts)
         for k in range(52):
             self.c.card_half[k] = table[k]
         self.c.majority_half = 2 * opts["majority_points"]
@@ -72,12 +73,8 @@ cdef class BasraSpec(GameSpec):
         self.vt.resample = ba_resample
         self.vt.greedy = ba_greedy
         self.vt.metrics = ba_metrics
-        names = []
-        for sd in range(self.c.nsides):
-            names += [f"points_{sd}", f"cards_{sd}", f"basras_{sd}"]
-        self.install("basra", &self.c, n, BA_NUM_ACTIONS, sizeof(BasraState), OBS_SIZE,
-                     tuple(names) + ("majority_side", "carry", "winner", "deals"), "zero",
-                     {k: v for k, v in opts.items() if not k.startswith("_")})
+        self.install_game(info, &self.c, n, BA_NUM_ACTIONS, sizeof(BasraState), OBS_SIZE,
+                          {k: v for k, v in opts.items() if not k.startswith("_")})
 
     @property
     def num_sides(self):
@@ -130,11 +127,11 @@ cdef class BasraSpec(GameSpec):
             n += cs_popcount(st.hand[p]) + cs_popcount(st.pile[p])
             allm |= st.hand[p] | st.pile[p]
         for i in range(st.nstock):
-            allm |= bit(st.stock[i])
+            allm |= card_bit(st.stock[i])
         if st.phase == BA_PH_CHOOSE:
             n += 1
-            allm |= bit(st.choice.target)
-        return n if allm == bit(self.c.deck) - 1 else -n
+            allm |= card_bit(st.choice.target)
+        return n if allm == card_bit(self.c.deck) - 1 else -n
 
     def _view(self, State s):
         """A dict of the facts of the state (for tests and display; includes hidden ones)."""

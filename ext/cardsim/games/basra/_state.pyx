@@ -58,14 +58,14 @@ card. Plays the best (lowest card id on ties); in the choose phase it steers to 
 """
 from libc.string cimport memset, memmove
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_add
 from cardsim.core._hand cimport Hand
 from cardsim.core._deal cimport shuffled_pack, shuffle
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.games.basra._rules cimport (
-    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, bit, side_of, face_doubles, capture_sets, basra_points,
+    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, basra_points,
     score_deal, game_end)
 
 
@@ -102,7 +102,7 @@ cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
     for i in range(c.nplayers):
         p = (s.dealer + 1 + i) % c.nplayers
         for j in range(k):
-            s.hand[p] |= bit(draw(s))
+            s.hand[p] |= card_bit(draw(s))
 
 cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Deal a new deal from the ordered stock (§3): peek, hands, 4 floor cards, floor cleaning
@@ -123,15 +123,15 @@ cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     s.peek = s.stock[0]
     deal_hands(s, c, c.hand_size)
     for i in range(4):
-        s.floor |= bit(draw(s))
-    bad = ba_jacks | (bit(BA_D7) if c.d7_sweep else 0)
+        s.floor |= card_bit(draw(s))
+    bad = ba_jacks | (card_bit(BA_D7) if c.d7_sweep else 0)
     guard = 0
     while s.floor & bad and guard < 200:
         f = bit_low(s.floor & bad)
-        s.floor &= ~bit(f)
+        s.floor &= ~card_bit(f)
         bury(s, c, f)
-        s.buried |= bit(f)
-        s.floor |= bit(draw(s))
+        s.buried |= card_bit(f)
+        s.floor |= card_bit(draw(s))
         guard += 1
     s.turn = (s.dealer + 1) % c.nplayers
     s.phase = BA_PH_PLAY
@@ -202,9 +202,9 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
         if s.hand[i]:
             last = False
     if S == 0:
-        s.floor |= bit(card)
+        s.floor |= card_bit(card)
     else:
-        s.pile[side] |= S | bit(card)
+        s.pile[side] |= S | card_bit(card)
         s.floor &= ~S
         s.last_capturer = side
         if S == F:
@@ -213,7 +213,7 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
                 s.basra_half[side] += 2 * pts
                 s.nbasra[side] += 1
             if face_doubles(c, card, F):
-                s.doubled[side] |= F | bit(card)
+                s.doubled[side] |= F | card_bit(card)
     s.phase = BA_PH_PLAY
     staged_clear(&s.choice)
     for i in range(c.nplayers):
@@ -298,8 +298,8 @@ cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef Hand taken
     cdef int n, card
     if s.phase == BA_PH_PLAY:
-        s.hand[s.turn] &= ~bit(a)
-        s.played[s.turn] |= bit(a)
+        s.hand[s.turn] &= ~card_bit(a)
+        s.played[s.turn] |= card_bit(a)
         n = capture_sets(s.floor, a, c, sets)
         if n == 1:
             resolve_play(s, c, a, sets[0])

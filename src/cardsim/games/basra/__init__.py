@@ -25,14 +25,13 @@ import numpy as np
 from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.basra import _rules, _spec
-from cardsim.games.basra.info import (
-    CONFORMANCE_CONFIGS, OPTIONS, PRESET_HAND_SIZES, PRESETS, _TABLES, _half_table, _max_game_length,
-    _return_bounds)
+from cardsim.games.basra.info import INFO, PRESET_HAND_SIZES
 from cardsim.games.basra.notation import RANKS, SUITS, card_str, cards_to_mask, mask_to_cards, parse_card
 
-NAME = "basra"
-PLAYERS = (2, 3, 4)
-DEFAULT_PLAYERS = 4
+__doc__ += "\n" + INFO.layout_doc() + "\n"
+
+return_bounds = INFO.return_bounds
+max_game_length = INFO.max_game_length
 
 
 def build(opts: dict):
@@ -46,27 +45,7 @@ def build(opts: dict):
     if variant is not None and opts["hand_size"] not in PRESET_HAND_SIZES[variant]:
         raise ConfigError(f"basra: variant {short(variant)} is played with hand_size in "
                           f"{list(PRESET_HAND_SIZES[variant])}, got {opts['hand_size']}")
-    cp = opts["card_points"]
-    full = dict(opts)
-    full["_card_half"] = _half_table(_TABLES[cp] if isinstance(cp, str) else cp)
-    return _spec.BasraSpec(full)
-
-
-def _resolved(opts) -> dict:
-    """opts resolved and checked as cardsim.make resolves them (cardsim.game.resolved_options)."""
-    from cardsim.game import resolved_options
-
-    return resolved_options(NAME, opts)
-
-
-def return_bounds(opts: dict) -> tuple[float, float]:
-    """(lo, hi): exact-safe return bounds of a configuration (see info._return_bounds)."""
-    return _return_bounds(_resolved(opts))
-
-
-def max_game_length(opts: dict) -> int:
-    """Most actions of a deal / match (see info._max_game_length)."""
-    return _max_game_length(_resolved(opts))
+    return _spec.BasraSpec(opts, INFO)
 
 
 _SPECS: dict = {}
@@ -85,13 +64,13 @@ def _oracle_spec(variant, options):
     if key is not None and key in _SPECS:
         return _SPECS[key]
     if "players" in options:
-        spec = make(NAME, variant=variant, **options).spec
+        spec = make(INFO.name, variant=variant, **options).spec
     else:
         # the rule oracles do not depend on the table size; pick one the options allow
         try:
-            spec = make(NAME, variant=variant, **options).spec
+            spec = make(INFO.name, variant=variant, **options).spec
         except ConfigError:
-            spec = make(NAME, variant=variant, players=2, **options).spec
+            spec = make(INFO.name, variant=variant, players=2, **options).spec
     if key is not None and len(_SPECS) < 256:
         _SPECS[key] = spec
     return spec
@@ -101,7 +80,7 @@ def _own_game(game):
     """game, checked to be a Basra game (cardsim.make("basra", ...))."""
     from cardsim.game import Game
 
-    if not isinstance(game, Game) or game.name != NAME:
+    if not isinstance(game, Game) or game.name != INFO.name:
         raise ConfigError(f"basra: expected a Basra game (cardsim.make('basra', ...)), got {short(game)}")
     return game
 

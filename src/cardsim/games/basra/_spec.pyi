@@ -2,12 +2,13 @@
 from typing import Any
 
 from cardsim.core._engine import GameSpec, State
+from cardsim.info import GameInfo
 
 BA_COMMIT_ACTION: int
 BA_TAKE0_ACTION: int
 
 class BasraSpec(GameSpec):
-    def __init__(self, opts: dict[str, Any]) -> None: ...
+    def __init__(self, opts: dict[str, Any], info: GameInfo) -> None: ...
     @property
     def num_sides(self) -> int: ...
     @property

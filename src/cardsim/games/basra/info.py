@@ -11,11 +11,9 @@ import numpy as np
 
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.basra.notation import RANKS, parse_card
+from cardsim.info import GameInfo, Metric, ObsBlock
 from cardsim.options import SCOPE, Option
 
-NAME = "basra"
-PLAYERS = (2, 3, 4)
-DEFAULT_PLAYERS = 4
 
 # Card points in half points (Syrian J = 12.5), by rank / by card (§2, §8.1).
 _TABLES = {
@@ -45,6 +43,13 @@ def _half_table(table: dict) -> list:
     for c in range(52):
         out[c] = int(round(2 * cards.get(c, ranks.get(c >> 2, 0))))
     return out
+
+
+def card_half(o: dict) -> list:
+    """The card points of the resolved options' table (o["card_points"]: a table name or a
+    {rank or card: points} dict) as 52 half-point ints: what the kernel's config holds."""
+    cp = o["card_points"]
+    return _half_table(_TABLES[cp] if isinstance(cp, str) else cp)
 
 
 def _card_points(value):
@@ -192,8 +197,7 @@ def _bound_parts(o: dict) -> dict:
     n = o["players"]
     sides = 2 if (n == 4 and o["partnership"]) else n
     deck = o["deck"]
-    cp = o["card_points"]
-    half = _half_table(_TABLES[cp] if isinstance(cp, str) else cp)
+    half = card_half(o)
     cards = sum(half[:deck])                               # every card ends in some pile (§5)
     faces = [c for c in range(deck) if c >> 2 >= 10]
     if o["face_doubling"] == "J_only":
@@ -273,3 +277,66 @@ def _max_game_length(o: dict) -> int:
     return_bounds: max_deals, B-D26, or fewer when the game must end sooner)."""
     b = _bound_parts(o)
     return b["deals"] * (3 * b["deck"] - 8)
+
+
+def _sides(o: dict) -> int:
+    """Number of sides: 2 with 4 players in partnership, else one per seat."""
+    return 2 if (o["players"] == 4 and o["partnership"]) else o["players"]
+
+
+def _metrics(o: dict) -> tuple:
+    """The metric columns (vt.metrics order): three per side, then the deal / match facts."""
+    per_side = []
+    for s in range(_sides(o)):
+        per_side += [Metric(f"points_{s}", f"points of side {s} over the whole deal / match"),
+                     Metric(f"cards_{s}", f"cards side {s} captured in the last deal"),
+                     Metric(f"basras_{s}", f"basras side {s} made in the last deal")]
+    return tuple(per_side) + (
+        Metric("majority_side", "side that took the majority bonus in the last deal (-1 none)", categories="team"),
+        Metric("carry", "majority ties carried over"),
+        Metric("winner", "scope match: the winning side (-1 draw or none)", categories="team"),
+        Metric("deals", "deals played"),
+    )
+
+
+INFO = GameInfo(
+    name="basra", title="Basra",
+    players=(2, 3, 4), default_players=4,
+    teams="sides: with 4 players in partnership (the default) seat p plays for side p % 2 (partners "
+          "opposite); otherwise every seat is its own side",
+    unit="points",
+    returns_sum="zero",
+    options=OPTIONS,
+    presets=PRESETS,
+    metrics=_metrics,
+    observation=(
+        ObsBlock("hand", 52, "own hand: 1 per card held"),
+        ObsBlock("floor", 52, "face-up floor cards"),
+        ObsBlock("played", 4 * 52, "cards each seat played this deal (seat slots 0..3)"),
+        ObsBlock("piles", 4 * 52, "cards captured by each side this deal (side slots 0..3)"),
+        ObsBlock("buried", 52, "J / ♦7 buried in the stock during floor cleaning"),
+        ObsBlock("peek", 52, "the peeked bottom card, if this seat saw it"),
+        ObsBlock("pending", 52, "choose phase: the card being played"),
+        ObsBlock("chosen", 52, "choose phase: floor cards chosen so far"),
+        ObsBlock("doubled", 52, "Syrian doubled face cards (any side)"),
+        ObsBlock("hand_sizes", 4, "cards held per seat / 6"),
+        ObsBlock("stock", 1, "cards in the stock / 52"),
+        ObsBlock("basra_points", 4, "basra points per side this deal / 20"),
+        ObsBlock("basras", 4, "basras per side this deal / 5"),
+        ObsBlock("game_points", 4, "points per side in the current game / 100"),
+        ObsBlock("total_points", 4, "points per side over the whole deal / match / 100"),
+        ObsBlock("games_won", 4, "best_of_5_150: games won per side / 3"),
+        ObsBlock("carry", 1, "majority ties carried over / 3"),
+        ObsBlock("last_capturer", 5, "side of the last capture this deal (slot 4 = none)"),
+        ObsBlock("dealer", 4, "dealer seat"),
+        ObsBlock("to_act", 4, "seat to act (none at the end)"),
+        ObsBlock("observer", 4, "observing seat"),
+        ObsBlock("phase", 3, "phase: play, choose, end"),
+        ObsBlock("ladder", 3, "ladder target 51 / 61 / 71"),
+        ObsBlock("deals", 1, "deals completed / 10"),
+        ObsBlock("deal_points", 4, "points per side of the last scored deal / 100"),
+    ),
+    return_bounds=_return_bounds,
+    max_game_length=_max_game_length,
+    conformance_configs=CONFORMANCE_CONFIGS,
+)
