@@ -198,7 +198,7 @@ def score_deal(piles: list[list[str]], basras: list[float] | None = None, double
         basras = [0] * n
     if isinstance(basras, (str, bytes)) or not isinstance(basras, (list, tuple)) or len(basras) != n:
         raise ConfigError(f"basra: basras must be {n} numbers (basra points per side), got {short(basras)}")
-    halves = [half_points("basra points", b, MAX_POINTS) for b in basras]
+    halves = [_half_points("basra points", b, MAX_POINTS) for b in basras]
     carry = check_int(carry, "basra: carry", 0, MAX_CARRY, ConfigError)
     pts, carry, side = _rules.oracle_score(spec, masks, dbl, halves, carry)
     return [h / 2.0 for h in pts], carry, side
@@ -209,7 +209,7 @@ MAX_CARRY = 10_000            # majority ties carried over: far beyond play, kee
 MAX_POINTS = 1_000_000        # points per side given to set_scores / score_deal
 
 
-def half_points(name, value, limit):
+def _half_points(name, value, limit):
     """A number of points (a multiple of 0.5, 0..limit, not a bool) -> half points."""
     if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= limit
             or 2 * value != int(2 * value)):
@@ -325,7 +325,7 @@ def set_scores(state, game_points, carry=None, ladder_step=0):
     S = spec.num_sides
     if isinstance(game_points, (str, bytes)) or not isinstance(game_points, (list, tuple)) or len(game_points) != S:
         raise ConfigError(f"basra: game_points must be {S} numbers (one per side), got {game_points!r:.60}")
-    halves = [half_points("game_points", v, MAX_POINTS) for v in game_points]
+    halves = [_half_points("game_points", v, MAX_POINTS) for v in game_points]
     carry = -1 if carry is None else check_int(carry, "basra: carry", 0, MAX_CARRY, ConfigError)
     ladder_step = check_int(ladder_step, "basra: ladder_step", 0, 2, ConfigError)
     return spec._set_scores(state, halves, carry, ladder_step)
