@@ -1,8 +1,9 @@
-"""Basra, the pure rules (docs/rules/basra.md): card notation, the legal capture sets of a play
-(§4.2, maximal captures B-D3), basra points (§4.3), deal scoring with the majority carry (§6)
-and the game-end check with targets, the ladder and sudden death (§7). Nothing here sees a game
-state: the state machine (`cardsim.games._basra`) and the public oracles
-(`cardsim.games.basra`) both run these kernels.
+"""Basra, the pure rules (docs/rules/basra.md): the legal capture sets of a play (§4.2, maximal
+captures B-D3), basra points (§4.3), deal scoring with the majority carry (§6) and the game-end
+check with targets, the ladder and sudden death (§7), and the compiled oracle entry points
+(oracle_*) on them. Nothing here sees a game state: the state machine
+(`cardsim.games.basra._state`) and the public oracles (`cardsim.games.basra`, which validate
+their arguments and convert card strings) both run these kernels.
 
 Capture sets are enumerated exactly (§4.2): sum groups by DFS over the floor numerals, then the
 unions of maximal disjoint families by a memoised search that decides the cards in order (see
@@ -18,16 +19,12 @@ from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, cs_clz, bit_low
 
-from cardsim import cards as _cards
-from cardsim.errors import ParseError, short
+from cardsim.core._engine cimport GameSpec
 
 cdef enum:
     MAXGROUPS = 2048
     FAMILY_BUDGET = 2000000
     MEMO_SIZE = 8192
-
-SUITS = "SHDC"
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 ctypedef struct CapCtx:
@@ -53,10 +50,10 @@ cdef void gen_groups(CapCtx* x, const int8_t* vals, int start, int rem, uint64_t
             return
         if vals[i] == rem:
             if x.ngroups < MAXGROUPS:
-                x.groups[x.ngroups] = cur | bit(x.ids[i])
+                x.groups[x.ngroups] = cur | card_bit(x.ids[i])
                 x.ngroups += 1
         else:
-            gen_groups(x, vals, i + 1, rem - vals[i], cur | bit(x.ids[i]))
+            gen_groups(x, vals, i + 1, rem - vals[i], cur | card_bit(x.ids[i]))
 
 cdef void add_union(CapCtx* x, uint64_t u) noexcept nogil:
     cdef int i
@@ -89,7 +86,7 @@ cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexc
     repeated states are searched once. Exact; `budget` only guards absurd floors."""
     cdef int k
     cdef uint64_t ns
-    while i < x.n and (covered & bit(x.ids[i])):
+    while i < x.n and (covered & card_bit(x.ids[i])):
         i += 1
     if i == x.n:
         add_union(x, covered)
@@ -100,7 +97,7 @@ cdef void gen_unions(CapCtx* x, int i, uint64_t covered, uint64_t skipped) noexc
     for k in range(x.lo_start[i], x.lo_end[i]):
         if not (x.groups[k] & covered):
             gen_unions(x, i + 1, covered | x.groups[k], skipped)
-    ns = skipped | bit(x.ids[i])
+    ns = skipped | card_bit(x.ids[i])
     for k in range(x.hi_start[i], x.hi_start[i + 1]):      # a group left wholly uncovered ends
         if (x.groups[x.by_hi[k]] & ~ns) == 0:              # with card i (earlier ones were
             return                                         # checked when they were skipped)
@@ -133,7 +130,7 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
     every same-rank base; `capture_mode=maximum` keeps the largest only. Its search workspace
     (CapCtx, ~90 KB) lives in this frame only, so the common plays never touch it."""
     cdef int r = card >> 2, n = 0, i, k, v = r + 1, tot = 0, best
-    cdef uint64_t R = floor & (bit(4 * r) - 1), m          # numerals worth less than v
+    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m          # numerals worth less than v
     cdef int8_t vals[40]
     cdef CapCtx x
     x.nunions = 0
@@ -152,7 +149,7 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
         for i in range(k):
             x.lo_start[i] = x.ngroups
             if vals[i] < v:
-                gen_groups(&x, vals, i + 1, v - vals[i], bit(x.ids[i]))
+                gen_groups(&x, vals, i + 1, v - vals[i], card_bit(x.ids[i]))
             x.lo_end[i] = x.ngroups
         if x.ngroups == 1:
             x.unions[0] = x.groups[0]
@@ -358,50 +355,50 @@ cdef int game_end(const BasraConfig* c, const int32_t* game_half, int8_t* ladder
 
 
 # ---------------------------------------------------------------------------------------------
-# card notation
+# oracle entry points (the public, validating oracles are in the face, cardsim.games.basra)
 # ---------------------------------------------------------------------------------------------
-def card_str(int c):
-    if not 0 <= c < 52:
-        raise ParseError(f"basra: card id {c} out of range 0..51")
-    return RANKS[c >> 2] + SUITS[c & 3]
+cdef const BasraConfig* checked_config(GameSpec spec, uint64_t floor, int card) except NULL:
+    """The config of a Basra spec, with a card id and a floor mask of its pack (the card not on
+    the floor): the kernels are safe only on those. The face checks them first with typed errors;
+    this is the memory-safety net for direct calls (builtin ValueError)."""
+    cdef const BasraConfig* c
+    if spec is None or spec.name != "basra":
+        raise ValueError("basra oracle: expected the spec of a Basra game")
+    c = <const BasraConfig*>spec.cfg
+    if not 0 <= card < c.deck or floor >> c.deck or (floor >> card) & 1:
+        raise ValueError(f"basra oracle: card id {card} and floor mask must lie in the {c.deck}-card pack, "
+                         f"the card not on the floor")
+    return c
 
-_SYMBOLS = "♠♥♦♣♤♡♢♧"
+def oracle_capture_sets(GameSpec spec, uint64_t floor, int card):
+    """The legal capture sets (floor masks; [0] = trail only) of playing card id `card` on `floor`."""
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef const BasraConfig* c = checked_config(spec, floor, card)
+    cdef int n
+    with nogil:
+        n = capture_sets(floor, card, c, sets)
+    return [sets[i] for i in range(n)]
 
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦', the spec's '♦7', lower case ok -> card id (rank*4 + suit),
-    through the shared notation of cardsim.cards."""
-    if isinstance(text, str):
-        t = text.strip()
-        if len(t) >= 2 and t[0] in _SYMBOLS:
-            t = t[1:] + t[0]
-    else:
-        t = text
-    rank, suit = _cards.parse_card(t, "basra", RANKS)
-    return RANKS.index(rank) * 4 + suit
+def oracle_basra_points(GameSpec spec, int card, uint64_t floor, bint last=False):
+    """Basra points of `card` clearing the whole `floor` (last: the last card of the deal)."""
+    return basra_points(checked_config(spec, floor, card), card, floor, last)
 
-def mask_to_cards(uint64_t m):
-    """Cards of a mask in display order: rank A..K, suits S H D C."""
-    out = []
-    while m:
-        k = bit_low(m)
-        m &= m - 1
-        out.append(card_str(k))
-    return out
-
-def cards_to_mask(cards, int deck=52):
-    """A list of card strings (one pack: no card twice, all in the deck-card pack) -> mask."""
-    cdef uint64_t m = 0
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
-        raise ParseError(f"basra: expected a list of card strings, got {cards!r:.60}")
-    for t in cards:
-        c = parse_card(t)
-        if c >= deck:
-            raise ParseError(f"basra: card {short(t)} is not in the {deck}-card pack")
-        if (m >> c) & 1:
-            raise ParseError(f"basra: card {short(t)} given twice (one pack)")
-        m |= (<uint64_t>1) << c
-    return m
-
-
-
-
+def oracle_score(GameSpec spec, list piles, list doubled, list basra_half, int carry=0):
+    """Score a deal: piles / doubled as masks per side, basra points per side in half points.
+    Returns (points per side in half points, new carry, majority side or -1)."""
+    cdef uint64_t p[4]
+    cdef uint64_t d[4]
+    cdef int32_t b[4]
+    cdef int32_t out[4]
+    cdef int32_t cr = carry
+    cdef int8_t ms = -1
+    cdef const BasraConfig* c = checked_config(spec, 0, 0)
+    if len(piles) > 4 or len(doubled) > 4 or len(basra_half) > 4:
+        raise ValueError("basra oracle: at most 4 sides")
+    for i in range(4):
+        p[i] = piles[i] if i < len(piles) else 0
+        d[i] = doubled[i] if i < len(doubled) else 0
+        b[i] = basra_half[i] if i < len(basra_half) else 0
+        out[i] = 0
+    score_deal(c, p, d, b, &cr, out, &ms)
+    return [out[i] for i in range(c.nsides)], cr, ms

@@ -3,7 +3,7 @@
 # the game-end check. Card identity: rank*4 + suit, rank 0 = A .. 9 = 10, 10 = J, 11 = Q, 12 = K;
 # suits S H D C (0..3). The 44-card pack is identities 0..43.
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 
 cdef enum:
     BA_MAXSETS = 512         # capacity for legal capture sets of one play
@@ -49,9 +49,6 @@ ctypedef struct BasraConfig:
     int32_t best_of_5        # match == "best_of_5_150"
     int32_t match            # scope == "match"
     int32_t max_deals        # scope "match": the match ends (no winner) after this many deals (B-D26)
-
-cdef inline uint64_t bit(int k) noexcept nogil:
-    return (<uint64_t>1) << k
 
 cdef inline uint64_t rank_mask(int r) noexcept nogil:
     """The four cards of rank r."""
@@ -115,7 +112,7 @@ cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uin
             nb += 1
             m &= m - 1
     if r < BA_RANK_J:
-        R = floor & (bit(4 * r) - 1)                        # numerals worth less than the card
+        R = floor & (card_bit(4 * r) - 1)                        # numerals worth less than the card
         if cs_popcount(R) >= 2 and floor_total(R) >= r + 1:
             return capture_search(floor, card, c, bases, nb, out)
     for i in range(nb):                                     # no sum possible: the bases (one

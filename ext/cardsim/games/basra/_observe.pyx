@@ -1,68 +1,68 @@
 """Basra: what a seat sees — the observation vector and the resample of the hidden cards
-(docs/rules/basra.md; the layout of the observation is given in the `_basra` module docstring).
+(docs/rules/basra.md; the observation's blocks are INFO.observation, their offsets the
+OBS_<BLOCK> constants of the generated `_layout.pxd`).
 
 Hidden from a seat: the other hands, the stock's order, buried J/♦7 cards' places inside their
 public span of the stock, and the peeked bottom card unless the seat saw it. `ba_resample` draws
 these consistently with what the observer knows through the core resample policy
 (`resample_zones`); it returns 0, never the true cards, when no consistent world is found.
 """
-from libc.string cimport memset, memmove
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t, card_t
-from cardsim.core._bits cimport cs_popcount, bit_low, put_bits
-from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._deal cimport shuffle
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
-from cardsim.games._basra_rules cimport BasraConfig, BA_D7, ba_jacks, bit, side_of, is_sweeper
-from cardsim.games._basra cimport BasraState, BA_PH_CHOOSE, BA_PH_END, chosen_of
+from libc.string cimport memset
+from cardsim.core._types cimport uint8_t, uint32_t, uint64_t, card_t
+from cardsim.core._bits cimport cs_popcount, bit_low, put_bits, card_bit
+from cardsim.core._rng cimport Rng, rng_next
+from cardsim.core._resample cimport resample_zones, resample_rekey, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.games.basra._rules cimport BasraConfig
+from cardsim.games.basra._state cimport BasraState, BA_PH_CHOOSE, BA_PH_END, chosen_of
+from cardsim.games.basra._layout cimport (
+    OBS_HAND, OBS_FLOOR, OBS_PLAYED, OBS_PILES, OBS_BURIED, OBS_PEEK, OBS_PENDING, OBS_CHOSEN, OBS_DOUBLED,
+    OBS_HAND_SIZES, OBS_STOCK, OBS_BASRA_POINTS, OBS_BASRAS, OBS_GAME_POINTS, OBS_TOTAL_POINTS, OBS_GAMES_WON,
+    OBS_CARRY, OBS_LAST_CAPTURER, OBS_DEALER, OBS_TO_ACT, OBS_OBSERVER, OBS_PHASE, OBS_LADDER, OBS_DEALS,
+    OBS_DEAL_POINTS)
 
 cdef inline bint sees_peek(const BasraState* s, const BasraConfig* c, int p) noexcept nogil:
     return s.peek >= 0 and (c.cut_peek == 1 or (c.cut_peek == 0 and p == s.dealer))
 
 cdef void ba_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
+    """Write p's observation at the OBS_<BLOCK> offsets of _layout (blocks: INFO.observation)."""
     cdef const BasraState* s = <const BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
-    cdef int q, k = 0
+    cdef int q
     cdef uint64_t dbl = 0
-    put_bits(o + k, s.hand[p]); k += 52
-    put_bits(o + k, s.floor); k += 52
+    put_bits(o + OBS_HAND, s.hand[p])
+    put_bits(o + OBS_FLOOR, s.floor)
     for q in range(4):
-        put_bits(o + k, s.played[q]); k += 52
+        put_bits(o + OBS_PLAYED + 52 * q, s.played[q])
     for q in range(4):
-        put_bits(o + k, s.pile[q]); k += 52
+        put_bits(o + OBS_PILES + 52 * q, s.pile[q])
         dbl |= s.doubled[q]
-    put_bits(o + k, s.buried); k += 52
+    put_bits(o + OBS_BURIED, s.buried)
     if sees_peek(s, c, p):
-        o[k + s.peek] = 1.0
-    k += 52
+        o[OBS_PEEK + s.peek] = 1.0
     if s.phase == BA_PH_CHOOSE:
-        o[k + s.choice.target] = 1.0
-    k += 52
-    put_bits(o + k, chosen_of(s)); k += 52
-    put_bits(o + k, dbl); k += 52
+        o[OBS_PENDING + s.choice.target] = 1.0
+    put_bits(o + OBS_CHOSEN, chosen_of(s))
+    put_bits(o + OBS_DOUBLED, dbl)
     for q in range(4):
-        o[k + q] = cs_popcount(s.hand[q]) / 6.0
-    k += 4
-    o[k] = s.nstock / 52.0; k += 1
+        o[OBS_HAND_SIZES + q] = cs_popcount(s.hand[q]) / 6.0
+    o[OBS_STOCK] = s.nstock / 52.0
     for q in range(4):
-        o[k + q] = s.basra_half[q] / 40.0
-        o[k + 4 + q] = s.nbasra[q] / 5.0
-        o[k + 8 + q] = s.cum_half[q] / 200.0
-        o[k + 12 + q] = s.total_half[q] / 200.0
-        o[k + 16 + q] = s.games_won[q] / 3.0
-    k += 20
-    o[k] = s.carry / 3.0; k += 1
-    o[k + (s.last_capturer if s.last_capturer >= 0 else 4)] = 1.0; k += 5
-    o[k + s.dealer] = 1.0; k += 4
+        o[OBS_BASRA_POINTS + q] = s.basra_half[q] / 40.0
+        o[OBS_BASRAS + q] = s.nbasra[q] / 5.0
+        o[OBS_GAME_POINTS + q] = s.cum_half[q] / 200.0
+        o[OBS_TOTAL_POINTS + q] = s.total_half[q] / 200.0
+        o[OBS_GAMES_WON + q] = s.games_won[q] / 3.0
+    o[OBS_CARRY] = s.carry / 3.0
+    o[OBS_LAST_CAPTURER + (s.last_capturer if s.last_capturer >= 0 else 4)] = 1.0
+    o[OBS_DEALER + s.dealer] = 1.0
     if s.phase != BA_PH_END:
-        o[k + s.turn] = 1.0
-    k += 4
-    o[k + p] = 1.0; k += 4
-    o[k + s.phase] = 1.0; k += 3
-    o[k + s.last_target] = 1.0; k += 3
-    o[k] = s.deal_no / 10.0; k += 1
+        o[OBS_TO_ACT + s.turn] = 1.0
+    o[OBS_OBSERVER + p] = 1.0
+    o[OBS_PHASE + s.phase] = 1.0
+    o[OBS_LADDER + s.last_target] = 1.0
+    o[OBS_DEALS] = s.deal_no / 10.0
     for q in range(4):
-        o[k + q] = s.deal_half[q] / 200.0
-    k += 4
+        o[OBS_DEAL_POINTS + q] = s.deal_half[q] / 200.0
 
 cdef inline int s0_size(const BasraConfig* c) noexcept nogil:
     """Cards in the stock right after floor cleaning ("S0"): each burial puts one card in and
@@ -146,10 +146,10 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         if q != p:
             hidden |= s.hand[q]
     for i in range(s.nstock):
-        hidden |= bit(s.stock[i])
+        hidden |= card_bit(s.stock[i])
     located = s.buried & hidden
-    if seen and hidden & bit(s.peek):
-        located |= bit(s.peek)
+    if seen and hidden & card_bit(s.peek):
+        located |= card_bit(s.peek)
     public_span(s, c, False, &blo, &bhi)
     public_span(s, c, True, &plo, &phi)
     dealt = located != 0 and last_batches(s, c, bl, bh)
@@ -157,7 +157,7 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     memset(fixed, 0, sizeof(fixed))
     for i in range(s.nstock):
         k = s.stock[i]
-        if located & bit(k):
+        if located & card_bit(k):
             if k == s.peek and seen:
                 pinned = phi - plo == 1
             else:
@@ -207,7 +207,7 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         span_zones = 0
         if hi - lo == 1:                           # public place: pinned where it is
             for q in range(N):
-                if s.hand[q] & bit(k):
+                if s.hand[q] & card_bit(k):
                     span_zones = 1u << q
             if span_zones == 0:
                 span_zones = all_zones             # in the stock: fixed, not drawn
@@ -248,13 +248,13 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     for i in range(n):
         z = dest[i]
         if z < N:
-            s.hand[z] |= bit(cards[i])
+            s.hand[z] |= card_bit(cards[i])
         else:
             while fixed[room[z]]:
                 room[z] += 1
             s.stock[room[z]] = cards[i]
             room[z] += 1
-    if peek_pos >= 0 and not (s.buried & bit(s.stock[peek_pos])):
+    if peek_pos >= 0 and not (s.buried & card_bit(s.stock[peek_pos])):
         s.peek = s.stock[peek_pos]
     elif peek_pos >= 0 or peek_seat >= 0:
         # the card now at the old place is buried: take an unburied card from the same place
@@ -262,11 +262,11 @@ cdef int ba_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
         cand = (s.hand[peek_seat] if peek_seat >= 0 else 0) & ~s.buried
         if cand == 0:
             for i in range(plo, phi if phi < s.nstock else s.nstock):
-                if not (s.buried & bit(s.stock[i])):
-                    cand |= bit(s.stock[i])
+                if not (s.buried & card_bit(s.stock[i])):
+                    cand |= card_bit(s.stock[i])
         if cand == 0:
             return 0
         s.peek = bit_low(cand)
-    s.rng = rng[0]
+    resample_rekey(&s.rng, rng)
     rng_next(&s.rng)
     return 1

@@ -1,10 +1,10 @@
-# Basra (Egyptian rules and regional presets): the state struct and the state machine's kernels
-# other modules may cimport (the config and the pure rules are in _basra_rules.pxd).
+# Basra (Egyptian rules and regional presets): the state struct, its phases and the state
+# machine's kernels (the config and the pure rules are in _rules.pxd).
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._staged cimport Staged
-from cardsim.games._basra_rules cimport BasraConfig
+from cardsim.games.basra._rules cimport BasraConfig
 
 cdef enum:
     BA_NUM_ACTIONS = 105     # 0..51 play card, 52..103 take floor card, 104 commit
@@ -44,9 +44,14 @@ ctypedef struct BasraState:
     int32_t cum_half[4]      # points per side in the current game (half points)
     int32_t total_half[4]    # points per side over the whole state (half points)
 
+cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil
 cdef void ba_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int ba_current_player(const void* st, const void* cfg) noexcept nogil
 cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef bint ba_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef void ba_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogil
 
 cdef inline uint64_t chosen_of(const BasraState* s) noexcept nogil:
     """Floor cards chosen so far in the choose phase (the staged capture)."""

@@ -1,0 +1,71 @@
+"""Basra: the greedy agent (vt.greedy; docs/rules/basra.md).
+
+Greedy agent: for every card in hand and every legal capture set of it, scores the play as
+card points taken + 0.75 per card taken (majority) + basra points + 2 for leaving an empty
+floor - 3 for leaving a single floor card (an easy basra for the next player) - 4 for spending
+a J or ♦7 sweeper; a trail costs the trailed card's points + 0.5 and 3 more if it leaves a lone
+card. Plays the best (lowest card id on ties); in the choose phase it steers to its best set.
+"""
+from cardsim.core._types cimport uint64_t
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
+from cardsim.core._rng cimport Rng
+from cardsim.core._actions cimport ActionSet
+from cardsim.games.basra._rules cimport BasraConfig, BA_MAXSETS, is_sweeper, capture_sets, basra_points
+from cardsim.games.basra._state cimport BasraState, BA_PH_PLAY, BA_TAKE0, BA_COMMIT, chosen_of
+
+
+cdef double play_value(const BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    cdef double v = 0.0
+    cdef uint64_t taken, m, rest
+    cdef int k
+    if S:
+        taken = S | card_bit(card)
+        m = taken
+        while m:
+            k = bit_low(m)
+            m &= m - 1
+            v += c.card_half[k] * 0.5 + 0.75
+        if S == s.floor:
+            v += basra_points(c, card, s.floor, False) + 2.0
+        else:
+            rest = s.floor & ~S
+            if cs_popcount(rest) == 1:
+                v -= 3.0
+        if is_sweeper(c, card):
+            v -= 4.0
+    else:
+        v -= c.card_half[card] * 0.5 + 0.5
+        if s.floor == 0:
+            v -= 3.0
+    return v
+
+cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal, Rng* rng) noexcept nogil:
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint64_t sets[BA_MAXSETS]
+    cdef uint64_t m, bestset = 0, chosen
+    cdef int card, n, i, best = -1
+    cdef double v, bv = -1e18
+    if s.phase == BA_PH_PLAY:
+        m = s.hand[s.turn]
+        while m:
+            card = bit_low(m)
+            m &= m - 1
+            n = capture_sets(s.floor, card, c, sets)
+            for i in range(n):
+                v = play_value(s, c, card, sets[i])
+                if v > bv:
+                    bv = v
+                    best = card
+        return best
+    chosen = chosen_of(s)
+    n = capture_sets(s.floor, s.choice.target, c, sets)
+    for i in range(n):
+        if (sets[i] & chosen) == chosen:
+            v = play_value(s, c, s.choice.target, sets[i])
+            if v > bv:
+                bv = v
+                bestset = sets[i]
+    if bestset == chosen:
+        return BA_COMMIT
+    return BA_TAKE0 + bit_low(bestset & ~chosen)

@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games.basra._state: the state machine's kernels are C-level only.
