@@ -1,1 +1,1 @@
-# Typed surface of cardsim.games._tien_gow_greedy: C kernels only (the vtable's greedy agent).
+# Typed surface of cardsim.games.tien_gow._agent: C kernels only (the vtable's greedy agent).
