@@ -1,9 +1,9 @@
 """Tien Gow spec: the thin glue between the kernels and the Python face. `TienGowSpec` fills the
-config struct from the resolved options, fills the vtable and installs the game from INFO
-(`cardsim.games.tien_gow.info`); its underscore hooks read or write the state struct and leave
-strings to the notation module (`cardsim.games.tien_gow.notation`). Validation, scenario checks
-and the oracles' argument checks live in the face (`cardsim.games.tien_gow`)."""
-from cardsim.core._types cimport int8_t
+config struct from the resolved options, fills the vtable and installs the game from the GameInfo
+it is given (the face's build passes INFO, `cardsim.games.tien_gow.info`); its underscore hooks
+read or write the state struct and leave strings to the notation module
+(`cardsim.games.tien_gow.notation`). Validation, scenario checks and the oracles' argument checks
+live in the face (`cardsim.games.tien_gow`)."""
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count, hand_size
 from cardsim.core._trick cimport trick_start
 from cardsim.core._engine cimport GameSpec, State, check_int
@@ -17,7 +17,6 @@ from cardsim.games.tien_gow._layout cimport OBS_SIZE
 
 from cardsim.errors import ConfigError
 from cardsim.games.tien_gow import notation as N
-from cardsim.games.tien_gow.info import INFO
 
 DEATH_THRESHOLD = {"on": 1, "off": 0, "two_tricks": 2}     # option early_death -> tricks needed to BEAT
 
@@ -51,7 +50,9 @@ def fits_struct(banker, hands, played, winners, leader):
 cdef class TienGowSpec(GameSpec):
     cdef TGConfig c
 
-    def __init__(self, dict opts):
+    def __init__(self, dict opts, info):
+        """`opts`: the resolved options; `info`: the game's GameInfo (install_game checks the
+        kernel's OBS_SIZE and the metrics against it)."""
         tg_rules_init(&self.c.rules, opts["military_fives_equal"], opts["mixed_combinations"] == "allowed",
                       opts["two_pair_lead"], opts["supreme_follow"] == "highest_pair")
         self.c.must_beat = opts["must_beat_if_able"]
@@ -72,7 +73,7 @@ cdef class TienGowSpec(GameSpec):
         self.vt.resample = tg_resample
         self.vt.greedy = tg_greedy
         self.vt.metrics = tg_metrics
-        self.install_game(INFO, &self.c, TG_NP, TG_NUM_ACTIONS, sizeof(TGState), OBS_SIZE, opts)
+        self.install_game(info, &self.c, TG_NP, TG_NUM_ACTIONS, sizeof(TGState), OBS_SIZE, opts)
 
     # ---- strings (the notation module) ------------------------------------------------------
     def _action_string(self, State s, int a):

@@ -43,7 +43,7 @@ class CombinationError(ParseError):
 
 
 def build(opts: dict):
-    return _spec.TienGowSpec(opts)
+    return _spec.TienGowSpec(opts, INFO)
 
 
 # ---- tiles ----------------------------------------------------------------------------------------
