@@ -1,13 +1,22 @@
-"""Tien Gow greedy agent (documented in the module docstring of `_tien_gow`)."""
+"""Tien Gow greedy agent: the vtable's `greedy` entry (vt.greedy).
+
+It treats a combination as "sure" when the tiles it has not seen cannot form a
+stronger one of the same category. Leading, it plays the largest sure multi-tile combination it
+holds; else, with no trick yet, its weakest sure single; else its weakest single (keeping its
+strong tiles for the final trick). Following, it beats in the final trick with its strongest
+beating combination; before it, it beats with its weakest sure beating combination, or with its
+weakest beating combination while it has no trick yet (early death); otherwise it discards its k
+weakest tiles (civil by rank, military by row, on one scale).
+"""
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport bit_low
+from cardsim.core._bits cimport bit_low, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size
 from cardsim.core._actions cimport ActionSet, as_first, as_has
-from cardsim.games._tien_gow_rules cimport (TGRules, TG_IDS, TG_CIVIL, TG_NP, tbit, combo_within,
-                                            combo_missing, combo_beats)
-from cardsim.games._tien_gow cimport (TGState, TGConfig, TG_A_DOWN, TG_A_COMMIT, merged, trick_size,
-                                      death_blocks)
+from cardsim.games.tien_gow._rules cimport (TGRules, TG_IDS, TG_CIVIL, TG_NP, combo_within, combo_missing,
+                                           combo_beats)
+from cardsim.games.tien_gow._state cimport (TGState, TGConfig, TG_A_DOWN, TG_A_COMMIT, merged, trick_size,
+                                            death_blocks)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -34,9 +43,9 @@ cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
     hand_clear(&u)
     for k in range(TG_IDS):
         if cnt[k] >= 1:
-            u.layer[0] |= tbit(k)
+            u.layer[0] |= card_bit(k)
         if cnt[k] >= 2:
-            u.layer[1] |= tbit(k)
+            u.layer[1] |= card_bit(k)
     return u
 
 cdef bint is_sure(const TGRules* r, int ci, const Hand* unseen) noexcept nogil:

@@ -1,4 +1,4 @@
-# Tien Gow greedy agent: the vtable's `greedy` entry.
+# Tien Gow greedy agent: the vtable's `greedy` entry (cimported by _spec only).
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 

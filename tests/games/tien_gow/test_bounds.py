@@ -9,7 +9,7 @@ import cardsim
 from cardsim.games import tien_gow as tg
 
 
-@pytest.mark.parametrize("cfg", tg.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", tg.INFO.conformance_configs, ids=str)
 def test_length_and_return_bounds_hold_in_the_batch_kernel(cfg):
     g = cardsim.make("tien_gow", **cfg)
     limit = tg.max_game_length(g.options)
@@ -21,7 +21,7 @@ def test_length_and_return_bounds_hold_in_the_batch_kernel(cfg):
         assert r["returns"].min() >= lo and r["returns"].max() <= hi
 
 
-@pytest.mark.parametrize("cfg", tg.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", tg.INFO.conformance_configs, ids=str)
 def test_length_bound_for_last_and_discard_policies(cfg):
     g = cardsim.make("tien_gow", **cfg)
     limit = tg.max_game_length(g.options)

@@ -1,5 +1,6 @@
 # Tien Gow pure rules (docs/rules/tien_gow.md §2, §5, §6): tiles, the combination table of one
 # configuration, comparison, trick winner, settlement, the contest sort. No state struct here.
+# A tile identity's bit in a mask is the core card_bit (cardsim.core._bits).
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from cardsim.core._hand cimport Hand
 
@@ -45,13 +46,6 @@ ctypedef struct TGRules:
     int16_t by_cat_n[11]     # number of combinations per category
     int16_t by_cat[11][64]   # their indices, strongest first
     uint64_t beat_single[21] # identities whose single tile beats a single tile k (same suit, stronger)
-
-cdef inline uint64_t tbit(int k) noexcept nogil:
-    return (<uint64_t>1) << k
-
-cdef inline bint tiles_within(uint64_t one, uint64_t two, const Hand* h) noexcept nogil:
-    """True if the multiset (one, two) is contained in h (copies counted)."""
-    return ((one & ~h.layer[0]) | (two & ~h.layer[1])) == 0
 
 cdef inline bint combo_within(const TGCombo* c, const Hand* h) noexcept nogil:
     return ((c.one & ~h.layer[0]) | (c.two & ~h.layer[1])) == 0

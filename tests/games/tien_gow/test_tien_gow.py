@@ -645,7 +645,7 @@ def test_scenario_bad_input():
 
 
 # ---- invariants and the greedy agent -----------------------------------------------------------------
-@pytest.mark.parametrize("cfg", tg.CONFORMANCE_CONFIGS)
+@pytest.mark.parametrize("cfg", tg.INFO.conformance_configs)
 def test_zero_sum_tricks_and_tiles_over_many_deals(cfg):
     g = game(**cfg)
     r = g.spec.run_batch(17, 0, 3000, [0, 1, 0, 1])

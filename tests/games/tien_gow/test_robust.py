@@ -1,10 +1,11 @@
 """Tien Gow: bad input never crashes the process (issue 23) and no accepted scenario is a dead end.
 
-1. Every public oracle of cardsim.games.tien_gow (and the Python entry points of the compiled
-   modules: the rules table, settle, the contest sort, staged_plays, combo_tiles) is called with
-   None, wrong types, floats, huge ints, oversized and duplicated lists and a State of another
-   game in each argument: it answers or raises a typed error (a CardsimError) with a short
-   message, and a State argument is left unchanged.
+1. Every public oracle of cardsim.games.tien_gow (and the spec's entry points combo_tiles and
+   the scenario glue) is called with None, wrong types, floats, huge ints, oversized and
+   duplicated lists and a State of another game in each argument: it answers or raises a typed
+   error (a CardsimError) with a short message, and a State argument is left unchanged. The
+   compiled oracle entry points (`_rules.oracle_*`, called by the face with checked arguments)
+   refuse what would overrun a kernel buffer with a built-in error instead of crashing.
 2. Random accepted scenarios (random hands from a shuffled set, random banker, leader and trick
    counts) of every configuration are played out at random: no state is non-terminal with an
    empty legal set, every playout ends within max_game_length and its returns lie within
@@ -15,9 +16,9 @@ import pytest
 
 import cardsim
 from cardsim import CardsimError, ConfigError
-from cardsim.games import _tien_gow as T
-from cardsim.games import _tien_gow_rules as R
 from cardsim.games import tien_gow as tg
+from cardsim.games.tien_gow import _rules as R
+from cardsim.games.tien_gow import notation
 
 FULL_SET = [t for k, t in enumerate(tg.TILES) for _ in range(2 if k < 11 else 1)]
 OTHER_STATE = cardsim.make("six_tigers").new_state(seed=1, deal=0)
@@ -29,7 +30,6 @@ BAD = [None, 1.5, float("nan"), 10**30, -1, 99, True, "6-6", "x" * 10_000, b"6-6
 
 def calls(state):
     g = cardsim.make("tien_gow")
-    rules = R.Rules()
     hands = [FULL_SET[0:2], FULL_SET[2:4], FULL_SET[4:6], FULL_SET[6:8]]
     return [
         ("parse_tile", tg.parse_tile, ["6-6"]),
@@ -46,19 +46,10 @@ def calls(state):
         ("scenario", tg.scenario, [g, hands, 0, None, None]),
         ("return_bounds", tg.return_bounds, [dict(g.options)]),
         ("max_game_length", tg.max_game_length, [dict(g.options)]),
-        ("Rules.classify", rules.classify, [[1] + [0] * 20]),
-        ("Rules.category", rules.category, [3]),
-        ("Rules.strength", rules.strength, [3]),
-        ("Rules.beats", rules.beats, [0, 3]),
-        ("Rules.trick_winner", rules.trick_winner, [[3, 2, -1, 0]]),
-        ("settle", R.settle, [[3, 0, 5, 0], 1, 0, 2, False, False, 1, -1]),
-        ("sort_ids", R.sort_ids, [[0, 5, 20]]),
-        ("tile_str", T.tile_str, [3]),
-        ("_t.parse_tile", T.parse_tile, ["4-2"]),
-        ("tiles_to_ids", T.tiles_to_ids, [["4-2"]]),
-        ("staged_plays", T.staged_plays, [state]),
+        ("notation.parse_tile", notation.parse_tile, ["4-2"]),
+        ("notation.tiles_to_ids", notation.tiles_to_ids, [["4-2"]]),
         ("combo_tiles", g.spec.combo_tiles, [30]),
-        ("spec.scenario", g.spec.scenario, [hands, 0, None, None]),
+        ("spec._scenario", g.spec._scenario, [0, [[0], [1], [2], [3]], [], [], 0]),
     ]
 
 
@@ -85,20 +76,45 @@ def test_every_oracle_with_every_bad_argument():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: R.Rules().trick_winner([0, 1, 2, 3, 4, 5, 6]),     # a 4-play buffer
-    lambda: R.Rules().category(10**6),                          # the combination table
-    lambda: R.settle([0, 0, 0, 8], 7, 9),                       # seats index a 4-seat array
-    lambda: R.sort_ids(list(range(21)) * 3),                    # a 32-tile buffer
-    lambda: R.sort_ids([200]),                                  # a 21-identity count array
-    lambda: T.staged_plays(None),
-    lambda: T.staged_plays(OTHER_STATE),
     lambda: cardsim.make("tien_gow").spec.combo_tiles(-1),
+    lambda: tg.legal_plays(None),
     lambda: tg.legal_plays(OTHER_STATE),
     lambda: tg.sort_tiles(FULL_SET * 2),
+    lambda: tg.trick_winner([["6-6"]] * 5),
+    lambda: tg.score_deal([0, 0, 0, 8], 7, 9),
 ])
 def test_unchecked_sizes_are_refused(call):
     with pytest.raises(CardsimError):
         call()
+
+
+FLAGS = (True, True, False, False)
+COUNTS = [1] + [0] * 20
+
+
+@pytest.mark.parametrize("call", [
+    lambda: R.oracle_trick_winner(FLAGS, [COUNTS] * 7),                 # a 4-play buffer
+    lambda: R.oracle_trick_winner(FLAGS, [[0] * 21, COUNTS]),           # the lead forms no combination
+    lambda: R.oracle_classify(FLAGS, [1] * 40),                         # 21 identities
+    lambda: R.oracle_classify(FLAGS, [9] + [0] * 20),                   # at most 2 copies
+    lambda: R.oracle_classify((True,), COUNTS),                         # the table's 4 flags
+    lambda: R.oracle_settle([0, 0, 0, 8], 7, 9, 2, False, False, 1, -1),  # seats index a 4-seat array
+    lambda: R.oracle_settle([0, 0, 0, 80], 0, 1, 2, False, False, 1, -1),
+    lambda: R.oracle_sort(list(range(21)) * 3),                         # a 32-tile buffer
+    lambda: R.oracle_sort([200]),                                       # a 21-identity count array
+])
+def test_kernel_entry_points_refuse_overruns(call):
+    with pytest.raises((IndexError, TypeError, OverflowError, CardsimError)):
+        call()
+
+
+def test_kernel_entry_points_answer_like_the_face():
+    assert R.oracle_sort([0, 5, 20]) == ([0, 5], [20])
+    assert R.oracle_settle([3, 0, 5, 0], 1, 0, 2, False, False, 1, -1) == tg.score_deal([3, 0, 5, 0], 1, 0)
+    ci, cat = R.oracle_classify(FLAGS, COUNTS)
+    assert ci == 0 and tg.CATEGORIES[cat] == "single_civil"
+    table = R.oracle_combos(FLAGS)
+    assert table[0][0] == tuple(COUNTS) and all(len(row[0]) == 21 for row in table)
 
 
 # ---- random accepted scenarios: no dead state, no endless game -------------------------------------
@@ -123,7 +139,7 @@ def random_scenario(g, rng):
         return None
 
 
-@pytest.mark.parametrize("cfg", tg.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", tg.INFO.conformance_configs, ids=str)
 def test_random_scenarios_have_no_dead_state(cfg):
     g = cardsim.make("tien_gow", **cfg)
     limit = tg.max_game_length(g.options)

@@ -1,4 +1,5 @@
-# Tien Gow: config, state struct and the kernels other modules may cimport.
+# Tien Gow state machine (docs/rules/tien_gow.md §3-§6): the config and state structs, the phases,
+# deal, legal plays, apply, returns and metrics; and the kernels the agent, observe and spec cimport.
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
@@ -6,7 +7,8 @@ from cardsim.core._actions cimport ActionSet
 from cardsim.core._hand cimport hand_size
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
-from cardsim.games._tien_gow_rules cimport TGRules
+from cardsim.core._trick cimport trick_index_of
+from cardsim.games.tien_gow._rules cimport TGRules
 
 cdef enum:
     TG_NUM_ACTIONS = 43      # 0..20 UP k, 21..41 DOWN k, 42 COMMIT
@@ -54,8 +56,15 @@ ctypedef struct TGState:
     int32_t deal_pay[4]      # chips won this deal (hk payments and the settlement)
     int32_t balance[4]       # chips won this match
 
+cdef void new_deal(TGState* s) noexcept nogil
+cdef bint holds_beat(const TGConfig* c, const Hand* holding, int hi) noexcept nogil
+cdef void tg_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int tg_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint tg_is_terminal(const void* st, const void* cfg) noexcept nogil
 cdef int tg_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
 cdef void tg_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef void tg_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void tg_metrics(const void* st, const void* cfg, double* out) noexcept nogil
 
 
 cdef inline Hand merged(const Hand* a, const Hand* b) noexcept nogil:
@@ -78,3 +87,9 @@ cdef inline bint death_blocks(const TGState* s, const TGConfig* c, int p) noexce
     tricks may not BEAT."""
     return (c.death_threshold > 0 and trick_size(s, c) == 1
             and hand_size(&s.hand[p]) + s.stage.n == 1 and s.tricks[p] < c.death_threshold)
+
+cdef inline bint trick_played(const TGState* s, int t, int q) noexcept nogil:
+    """True if seat q has made its play in trick t."""
+    if t < s.ntrick:
+        return True
+    return t == s.ntrick and s.phase == TG_PH_PLAY and trick_index_of(&s.cur, q) >= 0

@@ -1,7 +1,8 @@
 """Tien Gow 天九 pure rules (docs/rules/tien_gow.md §2, §5, §6): the tiles and their two orders,
 the combination table of one configuration, comparison, the trick winner, the settlement of a
 deal and the contest sort. Nothing here reads the state struct; the state machine
-(`_tien_gow`) and the public oracles (`cardsim.games.tien_gow`) both call these kernels.
+(`_state`) and the public oracles (`cardsim.games.tien_gow`, through the `oracle_*` entry points
+at the end) both call these kernels.
 
 Tile identities, strongest first in each suit (§2.1): civil 0 6-6 Heaven, 1 1-1 Earth, 2 4-4 Man,
 3 3-1 Harmony, 4 5-5 Plum flower, 5 3-3 Long three, 6 2-2 Bench, 7 6-5 Axe, 8 6-4 Red-head ten,
@@ -20,7 +21,7 @@ a followed Supreme beats pairs.
 """
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_size
-from cardsim.core._bits cimport bit_low
+from cardsim.core._bits cimport bit_low, card_bit
 
 # matching groups (§2.2): civil tile <-> military pair, strongest group first
 cdef int GROUP_CIVIL[4]
@@ -68,44 +69,44 @@ cdef void tg_rules_init(TGRules* r, bint fives_equal, bint mixed, bint two_pairs
     for k in range(TG_NCAT):
         r.by_cat_n[k] = 0
     for k in range(TG_CIVIL):
-        add_combo(r, tbit(k), 0, CAT_SINGLE_CIVIL, 1, TG_CIVIL - k)
+        add_combo(r, card_bit(k), 0, CAT_SINGLE_CIVIL, 1, TG_CIVIL - k)
     for k in range(TG_CIVIL, TG_IDS):
-        add_combo(r, tbit(k), 0, CAT_SINGLE_MILITARY, 1,
+        add_combo(r, card_bit(k), 0, CAT_SINGLE_MILITARY, 1,
                   MIL_SINGLE[k - TG_CIVIL] + (1 if (k == 18 and not fives_equal) else 0))
     for c in range(TG_CIVIL):
-        add_combo(r, tbit(c), tbit(c), CAT_PAIR_CIVIL, 2, TG_CIVIL - c)
+        add_combo(r, card_bit(c), card_bit(c), CAT_PAIR_CIVIL, 2, TG_CIVIL - c)
     for g in range(4):
-        add_combo(r, tbit(GROUP_MIL[g][0]) | tbit(GROUP_MIL[g][1]), 0, CAT_PAIR_MILITARY, 2, 4 - g)
+        add_combo(r, card_bit(GROUP_MIL[g][0]) | card_bit(GROUP_MIL[g][1]), 0, CAT_PAIR_MILITARY, 2, 4 - g)
     r.supreme = r.ncombo
-    add_combo(r, tbit(TG_SIX) | tbit(TG_THREE), 0, CAT_SUPREME, 2, 1)
+    add_combo(r, card_bit(TG_SIX) | card_bit(TG_THREE), 0, CAT_SUPREME, 2, 1)
     if mixed:
         for g in range(4):
             c = GROUP_CIVIL[g]
             for j in range(2):
-                add_combo(r, tbit(c) | tbit(GROUP_MIL[g][j]), 0, CAT_PAIR_MIXED, 2, 4 - g)
+                add_combo(r, card_bit(c) | card_bit(GROUP_MIL[g][j]), 0, CAT_PAIR_MIXED, 2, 4 - g)
         for g in range(4):
             c = GROUP_CIVIL[g]
             for j in range(2):
-                add_combo(r, tbit(c) | tbit(GROUP_MIL[g][j]), tbit(c), CAT_TRIPLE_2C1M, 3, 4 - g)
+                add_combo(r, card_bit(c) | card_bit(GROUP_MIL[g][j]), card_bit(c), CAT_TRIPLE_2C1M, 3, 4 - g)
         for g in range(4):
             c = GROUP_CIVIL[g]
-            add_combo(r, tbit(c) | tbit(GROUP_MIL[g][0]) | tbit(GROUP_MIL[g][1]), 0, CAT_TRIPLE_1C2M, 3, 4 - g)
+            add_combo(r, card_bit(c) | card_bit(GROUP_MIL[g][0]) | card_bit(GROUP_MIL[g][1]), 0, CAT_TRIPLE_1C2M, 3, 4 - g)
         for g in range(4):
             c = GROUP_CIVIL[g]
-            add_combo(r, tbit(c) | tbit(GROUP_MIL[g][0]) | tbit(GROUP_MIL[g][1]), tbit(c), CAT_QUAD, 4, 4 - g)
+            add_combo(r, card_bit(c) | card_bit(GROUP_MIL[g][0]) | card_bit(GROUP_MIL[g][1]), card_bit(c), CAT_QUAD, 4, 4 - g)
     if two_pairs:
         for c in range(TG_CIVIL):
             for c2 in range(c + 1, TG_CIVIL):
-                add_combo(r, tbit(c) | tbit(c2), tbit(c) | tbit(c2), CAT_TWO_PAIRS_CIVIL, 4, TG_CIVIL - c)
+                add_combo(r, card_bit(c) | card_bit(c2), card_bit(c) | card_bit(c2), CAT_TWO_PAIRS_CIVIL, 4, TG_CIVIL - c)
         for g in range(4):
             for g2 in range(g + 1, 4):
-                add_combo(r, tbit(GROUP_MIL[g][0]) | tbit(GROUP_MIL[g][1]) | tbit(GROUP_MIL[g2][0])
-                          | tbit(GROUP_MIL[g2][1]), 0, CAT_TWO_PAIRS_MILITARY, 4, 4 - g)
+                add_combo(r, card_bit(GROUP_MIL[g][0]) | card_bit(GROUP_MIL[g][1]) | card_bit(GROUP_MIL[g2][0])
+                          | card_bit(GROUP_MIL[g2][1]), 0, CAT_TWO_PAIRS_MILITARY, 4, 4 - g)
     for k in range(TG_IDS):
         r.beat_single[k] = 0
         for j in range(TG_IDS):
             if r.combo[j].cat == r.combo[k].cat and r.combo[j].strength > r.combo[k].strength:
-                r.beat_single[k] |= tbit(j)
+                r.beat_single[k] |= card_bit(j)
 
 
 cdef int tg_classify(const TGRules* r, const Hand* p) noexcept nogil:
@@ -196,104 +197,106 @@ cdef int tg_sort(const uint8_t* ids, int n, uint8_t* civil, uint8_t* military) n
     return nc
 
 
-# ---- Python face of the pure rules (the oracles of cardsim.games.tien_gow call these) ----------
-# Every entry point checks what it is given before a kernel reads it (fixed buffers of 4 plays,
-# 4 seats, 32 tiles, 21 identities, the combination table): ConfigError naming what is allowed.
-from cardsim.core._engine import check_int, _short
-from cardsim.errors import ConfigError
+# ---- oracle entry points (the public oracles of cardsim.games.tien_gow call these) --------------
+# The face checks every argument and raises the typed errors (cardsim.errors); these entry points
+# only convert and still refuse what would overrun a fixed buffer (4 plays, 4 seats, 32 tiles, 21
+# identities, the combination table) with a built-in IndexError, so a direct call cannot crash.
 
-CATEGORIES = ("single_civil", "single_military", "pair_civil", "pair_military", "pair_mixed", "supreme",
-              "triple_2c1m", "triple_1c2m", "quad", "two_pairs_civil", "two_pairs_military")
+cdef void oracle_table(TGRules* r, tuple flags) except *:
+    """The combination table of flags = (military_fives_equal, mixed allowed, two_pair_lead,
+    supreme beats pairs)."""
+    if len(flags) != 4:
+        raise IndexError("tien_gow: flags are (fives_equal, mixed, two_pairs, supreme_beats_pairs)")
+    tg_rules_init(r, bool(flags[0]), bool(flags[1]), bool(flags[2]), bool(flags[3]))
+
+cdef Hand counts_hand(object counts) except *:
+    """21 counts 0..2 -> the multiset as a Hand."""
+    cdef Hand h
+    cdef int k, c
+    if len(counts) != TG_IDS:
+        raise IndexError("tien_gow: 21 counts, one per tile identity")
+    h.layer[0] = h.layer[1] = h.layer[2] = h.layer[3] = 0
+    for k in range(TG_IDS):
+        c = counts[k]
+        if not 0 <= c <= 2:
+            raise IndexError("tien_gow: a count is 0..2")
+        if c >= 1:
+            h.layer[0] |= card_bit(k)
+        if c >= 2:
+            h.layer[1] |= card_bit(k)
+    return h
 
 
-cdef list int_list(object xs, str what, int nmin, int nmax, int lo, int hi):
-    """xs as a list of ints lo..hi with nmin..nmax entries (ConfigError otherwise)."""
-    if isinstance(xs, (str, bytes)) or not isinstance(xs, (list, tuple)) or not nmin <= len(xs) <= nmax:
-        raise ConfigError(f"tien_gow: {what} must be a list of {nmin}..{nmax} ints {lo}..{hi}, got {_short(xs)}")
-    return [check_int(x, f"tien_gow: an entry of {what}", lo, hi, ConfigError) for x in xs]
-
-
-cdef class Rules:
-    """One configuration's combination table, for the oracles and the state machine's face."""
+def oracle_classify(tuple flags, counts):
+    """(combination index, category CAT_*) of the multiset given by 21 counts, or (-1, -1)."""
     cdef TGRules r
-
-    def __init__(self, bint fives_equal=True, bint mixed=True, bint two_pairs=False, bint supreme_beats_pairs=False):
-        tg_rules_init(&self.r, fives_equal, mixed, two_pairs, supreme_beats_pairs)
-
-    cdef int _ci(self, object ci, str what) except -1:
-        return check_int(ci, f"tien_gow: {what} (a combination index)", 0, self.r.ncombo - 1, ConfigError)
-
-    def classify(self, counts):
-        """Combination index of a tile multiset given as 21 counts (0..2), or -1."""
-        cdef Hand h
-        cdef int k, c
-        cl = int_list(counts, "counts (one per tile identity)", TG_IDS, TG_IDS, 0, 2)
-        h.layer[0] = h.layer[1] = h.layer[2] = h.layer[3] = 0
-        for k in range(TG_IDS):
-            c = cl[k]
-            if c >= 1:
-                h.layer[0] |= tbit(k)
-            if c >= 2:
-                h.layer[1] |= tbit(k)
-        return tg_classify(&self.r, &h)
-
-    def category(self, ci):
-        return CATEGORIES[self.r.combo[self._ci(ci, "ci")].cat]
-
-    def strength(self, ci):
-        return self.r.combo[self._ci(ci, "ci")].strength
-
-    def beats(self, ci, hi):
-        return bool(combo_beats(&self.r, self._ci(ci, "ci"), self._ci(hi, "hi")))
-
-    def trick_winner(self, plays):
-        """plays[0] the lead's combination index, then 0..3 follows (an index, or -1 = discard)."""
-        cdef int16_t p[4]
-        cdef int i
-        pl = int_list(plays, "plays", 1, TG_NP, -1, self.r.ncombo - 1)
-        if pl[0] < 0:
-            raise ConfigError("tien_gow: plays[0] is the lead, a combination index >= 0")
-        for i in range(len(pl)):
-            p[i] = pl[i]
-        return tg_trick_winner(&self.r, p, len(pl))
-
-    def combos(self):
-        """Every combination of the table as (counts tuple, category, strength)."""
-        out = []
-        for i in range(self.r.ncombo):
-            c = self.r.combo[i]
-            counts = tuple(((c.one >> k) & 1) + ((c.two >> k) & 1) for k in range(TG_IDS))
-            out.append((counts, CATEGORIES[c.cat], c.strength))
-        return out
+    cdef Hand h = counts_hand(counts)
+    cdef int ci
+    oracle_table(&r, flags)
+    ci = tg_classify(&r, &h)
+    return (ci, r.combo[ci].cat if ci >= 0 else -1)
 
 
-def settle(tricks, banker, winner, mult=2, bint increasing=False, bint shutout=False, factor=1, catch_leader=-1):
-    """Net payments of one deal (list of 4 ints). tricks: 4 counts 0..8; banker, winner seats
-    0..3; mult 1..10**6; factor 1..4; catch_leader -1 or a seat."""
+def oracle_trick_winner(tuple flags, plays):
+    """Index of the winning play of a trick: plays = 1..4 lists of 21 counts, plays[0] the lead (a
+    legal combination); a follow that forms no combination is a discard."""
+    cdef TGRules r
+    cdef Hand h
+    cdef int16_t p[4]
+    cdef int i, n = len(plays)
+    if not 1 <= n <= TG_NP:
+        raise IndexError("tien_gow: a trick has 1..4 plays")
+    oracle_table(&r, flags)
+    for i in range(n):
+        h = counts_hand(plays[i])
+        p[i] = tg_classify(&r, &h)
+    if p[0] < 0:
+        raise IndexError("tien_gow: the lead is no combination")
+    return tg_trick_winner(&r, p, n)
+
+
+def oracle_combos(tuple flags):
+    """Every combination of the table as (counts tuple, category CAT_*, strength), in table order."""
+    cdef TGRules r
+    cdef int i, k
+    oracle_table(&r, flags)
+    out = []
+    for i in range(r.ncombo):
+        c = r.combo[i]
+        out.append((tuple(((c.one >> k) & 1) + ((c.two >> k) & 1) for k in range(TG_IDS)), c.cat, c.strength))
+    return out
+
+
+def oracle_settle(tricks, int banker, int winner, int mult, bint increasing, bint shutout, int factor,
+                  int catch_leader):
+    """Net payments of one deal (tg_settle): tricks = 4 counts 0..8, banker and winner seats,
+    catch_leader -1 or a seat."""
     cdef int8_t t[4]
     cdef int32_t pay[4]
     cdef int i
-    tl = int_list(tricks, "tricks", TG_NP, TG_NP, 0, TG_HAND)
-    cdef int b = check_int(banker, "tien_gow: banker", 0, TG_NP - 1, ConfigError)
-    cdef int w = check_int(winner, "tien_gow: winner", 0, TG_NP - 1, ConfigError)
-    cdef int m = check_int(mult, "tien_gow: mult", 1, 1_000_000, ConfigError)
-    cdef int f = check_int(factor, "tien_gow: factor", 1, 4, ConfigError)
-    cdef int cl = check_int(catch_leader, "tien_gow: catch_leader", -1, TG_NP - 1, ConfigError)
+    if (len(tricks) != TG_NP or not 0 <= banker < TG_NP or not 0 <= winner < TG_NP
+            or not -1 <= catch_leader < TG_NP):
+        raise IndexError("tien_gow: 4 trick counts and seats 0..3")
     for i in range(TG_NP):
-        t[i] = tl[i]
-    tg_settle(t, b, w, m, increasing, shutout, f, cl, pay)
+        if not 0 <= tricks[i] <= TG_HAND:
+            raise IndexError("tien_gow: a trick count is 0..8")
+        t[i] = tricks[i]
+    tg_settle(t, banker, winner, mult, increasing, shutout, factor, catch_leader, pay)
     return [pay[i] for i in range(TG_NP)]
 
 
-def sort_ids(ids):
+def oracle_sort(ids):
     """(civil ids, military ids) of the contest sort: ids = at most 32 tile identities 0..20."""
     cdef uint8_t a[32]
     cdef uint8_t c[32]
     cdef uint8_t m[32]
-    il = int_list(ids, "ids", 0, TG_TILES, 0, TG_IDS - 1)
-    cdef int i, n = len(il), nc
+    cdef int i, nc, n = len(ids)
+    if n > TG_TILES:
+        raise IndexError("tien_gow: at most 32 tiles")
     for i in range(n):
-        a[i] = il[i]
+        if not 0 <= ids[i] < TG_IDS:
+            raise IndexError("tien_gow: a tile identity is 0..20")
+        a[i] = ids[i]
     with nogil:
         nc = tg_sort(a, n, c, m)
     return [c[i] for i in range(nc)], [m[i] for i in range(n - nc)]

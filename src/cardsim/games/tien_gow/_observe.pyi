@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games.tien_gow._observe: C kernels only (the vtable's observe and resample).
