@@ -580,7 +580,7 @@ def test_greedy_beats_random_seats_rotated():
 
 
 def test_zero_sum_many_deals_every_option():
-    for cfg in st6.CONFORMANCE_CONFIGS:
+    for cfg in st6.INFO.conformance_configs:
         g = cardsim.make("six_tigers", **cfg)
         out = g.spec.run_batch(5, 0, 300, [0] * g.num_players)
         assert np.allclose(out["returns"].sum(axis=1), 0)

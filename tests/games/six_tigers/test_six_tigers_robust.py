@@ -133,11 +133,14 @@ def test_scenario_and_options_refuse_bad_sizes():
             st6.scenario(g, **bad)
     with pytest.raises(ConfigError):
         st6.scenario(cardsim.make("tien_gow"), hands)
-    for opts in ("x", None, {"scope": "forever"}, {"players": 5}, {"point_table": (1, 2)}):
+    for opts in ("x", [], {"scope": "forever"}, {"players": 5}, {"point_table": (1, 2)}):
         with pytest.raises(ConfigError):
             st6.return_bounds(opts)
         with pytest.raises(ConfigError):
             st6.max_game_length(opts)
+    # None: the defaults (GameInfo.resolve, as for every game)
+    assert st6.return_bounds(None) == st6.return_bounds(dict(g.options))
+    assert st6.max_game_length(None) == st6.max_game_length(dict(g.options))
 
 
 # ---- random accepted scenarios: no dead state, no endless game -------------------------------------
@@ -188,7 +191,7 @@ def play_out(s, rng, limit):
     assert all(lo <= r <= hi for r in s.returns())
 
 
-@pytest.mark.parametrize("cfg", st6.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", st6.INFO.conformance_configs, ids=str)
 def test_random_scenarios_have_no_dead_state(cfg):
     g = cardsim.make("six_tigers", **cfg)
     limit = st6.max_game_length(g.options)

@@ -8,11 +8,11 @@ Following, it beats with the cheapest beating play (fewest old cards, lowest str
 discards its lowest-valued cards (number, old cards +30).
 """
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.games.six_tigers._rules cimport (
-    STConfig, STPlay, ST_MAX_PLAYS, card_bit, st_full, st_number, above, st_pattern, st_single_leads,
+    STConfig, STPlay, ST_MAX_PLAYS, st_full, st_number, above, st_pattern, st_single_leads,
     st_enum_leads, st_enum_beats, st_has_beat)
 from cardsim.games.six_tigers._state cimport (
     STState, ST_PH_DECLARE, ST_PH_CLAIM, ST_STAGE_DISCARD, ST_A_PLAY, ST_A_DISCARD, ST_A_COMMIT,

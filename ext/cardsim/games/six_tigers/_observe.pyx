@@ -14,12 +14,13 @@ shown at the end stay where they are.
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits, card_bit
 from cardsim.core._rng cimport Rng, rng_next
 from cardsim.core._staged cimport staged_clear
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._resample cimport (resample_zones, resample_rekey, RESAMPLE_EXACT_TRIES,
+                                     RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.games.six_tigers._rules cimport (
-    STConfig, STPlay, PT_NONE, PT_SINGLE, card_bit, st_suit_mask, st_fixed_old, st_suit, st_tigers,
+    STConfig, STPlay, PT_NONE, PT_SINGLE, st_suit_mask, st_fixed_old, st_suit, st_tigers,
     above, st_old_mask, st_pattern, st_single_leads, st_has_beat)
 from cardsim.games.six_tigers._state cimport STState, ST_PH_DECLARE, ST_PH_PLAY, ST_PH_END, next_active, old_now
 from cardsim.games.six_tigers._layout cimport *
@@ -358,9 +359,9 @@ cdef int st_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
             s.card_seat[cards[i]] = q
             if t == s.ntricks and s.phase == ST_PH_PLAY and s.trick.n > 0:
                 s.cur[q] |= card_bit(cards[i])
-    s.rng = rng[0]
-    rng_next(&s.rng)
-    return 1
+    r = resample_rekey(&s.rng, rng)
+    rng_next(&s.rng)            # one step on from the resample stream (as the game always did)
+    return r
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 # struct). Card identity: suit * 9 + (number - 1), suits SHI GUAN SUO XIAN = 0..3 (strongest
 # first), CLOUD = 36. A play or a hand is a mask (bit k = identity k).
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport bit_below
+from cardsim.core._bits cimport bit_below, card_bit
 
 cdef enum:
     ST_DECK = 37             # 36 suit cards + CLOUD
@@ -37,9 +37,6 @@ ctypedef struct STConfig:
     int32_t max_redeals      # X17: void deals redealt in one round before it is abandoned
     int32_t table[7]         # points for t = 6..12 tricks
     STRules rules            # set order and CLOUD in sets
-
-cdef inline uint64_t card_bit(int c) noexcept nogil:      # TODO(scaffold): cimport from core._bits
-    return (<uint64_t>1) << c
 
 cdef inline uint64_t st_full() noexcept nogil:
     """All 37 identities."""

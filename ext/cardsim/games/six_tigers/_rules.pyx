@@ -17,7 +17,7 @@ sets of ones (204 plays), so no mask can overflow a buffer; the Python face stil
 refuses hands of more than 12 cards (no real hand is larger).
 """
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
 
 cdef uint64_t RUN_STARTS = (<uint64_t>0x7F) | (<uint64_t>0x7F << 9) | (<uint64_t>0x7F << 18) | (<uint64_t>0x7F << 27)
 cdef uint64_t RED_CARDS = ((<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)

@@ -15,9 +15,7 @@ from cardsim.games.six_tigers._observe cimport st_observe, st_resample
 from cardsim.games.six_tigers._layout cimport OBS_SIZE
 
 from cardsim.games.six_tigers import notation as _n
-
-METRICS = ("winner", "t", "t_dream", "five_tigers", "claimed", "special", "declarer", "dealer",
-           "voids", "counted_rounds", "tricks_played")
+from cardsim.games.six_tigers.info import INFO
 
 
 cdef class SixTigersSpec(GameSpec):
@@ -50,8 +48,7 @@ cdef class SixTigersSpec(GameSpec):
         self.vt.resample = st_resample
         self.vt.greedy = st_greedy
         self.vt.metrics = st_metrics
-        self.install("six_tigers", &self.c, self.c.nplayers, ST_NUM_ACTIONS, sizeof(STState), OBS_SIZE,
-                     METRICS, "zero", opts)
+        self.install_game(INFO, &self.c, self.c.nplayers, ST_NUM_ACTIONS, sizeof(STState), OBS_SIZE, opts)
 
     # ---- strings (notation in the face) ---------------------------------------------------------
     def _action_string(self, State s, int a):

@@ -43,14 +43,14 @@ Greedy agent: see `_agent`.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport card_t, int8_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below, card_bit
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffled_pack
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
-from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_reset
+from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_reset, trick_close, trick_index_of
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_legal_adds, staged_active
 from cardsim.games.six_tigers._rules cimport (
-    STConfig, ST_MAX_PLAYS, PT_NONE, card_bit, st_tigers, above, st_pattern, st_single_leads,
+    STConfig, ST_MAX_PLAYS, PT_NONE, st_tigers, above, st_pattern, st_single_leads,
     st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_dream_matches,
     st_sung_points, st_payments)
 
@@ -396,8 +396,7 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
     if not trick_done(&s.trick):
         s.turn = next_active(s, p)
         return
-    w = s.high_seat
-    s.trick.winner = w
+    w = trick_close(&s.trick, trick_index_of(&s.trick, s.high_seat))   # the record now leads w's trick
     s.tricks[w] += s.k
     s.win_cards[w] |= s.cur[w]
     if s.tricks[w] >= 6 and s.reach6[w] == -1:
@@ -405,7 +404,6 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
     s.trick_winner[s.ntricks] = w
     s.ntricks += 1
     if s.hand[w] == 0 and not c.claim_last:
-        s.trick.leader = w
         end_without_claim(s, c)
         return
     open_window(s, c, w)        # after the last trick too (X16): then X11 if nobody claims

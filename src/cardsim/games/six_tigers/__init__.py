@@ -6,24 +6,12 @@ never plays) or three without a dreamer; 37 cards (SHI > GUAN > SUO > XIAN of 1-
 The action space, returns and the greedy agent are documented in the compiled modules
 `cardsim.games.six_tigers._state` and `._agent`; the observation layout is INFO.observation.
 
-Options (the spec's §7 variants, defaults first):
-  players            4 (with the dreamer) or 3 (no dreamer; the 37th card is set aside)
-  direction          "cw" (X2) or "ccw" (Sung)
-  must_beat_if_able  True (X7): a player who can beat must; False: he may discard instead
-  set_order          "seed" (X4: 9 > 1 > 8 > ... > 2) or "natural" (9 > 8 > ... > 1)
-  cloud_in_sets      False (X3) or True: CLOUD serves as a 1 in sets of 1s
-  old_tracking       "all_played" (X9: face-down discards make old cards) or "public"
-  auto_claim         False (X10: claiming is a choice) or True (forced at a count of 6)
-  scoring            "table" (§6.1 with point_table) or "sung" (Sung's score)
-  point_table        points for a win with 6..12 tricks, default (1, 2, 4, 8, 16, 32, 128) (X12)
-  rounds             counted rounds of a match (scope="match"), default 4 (§6.3)
-  claim_after_last_trick  True (X16: a claim window follows every trick, the last one too, as
-                     §5.5 says) or False (X11 settles the round right after the last trick)
-  max_redeals        10 (X17): void deals redealt in one round; one more void ends the round
-                     with no winner (no payments, counted), so every round and match ends
-  scope              "deal" (one counted round) or "match"
+Options, presets, players, the unit of the returns, the metrics, the observation layout and the
+bounds: `INFO` (cardsim.games.six_tigers.info). Card and action notation:
+`cardsim.games.six_tigers.notation`.
 
-Bounds (the shared protocol): `return_bounds(opts)` and `max_game_length(opts)` below.
+Bounds (the shared protocol): `return_bounds(opts)` and `max_game_length(opts)` (INFO's, derived in
+info.py).
 """
 from __future__ import annotations
 
@@ -34,60 +22,15 @@ from cardsim.errors import short as _short
 from cardsim.games.six_tigers import _rules as _r
 from cardsim.games.six_tigers import _spec
 from cardsim.games.six_tigers import notation as _n
+from cardsim.games.six_tigers.info import INFO
 from cardsim.games.six_tigers.notation import card_str, cards_to_mask, mask_to_cards, parse_card
-from cardsim.options import SCOPE, Option
 
-NAME = "six_tigers"
-PLAYERS = (4, 3)
-DEFAULT_PLAYERS = 4
-DEFAULT_TABLE = (1, 2, 4, 8, 16, 32, 128)
+__doc__ = (__doc__ or "") + "\n" + INFO.layout_doc() + "\n"
 
-
-def _point_table(value):
-    if (not isinstance(value, (list, tuple)) or len(value) != 7
-            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1_000_000 for v in value)):
-        raise ConfigError(f"six_tigers: option 'point_table' must be 7 ints in 0..1000000 (points for 6..12 "
-                          f"tricks), got {_short(value)}")
-    return tuple(value)
-
-
-OPTIONS = (
-    Option("direction", "cw", "direction of play (X2); Sung plays anticlockwise", choices=("cw", "ccw")),
-    Option("must_beat_if_able", True, "a player holding a beat must play one (X7)", kind=bool),
-    Option("set_order", "seed", "set order: seed = 9 > 1 > 8 > ... > 2 (X4), natural = 9 > ... > 1",
-           choices=("seed", "natural")),
-    Option("cloud_in_sets", False, "CLOUD may serve as a 1 in sets of 1s (X3 variant)", kind=bool),
-    Option("old_tracking", "all_played", "face-down discards make old cards (X9), or face-up plays only",
-           choices=("all_played", "public")),
-    Option("auto_claim", False, "a player reaching a count of 6 claims at once (X10 variant)", kind=bool),
-    Option("scoring", "table", "the point table of §6.1, or Sung's score (§7)", choices=("table", "sung")),
-    Option("point_table", DEFAULT_TABLE, "points for a win with 6..12 tricks (X12)", validate=_point_table),
-    Option("rounds", 4, "counted rounds of a match, scope='match' (§6.3)", kind=int, min=1, max=1000),
-    Option("claim_after_last_trick", True, "a claim window follows the last trick too (§5.5 'after every trick', "
-           "X16); False: X11 settles the round at once", kind=bool),
-    Option("max_redeals", 10, "void deals redealt in one round; one more void ends it with no winner (X17)",
-           kind=int, min=0, max=1000),
-    SCOPE,
-)
-PRESETS: dict[str, dict] = {
-    "sung": {"direction": "ccw", "must_beat_if_able": False, "set_order": "natural", "scoring": "sung"},
-}
-
-CONFORMANCE_CONFIGS = (
-    {},
-    {"direction": "ccw"},
-    {"must_beat_if_able": False},
-    {"set_order": "natural", "cloud_in_sets": True},
-    {"old_tracking": "public"},
-    {"auto_claim": True},
-    {"scoring": "sung"},
-    {"players": 3},
-    {"scope": "match", "rounds": 2},
-    {"claim_after_last_trick": False},
-    {"scope": "match", "rounds": 3, "max_redeals": 0},
-)
-
+_NAME = INFO.name
 RULE_OPTIONS = ("set_order", "cloud_in_sets")
+return_bounds = INFO.return_bounds
+max_game_length = INFO.max_game_length
 
 
 def build(opts: dict):
@@ -95,12 +38,12 @@ def build(opts: dict):
 
 
 def _rules_config(options):
-    by_name = {o.name: o for o in OPTIONS}
-    vals = {"set_order": "seed", "cloud_in_sets": False}
+    by_name = {o.name: o for o in INFO.options}
+    vals = {k: by_name[k].default for k in RULE_OPTIONS}
     for k, v in options.items():
         if k not in RULE_OPTIONS:
             raise ConfigError(f"six_tigers: option {_short(k)} does not change this rule; allowed: {list(RULE_OPTIONS)}")
-        vals[k] = by_name[k].check(NAME, v)
+        vals[k] = by_name[k].check(_NAME, v)
     return (vals["set_order"] == "natural", bool(vals["cloud_in_sets"]))
 
 
@@ -113,13 +56,13 @@ def _mask(cards, what, max_cards=37):
 
 
 def _check_state(state, what):
-    if not isinstance(state, State) or state.spec.name != NAME:
+    if not isinstance(state, State) or state.spec.name != _NAME:
         raise ConfigError(f"six_tigers: {what} needs a six_tigers State, got {_short(state)}")
 
 
 def _check_game(game, what):
     spec = getattr(game, "spec", None)
-    if not isinstance(spec, GameSpec) or spec.name != NAME:
+    if not isinstance(spec, GameSpec) or spec.name != _NAME:
         raise ConfigError(f"six_tigers: {what} needs a six_tigers game (cardsim.make('six_tigers', ...)), "
                           f"got {_short(game)}")
 
@@ -253,7 +196,7 @@ def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, lea
     _check_game(game, "scenario")
     N = game.num_players
     d = check_int(dealer, "six_tigers: dealer", 0, N - 1, ConfigError)
-    masks, allm = disjoint_hands(NAME, hands, N, cards_to_mask)
+    masks, allm = disjoint_hands(_NAME, hands, N, cards_to_mask)
     dreamer = (d + 2) % N if N == 4 else -1
     sizes = {len(hands[q]) for q in range(N) if q != dreamer}
     if len(sizes) != 1 or not 1 <= sizes.pop() <= 12:
@@ -262,7 +205,7 @@ def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, lea
         raise ConfigError(f"six_tigers: the dreamer (seat {dreamer}, opposite the dealer) holds exactly 1 card")
     pl = [0] * 4
     if played is not None:
-        pl, allm = disjoint_hands(NAME, played, N, cards_to_mask, what="played list", taken=allm)
+        pl, allm = disjoint_hands(_NAME, played, N, cards_to_mask, what="played list", taken=allm)
         if dreamer >= 0 and pl[dreamer]:
             raise ConfigError("six_tigers: the dreamer never plays")
         pl = pl + [0] * (4 - N)
@@ -296,79 +239,6 @@ def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, lea
         raise ConfigError("six_tigers: a leader needs a declarer (a seat who declared; -1 means everybody "
                           "passed and the round is redealt)")
     return game.spec._scenario_set(d, list(masks) + [0] * (4 - N), pl, tr, rest, declarer, leader)
-
-
-# ---- the shared protocol: episode and return bounds (docs/rules/six_tigers.md "Bounds") -------------
-def _opt(opts, name):
-    if not isinstance(opts, dict):
-        raise ConfigError(f"six_tigers: opts must be the resolved options dict (game.options), got {_short(opts)}")
-    by_name = {o.name: o for o in OPTIONS}
-    if name == "players":
-        v = opts.get("players", DEFAULT_PLAYERS)
-        if isinstance(v, bool) or v not in PLAYERS:
-            raise ConfigError(f"six_tigers: players must be one of {list(PLAYERS)}, got {_short(v)}")
-        return v
-    return by_name[name].check(NAME, opts.get(name, by_name[name].default))
-
-
-def _check_opts(opts):
-    """Every option of opts valid (defaults for the missing ones), else ConfigError."""
-    _opt(opts, "players")
-    for o in OPTIONS:
-        _opt(opts, o.name)
-
-
-def return_bounds(opts: dict) -> tuple[float, float]:
-    """(lo, hi): provably safe bounds on any seat's return in a terminal state (exact for the
-    deal scope: both are reached, see tests/games/six_tigers/test_six_tigers_bounds.py).
-
-    Derivation (§6, X12-X14). A counted round pays only when it has a winner with t tricks;
-    t <= 12, because a count is tricks + old cards held and a trick credits as many tricks as
-    cards each player played (so tricks + cards held <= 12 for every player; Five Tigers scores
-    t = 8). Let P = max point_table[t - 6] over t = 6..12 (Sung: 30, the most his score gives:
-    12 winning cards with all 8 reds; otherwise at most (12 - 5) + 7 = 14; Five Tigers 6). The
-    dreamer's t_dream = 5 + matches, and at most 4 other cards share the number of his card
-    (three suit cards, plus CLOUD for a 1, or the four 1s for CLOUD), so t_dream <= 9; let
-    Pd = max point_table[t - 6] over t = 6..9 (Sung: t_dream - 5 <= 4; 3 players: no dreamer,
-    Pd = 0). Each of the two losing active players pays P to the winner and Pd to the dreamer,
-    and a special player who loses pays both shares (X14). So the most a seat wins in a round
-    is max(2 P, 2 Pd) (the winner never pays the dreamer) and the most it loses is 2 P + 2 Pd.
-    Default table, 4 players: P = 128, Pd = 8: (-272, 256). A void round redealt pays nothing
-    and an abandoned round (X17) pays nothing. Match scope: `rounds` counted rounds, each within
-    the round bounds: (rounds * lo, rounds * hi)."""
-    _check_opts(opts)
-    players = _opt(opts, "players")
-    if _opt(opts, "scoring") == "sung":
-        P, Pd = 30, 4
-    else:
-        table = _opt(opts, "point_table")
-        P, Pd = max(table), max(table[:4])
-    if players == 3:
-        Pd = 0
-    lo, hi = -(2 * P + 2 * Pd), max(2 * P, 2 * Pd)
-    if _opt(opts, "scope") == "match":
-        n = _opt(opts, "rounds")
-        lo, hi = n * lo, n * hi
-    return float(lo), float(hi)
-
-
-def max_game_length(opts: dict) -> int:
-    """Upper bound on the actions from new_state(seed, deal) to a terminal state, for any
-    sequence of legal actions (per counted round in deal scope, per match in match scope).
-
-    Derivation: a deal that ends void takes 3 actions (the three PASSes, §4.1); a round redeals
-    at most `max_redeals` void deals and ends at the next void one (X17), so voids cost at most
-    3 * max_redeals actions before the deal that ends the round. That deal takes at most: 3
-    declarations, a claim window before the first lead (one action per active player asked, at
-    most 3; none under auto_claim, where claims take no action), 36 card actions (each active
-    player adds his 12 cards one at a time, face up or down), one COMMIT per trick (only a lead
-    ever needs one; at most 12 tricks) and a claim window of at most 3 actions after each trick
-    (12 windows, or 11 with claim_after_last_trick=False; none under auto_claim):
-    3 + 3 + 36 + 12 + 36 = 90 by default. Match scope: `rounds` rounds."""
-    _check_opts(opts)
-    windows = 0 if _opt(opts, "auto_claim") else 3 * (1 + (12 if _opt(opts, "claim_after_last_trick") else 11))
-    per_round = 3 * _opt(opts, "max_redeals") + 3 + 36 + 12 + windows
-    return per_round * (_opt(opts, "rounds") if _opt(opts, "scope") == "match" else 1)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

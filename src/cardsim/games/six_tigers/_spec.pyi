@@ -3,8 +3,6 @@ from typing import Any
 
 from cardsim.core._engine import GameSpec, State
 
-METRICS: tuple[str, ...]
-
 class SixTigersSpec(GameSpec):
     def __init__(self, opts: dict[str, Any]) -> None: ...
     def _scenario_set(self, dealer: int, hands: list[int], played: list[int], tricks: list[int], aside: int,
