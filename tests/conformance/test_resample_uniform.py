@@ -45,7 +45,7 @@ from scipy import stats
 
 import cardsim
 from cardsim.games import six_tigers, tien_gow
-from cardsim.games._six_tigers_rules import mask_to_cards
+from cardsim.games.six_tigers.notation import mask_to_cards
 
 HAND_GAMES = ("basra", "exposure", "gleek", "joffre_whist", "zhao_pengyou")
 SAMPLES = 2000

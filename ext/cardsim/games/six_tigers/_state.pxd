@@ -1,11 +1,11 @@
-# Hakka Six Tigers: config, state struct and action ids of the state machine.
+# Hakka Six Tigers: the state struct, phases and action ids of the state machine.
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
-from cardsim.core._bits cimport cs_popcount, bit_below
-from cardsim.games._six_tigers_rules cimport (STRules, STPlay, st_bit, st_full, st_old_mask,
-                                              st_enum_leads, ST_CLOUD)
+from cardsim.core._bits cimport cs_popcount
+from cardsim.core._actions cimport ActionSet
+from cardsim.games.six_tigers._rules cimport STConfig, STPlay, st_old_mask, st_enum_leads
 
 cdef enum:
     ST_A_PLAY = 0            # 0..36: add card c face up (to a lead or a beat)
@@ -24,20 +24,6 @@ cdef enum:
     ST_STAGE_BEAT = 2        # a face-up beat under construction
     ST_STAGE_DISCARD = 3     # a face-down discard under construction
     ST_MAX_TRICKS = 12       # at most 12 tricks (12 cards per active hand)
-
-ctypedef struct STConfig:
-    int32_t nplayers         # 4 (with the dreamer) or 3 (no dreamer)
-    int32_t ccw              # direction = "ccw": next(i) = i - 1
-    int32_t must_beat        # X7: a player holding a beat must beat
-    int32_t old_public       # old_tracking = "public": only face-up plays make old cards
-    int32_t auto_claim       # X10 variant: a player reaching count 6 claims at once
-    int32_t sung             # scoring = "sung" (else the point table)
-    int32_t match            # scope = "match"
-    int32_t rounds           # counted rounds of a match (4)
-    int32_t claim_last       # claim_after_last_trick (X16): a claim window follows the last trick too
-    int32_t max_redeals      # X17: void deals redealt in one round before it is abandoned
-    int32_t table[7]         # points for t = 6..12 tricks
-    STRules rules            # set order and CLOUD in sets
 
 ctypedef struct STState:
     Rng rng                  # deal stream: first dealer, every shuffle of the match
@@ -86,11 +72,7 @@ ctypedef struct STState:
     int32_t score[4]         # cumulative points
 
 
-# ---- inline helpers shared by the state machine and the agent module ----------------------------
-cdef inline uint64_t st_tigers() noexcept nogil:
-    """The Five Tigers: SHI1 GUAN1 SUO1 XIAN1 CLOUD (§4.3)."""
-    return st_bit(0) | st_bit(9) | st_bit(18) | st_bit(27) | st_bit(ST_CLOUD)
-
+# ---- inline helpers shared by the state machine, the agent and the observation --------------
 cdef inline int next_active(const STState* s, int q) noexcept nogil:
     """The active player after q in play order (the dreamer is skipped)."""
     if s.order[0] == q:
@@ -111,10 +93,19 @@ cdef inline int count_of(const STState* s, int q, uint64_t old) noexcept nogil:
     """A player's count (§5.5): tricks credited + old cards in hand."""
     return s.tricks[q] + cs_popcount(s.hand[q] & old)
 
-cdef inline uint64_t above(int c) noexcept nogil:
-    """Identities strictly above c."""
-    return ~bit_below(c + 1) & st_full()
-
 cdef inline int lead_list(const STState* s, const STConfig* c, uint64_t* buf) noexcept nogil:
     """Every legal lead of the seat to act (buf: ST_MAX_PLAYS entries)."""
     return st_enum_leads(s.hand[s.turn], old_now(s, c), s.turn == s.special, &c.rules, buf)
+
+
+# ---- the state machine (vt.init, ...), and the steps a scenario replays ------------------------
+cdef void deal_round(STState* s, const STConfig* c) noexcept nogil
+cdef void end_declare(STState* s, const STConfig* c) noexcept nogil
+cdef void open_window(STState* s, const STConfig* c, int first) noexcept nogil
+cdef void st_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int st_current_player(const void* st, const void* cfg) noexcept nogil
+cdef int st_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil
+cdef void st_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef bint st_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef void st_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void st_metrics(const void* st, const void* cfg, double* out) noexcept nogil

@@ -49,7 +49,7 @@ def whole_plays(state):
     return out
 
 
-DECK_IDS = [st6._r.card_str(i) for i in range(37)]
+DECK_IDS = [st6.card_str(i) for i in range(37)]
 
 
 # ---- X-01 deck and deal, X2 direction -----------------------------------------------------------
@@ -381,7 +381,7 @@ def test_x15_no_claim(tricks, winner, pay, last):
 def test_x11_first_to_six_wins_a_tie():
     # seat 1 has had 6 tricks since before this position; seat 0 reaches 6 with the last trick:
     # 6 and 6, the one who reached 6 first (seat 1) wins with t = 6 (no window after the last
-    # trick here; with the default X16 window see tests/games/test_six_tigers_last_trick.py)
+    # trick here; with the default X16 window see tests/games/six_tigers/test_six_tigers_last_trick.py)
     g = cardsim.make("six_tigers", claim_after_last_trick=False)
     hands = [["SHI9"], ["GUAN2"], ["SUO5"], ["XIAN2"]]
     s = scenario(g, hands, dealer=0, declarer=0, played=[rest_of(*hands), [], [], []], tricks=[5, 6, 0, 0])
@@ -580,7 +580,7 @@ def test_greedy_beats_random_seats_rotated():
 
 
 def test_zero_sum_many_deals_every_option():
-    for cfg in st6.CONFORMANCE_CONFIGS:
+    for cfg in st6.INFO.conformance_configs:
         g = cardsim.make("six_tigers", **cfg)
         out = g.spec.run_batch(5, 0, 300, [0] * g.num_players)
         assert np.allclose(out["returns"].sum(axis=1), 0)
@@ -591,7 +591,7 @@ def test_zero_sum_many_deals_every_option():
 def test_truth_is_consistent_and_resample_always_succeeds(opts):
     """The replay check accepts the true world for every observer at every step (else it would
     reject consistent worlds), and resample finds a consistent world every time."""
-    from cardsim.games import _six_tigers_agent as agent
+    from cardsim.games.six_tigers import _testing
     g = cardsim.make("six_tigers", **opts)
     rng = np.random.default_rng(11)
     n = 0
@@ -599,12 +599,12 @@ def test_truth_is_consistent_and_resample_always_succeeds(opts):
         s = g.new_state(seed=21, deal=d)
         while not s.is_terminal():
             for p in range(g.num_players):
-                assert agent._true_world_ok(s, p)
+                assert _testing._true_world_ok(s, p)
                 if n % 3 == 0:
                     r = s.resample(p, seed=n)
                     assert np.array_equal(r.observation(p), s.observation(p))
                     for q in range(g.num_players):
-                        assert agent._true_world_ok(r, q) or q != p
+                        assert _testing._true_world_ok(r, q) or q != p
                 n += 1
             la = s.legal_actions()
             s.apply(int(la[rng.integers(len(la))]))

@@ -1,7 +1,8 @@
-# Hakka Six Tigers: pure rules on card masks and a small rules config (no state struct).
-# Card identity: suit * 9 + (number - 1), suits SHI GUAN SUO XIAN = 0..3 (strongest first),
-# CLOUD = 36. A play or a hand is a mask (bit k = identity k).
+# Hakka Six Tigers: the config struct, card identities and pure rules on card masks (no state
+# struct). Card identity: suit * 9 + (number - 1), suits SHI GUAN SUO XIAN = 0..3 (strongest
+# first), CLOUD = 36. A play or a hand is a mask (bit k = identity k).
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from cardsim.core._bits cimport bit_below, card_bit
 
 cdef enum:
     ST_DECK = 37             # 36 suit cards + CLOUD
@@ -23,8 +24,19 @@ ctypedef struct STPlay:
     int8_t size              # number of cards
     int8_t key               # strength within (type, size): single = card id, run = (3-suit)*16+top, set = set rank
 
-cdef inline uint64_t st_bit(int c) noexcept nogil:
-    return (<uint64_t>1) << c
+ctypedef struct STConfig:
+    int32_t nplayers         # 4 (with the dreamer) or 3 (no dreamer)
+    int32_t ccw              # direction = "ccw": next(i) = i - 1
+    int32_t must_beat        # X7: a player holding a beat must beat
+    int32_t old_public       # old_tracking = "public": only face-up plays make old cards
+    int32_t auto_claim       # X10 variant: a player reaching count 6 claims at once
+    int32_t sung             # scoring = "sung" (else the point table)
+    int32_t match            # scope = "match"
+    int32_t rounds           # counted rounds of a match (4)
+    int32_t claim_last       # claim_after_last_trick (X16): a claim window follows the last trick too
+    int32_t max_redeals      # X17: void deals redealt in one round before it is abandoned
+    int32_t table[7]         # points for t = 6..12 tricks
+    STRules rules            # set order and CLOUD in sets
 
 cdef inline uint64_t st_full() noexcept nogil:
     """All 37 identities."""
@@ -36,7 +48,7 @@ cdef inline uint64_t st_suit_mask(int s) noexcept nogil:
 
 cdef inline uint64_t st_fixed_old() noexcept nogil:
     """SHI1, XIAN1, CLOUD: old whenever held (§2.5)."""
-    return st_bit(ST_SHI1) | st_bit(ST_XIAN1) | st_bit(ST_CLOUD)
+    return card_bit(ST_SHI1) | card_bit(ST_XIAN1) | card_bit(ST_CLOUD)
 
 cdef inline int st_suit(int c) noexcept nogil:
     """Suit 0..3 of a card, 4 for CLOUD."""
@@ -45,6 +57,14 @@ cdef inline int st_suit(int c) noexcept nogil:
 cdef inline int st_number(int c) noexcept nogil:
     """Number 1..9 of a card; CLOUD counts as 1."""
     return 1 if c == ST_CLOUD else c % 9 + 1
+
+cdef inline uint64_t st_tigers() noexcept nogil:
+    """The Five Tigers: SHI1 GUAN1 SUO1 XIAN1 CLOUD (§4.3)."""
+    return card_bit(0) | card_bit(9) | card_bit(18) | card_bit(27) | card_bit(ST_CLOUD)
+
+cdef inline uint64_t above(int c) noexcept nogil:
+    """Identities strictly above c."""
+    return ~bit_below(c + 1) & st_full()
 
 cdef uint64_t st_old_mask(uint64_t played) noexcept nogil
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil

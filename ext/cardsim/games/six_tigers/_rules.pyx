@@ -3,7 +3,8 @@
 Rules as implemented: docs/rules/six_tigers.md. This module holds the pattern rules (§2.3-§2.4),
 the dynamic old cards (§2.5), the single-card lead restriction (§5.2), beating (§5.3), the trick
 winner (§5.1), the dreamer's matches and the payments (§6). The state machine
-(`_six_tigers`) and the public oracles (`cardsim.games.six_tigers`) both run these kernels.
+(`_state`) and the public oracles (`cardsim.games.six_tigers`, through the `oracle_*` entry
+points below) both run these kernels.
 
 Card identity: suit * 9 + (number - 1) with suits SHI, GUAN, SUO, XIAN = 0..3 (strongest first),
 CLOUD = 36. Numbers of one suit are consecutive bits, so a run is a block of set bits.
@@ -12,11 +13,11 @@ Bound on the enumerations (ST_MAX_PLAYS = 208): a 12-card hand has at most 12 si
 28 runs in one fully held suit (sum over lengths 3..9 of 10 - L) plus one run in the three
 cards left, and at most 3 numbers held four times (5 sets each, 15 with CLOUD as a 1): well
 under 160 plays. Even a mask of all 37 cards has 37 singles, 4 x 28 runs, 8 x 5 sets and 15
-sets of ones (204 plays), so no mask can overflow a buffer; the Python entry points still
-refuse hands of more than 12 cards (no real hand is larger).
+sets of ones (204 plays), so no mask can overflow a buffer; the Python face still
+refuses hands of more than 12 cards (no real hand is larger).
 """
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
 
 cdef uint64_t RUN_STARTS = (<uint64_t>0x7F) | (<uint64_t>0x7F << 9) | (<uint64_t>0x7F << 18) | (<uint64_t>0x7F << 27)
 cdef uint64_t RED_CARDS = ((<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
@@ -28,7 +29,7 @@ cdef inline uint64_t number_mask(int n, bint with_cloud) noexcept nogil:
     """The four suit cards of number n (1..9), plus CLOUD for n = 1 when with_cloud."""
     cdef uint64_t m = ((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 18) | (<uint64_t>1 << 27)) << (n - 1)
     if n == 1 and with_cloud:
-        m |= st_bit(ST_CLOUD)
+        m |= card_bit(ST_CLOUD)
     return m
 
 cdef inline int set_rank(int n, const STRules* r) noexcept nogil:
@@ -57,7 +58,7 @@ cdef uint64_t st_old_mask(uint64_t played) noexcept nogil:
     for s in range(4):
         rest = st_suit_mask(s) & ~played
         if rest:
-            old |= st_bit(bit_high(rest))
+            old |= card_bit(bit_high(rest))
     return old
 
 
@@ -87,7 +88,7 @@ cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil:
         out.type = PT_SET
         out.key = set_rank(num, r)
         return PT_SET
-    if m & st_bit(ST_CLOUD):
+    if m & card_bit(ST_CLOUD):
         return PT_NONE
     s = st_suit(lo)
     if (m & ~st_suit_mask(s)) == 0 and (m >> lo) == ((<uint64_t>1 << n) - 1):
@@ -111,7 +112,7 @@ cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept
     if p.type == PT_SINGLE:
         h = high.key
         c = p.key
-        if st_bit(h) & st_fixed_old() or c == ST_CLOUD:
+        if card_bit(h) & st_fixed_old() or c == ST_CLOUD:
             return False
         return st_suit(c) == st_suit(h) and c > h
     return p.key > high.key
@@ -160,9 +161,9 @@ cdef uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const ST
 cdef uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil:
     """Cards of hand that beat the single `high` (§5.3): same suit, higher number; none against
     a fixed old card (SHI1, XIAN1, CLOUD)."""
-    if st_bit(high) & st_fixed_old():
+    if card_bit(high) & st_fixed_old():
         return 0
-    return hand & st_suit_mask(st_suit(high)) & ~((st_bit(high) << 1) - 1)
+    return hand & st_suit_mask(st_suit(high)) & ~((card_bit(high) << 1) - 1)
 
 
 cdef int enum_runs(uint64_t hand, int exact, int min_key, uint64_t* out, int n) noexcept nogil:
@@ -265,7 +266,7 @@ cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcep
 cdef int st_dream_matches(uint64_t win_cards, int dream_card) noexcept nogil:
     """Dreamer's extra tricks (§6.2, DECISION X13): the winning cards with the same number as
     the dreamer's card, suit irrelevant, CLOUD counting as a 1 on either side."""
-    return cs_popcount(win_cards & number_mask(st_number(dream_card), True) & ~st_bit(dream_card))
+    return cs_popcount(win_cards & number_mask(st_number(dream_card), True) & ~card_bit(dream_card))
 
 
 cdef int st_sung_points(int t, uint64_t win_cards, bint five_tigers) noexcept nogil:
@@ -308,162 +309,106 @@ cdef void st_payments(int nplayers, const int8_t* active, int winner, int specia
             out[dreamer] += dream_pts
 
 
-# ---- Python entry points for the oracles (masks in, ints / masks out) ---------------------------
-# Each checks what it is given before a kernel reads it (ConfigError naming what is allowed): card
-# masks within the 37 cards, hands of at most 12 cards (the enumerations' buffers), seats and
-# player counts within the 4 slots of the payment arrays.
-from cardsim.core._engine import check_int, _short
+# ---- compiled oracle entry points (masks in, ints / masks out) --------------------------------
+# The Python face (cardsim.games.six_tigers) checks what the caller gives and raises the typed
+# errors; these entry points only keep the kernels inside their buffers (ValueError on a mask
+# with bits above the 37 cards, a trick of more than 4 plays, a seat or player count outside
+# the 4 slots of the payment arrays). The rules config is (set_natural, cloud_in_sets).
+cdef int _mask_ok(uint64_t m) except -1:
+    if m >> ST_DECK:
+        raise ValueError("six_tigers: a card mask holds bits 0..36 only")
+    return 0
 
-cdef uint64_t FULL = ((<uint64_t>1) << 37) - 1
+cdef void _rules_of(STRules* r, bint set_natural, bint cloud_in_sets) noexcept:
+    r.set_natural = set_natural
+    r.cloud_in_sets = cloud_in_sets
 
-cdef uint64_t mask_arg(object m, str what, int max_cards=37) except? 0:
-    cdef uint64_t v = check_int(m, f"six_tigers: {what} (a card mask of the 37 cards)", 0, int(FULL), _config_error())
-    if cs_popcount(v) > max_cards:
-        raise _config_error()(f"six_tigers: {what} holds at most {max_cards} cards, got {cs_popcount(v)}")
-    return v
 
-cdef object _config_error():
-    from cardsim.errors import ConfigError
-    return ConfigError
-
-cdef void fill_rules(STRules* r, object rules) except *:
-    ok = isinstance(rules, tuple) and len(rules) == 2
-    if ok:
-        for x in rules:
-            if not isinstance(x, int) or x not in (0, 1):
-                ok = False
-    if not ok:
-        raise _config_error()(f"six_tigers: rules must be py_rules(set_natural, cloud_in_sets), got {_short(rules)}")
-    r.set_natural = rules[0]
-    r.cloud_in_sets = rules[1]
-
-def py_rules(bint set_natural=False, bint cloud_in_sets=False):
-    return (set_natural, cloud_in_sets)
-
-def py_pattern(m, rules):
-    """(type, size, key) of a card mask; type 0 = no pattern."""
+def oracle_pattern(uint64_t m, bint set_natural=False, bint cloud_in_sets=False):
+    """(type, size, key) of a card mask; type 0 = no pattern (PT_*)."""
     cdef STRules r
     cdef STPlay p
-    cdef uint64_t mm = mask_arg(m, "a play")
-    fill_rules(&r, rules)
-    st_pattern(mm, &r, &p)
+    _mask_ok(m)
+    _rules_of(&r, set_natural, cloud_in_sets)
+    st_pattern(m, &r, &p)
     return (p.type, p.size, p.key)
 
-def py_trick_winner(plays, rules):
+
+def oracle_trick_winner(list plays not None, bint set_natural=False, bint cloud_in_sets=False):
     """Index of the winning play: plays = 1..4 card masks, the lead first."""
     cdef STRules r
     cdef uint64_t ps[4]
     cdef int i
-    if isinstance(plays, (str, bytes)) or not isinstance(plays, (list, tuple)) or not 1 <= len(plays) <= 4:
-        raise _config_error()(f"six_tigers: plays must be a list of 1..4 card masks, got {_short(plays)}")
-    fill_rules(&r, rules)
+    if not 1 <= len(plays) <= 4:
+        raise ValueError("six_tigers: a trick has 1 to 4 plays")
     for i in range(len(plays)):
-        ps[i] = mask_arg(plays[i], f"play {i}", 12)
+        ps[i] = plays[i]
+        _mask_ok(ps[i])
+    _rules_of(&r, set_natural, cloud_in_sets)
     return st_trick_winner(ps, len(plays), &r)
 
-def py_old_mask(played):
-    return st_old_mask(mask_arg(played, "played"))
 
-def py_leads(hand, played, bint special, rules):
+def oracle_old_mask(uint64_t played):
+    """The old cards once `played` have been played (§2.5)."""
+    _mask_ok(played)
+    return st_old_mask(played)
+
+
+def oracle_leads(uint64_t hand, uint64_t played, bint special, bint set_natural=False,
+                 bint cloud_in_sets=False):
     """Every legal lead of a hand (masks; any mask fits the buffer, see ST_MAX_PLAYS)."""
     cdef STRules r
     cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef uint64_t h = mask_arg(hand, "a hand"), pm = mask_arg(played, "played")
-    fill_rules(&r, rules)
-    n = st_enum_leads(h, st_old_mask(pm), special, &r, buf)
+    cdef int n, i
+    _mask_ok(hand)
+    _mask_ok(played)
+    _rules_of(&r, set_natural, cloud_in_sets)
+    n = st_enum_leads(hand, st_old_mask(played), special, &r, buf)
     return [buf[i] for i in range(n)]
 
-def py_beats(hand, high, rules):
+
+def oracle_beats(uint64_t hand, uint64_t high, bint set_natural=False, bint cloud_in_sets=False):
     """Every play of a hand that beats the play `high` (masks; any mask fits the buffer)."""
     cdef STRules r
     cdef STPlay hp
     cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef uint64_t h = mask_arg(hand, "a hand"), hm = mask_arg(high, "the high play")
-    fill_rules(&r, rules)
-    if st_pattern(hm, &r, &hp) == PT_NONE:
+    cdef int n, i
+    _mask_ok(hand)
+    _mask_ok(high)
+    _rules_of(&r, set_natural, cloud_in_sets)
+    if st_pattern(high, &r, &hp) == PT_NONE:
         return []
-    n = st_enum_beats(h, &hp, &r, buf)
+    n = st_enum_beats(hand, &hp, &r, buf)
     return [buf[i] for i in range(n)]
 
-def py_dream_matches(win_cards, dream_card):
-    return st_dream_matches(mask_arg(win_cards, "the winning cards"),
-                            check_int(dream_card, "six_tigers: the dreamer's card", 0, ST_DECK - 1, _config_error()))
 
-def py_sung_points(t, win_cards, bint five_tigers):
-    return st_sung_points(check_int(t, "six_tigers: t (tricks)", 0, 12, _config_error()),
-                          mask_arg(win_cards, "the winning cards"), five_tigers)
+def oracle_dream_matches(uint64_t win_cards, int dream_card):
+    """The dreamer's matches among the winning cards (§6.2, X13)."""
+    _mask_ok(win_cards)
+    if not 0 <= dream_card < ST_DECK:
+        raise ValueError("six_tigers: a card id is 0..36")
+    return st_dream_matches(win_cards, dream_card)
 
-def py_payments(nplayers, active, winner, special, dreamer, pts, dream_pts):
+
+def oracle_sung_points(int t, uint64_t win_cards, bint five_tigers):
+    """Sung's score of a win with t tricks and these winning cards."""
+    _mask_ok(win_cards)
+    return st_sung_points(t, win_cards, five_tigers)
+
+
+def oracle_payments(int nplayers, list active not None, int winner, int special, int dreamer,
+                    int pts, int dream_pts):
     """Net payments of a round (see st_payments): nplayers 3 or 4, active = nplayers flags,
-    winner / special / dreamer a seat or -1, points 0..10**6."""
+    winner / special / dreamer a seat or -1."""
     cdef int8_t act[4]
     cdef int32_t out[4]
-    E = _config_error()
-    cdef int n = check_int(nplayers, "six_tigers: nplayers", 3, 4, E)
-    if isinstance(active, (str, bytes)) or not isinstance(active, (list, tuple)) or len(active) != n:
-        raise E(f"six_tigers: active must list {n} flags, got {_short(active)}")
-    cdef int w = check_int(winner, "six_tigers: winner", -1, n - 1, E)
-    cdef int sp = check_int(special, "six_tigers: special", -1, n - 1, E)
-    cdef int dr = check_int(dreamer, "six_tigers: dreamer", -1, n - 1, E)
-    cdef int p1 = check_int(pts, "six_tigers: pts", 0, 1_000_000, E)
-    cdef int p2 = check_int(dream_pts, "six_tigers: dream_pts", 0, 1_000_000, E)
-    for i in range(n):
+    cdef int i
+    if not 3 <= nplayers <= 4 or len(active) != nplayers:
+        raise ValueError("six_tigers: 3 or 4 players, one active flag each")
+    for i in (winner, special, dreamer):
+        if not -1 <= i < nplayers:
+            raise ValueError("six_tigers: a seat is -1 or 0..nplayers-1")
+    for i in range(nplayers):
         act[i] = 1 if active[i] else 0
-    st_payments(n, act, w, sp, dr, p1, p2, out)
-    return [out[i] for i in range(n)]
-
-
-# ---- card notation (DESIGN §4): suit word then number, CLOUD ------------------------------------
-SUITS = ("SHI", "GUAN", "SUO", "XIAN")
-SUIT_ALIASES = {"SHI": 0, "GUAN": 1, "SUO": 2, "XIAN": 3,
-                "SUP": 0, "GON": 1, "ZOK": 2, "SIN": 3,         # NovelGames' Hakka names
-                "拾": 0, "貫": 1, "索": 2, "綫": 3}
-CLOUD_NAMES = ("CLOUD", "WANSIN", "雲綫")
-DISPLAY_ORDER = tuple(s * 9 + n for s in range(4) for n in range(8, -1, -1)) + (ST_CLOUD,)
-
-
-def card_str(c):
-    """'SHI9', 'GUAN1', ..., 'CLOUD'."""
-    c = check_int(c, "six_tigers: a card id", 0, ST_DECK - 1, _config_error())
-    if c == ST_CLOUD:
-        return "CLOUD"
-    return SUITS[c // 9] + str(c % 9 + 1)
-
-
-def parse_card(text):
-    """'SHI9', 'guan7', 'SUO1', 'XIAN3', 'CLOUD' (also 'SUP9', 'GON7', 'ZOK1', 'SIN3', 'WANSIN'
-    and the characters 拾 貫 索 綫 雲綫) -> card id 0..36. Anything else raises ParseError."""
-    from cardsim.errors import ParseError
-    if not isinstance(text, str):
-        raise ParseError(f"six_tigers: a card must be a string like 'SHI9' or 'CLOUD', got {_short(text)}")
-    t = text.strip().upper()
-    if t in CLOUD_NAMES:
-        return ST_CLOUD
-    n = len(t)
-    if n >= 2 and t[n - 1] in "123456789" and t[:n - 1] in SUIT_ALIASES:
-        return SUIT_ALIASES[t[:n - 1]] * 9 + int(t[n - 1]) - 1
-    raise ParseError(f"six_tigers: malformed card {_short(text)}; expected a suit (SHI GUAN SUO XIAN, or "
-                     f"SUP GON ZOK SIN) then a number 1-9, e.g. 'SHI9', 'GUAN1', or CLOUD (WANSIN)")
-
-
-def mask_to_cards(m):
-    """Cards of a mask in display order: SHI, GUAN, SUO, XIAN high to low, then CLOUD."""
-    m = mask_arg(m, "a card mask")
-    return [card_str(c) for c in DISPLAY_ORDER if (m >> c) & 1]
-
-
-def cards_to_mask(cards):
-    """Card strings -> mask; a bare string or a card given twice raises ParseError."""
-    cdef uint64_t m = 0
-    cdef int c
-    from cardsim.errors import ParseError
-    if not isinstance(cards, (list, tuple)):
-        raise ParseError(f"six_tigers: expected a list of card strings, got {_short(cards)}")
-    if len(cards) > ST_DECK:
-        raise ParseError(f"six_tigers: a list of cards holds at most the {ST_DECK} cards of the pack, got {len(cards)}")
-    for t in cards:
-        c = parse_card(t)
-        if (m >> c) & 1:
-            raise ParseError(f"six_tigers: card {card_str(c)} given twice (the pack holds one of each)")
-        m |= st_bit(c)
-    return m
+    st_payments(nplayers, act, winner, special, dreamer, pts, dream_pts, out)
+    return [out[i] for i in range(nplayers)]

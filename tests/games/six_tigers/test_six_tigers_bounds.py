@@ -1,6 +1,6 @@
 """Hakka Six Tigers: the shared protocol's bounds (docs/rules/six_tigers.md "Bounds"):
 max_game_length holds for random, greedy, always-first, always-last and always-PASS policies in
-every configuration of CONFORMANCE_CONFIGS; returns lie within return_bounds, and constructed
+every configuration of INFO.conformance_configs; returns lie within return_bounds, and constructed
 positions reach both extremes of the default table (so the bound is exact, not merely safe).
 The old OpenSpiel failure: a return of -258 below a guessed bound of -128."""
 import numpy as np
@@ -21,7 +21,7 @@ def rest_of(*groups):
     return [c for c in ref.DECK if c not in used]
 
 
-@pytest.mark.parametrize("cfg", st6.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", st6.INFO.conformance_configs, ids=str)
 def test_length_and_return_bounds_hold_in_the_batch_kernel(cfg):
     g = cardsim.make("six_tigers", **cfg)
     limit = st6.max_game_length(g.options)
@@ -49,7 +49,7 @@ def play(g, seed, deal, policy, rng):
     return n, s.returns()
 
 
-@pytest.mark.parametrize("cfg", st6.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", st6.INFO.conformance_configs, ids=str)
 def test_length_bound_for_last_and_pass_policies(cfg):
     g = cardsim.make("six_tigers", **cfg)
     limit = st6.max_game_length(g.options)

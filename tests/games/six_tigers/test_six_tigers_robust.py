@@ -1,11 +1,13 @@
 """Hakka Six Tigers: bad input never crashes the process (issue 23) and no accepted scenario is a
 dead end.
 
-1. Every public oracle of cardsim.games.six_tigers (and the Python entry points of the compiled
-   rules module) is called with None, wrong types, floats, huge ints, oversized and duplicated
-   lists and a State of another game in each argument: it answers or raises a typed error (a
-   CardsimError) whose message stays short, and a State argument is left unchanged. The old
-   repro: legal_leads(<36 or 37 cards>, []) overflowed a 12-card buffer.
+1. Every public oracle of cardsim.games.six_tigers (and its card notation) is called with None,
+   wrong types, floats, huge ints, oversized and duplicated lists and a State of another game in
+   each argument: it answers or raises a typed error (a CardsimError) whose message stays short,
+   and a State argument is left unchanged. The old repro: legal_leads(<36 or 37 cards>, [])
+   overflowed a 12-card buffer. The compiled oracle entry points (`_rules.oracle_*`, typed, for
+   the face and the tests) answer or refuse (TypeError / OverflowError / ValueError): never a
+   read or write outside their buffers.
 2. Random accepted scenarios (random hands from a shuffled pack, random public facts: dealer,
    declarer, cards played, tricks, leader) of every configuration are played out at random: no
    state is non-terminal with an empty legal set, and every playout ends within
@@ -16,7 +18,8 @@ import pytest
 
 import cardsim
 from cardsim import CardsimError, ConfigError
-from cardsim.games import _six_tigers_rules as R
+from cardsim.games.six_tigers import _rules as R
+from cardsim.games.six_tigers import notation as N
 from cardsim.games import six_tigers as st6
 
 from . import six_tigers_reference as ref
@@ -43,18 +46,24 @@ def calls(state):
         ("scenario", st6.scenario, [g, hands]),
         ("return_bounds", st6.return_bounds, [dict(g.options)]),
         ("max_game_length", st6.max_game_length, [dict(g.options)]),
-        ("py_pattern", R.py_pattern, [7, R.py_rules()]),
-        ("py_trick_winner", R.py_trick_winner, [[7, 7 << 9], R.py_rules()]),
-        ("py_old_mask", R.py_old_mask, [1]),
-        ("py_leads", R.py_leads, [4095, 0, False, R.py_rules()]),
-        ("py_beats", R.py_beats, [4095, 1, R.py_rules()]),
-        ("py_dream_matches", R.py_dream_matches, [511, 3]),
-        ("py_sung_points", R.py_sung_points, [7, 511, False]),
-        ("py_payments", R.py_payments, [4, [1, 1, 0, 1], 0, -1, 2, 1, 0]),
-        ("card_str", R.card_str, [3]),
-        ("parse_card", R.parse_card, ["SHI9"]),
-        ("mask_to_cards", R.mask_to_cards, [5]),
-        ("cards_to_mask", R.cards_to_mask, [["SHI9"]]),
+        ("card_str", N.card_str, [3]),
+        ("parse_card", N.parse_card, ["SHI9"]),
+        ("mask_to_cards", N.mask_to_cards, [5]),
+        ("cards_to_mask", N.cards_to_mask, [["SHI9"]]),
+    ]
+
+
+def compiled_calls():
+    """(name, function, valid positional args) of every compiled oracle entry point."""
+    return [
+        ("oracle_pattern", R.oracle_pattern, [7, False, False]),
+        ("oracle_trick_winner", R.oracle_trick_winner, [[7, 7 << 9], False, False]),
+        ("oracle_old_mask", R.oracle_old_mask, [1]),
+        ("oracle_leads", R.oracle_leads, [4095, 0, False, False, False]),
+        ("oracle_beats", R.oracle_beats, [4095, 1, False, False]),
+        ("oracle_dream_matches", R.oracle_dream_matches, [511, 3]),
+        ("oracle_sung_points", R.oracle_sung_points, [7, 511, False]),
+        ("oracle_payments", R.oracle_payments, [4, [1, 1, 0, 1], 0, -1, 2, 1, 0]),
     ]
 
 
@@ -81,6 +90,20 @@ def test_every_oracle_with_every_bad_argument():
     assert (state.history(), state.spec.view(state)) == before
 
 
+def test_every_compiled_oracle_with_every_bad_argument():
+    extra = [1 << 37, (1 << 64) - 1, [1 << 40], [7] * 5, [], [1] * 3, [0, 0, 0, 0, 0], 99, -2]
+    for name, fn, args in compiled_calls():
+        fn(*args)                                             # the valid call works
+        for i in range(len(args)):
+            for bad in BAD + extra:
+                a = list(args)
+                a[i] = bad
+                try:
+                    fn(*a)
+                except (CardsimError, TypeError, OverflowError, ValueError):
+                    pass
+
+
 @pytest.mark.parametrize("n", [13, 36, 37])
 def test_legal_leads_of_an_oversized_hand_is_refused(n):
     hand = DECK[:n]
@@ -94,9 +117,9 @@ def test_the_kernel_buffer_holds_every_play_of_the_whole_pack():
     # special, nothing played: singles SHI2..SHI8 (the highest suit of the non-old cards) and the
     # 7 old cards, 112 runs, sets: 8 x 5 + 15 with CLOUD (9 x 5 without)
     full = (1 << 37) - 1
-    assert len(R.py_leads(full, 0, True, R.py_rules(False, True))) == 14 + 112 + 40 + 15
-    assert len(R.py_leads(full, 0, True, R.py_rules(False, False))) == 14 + 112 + 45
-    assert len(R.py_beats(full, 7 << 27, R.py_rules())) == 28 - 1     # runs of 3 above XIAN1-2-3
+    assert len(R.oracle_leads(full, 0, True, False, True)) == 14 + 112 + 40 + 15
+    assert len(R.oracle_leads(full, 0, True, False, False)) == 14 + 112 + 45
+    assert len(R.oracle_beats(full, 7 << 27, False, False)) == 28 - 1     # runs of 3 above XIAN1-2-3
 
 
 def test_scenario_and_options_refuse_bad_sizes():
@@ -110,11 +133,14 @@ def test_scenario_and_options_refuse_bad_sizes():
             st6.scenario(g, **bad)
     with pytest.raises(ConfigError):
         st6.scenario(cardsim.make("tien_gow"), hands)
-    for opts in ("x", None, {"scope": "forever"}, {"players": 5}, {"point_table": (1, 2)}):
+    for opts in ("x", [], {"scope": "forever"}, {"players": 5}, {"point_table": (1, 2)}):
         with pytest.raises(ConfigError):
             st6.return_bounds(opts)
         with pytest.raises(ConfigError):
             st6.max_game_length(opts)
+    # None: the defaults (GameInfo.resolve, as for every game)
+    assert st6.return_bounds(None) == st6.return_bounds(dict(g.options))
+    assert st6.max_game_length(None) == st6.max_game_length(dict(g.options))
 
 
 # ---- random accepted scenarios: no dead state, no endless game -------------------------------------
@@ -165,7 +191,7 @@ def play_out(s, rng, limit):
     assert all(lo <= r <= hi for r in s.returns())
 
 
-@pytest.mark.parametrize("cfg", st6.CONFORMANCE_CONFIGS, ids=str)
+@pytest.mark.parametrize("cfg", st6.INFO.conformance_configs, ids=str)
 def test_random_scenarios_have_no_dead_state(cfg):
     g = cardsim.make("six_tigers", **cfg)
     limit = st6.max_game_length(g.options)

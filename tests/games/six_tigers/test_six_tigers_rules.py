@@ -6,44 +6,45 @@ import random
 import pytest
 
 from cardsim import ParseError
-from cardsim.games import _six_tigers_rules as R
+from cardsim.games.six_tigers import _rules as R
+from cardsim.games.six_tigers import notation as N
 
 from . import six_tigers_reference as ref
 
-DEFAULT = R.py_rules()
-NATURAL = R.py_rules(set_natural=True)
-CLOUDSETS = R.py_rules(cloud_in_sets=True)
+DEFAULT = (False, False)        # the rules config of the oracles: (set_natural, cloud_in_sets)
+NATURAL = (True, False)
+CLOUDSETS = (False, True)
 
 
 def m(*cards):
-    return R.cards_to_mask(list(cards))
+    return N.cards_to_mask(list(cards))
 
 
 def cs(mask):
-    return R.mask_to_cards(mask)
+    return N.mask_to_cards(mask)
 
 
 def leads(hand, played=(), special=False, rules=DEFAULT):
-    return {frozenset(cs(x)) for x in R.py_leads(m(*hand), m(*played), special, rules)}
+    return {frozenset(cs(x)) for x in R.oracle_leads(m(*hand), m(*played), special, *rules)}
 
 
 # ---- notation (X1) -----------------------------------------------------------------------------
 def test_x1_notation_and_aliases():
-    assert [R.card_str(c) for c in (0, 8, 9, 18, 27, 35, 36)] == ["SHI1", "SHI9", "GUAN1", "SUO1", "XIAN1", "XIAN9", "CLOUD"]
+    assert [N.card_str(c) for c in (0, 8, 9, 18, 27, 35, 36)] == ["SHI1", "SHI9", "GUAN1", "SUO1", "XIAN1", "XIAN9", "CLOUD"]
     for text, card in (("SUP9", "SHI9"), ("gon7", "GUAN7"), ("ZOK1", "SUO1"), ("SIN3", "XIAN3"),
                        ("WANSIN", "CLOUD"), ("cloud", "CLOUD"), ("拾9", "SHI9"), ("雲綫", "CLOUD")):
-        assert R.card_str(R.parse_card(text)) == card
+        assert N.card_str(N.parse_card(text)) == card
     for bad in ("SHI0", "SHI10", "FOO1", "", "9SHI", None, 5):
         with pytest.raises(ParseError):
-            R.parse_card(bad)
+            N.parse_card(bad)
     with pytest.raises(ParseError):
-        R.cards_to_mask(["SHI9", "SUP9"])
+        N.cards_to_mask(["SHI9", "SUP9"])
 
 
 # ---- X-01 deck and initial old cards -------------------------------------------------------------
 def test_x01_deck_and_initial_old():
-    assert len(R.DISPLAY_ORDER) == 37 and len(set(R.DISPLAY_ORDER)) == 37
-    assert set(cs(R.py_old_mask(0))) == {"SHI9", "GUAN9", "SUO9", "XIAN9", "SHI1", "XIAN1", "CLOUD"}
+    assert len(N.DISPLAY_ORDER) == 37 and len(set(N.DISPLAY_ORDER)) == 37
+    assert set(cs(R.oracle_old_mask(0))) == {"SHI9", "GUAN9", "SUO9", "XIAN9", "SHI1", "XIAN1", "CLOUD"}
 
 
 # ---- lead legality -------------------------------------------------------------------
@@ -56,7 +57,7 @@ def test_x02_lead_legality_normal_player():
     multi = {tuple(sorted(x)) for x in got if len(x) > 1}
     assert singles == {"GUAN7", "GUAN2"}
     assert multi == {("SUO3", "SUO4", "SUO5"), ("XIAN6", "XIAN7", "XIAN8")}
-    old_in_hand = set(cs(R.py_old_mask(0) & m(*X02_HAND)))
+    old_in_hand = set(cs(R.oracle_old_mask(0) & m(*X02_HAND)))
     assert old_in_hand == {"SHI9", "SHI1", "XIAN1", "CLOUD"}     # count before play = 0 + 4
 
 
@@ -74,19 +75,19 @@ def test_lead_with_only_old_cards_any_card():
 
 # ---- X-04 old update -----------------------------------------------------------------------------
 def test_x04_old_update():
-    assert "SHI8" in cs(R.py_old_mask(m("SHI9")))
-    assert "SHI8" not in cs(R.py_old_mask(0))
+    assert "SHI8" in cs(R.oracle_old_mask(m("SHI9")))
+    assert "SHI8" not in cs(R.oracle_old_mask(0))
     # SHI8 is the dreamer's card: it is the top card (unplayed) but in no active hand
     active_hand = m("SHI7", "SHI1", "GUAN3")
-    assert set(cs(R.py_old_mask(m("SHI9")) & active_hand)) == {"SHI1"}
+    assert set(cs(R.oracle_old_mask(m("SHI9")) & active_hand)) == {"SHI1"}
     # all SHI above 1 played: SHI1 is old anyway; GUAN1 becomes old as the top of GUAN
     played = m(*[f"GUAN{n}" for n in range(2, 10)])
-    assert "GUAN1" in cs(R.py_old_mask(played))
+    assert "GUAN1" in cs(R.oracle_old_mask(played))
 
 
 # ---- single follows and fixed old leads ---------------------------------------------
 def beats_of(hand, high, rules=DEFAULT):
-    return {frozenset(cs(x)) for x in R.py_beats(m(*hand), m(*high), rules)}
+    return {frozenset(cs(x)) for x in R.oracle_beats(m(*hand), m(*high), *rules)}
 
 
 def test_x05_single_follow_must_beat():
@@ -99,13 +100,13 @@ def test_x06_fixed_old_lead_unbeatable(lead):
     others = [c for c in ref.DECK if c != lead]
     assert beats_of(others, [lead]) == set()
     rest = random.Random(6).sample(others, 2)
-    assert R.py_trick_winner([m(lead), m(rest[0]), m(rest[1])], DEFAULT) == 0
+    assert R.oracle_trick_winner([m(lead), m(rest[0]), m(rest[1])], *DEFAULT) == 0
 
 
 # ---- X-07 runs / X-08 sets / X-14 -----------------------------------------------------------------
 def test_x07_runs():
     high = ["SUO3", "SUO4", "SUO5"]
-    assert R.py_pattern(m(*high), DEFAULT)[0] == 2
+    assert R.oracle_pattern(m(*high), *DEFAULT)[0] == 2
     bt = beats_of(["SUO6", "SUO7", "SUO8", "GUAN1", "GUAN2", "GUAN3", "XIAN7", "XIAN8", "XIAN9", "SUO2"], high)
     assert frozenset({"SUO6", "SUO7", "SUO8"}) in bt
     assert frozenset({"GUAN1", "GUAN2", "GUAN3"}) in bt
@@ -113,7 +114,7 @@ def test_x07_runs():
     assert not any(len(x) != 3 for x in bt)
     # P1 GUAN1-2-3, P2 SHI4-5-6 -> P2 wins the 3-card trick
     plays = [m(*high), m("GUAN1", "GUAN2", "GUAN3"), m("SHI4", "SHI5", "SHI6")]
-    assert R.py_trick_winner(plays, DEFAULT) == 2
+    assert R.oracle_trick_winner(plays, *DEFAULT) == 2
 
 
 def test_x08_sets():
@@ -137,44 +138,44 @@ def test_x08_sets():
 
 def test_x3_cloud_only_in_sets_with_the_option():
     three = m("SHI1", "GUAN1", "CLOUD")
-    assert R.py_pattern(three, DEFAULT)[0] == 0
-    assert R.py_pattern(three, CLOUDSETS)[0] == 3
-    assert R.py_pattern(m("SHI1", "SHI2", "CLOUD"), CLOUDSETS)[0] == 0
-    assert R.py_pattern(m("SHI1", "GUAN1", "SUO1", "XIAN1", "CLOUD"), CLOUDSETS)[0] == 0   # sets have 3-4 cards
+    assert R.oracle_pattern(three, *DEFAULT)[0] == 0
+    assert R.oracle_pattern(three, *CLOUDSETS)[0] == 3
+    assert R.oracle_pattern(m("SHI1", "SHI2", "CLOUD"), *CLOUDSETS)[0] == 0
+    assert R.oracle_pattern(m("SHI1", "GUAN1", "SUO1", "XIAN1", "CLOUD"), *CLOUDSETS)[0] == 0   # sets have 3-4 cards
 
 
 def test_x14_multi_card_credit_is_the_play_size():
-    assert R.py_pattern(m("GUAN2", "GUAN3", "GUAN4", "GUAN5"), DEFAULT)[:2] == (2, 4)
+    assert R.oracle_pattern(m("GUAN2", "GUAN3", "GUAN4", "GUAN5"), *DEFAULT)[:2] == (2, 4)
 
 
 # ---- scoring pieces: X-09..X-12 ------------------------------------------------------------------
 def test_x11_dreamer_matches():
     win = m("SHI7", "SUO7", "XIAN7", "GUAN9")
-    assert R.py_dream_matches(win, R.parse_card("GUAN7")) == 3
-    assert R.py_dream_matches(m("SHI1", "GUAN1"), R.parse_card("CLOUD")) == 2
-    assert R.py_dream_matches(m("CLOUD", "XIAN2"), R.parse_card("SUO1")) == 1
+    assert R.oracle_dream_matches(win, N.parse_card("GUAN7")) == 3
+    assert R.oracle_dream_matches(m("SHI1", "GUAN1"), N.parse_card("CLOUD")) == 2
+    assert R.oracle_dream_matches(m("CLOUD", "XIAN2"), N.parse_card("SUO1")) == 1
 
 
 def test_x10_special_liability_and_x14_dreamer_share():
     active = [True, True, False, True]                  # seat 2 dreams
     # W = 0 wins with P = 2; special 1 pays both shares; 3 pays nothing
-    assert R.py_payments(4, active, 0, 1, 2, 2, 0) == [4, -4, 0, 0]
+    assert R.oracle_payments(4, active, 0, 1, 2, 2, 0) == [4, -4, 0, 0]
     # X-11 with a special loser: dreamer gets 4 from each loser, the special pays 8
-    assert R.py_payments(4, active, 0, 1, 2, 1, 4) == [2, -10, 8, 0]
+    assert R.oracle_payments(4, active, 0, 1, 2, 1, 4) == [2, -10, 8, 0]
     # no special: each loser pays
-    assert R.py_payments(4, active, 0, -1, 2, 1, 4) == [2, -5, 8, -5]
+    assert R.oracle_payments(4, active, 0, -1, 2, 1, 4) == [2, -5, 8, -5]
     # the special player wins: ordinary payments
-    assert R.py_payments(4, active, 1, 1, 2, 2, 0) == [-2, 4, 0, -2]
-    assert R.py_payments(4, active, -1, 1, 2, 2, 0) == [0, 0, 0, 0]
-    assert R.py_payments(3, [True] * 3, 2, -1, -1, 4, 0) == [-4, -4, 8]
+    assert R.oracle_payments(4, active, 1, 1, 2, 2, 0) == [-2, 4, 0, -2]
+    assert R.oracle_payments(4, active, -1, 1, 2, 2, 0) == [0, 0, 0, 0]
+    assert R.oracle_payments(3, [True] * 3, 2, -1, -1, 4, 0) == [-4, -4, 8]
 
 
 def test_sung_points():
-    assert R.py_sung_points(6, m("GUAN2", "GUAN3", "GUAN4", "SUO5", "SUO6", "SUO7"), False) == 1
-    assert R.py_sung_points(7, m("SHI9", "SHI8", "SHI1", "GUAN2", "GUAN3", "GUAN4", "SUO5"), False) == 2 + 3
+    assert R.oracle_sung_points(6, m("GUAN2", "GUAN3", "GUAN4", "SUO5", "SUO6", "SUO7"), False) == 1
+    assert R.oracle_sung_points(7, m("SHI9", "SHI8", "SHI1", "GUAN2", "GUAN3", "GUAN4", "SUO5"), False) == 2 + 3
     allred = m("SHI9", "GUAN9", "SUO9", "XIAN9", "SHI1", "XIAN1", "SHI8", "CLOUD", "GUAN2", "GUAN3", "GUAN4", "SUO5")
-    assert R.py_sung_points(12, allred, False) == 30
-    assert R.py_sung_points(8, 0, True) == 6
+    assert R.oracle_sung_points(12, allred, False) == 30
+    assert R.oracle_sung_points(8, 0, True) == 6
 
 
 # ---- brute force cross-checks -------------------------------------------------------------------
@@ -209,7 +210,7 @@ def test_pattern_and_trick_winner_match_brute_force():
     for _ in range(3000):
         k = rng.choice([1, 1, 2, 3, 3, 4, 5])
         cards = rng.sample(ref.DECK, k)
-        got = R.py_pattern(m(*cards), DEFAULT)
+        got = R.oracle_pattern(m(*cards), *DEFAULT)
         want = ref.pattern(cards)
         assert (got[0] != 0) == (want is not None), cards
         if want:
@@ -229,4 +230,4 @@ def test_pattern_and_trick_winner_match_brute_force():
             else:
                 plays.append(rest[:k])
             rest = [c for c in rest if c not in plays[-1]]
-        assert R.py_trick_winner([m(*p) for p in plays], DEFAULT) == ref.trick_winner(plays), plays
+        assert R.oracle_trick_winner([m(*p) for p in plays], *DEFAULT) == ref.trick_winner(plays), plays

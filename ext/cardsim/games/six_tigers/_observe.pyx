@@ -1,5 +1,9 @@
-"""Hakka Six Tigers: resample and the greedy agent (see the docstring of `_six_tigers` for the
-policy; rules as implemented: docs/rules/six_tigers.md).
+"""Hakka Six Tigers: the observation (vt.observe) and resample (vt.resample); rules as
+implemented: docs/rules/six_tigers.md.
+
+Observation (float32, 4 seat slots): the named blocks of
+`cardsim.games.six_tigers.INFO.observation`, each written at its OBS_<BLOCK> offset of the
+generated `_layout.pxd`.
 
 Resample (for observer p) redraws what p cannot see: the other hands (the dreamer's card
 included), the aside card of the 3-player game and the other seats' face-down discards, trick
@@ -10,33 +14,21 @@ shown at the end stay where they are.
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, put_bits, card_bit
 from cardsim.core._rng cimport Rng, rng_next
-from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.core._staged cimport staged_clear
-from cardsim.core._engine cimport State, GameSpec
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
-from cardsim.games._six_tigers_rules cimport (
-    STPlay, ST_MAX_PLAYS, PT_NONE, PT_SINGLE, st_bit, st_full, st_suit_mask, st_fixed_old, st_suit,
-    st_number, st_old_mask, st_pattern, st_single_leads, st_enum_leads, st_enum_beats, st_has_beat)
-from cardsim.games._six_tigers cimport (
-    STState, STConfig, ST_PH_DECLARE, ST_PH_CLAIM, ST_PH_PLAY, ST_STAGE_DISCARD, ST_A_PLAY,
-    ST_A_DISCARD, ST_A_COMMIT, ST_A_DECLARE, ST_A_PASS, ST_A_CLAIM, ST_A_CONTINUE, st_tigers,
-    next_active, old_now, above, lead_list)
+from cardsim.core._resample cimport (resample_zones, resample_rekey, RESAMPLE_EXACT_TRIES,
+                                     RESAMPLE_CONSTRAINED_TRIES)
+from cardsim.games.six_tigers._rules cimport (
+    STConfig, STPlay, PT_NONE, PT_SINGLE, st_suit_mask, st_fixed_old, st_suit, st_tigers,
+    above, st_old_mask, st_pattern, st_single_leads, st_has_beat)
+from cardsim.games.six_tigers._state cimport STState, ST_PH_DECLARE, ST_PH_PLAY, ST_PH_END, next_active, old_now
+from cardsim.games.six_tigers._layout cimport *
 
 
 # ---------------------------------------------------------------------------------------------
 # resampling: hidden cards are other hands, the aside card and others' face-down discards
 # ---------------------------------------------------------------------------------------------
-ctypedef struct WorldCtx:
-    const STState* s         # the true state (its public record is what the observer saw)
-    const STConfig* c
-    int p                    # observer
-    int nz                   # zones
-    int8_t zseat[32]         # seat of zone z (-1 = the aside card)
-    int8_t ztrick[32]        # trick of a face-down group, -1 = a hand / aside
-    uint64_t pinned[4]       # hand cards shown at the end (stay where they are)
-
 cdef void play_groups(const STState* s, uint64_t* down, uint64_t* up) noexcept nogil:
     """down[t*4 + q] / up[t*4 + q] = the cards seat q played face down / face up in trick t
     (the truth)."""
@@ -48,9 +40,9 @@ cdef void play_groups(const STState* s, uint64_t* down, uint64_t* up) noexcept n
         q = s.card_seat[i]
         if t >= 0:
             if (s.trick_down[t] >> q) & 1:
-                down[t * 4 + q] |= st_bit(i)
+                down[t * 4 + q] |= card_bit(i)
             else:
-                up[t * 4 + q] |= st_bit(i)
+                up[t * 4 + q] |= card_bit(i)
 
 cdef uint64_t played_before(const STState* s) noexcept nogil:
     """Cards played before the first trick on record (a scenario's `played` cards: face up, in
@@ -59,7 +51,7 @@ cdef uint64_t played_before(const STState* s) noexcept nogil:
     cdef int i
     for i in range(37):
         if s.card_trick[i] >= 0:
-            m &= ~st_bit(i)
+            m &= ~card_bit(i)
     return m
 
 cdef bint window_ok(const WorldCtx* w, int t, const uint64_t* h, const int* tr, uint64_t old) noexcept nogil:
@@ -174,9 +166,9 @@ cdef void world_of(const WorldCtx* w, const card_t* cards, const uint8_t* dest, 
         if w.zseat[z] < 0:
             continue
         if w.ztrick[z] < 0:
-            hands[w.zseat[z]] |= st_bit(cards[i])
+            hands[w.zseat[z]] |= card_bit(cards[i])
         else:
-            group[w.ztrick[z] * 4 + w.zseat[z]] |= st_bit(cards[i])
+            group[w.ztrick[z] * 4 + w.zseat[z]] |= card_bit(cards[i])
 
 cdef bint world_check(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
     cdef const WorldCtx* w = <const WorldCtx*>ctx
@@ -322,7 +314,7 @@ cdef int st_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
             q = lead
             for i in range(3):
                 if (s.trick_down[t] >> q) & 1:
-                    if hc >= 0 and q != p and not (st_bit(hc) & st_fixed_old()):
+                    if hc >= 0 and q != p and not (card_bit(hc) & st_fixed_old()):
                         ban = 0
                         for z in range(w.nz):
                             if w.zseat[z] == q and (w.ztrick[z] < 0 or w.ztrick[z] >= t):
@@ -358,142 +350,82 @@ cdef int st_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     for i in range(n):
         z = dest[i]
         if w.zseat[z] < 0:
-            s.aside = st_bit(cards[i])
+            s.aside = card_bit(cards[i])
         elif w.ztrick[z] >= 0:
             q = w.zseat[z]
             t = w.ztrick[z]
-            s.down[q] |= st_bit(cards[i])
+            s.down[q] |= card_bit(cards[i])
             s.card_trick[cards[i]] = t
             s.card_seat[cards[i]] = q
             if t == s.ntricks and s.phase == ST_PH_PLAY and s.trick.n > 0:
-                s.cur[q] |= st_bit(cards[i])
-    s.rng = rng[0]
-    rng_next(&s.rng)
-    return 1
+                s.cur[q] |= card_bit(cards[i])
+    r = resample_rekey(&s.rng, rng)
+    rng_next(&s.rng)            # one step on from the resample stream (as the game always did)
+    return r
 
 
 # ---------------------------------------------------------------------------------------------
-# greedy agent
+# observation
 # ---------------------------------------------------------------------------------------------
-cdef inline int card_value(int c, uint64_t old) noexcept nogil:
-    """How much a card is worth keeping: its number, +30 when old (it counts while held)."""
-    return st_number(c) + (30 if (old >> c) & 1 else 0)
+cdef inline void one_hot(float* o, int v) noexcept nogil:
+    if v >= 0:
+        o[v] = 1.0
 
-cdef inline bint fits_stage(uint64_t L, uint64_t P) noexcept nogil:
-    """L extends the staged cards P in ascending order."""
-    if P == 0:
-        return True
-    return (L & P) == P and (L & ~P & bit_below(bit_high(P) + 1)) == 0
-
-cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) noexcept nogil:
-    """The whole play the greedy agent wants (see the module docstring)."""
-    cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef int n, i, best = -1, sc, bs = -1000000, need, cb, bv, v
-    cdef int p = s.turn
-    cdef uint64_t hand = s.hand[p], P = s.stg.cards.layer[0], old = old_now(s, c), unseen, plan, m
-    cdef STPlay pl
-    face_down[0] = False
-    if s.trick.n == 0:
-        unseen = st_full() & ~hand & ~(s.up[0] | s.up[1] | s.up[2] | s.up[3]) & ~s.down[p]
-        n = lead_list(s, c, buf)
-        for i in range(n):
-            if not fits_stage(buf[i], P):
-                continue
-            st_pattern(buf[i], &c.rules, &pl)
-            if not st_has_beat(unseen, &pl, &c.rules):
-                sc = 1000 + 10 * pl.size - 9 * cs_popcount(buf[i] & old)
-            elif pl.size >= 3:
-                sc = 500 + 10 * pl.size - pl.key
-            else:
-                sc = 100 - card_value(bit_low(buf[i]), old)
-            if sc > bs:
-                bs = sc
-                best = i
-        return buf[best] if best >= 0 else P
-    if s.stg.kind != ST_STAGE_DISCARD:
-        n = st_enum_beats(hand, &s.high, &c.rules, buf)
-        for i in range(n):
-            if not fits_stage(buf[i], P):
-                continue
-            st_pattern(buf[i], &c.rules, &pl)
-            sc = -100 * cs_popcount(buf[i] & old) - pl.key
-            if sc > bs:
-                bs = sc
-                best = i
-        if best >= 0:
-            return buf[best]
-    face_down[0] = True
-    plan = P
-    m = hand & ~P
-    if P:
-        m &= above(bit_high(P))
-    need = s.k - s.stg.n
-    while need > 0 and m:
-        cb = -1
-        bv = 1000
-        i = 0
-        while i < 37:
-            if (m >> i) & 1:
-                v = card_value(i, old)
-                if v < bv:
-                    bv = v
-                    cb = i
-            i += 1
-        plan |= st_bit(cb)
-        m &= ~st_bit(cb)
-        need -= 1
-    return plan
-
-cdef int st_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
-                   Rng* rng) noexcept nogil:
+cdef void st_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
+    """Every block of INFO.observation at its OBS_<BLOCK> offset (the engine zeroes o first)."""
     cdef const STState* s = <const STState*>st
     cdef const STConfig* c = <const STConfig*>cfg
-    cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef uint64_t old, plan, P
-    cdef int olds, multi, a, i
-    cdef bint down
-    if n_legal == 1:
-        return as_first(legal, 2)
-    if s.phase == ST_PH_DECLARE:
-        if s.turn == s.dealer:
-            return ST_A_DECLARE
-        old = old_now(s, c)
-        olds = cs_popcount(s.hand[s.turn] & old)
-        multi = st_enum_leads(s.hand[s.turn], old, False, &c.rules, buf) - cs_popcount(
-            st_single_leads(s.hand[s.turn], old, False))
-        return ST_A_DECLARE if (olds >= 4 or (olds >= 3 and multi > 0)) else ST_A_PASS
-    if s.phase == ST_PH_CLAIM:
-        return ST_A_CLAIM if (legal.w[ST_A_CLAIM >> 6] >> (ST_A_CLAIM & 63)) & 1 else ST_A_CONTINUE
-    plan = greedy_plan(s, c, &down)
-    P = s.stg.cards.layer[0]
-    if plan == P:
-        a = ST_A_COMMIT
-    else:
-        a = (ST_A_DISCARD if down else ST_A_PLAY) + bit_low(plan & ~P)
-    if (legal.w[a >> 6] >> (a & 63)) & 1:
-        return a
-    return as_first(legal, 2)
-
-
-# ---- test hook: the true world must always pass the replay check ---------------------------------
-def _true_world_ok(s, p):
-    """replay_ok on the state's own hidden cards, for observer p (a test hook: a resample can
-    only succeed if the truth is consistent). s: a six_tigers State, p: a seat."""
-    from cardsim.errors import ConfigError
-    from cardsim.core._engine import check_int
-    if not isinstance(s, State) or (<State>s).spec.name != "six_tigers":
-        raise ConfigError("six_tigers: _true_world_ok needs a six_tigers State")
-    p = check_int(p, "six_tigers: observer", 0, (<State>s).spec.num_players - 1, ConfigError)
-    cdef STState* st = <STState*>(<State>s).data
-    cdef WorldCtx w
-    cdef uint64_t hands[4]
-    cdef uint64_t group[48]
-    cdef uint64_t up[48]
-    cdef int q
-    w.s = st
-    w.c = <const STConfig*>(<State>s).spec.cfg
-    w.p = p
+    cdef int q, i
+    cdef uint64_t old = old_now(s, c), seen
+    put_bits(o + OBS_HAND, s.hand[p])
+    put_bits(o + OBS_OWN_OLD, s.hand[p] & old)
     for q in range(4):
-        hands[q] = st.hand[q]
-    play_groups(st, group, up)
-    return replay_ok(&w, hands, group)
+        put_bits(o + OBS_UP + 37 * q, s.up[q])
+    put_bits(o + OBS_OWN_DOWN, s.down[p])
+    seen = s.up[0] | s.up[1] | s.up[2] | s.up[3] | s.down[p]
+    for i in range(37):
+        if (seen >> i) & 1:
+            o[OBS_CARD_TRICK + i] = (s.card_trick[i] + 1) / 12.0
+    for q in range(4):
+        o[OBS_DOWN_COUNT + q] = cs_popcount(s.down[q]) / 12.0
+    for q in range(4):
+        if not (s.cur_down >> q) & 1:
+            put_bits(o + OBS_TRICK_UP + 37 * q, s.cur[q])
+    for q in range(4):
+        o[OBS_TRICK_DOWN + q] = (s.cur_down >> q) & 1
+    if s.turn == p and s.phase == ST_PH_PLAY:
+        put_bits(o + OBS_STAGED, s.stg.cards.layer[0])
+        o[OBS_STAGED_KIND + s.stg.kind] = 1.0
+    one_hot(o + OBS_HIGH_SEAT, s.high_seat)
+    o[OBS_HIGH_TYPE + s.high.type] = 1.0
+    o[OBS_K] = s.k / 9.0
+    if s.phase == ST_PH_PLAY:
+        one_hot(o + OBS_LEADER, s.trick.leader)
+    for i in range(12):
+        one_hot(o + OBS_TRICK_WINNERS + 4 * i, s.trick_winner[i])
+    for q in range(4):
+        o[OBS_TRICKS + q] = s.tricks[q] / 12.0
+    one_hot(o + OBS_DEALER, s.dealer)
+    one_hot(o + OBS_DREAMER, s.dreamer)
+    one_hot(o + OBS_DECLARER, s.declarer)
+    one_hot(o + OBS_SPECIAL, s.special)
+    o[OBS_OBSERVER + p] = 1.0
+    if s.phase != ST_PH_END:
+        o[OBS_TO_ACT + s.turn] = 1.0
+    o[OBS_PHASE + s.phase] = 1.0
+    o[OBS_PROGRESS] = s.decl_pos / 3.0
+    o[OBS_PROGRESS + 1] = s.claim_pos / 3.0
+    o[OBS_PROGRESS + 2] = s.ntricks / 12.0
+    one_hot(o + OBS_WINNER, s.winner)
+    o[OBS_RESULT] = s.t / 12.0
+    o[OBS_RESULT + 1] = s.t_dream / 12.0
+    o[OBS_RESULT + 2] = s.five_tigers
+    o[OBS_RESULT + 3] = s.claimed
+    put_bits(o + OBS_SHOWN, s.shown)
+    for q in range(4):
+        o[OBS_LAST + q] = s.last[q] / 256.0
+        o[OBS_SCORE + q] = s.score[q] / 1024.0
+    o[OBS_ROUNDS] = s.round_no / 4.0
+    o[OBS_ROUNDS + 1] = s.voids / 10.0
+    if c.old_public:
+        put_bits(o + OBS_PUBLIC_OLD, old)
