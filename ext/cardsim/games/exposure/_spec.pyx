@@ -20,7 +20,7 @@ from cardsim.games.exposure._observe cimport ex_observe, ex_resample
 from cardsim.games.exposure._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.exposure import RANKS, SUITS, card_str, mask_to_cards, parse_card
+from cardsim.games.exposure._cards import RANKS, SUITS, _scenario, card_str, mask_to_cards, parse_card
 from cardsim.games.exposure.info import INFO
 
 
@@ -150,7 +150,6 @@ cdef class ExposureSpec(GameSpec):
         (declaration phase) with two 9-card hands (card strings) and the public facts table
         ([H, T, C], required), dealer (0 or 1, default 1) and scores; the arguments are checked
         there (ConfigError / ParseError before anything is built)."""
-        from cardsim.games.exposure import _scenario
         return _scenario(self, hands, facts)
 
     def deal_hands(self, hands, table, dealer=1, scores=None):

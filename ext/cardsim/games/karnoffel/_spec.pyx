@@ -18,7 +18,7 @@ from cardsim.games.karnoffel._observe cimport kn_observe, kn_resample
 from cardsim.games.karnoffel._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.karnoffel import card_str, mask_to_cards, parse_card
+from cardsim.games.karnoffel._cards import _scenario, card_str, mask_to_cards, parse_card
 from cardsim.games.karnoffel.info import INFO, SUITS
 
 
@@ -114,7 +114,6 @@ cdef class KarnoffelSpec(GameSpec):
         """Same as cardsim.games.karnoffel.scenario(game, hands, dealer=dealer, up=up): a fresh
         deal at the start of play with these 5-card hands (card strings); the arguments are
         checked there (ConfigError / ParseError before anything is built)."""
-        from cardsim.games.karnoffel import _scenario
         return _scenario(self, hands, dealer, up)
 
     def _set_deal(self, hands, int dealer, up):

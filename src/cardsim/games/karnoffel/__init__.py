@@ -14,8 +14,6 @@ before a kernel sees it: bad input raises ConfigError or ParseError, never reach
 """
 from __future__ import annotations
 
-from cardsim.core._engine import check_int
-from cardsim.core.notation import SuitedPack, disjoint_hands
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.karnoffel import _rules
 from cardsim.games.karnoffel.info import INFO, SUITS
@@ -24,15 +22,9 @@ __doc__ += "\n" + INFO.layout_doc() + "\n"
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
-# ---- card notation: id = suit*12 + rank, suits S H D C, ranks 2..K (no Aces) --------------------
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_PACK = SuitedPack("karnoffel", RANKS)
-DISPLAY_ORDER = _PACK.display_order
-card_str = _PACK.card_str            # identity -> 'KS', '10H'
-parse_suit = _PACK.parse_suit        # 'S' / '♥' -> 0..3
-parse_card = _PACK.parse_card        # 'KS', '10H', 'TD', '7♦' -> identity (no Aces in this deck)
-mask_to_cards = _PACK.mask_to_cards  # mask -> cards in display order (S H D C, high to low)
-cards_to_mask = _PACK.cards_to_mask  # card strings -> mask
+# ---- card notation: id = suit*12 + rank, suits S H D C, ranks 2..K (no Aces) (see _cards) --------
+from cardsim.games.karnoffel._cards import (DISPLAY_ORDER, RANKS, _scenario, card_str,  # noqa: E402,F401
+                                            cards_to_mask, mask_to_cards, parse_card, parse_suit)
 
 
 def build(opts: dict):
@@ -99,23 +91,6 @@ def scenario(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None
     if not isinstance(game, Game) or game.name != INFO.name:
         raise ConfigError(f"karnoffel: expected a Karnöffel game (cardsim.make('karnoffel', ...)), got {short(game)}")
     return _scenario(game.spec, hands, dealer, up)
-
-
-def _scenario(spec, hands, dealer, up):
-    """Check and convert scenario()'s arguments for `spec` (a KarnoffelSpec), then build the
-    state with the spec's struct setter."""
-    n = spec.num_players
-    masks, _ = disjoint_hands("karnoffel", hands, n, cards_to_mask, 5)
-    d = check_int(dealer, "karnoffel: dealer", 0, n - 1, ConfigError)
-    if up is None:
-        ups = [parse_card(h[0]) for h in hands]
-    else:
-        if not isinstance(up, (list, tuple)) or len(up) != n:
-            raise ConfigError(f"karnoffel: up must list {n} face-up cards, one per seat")
-        ups = [parse_card(u) for u in up]
-    if any(not (masks[q] >> ups[q]) & 1 for q in range(n)):
-        raise ConfigError("karnoffel: up[q] must be a card of hand q")
-    return spec._set_deal(list(masks), d, ups)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
