@@ -34,7 +34,9 @@ cdef void gl_fill_vtable(GameVTable* vt) noexcept:
 cdef class GleekSpec(GameSpec):
     cdef GLConfig c              # the resolved options as C values (vtable's cfg points here)
 
-    def __init__(self, dict opts):
+    def __init__(self, dict opts, info=INFO):
+        """The spec of the resolved options `opts`; `info` is the game's GameInfo (INFO; the
+        layout test passes a broken one to see install_game refuse it)."""
         self.c.tiddy_pay = opts["tiddy_turnup_pay"]
         self.c.towser_tumbler = opts["towser_tumbler"]
         self.c.opening_bid = opts["stock_opening_bid"]
@@ -56,7 +58,7 @@ cdef class GleekSpec(GameSpec):
         self.c.starting_chips = opts["starting_chips"]
         self.c.match = opts["scope"] == "match"
         gl_fill_vtable(&self.vt)
-        self.install_game(INFO, &self.c, 3, GL_BID0 + self.c.max_bid + 1, sizeof(GLState), OBS_SIZE,
+        self.install_game(info, &self.c, 3, GL_BID0 + self.c.max_bid + 1, sizeof(GLState), OBS_SIZE,
                           dict(opts))
         self.c.nw = self.action_words              # the legal kernel clears this many words
 

@@ -35,7 +35,9 @@ cdef void jw_fill_vtable(GameVTable* vt) noexcept:
 cdef class JoffreWhistSpec(GameSpec):
     cdef JWConfig c
 
-    def __init__(self, dict opts):
+    def __init__(self, dict opts, info=INFO):
+        """The spec of the resolved options `opts`; `info` is the game's GameInfo (INFO; the
+        layout test passes a broken one to see install_game refuse it)."""
         unit = opts["unit_table"]
         for i in range(7):
             self.c.unit[i] = unit[i]
@@ -54,7 +56,7 @@ cdef class JoffreWhistSpec(GameSpec):
         self.c.match = opts["scope"] == "match"
         self.c.max_redeals = opts["max_redeals"]
         jw_fill_vtable(&self.vt)
-        self.install_game(INFO, &self.c, 4, JW_NUM_ACTIONS, sizeof(JWState), OBS_SIZE, opts)
+        self.install_game(info, &self.c, 4, JW_NUM_ACTIONS, sizeof(JWState), OBS_SIZE, opts)
 
     @property
     def deck_size(self):

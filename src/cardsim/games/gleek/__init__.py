@@ -251,9 +251,8 @@ class GleekSpec(_spec.GleekSpec):
 
 
 def build(opts: dict):
-    if opts["stock_opening_bid"] > opts["max_stock_bid"]:
-        raise ConfigError(f"gleek: stock_opening_bid ({opts['stock_opening_bid']}) must not exceed "
-                          f"max_stock_bid ({opts['max_stock_bid']})")
+    """The spec of the resolved options `opts` (cardsim.make calls it; INFO.resolve has checked
+    them, the cross-option rule included)."""
     return GleekSpec(opts)
 
 

@@ -163,6 +163,13 @@ def _max_game_length(o: dict) -> int:
     return deal * (o["num_deals"] if o["scope"] == "match" else 1)
 
 
+def _check_options(o: dict) -> None:
+    """The cross-option rule: eldest's forced opening bid is a bid (<= max_stock_bid)."""
+    if o["stock_opening_bid"] > o["max_stock_bid"]:
+        raise ConfigError(f"gleek: stock_opening_bid ({o['stock_opening_bid']}) must not exceed "
+                          f"max_stock_bid ({o['max_stock_bid']})")
+
+
 INFO = GameInfo(
     name="gleek", title="Gleek",
     players=(3,), default_players=3,
@@ -229,4 +236,5 @@ INFO = GameInfo(
     return_bounds=_return_bounds,
     max_game_length=_max_game_length,
     conformance_configs=_CONFORMANCE_CONFIGS,
+    check_options=_check_options,
 )
