@@ -77,7 +77,7 @@ class Game:
         mod = game_module(name)
         self.module = mod
         info = self.info = game_info(name)
-        resolved = resolve(name, info.options, info.presets, info.players, info.default_players, options)
+        resolved = info.resolve_kwargs(options)
         self.spec = mod.build(resolved)
         self.options = resolved
 
@@ -112,7 +112,10 @@ def resolved_options(name: str, opts) -> dict:
     them, with every check make() does: what a game module's bounds functions compute from."""
     if not isinstance(opts, dict):
         raise ConfigError(f"{name}: expected a dict of options (cardsim.make(...).options), got {short(opts)}")
-    return dict(game_info(name).resolve(opts))
+    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
+    if kw.get("variant") is None:
+        kw.pop("variant", None)
+    return dict(make(name, **kw).options)
 
 
 def make(name: str, **options) -> Game:

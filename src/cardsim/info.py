@@ -80,10 +80,11 @@ class GameInfo:
     max_game_length_of: Callable[[dict], int] = field(repr=False)
     conformance_configs: tuple[dict, ...] = ({},)
     rules_doc: str = ""
+    check_options: Callable[[dict], None] | None = field(default=None, repr=False)
 
     def __init__(self, *, name, title, players, default_players, teams, unit, returns_sum, options,
                  presets, metrics, observation, return_bounds, max_game_length,
-                 conformance_configs=({},), rules_doc=""):
+                 conformance_configs=({},), rules_doc="", check_options=None):
         s = object.__setattr__
         s(self, "name", name)
         s(self, "title", title)
@@ -100,6 +101,7 @@ class GameInfo:
         s(self, "max_game_length_of", max_game_length)
         s(self, "conformance_configs", tuple(dict(c) for c in conformance_configs))
         s(self, "rules_doc", rules_doc or f"docs/rules/{name}.md")
+        s(self, "check_options", check_options)   # cross-option rules: f(resolved) raises ConfigError
         self._check()
 
     def _check(self):
@@ -134,7 +136,15 @@ class GameInfo:
         kw = {k: v for k, v in options.items() if not str(k).startswith("_")}
         if kw.get("variant") is None:
             kw.pop("variant", None)
-        return resolve(self.name, self.options, self.presets, self.players, self.default_players, kw)
+        return self.resolve_kwargs(kw)
+
+    def resolve_kwargs(self, kw: Mapping) -> dict:
+        """make()'s resolution of its keyword options (nothing stripped): defaults, preset, values,
+        each option checked, then the game's cross-option rules (check_options)."""
+        out = resolve(self.name, self.options, self.presets, self.players, self.default_players, dict(kw))
+        if self.check_options is not None:
+            self.check_options(out)
+        return out
 
     def defaults(self) -> dict:
         """The resolved options of cardsim.make(name) with no arguments."""
