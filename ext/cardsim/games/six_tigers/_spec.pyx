@@ -21,7 +21,9 @@ from cardsim.games.six_tigers.info import INFO
 cdef class SixTigersSpec(GameSpec):
     cdef STConfig c
 
-    def __init__(self, dict opts):
+    def __init__(self, dict opts, info=None):
+        """`info`: the GameInfo to install with (default INFO; tests/test_layout.py passes a
+        broken one to prove the install check catches a drifted layout)."""
         cdef int i
         table = opts["point_table"]
         self.c.nplayers = opts["players"]
@@ -48,7 +50,7 @@ cdef class SixTigersSpec(GameSpec):
         self.vt.resample = st_resample
         self.vt.greedy = st_greedy
         self.vt.metrics = st_metrics
-        self.install_game(INFO, &self.c, self.c.nplayers, ST_NUM_ACTIONS, sizeof(STState), OBS_SIZE, opts)
+        self.install_game(INFO if info is None else info, &self.c, self.c.nplayers, ST_NUM_ACTIONS, sizeof(STState), OBS_SIZE, opts)
 
     # ---- strings (notation in the face) ---------------------------------------------------------
     def _action_string(self, State s, int a):
