@@ -1,16 +1,17 @@
-"""Samba legal-move generation (docs/rules/samba.md §4): the actions legal at T1 (draw, take the
-pile), in the meld phase (the factored moves: ADD through the core staged-move mechanism with a
-completability callback, MELD, LAYOFF, MERGE, FAIL, ASK, discards, manual red threes) and in the
+"""Samba legal-move generation (docs/rules/samba.md §4): the actions legal in the meld phase (the
+factored moves: ADD through the core staged-move mechanism with a completability callback, MELD, LAYOFF, MERGE, FAIL, ASK, discards, manual red threes) and in the
 partner's answer. Every legal action can be completed into a legal whole move: an ADD is offered
 only if the stage with one more card of that kind can still become a legal meld or lay-off under
 the hand guard (HG) and, for an unopened side, an initial batch reaching the requirement
-(`add_completable`, with the completion searches of `_samba_rules`).
+(`add_completable`, with the completion searches of `_rules` and `_opening`). The actions legal
+at T1 (draw, take the pile) are `_state`'s draw_legal (the state machine needs them: the end of
+a deal at an empty stock).
 
 Speed without changing the sets: per legal set the hand and the stage are read once, and the
 side's melds come indexed with the state (SBState.mi, recomputed when they change); the
 candidates the stage's shape cannot take are masked out first (shape_mask; for a pile group the
 top's rank); an opened side decides most ADDs in closed form on the packed hand's bit masks
-(_samba_masks: with nothing staged and >= 5 cards in hand per class, opened_empty_adds; with a
+(_masks: with nothing staged and >= 5 cards in hand per class, opened_empty_adds; with a
 GROUP-shaped stage per class on the counts of its rank and of the wilds, opened_group_adds; a
 SEQUENCE's next cards, opened_seq_adds; the group on a taken top card per class), the rest
 through the callback (where a one-card stage's GROUP parts are answered once per rank and once
@@ -19,11 +20,11 @@ for the wilds, single_ok), so the hand's count vector is filled only when a sear
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
 meld shape comes from the stage's bits (sb_meld_of_hand). Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
-(tests/games/test_samba_agents.py pins them; tests/games/test_samba_moves.py checks them
+(tests/games/samba/test_samba_agents.py pins them; tests/games/samba/test_samba_moves.py checks them
 against brute force).
 
-The state struct, the action layout and the inline helpers are in `_samba_state.pxd`; the action
-space is described in the module docstring of `cardsim.games._samba`.
+The state struct, the action layout and the inline helpers are in `_state.pxd`; the action
+space is described in the module docstring of `_state.pyx`.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
@@ -31,19 +32,20 @@ from cardsim.core._bits cimport cs_ctz, cs_popcount
 from cardsim.core._hand cimport Hand, hand_size, hand_size_in
 from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_remove
-from cardsim.games._samba_rules cimport (
+from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
-    sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, sb_opening_ok, sb_opening_out, sb_value_bound, kind_of, rank_of, suit_of, is_wild,
+    sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_of_hand,
     rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
-from cardsim.games._samba_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
-from cardsim.games._samba_units cimport sb_best_value
-from cardsim.games._samba_masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
-from cardsim.games._samba_state cimport (
+from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
+from cardsim.games.samba._units cimport sb_best_value
+from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_out, opening_ok
+from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
+from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, canastas_of, req_of, blocked_top, pile_rest_in, may_out, pending_batch)
+    count_kind, canastas, canastas_of, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it (pile_rest_in)."""
@@ -54,111 +56,6 @@ cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
         if c.red3_manual or not is_red3(s.pile[i]):
             n += 1
     return n
-
-cdef inline bint opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat, int K, bint mo,
-                            const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
-    """An initial batch completing the stage S reaches `need` keeping 2 cards in hand, or (the
-    partner not having said no) holds K more canastas and may empty the hand (HG, §4.0). wit (may
-    be NULL): kinds the batch found shows completable too (sb_opening_ok)."""
-    return (sb_opening_ok(S, H, need, extra, min_nat, c, wit, rest_too) != 0
-            or (mo and sb_opening_out(S, H, need, min_nat, K, c) != 0))
-
-cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
-                        int C) noexcept nogil:
-    """The top card alone extends slot i (not a canasta, not pending) and HG holds at h cards."""
-    cdef const Meld* m = &s.melds[side][i]
-    cdef int8_t one[SB_KINDS]
-    if m.type == MT_NONE or m.pending or m.type == MT_BLACK3 or sb_is_canasta(m):
-        return False
-    # the top is a natural (blocked_top): only a GROUP of its rank or a SEQUENCE of its suit
-    if (m.type == MT_GROUP and m.key != rank_of(top)) or (m.type == MT_SEQ and m.key != suit_of(top)):
-        return False
-    memset(one, 0, SB_KINDS)
-    one[top] = 1
-    if not sb_layoff_ok_n(m, one, 1, c):
-        return False
-    return sb_hg_ok(h, C + (1 if m.n + 1 >= 7 else 0), may_out(s), c)
-
-cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
-    """T1 (§4.3, §4.5): DRAW while the stock lasts; TAKE_PAIR (natural pair; an unopened side
-    must be able to complete its initial meld with the pile group); TAKE_LAYOFF onto a
-    non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
-    sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
-    the pair take is (the lay-off take is then compulsory, S-D12)."""
-    cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, left, n = 0
-    cdef bint forced = False, pair = False, frozen
-    cdef const MeldIndex* mi = &s.mi[side]
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
-    as_clear(out, NW)
-    if s.nstock > 0:
-        as_add(out, A_DRAW)
-        n += 1
-    if not blocked_top(s):
-        top = s.pile[s.npile - 1]
-        r = rank_of(top)
-        hn = hand_size_in(&s.hand[p], rank_mask(r))
-        frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
-        if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
-            return n                # no take of any kind: the rest below is not needed
-        hsize = hand_size(&s.hand[p])
-        # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
-        # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
-        # stands and only a no needs the count (-1: not counted; a lay-off take needs an
-        # unfrozen pile, counted at once)
-        rest = pile_rest_in(s, c) if c.red3_manual or s.pile_frz == 0 else -1
-        C = canastas(s, side)
-        if hn >= 2:
-            if s.opened[side]:
-                hw = hand_size_in(&s.hand[p], wild_ids())
-                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
-                if not pair and rest < 0:
-                    rest = pile_rest_in(s, c)
-                    pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
-            else:
-                if rest < 0:
-                    rest = pile_rest_in(s, c)
-                sb_counts(&s.hand[p], H)
-                memset(S, 0, SB_KINDS)
-                S[top] = 1
-                pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c, NULL, False)
-            if pair:
-                as_add(out, A_TAKE_PAIR)
-                n += 1
-        # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
-        # (of its suit): only those are tried
-        if not frozen:
-            left = mi.per_rank[r] if (mi.grp_ranks >> r) & 1 else 0     # the GROUPs of the rank
-            for j in range(mi.ngrp if left else 0):
-                i = mi.grp[j]
-                if s.melds[side][i].key != r:
-                    continue
-                if takeable_onto(s, c, side, i, top, hsize + rest, C):
-                    as_add(out, A_TAKE_LAYOFF + i)
-                    n += 1
-                    forced = True
-                left -= 1
-                if left == 0:
-                    break
-            for j in range(mi.nlive - mi.ngrp):
-                i = mi.oth[j]
-                if s.melds[side][i].type == MT_SEQ and takeable_onto(s, c, side, i, top, hsize + rest, C):
-                    as_add(out, A_TAKE_LAYOFF + i)
-                    n += 1
-                    forced = True
-        if c.seq_top_take and s.opened[side]:
-            for j in range(mi.nlive - mi.ngrp):
-                i = mi.oth[j]
-                if s.melds[side][i].type == MT_SEQ and takeable_onto(
-                        s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
-                    as_add(out, A_TAKE_SEQ + i)
-                    n += 1
-                    forced = True
-    if s.nstock == 0 and pair and not forced:
-        as_add(out, A_DECLINE)
-        n += 1
-    return n
-
 
 
 ctypedef struct AddCtx:
@@ -535,7 +432,7 @@ cdef inline bint merge_hg_ok(const Meld* a, const Meld* b, int hsize, int C, bin
 
 cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """After the partner's 'yes' (S-D11) the turn must go out: of the actions the rules allow,
-    keep those after which going out can still be completed (sb_go_out_*, _samba_out)."""
+    keep those after which going out can still be completed (sb_go_out_*, _going_out)."""
     cdef int p = s.turn, side = side_of(c, p), a, k, i, w, n = 0, hsize, need
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]

@@ -10,36 +10,41 @@ Core mechanisms used: shuffle (the deal), Staged + staged_legal_adds with a comp
 callback (every ADD), resample_zones with a world check (resample), GameSpec.install,
 _scenario_state and check_int (spec.scenario).
 
-Modules: `_samba_rules` holds the pure rules (card values, meld validity, lay-offs and merges,
-the completions a staged meld can still reach, the initial-meld requirement, side scoring),
-`_samba_state` the state machine (its docstring gives the action space, the returns and the
-observation layout), `_samba_legal` the legal-move generation, `_samba_greedy` the greedy agent
-(its docstring describes the policy), and this module the Python face: the spec, card parsing,
-rendering, scenario states, the move helpers' tables and the rule oracles behind
-`cardsim.games.samba`.
+Modules (ext/cardsim/games/samba/): `_rules` the pure rules (card values, meld validity,
+lay-offs and merges, the completions a staged meld can still reach, the initial-meld requirement,
+the pile-pair group, side scoring); `_units` the constructive meld builder; `_going_out` the exact
+searches about going out (x_free: the initial batch from some of the cards; the go-out plans);
+`_opening` the initial-meld searches (can a batch still reach its minimum?); `_state` the state
+struct and the state machine with the draw phase's legal actions (its docstring gives the action
+space and the returns); `_masks` the closed-form ADD decisions on the packed hands' bit masks;
+`_legal` the meld phase's legal-move generation and the vtable's `legal`; `_agent` the greedy
+agent (its docstring describes the policy); `_observe` the observation (blocks: INFO.observation
+in `cardsim.games.samba.info`, offsets generated into `_layout.pxd`) and resampling; and this
+module the glue: the spec (config, vtable, install), card parsing, rendering, scenario states,
+the move helpers' tables and the rule oracles behind `cardsim.games.samba`. Test hooks:
+`_testing` (records_consistent).
 """
-from libc.string cimport memset, memcpy, memcmp
-from libc.stdlib cimport malloc, free
+from libc.string cimport memset
 from cardsim.core._types cimport int8_t
 from cardsim.core._hand cimport Hand, hand_clear
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._actions cimport ActionSet, as_has
 from cardsim.core._engine cimport GameSpec, State, check_int
-from cardsim.core._engine import _short
-from cardsim.games._samba_rules cimport (
+from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_DECK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_req, sb_group_ok,
     sb_meld_of, sb_counts, sb_is_canasta, is_wild, is_red3)
-from cardsim.games._samba_state cimport (
+from cardsim.games.samba._state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, SB_NUM_ACTIONS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK, A_YES, A_NO, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD,
     add_kind, canastas, req_of, reindex, reset_turn, start_turn, side_score, sb_init, sb_current_player, sb_is_terminal,
-    sb_apply, sb_returns, sb_metrics, sb_observe, sb_resample)
-from cardsim.games._samba_legal cimport draw_legal, sb_legal
-from cardsim.games._samba_greedy cimport sb_greedy
+    sb_apply, sb_returns, sb_metrics, draw_legal)
+from cardsim.games.samba._legal cimport sb_legal
+from cardsim.games.samba._agent cimport sb_greedy
+from cardsim.games.samba._observe cimport sb_observe, sb_resample
+from cardsim.games.samba._layout cimport OBS_SIZE
 
 from cardsim import cards as _cards
-from cardsim.errors import ConfigError, ParseError
-from cardsim.games._samba_state import OBS_SIZE
+from cardsim.errors import ConfigError, ParseError, short as _short
 
 METRICS = ("end_type", "out_seat", "score_side0", "score_side1", "score_side2", "score_side3", "score_side4",
            "canastas_side0", "canastas_side1", "canastas_side2", "canastas_side3", "canastas_side4",
@@ -152,40 +157,6 @@ cdef class SambaSpec(GameSpec):
     @property
     def deck_size(self):
         return SB_DECK
-
-    def records_consistent(self, s):
-        """True when what the state keeps beside its melds equals what the melds say: each meld's
-        record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
-        classification of its cards (sb_meld_of), and each side's slots in use and meld index
-        (canastas, a free slot, GROUPs by rank) equal a full rebuild (reindex). apply keeps both
-        up to date incrementally; this is the check that it does (tests, fuzzing)."""
-        cdef SBState* st = <SBState*>self._data(s)
-        cdef SBState* cp = <SBState*>malloc(sizeof(SBState))
-        cdef int8_t cnt[SB_KINDS]
-        cdef Meld m
-        cdef const Meld* r
-        cdef int side, i
-        cdef bint ok = True
-        if cp == NULL:
-            raise MemoryError()
-        memcpy(cp, st, sizeof(SBState))
-        for side in range(self.c.nsides):
-            cp.live[side] = 0
-            for i in range(SB_MAXMELDS):
-                r = &st.melds[side][i]
-                if r.type == MT_NONE:
-                    continue
-                cp.live[side] |= 1 << i
-                sb_counts(&r.cards, cnt)
-                memset(&m, 0, sizeof(Meld))
-                if (sb_meld_of(cnt, &m) != r.type or m.key != r.key or m.n != r.n or m.nat != r.nat
-                        or m.wild != r.wild or (r.type == MT_SEQ and (m.lo != r.lo or m.hi != r.hi))):
-                    ok = False
-            reindex(cp, side, -1)
-            if cp.live[side] != st.live[side] or memcmp(&cp.mi[side], &st.mi[side], sizeof(MeldIndex)) != 0:
-                ok = False
-        free(cp)
-        return ok
 
     def _card_total(self, State s):
         """Cards in hands, staged, melds, exposed red threes, the pile (and a top card being

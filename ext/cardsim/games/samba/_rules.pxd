@@ -72,11 +72,6 @@ cdef int sb_complete_new_n(const int8_t* S, uint64_t smask, const int8_t* H, int
                            bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int n, int hsize, int C,
                             bint may_out, const SBConfig* c) noexcept nogil
-cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil
-cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
-                       const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil
-cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat, int K,
-                        const SBConfig* c) noexcept nogil
 cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
                           const SBConfig* c) noexcept nogil
 

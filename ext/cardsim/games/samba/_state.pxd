@@ -1,7 +1,8 @@
 # Samba state machine (docs/rules/samba.md): the state struct (fixed size, no pointers; clone =
 # memcpy), the action layout, the small inline helpers on the state that the legal-move
-# generation (_samba_legal), the greedy agent (_samba_greedy) and the Python face (_samba) share,
-# and the kernels of _samba_state.pyx. The pure rules are _samba_rules.
+# generation (_legal), the greedy agent (_agent), the observation (_observe) and the glue
+# (_spec) share,
+# and the kernels of _state.pyx. The pure rules are _rules.
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz
@@ -9,7 +10,7 @@ from cardsim.core._actions cimport ActionSet
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand, hand_add, hand_remove, hand_count
 from cardsim.core._staged cimport Staged
-from cardsim.games._samba_rules cimport (
+from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, sb_req, sb_is_canasta, rank_of,
     is_wild, is_natural, is_red3)
 
@@ -90,7 +91,7 @@ ctypedef struct SBState:
                              # live and mi are recomputed from the slots by reindex() after every
                              # change of a side's melds: a function of the melds (equality holds)
 
-# ---- the state machine's kernels (_samba_state.pyx) ---------------------------------------------
+# ---- the state machine's kernels (_state.pyx) ---------------------------------------------
 cdef void reset_turn(SBState* s, int p) noexcept nogil
 cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil
 cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogil
@@ -100,8 +101,7 @@ cdef bint sb_is_terminal(const void* st, const void* cfg) noexcept nogil
 cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void sb_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void sb_metrics(const void* st, const void* cfg, double* out) noexcept nogil
-cdef void sb_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
-cdef int sb_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil
+cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil
 
 # ---- small helpers (inline: the legal-move generation, the greedy agent and the face use them) --
 cdef inline int side_of(const SBConfig* c, int p) noexcept nogil:

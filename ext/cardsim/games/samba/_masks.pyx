@@ -1,17 +1,17 @@
 """Samba ADD decisions in closed form on the packed hands' bit masks (docs/rules/samba.md §4), for
-_samba_legal: an opened side's ADD candidates decided by whole classes without the hand's count
+_legal: an opened side's ADD candidates decided by whole classes without the hand's count
 vector. Each function answers exactly what the completion
-searches of `_samba_rules` (sb_complete_new_n, sb_complete_layoff, through _samba_legal's
+searches of `_rules` (sb_complete_new_n, sb_complete_layoff, through _legal's
 add_check) would answer for the candidates it decides, and says why; the candidates it cannot
-decide stay in *cand for those searches. tests/games/test_samba_agents.py pins the legal sets
-and tests/games/test_samba_moves.py checks them against a brute force.
+decide stay in *cand for those searches. tests/games/samba/test_samba_agents.py pins the legal sets
+and tests/games/samba/test_samba_moves.py checks them against a brute force.
 """
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.core._hand cimport Hand, hand_size_in
-from cardsim.games._samba_rules cimport (SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion, woc_blocks,
+from cardsim.games.samba._rules cimport (SBConfig, Meld, SB_JK, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion, woc_blocks,
                                          rank_mask, wild_kinds, wild_ids, nat_kinds, run_kinds, ranks_of, spread)
-from cardsim.games._samba_state cimport SBState, MeldIndex, may_out
+from cardsim.games.samba._state cimport SBState, MeldIndex, may_out
 
 
 cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, int hsize,

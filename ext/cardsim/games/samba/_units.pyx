@@ -1,12 +1,12 @@
 """Samba's constructive meld builder (docs/rules/samba.md §4.3 initial meld): a meld set built
 from count vectors by rules of thumb (GROUPs first or SEQUENCEs first, the wilds onto the
 GROUPs), trimmed to a card budget; sb_best_value is the value the initial-meld search
-(`_samba_rules`: opening_fast, try_rest) may count on from the cards left after the staged meld,
+(`_opening`: opening_fast, try_rest) may count on from the cards left after the staged meld,
 and the kinds its meld set holds (units_kinds) let one search decide several ADD candidates.
-Pure kernels on count vectors; only the types and inline helpers of _samba_rules.pxd are used."""
+Pure kernels on count vectors; only the types and inline helpers of _rules.pxd are used."""
 from libc.string cimport memcpy, memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
-from cardsim.games._samba_rules cimport (SBConfig, SB_KINDS, SB_JK, MT_NONE, MT_GROUP, MT_SEQ, sb_group_ok,
+from cardsim.games.samba._rules cimport (SBConfig, SB_KINDS, SB_JK, MT_NONE, MT_GROUP, MT_SEQ, sb_group_ok,
                                          sb_nat_of_rank, sb_rank_value, sb_kinds)
 
 cdef enum:

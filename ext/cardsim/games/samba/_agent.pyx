@@ -11,10 +11,10 @@ its lowest-valued card of a rank it holds once (never a wild while it has anythi
 from cardsim.core._types cimport int8_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.games._samba_rules cimport (
+from cardsim.games.samba._rules cimport (
     SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_GROUP, MT_SEQ, sb_card_value, sb_counts, rank_of, suit_of, is_wild,
     is_natural, is_red3, sb_nat_of_rank, sb_wilds, sb_total)
-from cardsim.games._samba_state cimport (
+from cardsim.games.samba._state cimport (
     SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_MELD, A_RED3, A_ASK, A_YES, A_LAYOFF, A_TAKE_LAYOFF,
     A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_ANSWER, side_of)
 

@@ -147,9 +147,9 @@ def test_every_public_function_refuses_junk_with_typed_errors(st):
 
 
 def test_the_oracle_kernels_check_their_lists():
-    """cardsim.games._samba's oracle kernels (reachable from Python) refuse kinds outside 0..52,
+    """cardsim.games.samba._spec oracle kernels (reachable from Python) refuse kinds outside 0..52,
     more copies than the deck, oversized lists and impossible red-three counts before writing."""
-    from cardsim.games import _samba as k
+    from cardsim.games.samba import _spec as k
     opts = cardsim.make("samba").options
     for kinds in ([99], [-1], [0] * 4, [52] * 7, [0] * 200, [None], [1.5]):
         with pytest.raises(ParseError):

@@ -1,8 +1,9 @@
 """Samba: the state machine (docs/rules/samba.md §3-§7): the deal and the upcard, the turn
 phases (T0 red threes, T1 draw or take the pile, T2 melding with the factored moves, the discard,
-the go-out query), the end of a deal and its scoring, the match, the observation and resampling.
-The pure rules come from `_samba_rules`, the legal actions from `_samba_legal`; the module
-docstring of `cardsim.games._samba` lists the decisions followed.
+the go-out query), the end of a deal and its scoring, the match; the draw phase's legal actions
+(draw_legal: the deal ends when none is left). The pure rules come from `_rules`, the
+initial-meld searches from `_opening`, the meld phase's legal actions from `_legal`; the module
+docstring of `_spec` lists the decisions followed.
 
 Actions (fixed space of 276; a move is built from small actions, and every legal action can be
 completed into a legal whole move):
@@ -23,13 +24,8 @@ In a pile take the first two ADDs are the natural pair (naturals of the top's ra
 Returns: per seat, its side's score for the deal (scope "deal") or its side's cumulative score
 (scope "match"); no sum invariant ("none").
 
-Observation (float32, OBS_SIZE): own hand counts/3 (53); staged cards (53); top card being
-taken (53); cards known to be in each seat's hand (6x53); hand sizes /30 (6); melds of each side
-(5 sides x 32 slots x (53 counts/3, then 1 placed / 2 pending)); exposed red threes per side /6 (5); opened
-(5); requirement /200 (5); pile counts/3 (53); pile top (53); pile size /162, frozen flag, stock size
-/162 (3); phase (4); seat to act (6); mover (6); dealer (6); observer (6); merge source slot
-(32); flags partner_no, asked, must_out, drew, pile_take (5); cumulative scores /10000 (5);
-deals /20 (1).
+Observation and resampling: `_observe` (the layout: INFO.observation in
+`cardsim.games.samba.info`, generated into `_layout.pxd`).
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t, int8_t
@@ -37,22 +33,19 @@ from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_size, hand_size_in
 from cardsim.core._staged cimport staged_clear, staged_add, staged_commit
 from cardsim.core._deal cimport shuffle
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
-from cardsim.games._samba_rules cimport (
-    Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_meld_of, sb_meld_bonus,
-    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, is_wild,
-    is_natural, is_black3, is_red3, sb_meld_of_hand)
-from cardsim.games._samba_state cimport (
-    SBState, MeldIndex, SB_MAXP, SB_MAXS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
+from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
+from cardsim.games.samba._rules cimport (
+    Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_meld_of, sb_meld_bonus,
+    sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, suit_of, is_wild,
+    is_natural, is_black3, is_red3, sb_meld_of_hand, sb_layoff_ok_n, sb_hg_ok, sb_pile_group_ok, rank_mask, wild_ids)
+from cardsim.games.samba._opening cimport opening_ok
+from cardsim.games.samba._state cimport (
+    SBState, MeldIndex, SB_MAXP, SB_MAXS, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
-    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex)
-from cardsim.games._samba_out cimport sb_go_out_ok
-from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
-from cardsim.games._samba_legal cimport draw_legal, meld_legal
-
-OBS_SIZE = 53 * 3 + 6 * 53 + 6 + 5 * 32 * 54 + 15 + 53 + 53 + 3 + 4 + 6 * 4 + 32 + 5 + 5 + 1
+    side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex, blocked_top,
+    pile_rest_in, may_out)
 
 # Identity masks of a packed hand (identities 0..53, both joker identities), built from the rules'
 # own predicates so that values and meld fields come from popcounts instead of a 53-entry count
@@ -93,6 +86,106 @@ cdef inline int hand_value(const Hand* h) noexcept nogil:
             v += (50 * cs_popcount(L & V50) + 20 * cs_popcount(L & V20) + 10 * cs_popcount(L & V10)
                   + 5 * cs_popcount(L & V5))
     return v
+
+# ---------------------------------------------------------------------------------------------
+# the draw phase's legal actions (T1): the state machine ends a deal when none is left (E2)
+# ---------------------------------------------------------------------------------------------
+cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, int i, int top, int h,
+                        int C) noexcept nogil:
+    """The top card alone extends slot i (not a canasta, not pending) and HG holds at h cards."""
+    cdef const Meld* m = &s.melds[side][i]
+    cdef int8_t one[SB_KINDS]
+    if m.type == MT_NONE or m.pending or m.type == MT_BLACK3 or sb_is_canasta(m):
+        return False
+    # the top is a natural (blocked_top): only a GROUP of its rank or a SEQUENCE of its suit
+    if (m.type == MT_GROUP and m.key != rank_of(top)) or (m.type == MT_SEQ and m.key != suit_of(top)):
+        return False
+    memset(one, 0, SB_KINDS)
+    one[top] = 1
+    if not sb_layoff_ok_n(m, one, 1, c):
+        return False
+    return sb_hg_ok(h, C + (1 if m.n + 1 >= 7 else 0), may_out(s), c)
+
+cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """T1 (§4.3, §4.5): DRAW while the stock lasts; TAKE_PAIR (natural pair; an unopened side
+    must be able to complete its initial meld with the pile group); TAKE_LAYOFF onto a
+    non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
+    sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
+    the pair take is (the lay-off take is then compulsory, S-D12)."""
+    cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, left, n = 0
+    cdef bint forced = False, pair = False, frozen
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    as_clear(out, NW)
+    if s.nstock > 0:
+        as_add(out, A_DRAW)
+        n += 1
+    if not blocked_top(s):
+        top = s.pile[s.npile - 1]
+        r = rank_of(top)
+        hn = hand_size_in(&s.hand[p], rank_mask(r))
+        frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
+        if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
+            return n                # no take of any kind: the rest below is not needed
+        hsize = hand_size(&s.hand[p])
+        # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
+        # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
+        # stands and only a no needs the count (-1: not counted; a lay-off take needs an
+        # unfrozen pile, counted at once)
+        rest = pile_rest_in(s, c) if c.red3_manual or s.pile_frz == 0 else -1
+        C = canastas(s, side)
+        if hn >= 2:
+            if s.opened[side]:
+                hw = hand_size_in(&s.hand[p], wild_ids())
+                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
+                if not pair and rest < 0:
+                    rest = pile_rest_in(s, c)
+                    pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
+            else:
+                if rest < 0:
+                    rest = pile_rest_in(s, c)
+                sb_counts(&s.hand[p], H)
+                memset(S, 0, SB_KINDS)
+                S[top] = 1
+                pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c, NULL, False)
+            if pair:
+                as_add(out, A_TAKE_PAIR)
+                n += 1
+        # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
+        # (of its suit): only those are tried
+        if not frozen:
+            left = mi.per_rank[r] if (mi.grp_ranks >> r) & 1 else 0     # the GROUPs of the rank
+            for j in range(mi.ngrp if left else 0):
+                i = mi.grp[j]
+                if s.melds[side][i].key != r:
+                    continue
+                if takeable_onto(s, c, side, i, top, hsize + rest, C):
+                    as_add(out, A_TAKE_LAYOFF + i)
+                    n += 1
+                    forced = True
+                left -= 1
+                if left == 0:
+                    break
+            for j in range(mi.nlive - mi.ngrp):
+                i = mi.oth[j]
+                if s.melds[side][i].type == MT_SEQ and takeable_onto(s, c, side, i, top, hsize + rest, C):
+                    as_add(out, A_TAKE_LAYOFF + i)
+                    n += 1
+                    forced = True
+        if c.seq_top_take and s.opened[side]:
+            for j in range(mi.nlive - mi.ngrp):
+                i = mi.oth[j]
+                if s.melds[side][i].type == MT_SEQ and takeable_onto(
+                        s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
+                    as_add(out, A_TAKE_SEQ + i)
+                    n += 1
+                    forced = True
+    if s.nstock == 0 and pair and not forced:
+        as_add(out, A_DECLINE)
+        n += 1
+    return n
+
 
 # ---------------------------------------------------------------------------------------------
 # deal
@@ -611,181 +704,3 @@ cdef void sb_metrics(const void* st, const void* cfg, double* out) noexcept nogi
         out[7 + side] = canastas(s, side) if side < c.nsides else 0
     out[12] = s.nstock
     out[13] = s.deal_no
-
-# ---------------------------------------------------------------------------------------------
-# observation and resampling
-# ---------------------------------------------------------------------------------------------
-cdef inline void put_counts(float* o, const Hand* h) noexcept nogil:
-    cdef int8_t cnt[SB_KINDS]
-    cdef int k
-    sb_counts(h, cnt)
-    for k in range(SB_KINDS):
-        if cnt[k]:
-            o[k] = cnt[k] / 3.0
-
-cdef void sb_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
-    cdef const SBState* s = <const SBState*>st
-    cdef const SBConfig* c = <const SBConfig*>cfg
-    cdef int q, side, i, k = 0
-    cdef int8_t cnt[SB_KINDS]
-    put_counts(o + k, &s.hand[p]); k += 53
-    put_counts(o + k, &s.stage.cards); k += 53
-    if s.take_top >= 0:
-        o[k + s.take_top] = 1.0
-    k += 53
-    for q in range(c.nplayers):
-        put_counts(o + k + 53 * q, &s.known[q])
-    k += 6 * 53
-    for q in range(c.nplayers):
-        o[k + q] = hand_size(&s.hand[q]) / 30.0
-    k += 6
-    for side in range(c.nsides):
-        for i in range(SB_MAXMELDS):
-            if s.melds[side][i].type != MT_NONE:
-                put_counts(o + k + (side * 32 + i) * 54, &s.melds[side][i].cards)
-                o[k + (side * 32 + i) * 54 + 53] = 1.0 + s.melds[side][i].pending
-    k += 5 * 32 * 54
-    for side in range(c.nsides):
-        o[k + side] = hand_size(&s.red3[side]) / 6.0
-        o[k + 5 + side] = s.opened[side]
-        o[k + 10 + side] = req_of(s, c, side) / 200.0
-    k += 15
-    memset(cnt, 0, SB_KINDS)
-    for i in range(s.npile):
-        cnt[s.pile[i]] += 1
-    for i in range(SB_KINDS):
-        o[k + i] = cnt[i] / 3.0
-    k += 53
-    if s.npile:
-        o[k + s.pile[s.npile - 1]] = 1.0
-    k += 53
-    o[k] = s.npile / 162.0
-    o[k + 1] = 1.0 if s.pile_frz else 0.0
-    o[k + 2] = s.nstock / 162.0
-    k += 3
-    o[k + s.phase] = 1.0; k += 4
-    if s.phase != PH_END:
-        o[k + s.turn] = 1.0
-        o[k + 6 + s.mover] = 1.0
-    o[k + 12 + s.dealer] = 1.0
-    o[k + 18 + p] = 1.0
-    k += 24
-    if s.merge_from >= 0:
-        o[k + s.merge_from] = 1.0
-    k += 32
-    o[k] = s.partner_no
-    o[k + 1] = s.asked
-    o[k + 2] = s.must_out
-    o[k + 3] = s.drew
-    o[k + 4] = s.pile_take
-    k += 5
-    for side in range(c.nsides):
-        o[k + side] = s.cum[side] / 10000.0
-    k += 5
-    o[k] = s.deal_no / 20.0
-
-cdef bint mover_consistent(const SBState* s, const SBConfig* c) noexcept nogil:
-    """After a redeal: the mover's move under construction (staged cards, a pile group, a
-    pending initial batch, a go-out query) can still be completed, as its legal actions showed.
-    The current construction being completable implies every earlier step was."""
-    cdef ActionSet tmp
-    cdef int8_t H[SB_KINDS]
-    cdef int side = side_of(c, s.mover)
-    cdef int8_t Z[SB_KINDS]
-    if s.phase == PH_ANSWER:                    # the mover asked: a going-out plan exists
-        sb_counts(&s.hand[s.mover], H)
-        memset(Z, 0, SB_KINDS)
-        return sb_go_out_ok(&s.melds[side][0], Z, H, 0 if s.opened[side] else req_of(s, c, side), c) != 0
-    if s.phase == PH_MELD:
-        return meld_legal(s, c, &tmp) > 0
-    if s.phase == PH_DRAW and s.nstock == 0:
-        return draw_legal(s, c, &tmp) > 0      # the deal did not end: the mover can take
-    return True
-
-ctypedef struct WorldCtx:
-    SBState* s
-    const SBConfig* c
-    int p                    # the observer
-    int nz                   # zones: the other seats in order, then the stock (zone nz - 1)
-    int8_t seat[6]           # seat of zone z (z < nz - 1)
-
-cdef void write_world(const WorldCtx* x, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
-    """Hands = known cards + the hidden cards of their zone; the stock in the drawn order."""
-    cdef SBState* s = x.s
-    cdef int8_t kn[SB_KINDS]
-    cdef int z, q, k, j, i, ns = 0
-    for z in range(x.nz - 1):
-        q = x.seat[z]
-        hand_clear(&s.hand[q])
-        sb_counts(&s.known[q], kn)
-        for k in range(SB_KINDS):
-            for j in range(kn[k]):
-                add_kind(&s.hand[q], k)
-    for i in range(n):
-        if dest[i] == x.nz - 1:
-            s.stock[ns] = cards[i]
-            ns += 1
-        else:
-            add_kind(&s.hand[x.seat[dest[i]]], cards[i])
-
-cdef bint world_ok(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
-    """The core resample policy's world check: write the candidate world, then the mover's move
-    under construction must still be completable (mover_consistent)."""
-    cdef const WorldCtx* x = <const WorldCtx*>ctx
-    write_world(x, cards, dest, n)
-    return x.s.mover == x.p or mover_consistent(x.s, x.c)
-
-cdef int sb_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal what p cannot see with the core resample policy (core/_resample.pxd): the other
-    seats' cards that are not publicly known (known = taken from the pile and not given up
-    since) and the stock, keeping hand sizes. Constraints play reveals: in auto mode a seat that
-    has had its first turn holds no red three (per-card zones); the mover's move under
-    construction stays completable and, with an empty stock, the mover can take the pile (the
-    world check). 0 if no consistent world is found (never the true hands). The deal stream is
-    replaced (later deals must not leak)."""
-    cdef SBState* s = <SBState*>st
-    cdef const SBConfig* c = <const SBConfig*>cfg
-    cdef card_t cards[162]
-    cdef uint8_t dest[162]
-    cdef uint32_t allowed[SB_KINDS]
-    cdef int room[7]
-    cdef int8_t cnt[SB_KINDS]
-    cdef int8_t kn[SB_KINDS]
-    cdef WorldCtx x
-    cdef int n = 0, q, k, j, z = 0
-    cdef uint32_t all_zones, red_zones
-    x.s = s
-    x.c = c
-    x.p = p
-    for q in range(c.nplayers):
-        if q == p:
-            continue
-        x.seat[z] = q
-        room[z] = 0
-        sb_counts(&s.hand[q], cnt)
-        sb_counts(&s.known[q], kn)
-        for k in range(SB_KINDS):
-            for j in range(cnt[k] - kn[k]):
-                cards[n] = k
-                n += 1
-                room[z] += 1
-        z += 1
-    room[z] = s.nstock
-    for j in range(s.nstock):
-        cards[n] = s.stock[j]
-        n += 1
-    x.nz = z + 1
-    all_zones = (<uint32_t>1 << x.nz) - 1
-    red_zones = <uint32_t>1 << z
-    for j in range(z):
-        if c.red3_manual or not s.first_done[x.seat[j]]:
-            red_zones |= <uint32_t>1 << j
-    for k in range(SB_KINDS):
-        allowed[k] = red_zones if is_red3(k) and not c.red3_manual else all_zones
-    if not resample_zones(cards, n, allowed, room, x.nz, dest, rng, world_ok, &x,
-                          RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
-        return 0
-    write_world(&x, cards, dest, n)
-    s.rng = rng[0]
-    rng_next(&s.rng)
-    return 1

@@ -3,8 +3,9 @@
 
 162 cards (three packs and six jokers), sides of one (N = 2, 3, 5) or partners (N = 4, 6), melds
 of a rank (groups), sequences of one suit (a 7-card sequence is a samba), canastas, red threes,
-an initial-meld minimum by side score. See the compiled module `cardsim.games._samba` for the
-action space, the observation layout, the returns and the greedy agent.
+an initial-meld minimum by side score. The action space and the returns: the docstring of the
+compiled `cardsim.games.samba._state`; the greedy agent: `_agent`; the observation layout:
+INFO.observation (`cardsim.games.samba.info`, generated into `_layout.pxd`).
 
 Options (DESIGN §4 names of the spec's §8 table; first value = default):
   hand_size                 cards dealt: 0 = the spec's 15 (13 with 6 players)
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.core._engine import State, _short, check_int
-from cardsim.games import _samba as _s
+from cardsim.games.samba import _spec as _s
 from cardsim.options import SCOPE, Option, resolve
 
 NAME = "samba"

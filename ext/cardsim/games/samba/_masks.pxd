@@ -1,11 +1,11 @@
 # Samba legal-move closed forms on the packed hands' bit masks (docs/rules/samba.md §4): the
 # kind masks, per-rank count thresholds by popcount, and the ADD decisions of an opened side that
-# _samba_legal takes without the hand's count vector (see _samba_masks.pyx).
+# _legal takes without the hand's count vector (see _masks.pyx).
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._hand cimport Hand
-from cardsim.games._samba_rules cimport SBConfig, SB_JK, SB_JK2
-from cardsim.games._samba_state cimport SBState
+from cardsim.games.samba._rules cimport SBConfig, SB_JK, SB_JK2
+from cardsim.games.samba._state cimport SBState
 
 cdef uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int side, int hsize,
                                 uint64_t* cand) noexcept nogil

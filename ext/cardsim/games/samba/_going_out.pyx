@@ -5,7 +5,7 @@ x_free: do disjoint GROUPs and SEQUENCEs of some of the cards H (at most `budget
 SEQUENCEs, GROUPs (several per rank allowed, S-D3) and unused cards, then the wilds placed on the
 GROUPs, jokers first. With K > 0 it also chooses how many canastas each rank's GROUPs form (the
 wild counts g naturals can carry while forming >= k canastas are an interval, tabled below). The
-initial-meld search of _samba_rules uses it: K = 0 with a card budget (the hand keeps 2 cards),
+initial-meld search of _opening uses it: K = 0 with a card budget (the hand keeps 2 cards),
 K > 0 without one (an initial batch holding the side's going_out_min_canastas canastas may empty
 the hand, HG).
 
@@ -29,7 +29,7 @@ no: the engine never offers an action that cannot be completed.
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, uint32_t
 from cardsim.core._bits cimport cs_ctz
-from cardsim.games._samba_rules cimport (
+from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, WOC_NEVER,
     WOC_NOT_NATURAL, is_natural, is_black3, rank_of, suit_of, sb_group_ok, sb_nat_of_rank, sb_wilds, sb_total)
 
