@@ -11,7 +11,10 @@ import pytest
 import cardsim
 from cardsim import CardsimError
 from cardsim.games import samba
-from cardsim.games.samba import CONFORMANCE_CONFIGS, PRESETS, max_game_length, return_bounds, score_side
+from cardsim.games.samba import INFO, max_game_length, return_bounds, score_side
+
+CONFORMANCE_CONFIGS = INFO.conformance_configs
+PRESETS = INFO.presets
 
 PASS_WORDS = ("decline", "no")            # Samba has no pass: declining the pile, answering no
 
@@ -87,7 +90,7 @@ def test_documented_default_values():
     with pytest.raises(CardsimError):
         return_bounds({"players": 9})
     with pytest.raises(CardsimError):
-        max_game_length(None)
+        max_game_length(5)                      # (None: INFO resolves it as {}, the defaults)
 
 
 def test_return_bounds_are_reached_or_nearly():

@@ -14,7 +14,9 @@ import pytest
 
 import cardsim
 from cardsim import CardsimError, ConfigError, ParseError
-from cardsim.games.samba import PRESETS, scenario
+from cardsim.games.samba import INFO, scenario
+
+PRESETS = INFO.presets
 
 RANKS = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = "SHDC"
@@ -31,7 +33,7 @@ def acts(st):
 
 
 def repro(g):
-    return g.spec.scenario(REPRO_HANDS, dealer=3, pile=["4C"], phase="meld", melds=REPRO_MELDS)
+    return scenario(g, REPRO_HANDS, dealer=3, pile=["4C"], phase="meld", melds=REPRO_MELDS)
 
 
 def dead(st):
@@ -75,7 +77,7 @@ def test_merge_that_keeps_the_canastas_is_offered_with_one_card():
     g = cardsim.make("samba", players=4)
     melds = [[["QS", "QS", "QH", "QH", "QD", "QD", "2C"], ["KS", "KH", "KC", "KC", "KD", "KC", "JK"],
               ["8S", "8H", "8D"], ["8C", "8C", "8D", "2D"]], []]
-    st = g.spec.scenario(REPRO_HANDS, dealer=3, pile=["4C"], phase="meld", melds=melds)
+    st = scenario(g, REPRO_HANDS, dealer=3, pile=["4C"], phase="meld", melds=melds)
     assert {"merge 2", "merge 3", "discard 5C"} <= acts(st)
     st.apply_string("merge 2")
     assert acts(st) == {"into 3"}
@@ -83,7 +85,7 @@ def test_merge_that_keeps_the_canastas_is_offered_with_one_card():
     assert g.spec.view(st)["canastas"][0] == 3 and acts(st) == {"discard 5C"}
     # one canasta and a 4-card group of its rank: merging keeps one canasta (below 2): refused too
     melds = [[["QS", "QS", "QH", "QH", "QD", "QD", "2C"], ["QC", "QC", "QH"]], []]
-    st = g.spec.scenario([["5C", "6C"], ["4S", "4S"], ["5S", "5S"], ["6S", "6S"]], dealer=3, pile=["4C"],
+    st = scenario(g, [["5C", "6C"], ["4S", "4S"], ["5S", "5S"], ["6S", "6S"]], dealer=3, pile=["4C"],
                          phase="meld", melds=melds)
     assert "merge 0" in acts(st), "two cards in hand: the merge is fine (a discard keeps one)"
     # with going_out_min_canastas=1 the repro's merge is fine: one canasta is enough to go out
@@ -101,7 +103,7 @@ def test_merge_repro_other_player_counts(players):
     g = cardsim.make("samba", players=players)
     S = g.spec.view(g.new_state(1, 0))["cum_scores"].__len__()
     hands = [["5C"]] + [["4S", "9S"], ["5S", "9H"], ["6S", "9D"], ["7S", "9C"], ["KS", "KH"]][:players - 1]
-    st = g.spec.scenario(hands, dealer=players - 1, pile=["4C"], phase="meld",
+    st = scenario(g, hands, dealer=players - 1, pile=["4C"], phase="meld",
                          melds=REPRO_MELDS[:1] + [[] for _ in range(S - 1)])
     assert acts(st) == {"discard 5C"}
 
@@ -146,33 +148,33 @@ def test_auto_red_threes_left_in_a_hand_are_refused():
     g = cardsim.make("samba", players=2)
     hands = [["3H", "4S", "5S"], ["9C", "KD", "QD"]]
     with pytest.raises(ConfigError, match="red three"):
-        g.spec.scenario(hands, pile=["6S"], turn=0, dealer=1)
+        scenario(g, hands, pile=["6S"], turn=0, dealer=1)
     with pytest.raises(ConfigError, match="red three"):
-        g.spec.scenario(hands, pile=["6S"], turn=0, dealer=1, phase="meld", first_turn_done=False)
+        scenario(g, hands, pile=["6S"], turn=0, dealer=1, phase="meld", first_turn_done=False)
     # dealt red threes (first_turn_done=False): the seat to act exposes and replaces them at once (T0)
-    st = g.spec.scenario(hands, pile=["6S"], turn=0, dealer=1, first_turn_done=False, stock=["9S", "7D"])
+    st = scenario(g, hands, pile=["6S"], turn=0, dealer=1, first_turn_done=False, stock=["9S", "7D"])
     v = g.spec.view(st)
     assert v["red3"][0] == ["3H"] and sorted(st.hand(0)) == ["4S", "5S", "7D"] and v["stock"] == ["9S"]
     # ... and another seat's dealt red three waits for its first turn
-    st = g.spec.scenario([["4S", "5S", "6D"], ["3D", "KD", "QD"]], pile=["6S"], turn=0, dealer=1,
+    st = scenario(g, [["4S", "5S", "6D"], ["3D", "KD", "QD"]], pile=["6S"], turn=0, dealer=1,
                          first_turn_done=False)
     assert g.spec.view(st)["red3"] == [[], []] and "3D" in st.hand(1)
     # manual red threes (Dutch) stay in hands
     d = cardsim.make("samba", players=2, variant="dutch")
-    st = d.spec.scenario(hands, pile=["6S"], turn=0, dealer=1, phase="meld")
+    st = scenario(d, hands, pile=["6S"], turn=0, dealer=1, phase="meld")
     assert "red3 3H" in acts(st) and "discard 3H" in acts(st)
 
 
 def test_meld_phase_hands_the_hand_guard_forbids_are_refused():
     g = cardsim.make("samba", players=4)
     with pytest.raises(ConfigError, match="hand guard"):
-        g.spec.scenario(REPRO_HANDS, dealer=3, pile=["4C"], phase="meld", melds=[REPRO_MELDS[0][:1], []])
+        scenario(g, REPRO_HANDS, dealer=3, pile=["4C"], phase="meld", melds=[REPRO_MELDS[0][:1], []])
     with pytest.raises(ConfigError, match="no card"):
-        g.spec.scenario([[]] + REPRO_HANDS[1:], dealer=3, pile=["4C"], phase="meld", melds=REPRO_MELDS)
+        scenario(g, [[]] + REPRO_HANDS[1:], dealer=3, pile=["4C"], phase="meld", melds=REPRO_MELDS)
     with pytest.raises(ConfigError, match="opened"):
-        g.spec.scenario(REPRO_HANDS, dealer=3, pile=["4C"], melds=REPRO_MELDS, opened=[False, False])
+        scenario(g, REPRO_HANDS, dealer=3, pile=["4C"], melds=REPRO_MELDS, opened=[False, False])
     # the draw phase keeps one card fine (the draw brings the hand to three)
-    st = g.spec.scenario(REPRO_HANDS, dealer=3, pile=["4C"], melds=[REPRO_MELDS[0][:1], []])
+    st = scenario(g, REPRO_HANDS, dealer=3, pile=["4C"], melds=[REPRO_MELDS[0][:1], []])
     assert "draw" in acts(st)
 
 
@@ -204,7 +206,7 @@ def test_malformed_scenario_arguments_give_typed_errors():
     """Every argument replaced by junk (None, floats, huge ints, strings, oversized and nested lists,
     numpy values): a typed error (CardsimError: ConfigError or ParseError), or a state that plays."""
     g = cardsim.make("samba", players=2)
-    assert g.spec.scenario(GOOD["hands"], **{k: v for k, v in GOOD.items() if k != "hands"}).legal_actions().size
+    assert scenario(g, GOOD["hands"], **{k: v for k, v in GOOD.items() if k != "hands"}).legal_actions().size
     errors = 0
     for key in GOOD:
         for junk in JUNK:
@@ -212,7 +214,7 @@ def test_malformed_scenario_arguments_give_typed_errors():
             kw[key] = junk
             hands = kw.pop("hands")
             try:
-                st = g.spec.scenario(hands, **kw)
+                st = scenario(g, hands, **kw)
             except CardsimError as e:
                 assert len(str(e)) < 600, str(e)
                 errors += 1
@@ -310,7 +312,7 @@ def test_random_accepted_scenarios_never_reach_a_dead_state(preset, players):
         f = random_facts(rng, g)
         hands = f.pop("hands")
         try:
-            st = g.spec.scenario(hands, **f)
+            st = scenario(g, hands, **f)
         except (ConfigError, ParseError):
             refused += 1
             assert refused < 400

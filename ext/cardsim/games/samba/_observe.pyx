@@ -8,7 +8,8 @@ from cardsim.core._types cimport card_t, uint8_t, uint32_t, int8_t
 from cardsim.core._rng cimport Rng, rng_next
 from cardsim.core._hand cimport Hand, hand_clear, hand_size
 from cardsim.core._actions cimport ActionSet
-from cardsim.core._resample cimport resample_zones, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._resample cimport (resample_zones, resample_rekey, RESAMPLE_EXACT_TRIES,
+                                     RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.games.samba._rules cimport SBConfig, SB_KINDS, SB_MAXMELDS, MT_NONE, sb_counts, is_red3
 from cardsim.games.samba._state cimport (
     SBState, PH_DRAW, PH_MELD, PH_ANSWER, PH_END, side_of, add_kind, req_of, draw_legal)
@@ -184,7 +185,7 @@ cdef int sb_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
                           RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
         return 0
     write_world(&x, cards, dest, n)
-    s.rng = rng[0]
-    rng_next(&s.rng)
+    resample_rekey(&s.rng, rng)
+    rng_next(&s.rng)            # Samba's stream then steps once more (as it always did: byte-identical)
     return 1
 

@@ -7,8 +7,8 @@ limits listed in docs/rules/samba.md ("As implemented"). Seats 0..N-1 clockwise;
 Card kinds: suit*13 + rank (suits S H D C, rank 0 = '2' .. 12 = 'A'), 52 = joker `JK`.
 
 Core mechanisms used: shuffle (the deal), Staged + staged_legal_adds with a completability
-callback (every ADD), resample_zones with a world check (resample), GameSpec.install,
-_scenario_state and check_int (spec.scenario).
+callback (every ADD), resample_zones with a world check and resample_rekey (resample),
+GameSpec.install_game (INFO), _scenario_state and check_int (the scenario writer).
 
 Modules (ext/cardsim/games/samba/): `_rules` the pure rules (card values, meld validity,
 lay-offs and merges, the completions a staged meld can still reach, the initial-meld requirement,
@@ -20,7 +20,7 @@ space and the returns); `_masks` the closed-form ADD decisions on the packed han
 `_legal` the meld phase's legal-move generation and the vtable's `legal`; `_agent` the greedy
 agent (its docstring describes the policy); `_observe` the observation (blocks: INFO.observation
 in `cardsim.games.samba.info`, offsets generated into `_layout.pxd`) and resampling; and this
-module the glue: the spec (config, vtable, install), card parsing, rendering, scenario states,
+module the glue: the spec (config, vtable, install), card parsing, rendering, the scenario writer,
 the move helpers' tables and the rule oracles behind `cardsim.games.samba`. Test hooks:
 `_testing` (records_consistent).
 """
@@ -45,10 +45,6 @@ from cardsim.games.samba._layout cimport OBS_SIZE
 
 from cardsim import cards as _cards
 from cardsim.errors import ConfigError, ParseError, short as _short
-
-METRICS = ("end_type", "out_seat", "score_side0", "score_side1", "score_side2", "score_side3", "score_side4",
-           "canastas_side0", "canastas_side1", "canastas_side2", "canastas_side3", "canastas_side4",
-           "stock_left", "deals")
 
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -126,7 +122,9 @@ cdef void fill_config(SBConfig* c, dict f):
 cdef class SambaSpec(GameSpec):
     cdef SBConfig c
 
-    def __init__(self, dict opts):
+    def __init__(self, dict opts, info):
+        """The spec of these resolved options and Samba's GameInfo (`cardsim.games.samba.build`
+        passes INFO; the layout tests pass a changed one to see the install check fail)."""
         fill_config(&self.c, config_from_options(opts))
         self.vt.init = sb_init
         self.vt.current_player = sb_current_player
@@ -138,8 +136,7 @@ cdef class SambaSpec(GameSpec):
         self.vt.resample = sb_resample
         self.vt.greedy = sb_greedy
         self.vt.metrics = sb_metrics
-        self.install("samba", &self.c, self.c.nplayers, SB_NUM_ACTIONS, sizeof(SBState), OBS_SIZE, METRICS,
-                     "none", opts)
+        self.install_game(info, &self.c, self.c.nplayers, SB_NUM_ACTIONS, sizeof(SBState), OBS_SIZE, opts)
 
     # ---- strings --------------------------------------------------------------------------
     def _action_string(self, State s, int a):
@@ -237,104 +234,31 @@ cdef class SambaSpec(GameSpec):
             lines.append(f"staged: {' '.join(v['staged'])}" + (f"  on top card {v['take_top']}" if v["take_top"] else ""))
         return "\n".join(lines)
 
-    # ---- scenario set-up --------------------------------------------------------------------
-    def scenario(self, hands, *, dealer=0, turn=None, pile=(), melds=None, opened=None, red3=None,
-                 cum=None, stock=None, phase="draw", first_turn_done=True):
-        """A state built from the given facts (tests and analysis): hands (card strings per
-        seat), the pile (bottom first, top last), each side's melds (lists of card strings; all
-        open unless `opened` says otherwise), exposed red threes per side, cumulative scores per
-        side, the stock (top last; default: every card not placed, in display order), the seat
-        to act (default dealer+1) and its phase ("draw" or "meld"). Marked not replayable.
-
-        Every argument is checked before anything is read (ConfigError / ParseError naming what
-        is allowed): one hand per seat, one entry per side in melds, opened, red3 and cum, card
-        lists of card strings, at most 32 melds a side, each a valid meld, no more copies of a
-        card than the deck. Positions a real deal cannot produce where they would be dead ends
-        are refused (S-D10, S-D21): a side that has not opened holds no melds; in auto red-three
-        mode a red three stays in a hand only as a dealt one (first_turn_done=False, exposed at
-        the holder's first turn; in the draw phase the seat to act exposes them at once, as in a
-        real deal), never in the hand of the seat in the meld phase; the seat in the meld phase
-        holds a card, and a single card only with the side's going_out_min_canastas canastas
-        (the hand guard: it must be able to discard it)."""
+    # ---- scenario set-up: the struct writer behind cardsim.games.samba.scenario ----------------
+    def _scenario_fill(self, int dealer, int turn, bint meld_phase, bint first_turn_done, list hk, list pk,
+                       list mk, list opened, list rk, list cum, list sk):
+        """A scenario state from facts cardsim.games.samba.scenario has checked (card kinds per
+        seat, the pile, per side the melds, opened flags, red threes and scores, the stock). Only
+        what a write needs is re-checked here (shapes, seats, kinds and copies, meld validity), so
+        no call writes outside the struct; the rules' checks and messages are the face's."""
         cdef State s
         cdef SBState* st
         cdef int8_t cnt[SB_KINDS]
+        cdef int used[SB_KINDS]
         cdef Meld m
         cdef Hand h
         N = self.c.nplayers
         S = self.c.nsides
-        auto = not self.c.red3_manual
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != N:
-            raise ConfigError(f"samba: need {N} hands (one list of card strings per seat), got {_short(hands)}")
-        dealer = check_int(dealer, "samba: dealer", 0, N - 1, ConfigError)
-        turn = check_int((dealer + 1) % N if turn is None else turn, "samba: turn", 0, N - 1, ConfigError)
-        if not isinstance(phase, str) or phase not in ("draw", "meld"):
-            raise ConfigError(f"samba: phase must be 'draw' or 'meld', got {_short(phase)}")
-        if not isinstance(first_turn_done, bool):
-            raise ConfigError(f"samba: first_turn_done must be True or False, got {_short(first_turn_done)}")
-        melds = _per_side(melds, "melds (a list of melds per side)", S, [])
-        opened = _per_side(opened, "opened", S, None)
-        red3 = _per_side(red3, "red3 (a list of exposed red threes per side)", S, [])
-        cum = _per_side(cum, "cum", S, 0)
-        used = [0] * SB_KINDS
-        def take(cards, what):
-            ks = _card_kinds(cards, what)
-            for k in ks:
-                used[k] += 1
-            return ks
-        hk = [take(h_, f"hand {q}") for q, h_ in enumerate(hands)]
-        pk = take(pile, "the pile")
-        for side in range(S):
-            if (isinstance(melds[side], (str, bytes)) or not isinstance(melds[side], (list, tuple))
-                    or len(melds[side]) > SB_MAXMELDS):
-                raise ConfigError(f"samba: melds of side {side}: a list of at most {SB_MAXMELDS} melds (lists of "
-                                  f"card strings), got {_short(melds[side])}")
-        mk = [[take(m_, "a meld") for m_ in side_melds] for side_melds in melds]
-        rk = [take(r_, "red threes") for r_ in red3]
-        for side in range(S):
-            if any(not is_red3(k) for k in rk[side]):
-                raise ConfigError("samba: red3 lists hold only 3H / 3D")
-        sk = None if stock is None else take(stock, "the stock")
-        for k in range(SB_KINDS):
-            if used[k] > (6 if k == SB_JK else 3):
-                raise ConfigError(f"samba: more copies of {kind_str(k)} than the 162-card deck holds")
-        for side in range(S):
-            if opened[side] is None:
-                opened[side] = bool(mk[side])
-            elif not isinstance(opened[side], bool):
-                raise ConfigError(f"samba: opened holds True or False per side, got {_short(opened[side])}")
-            elif mk[side] and not opened[side]:
-                raise ConfigError(f"samba: side {side} has melds on the table, so it has opened (a side's melds "
-                                  f"stay pending only while its initial batch is built in a turn)")
-            for ks in mk[side]:
-                counts_in(ks, cnt)
-                t = sb_meld_of(cnt, &m)
-                if t <= 0 or (t == MT_GROUP and not sb_group_ok(m.nat, m.wild, &self.c)):
-                    raise ConfigError(f"samba: {_short([kind_str(k) for k in ks], 120)} is not a valid meld")
-        cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
-        for q in range(N):
-            if auto and any(is_red3(k) for k in hk[q]):
-                if first_turn_done:
-                    raise ConfigError(f"samba: hand {q} holds a red three: with red_three_mode='auto' red threes "
-                                      f"are exposed at once (drawn) or at the holder's first turn (dealt, S-D21); "
-                                      f"pass first_turn_done=False for dealt red threes")
-                if phase == "meld" and q == turn:
-                    raise ConfigError(f"samba: the seat in the meld phase ({q}) had its first turn and exposed "
-                                      f"its dealt red threes (S-D21); its hand holds none")
-        if phase == "meld":
-            side = turn % S
-            C = sum(1 for ks in mk[side] if _is_canasta_kinds(ks))
-            if len(hk[turn]) == 0:
-                raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds no card: an empty hand "
-                                  f"ends the deal (going out)")
-            if len(hk[turn]) == 1 and C < self.c.min_canastas:
-                raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds one card and its side "
-                                  f"{C} canastas: the hand guard (S-D10) keeps two cards until the side has "
-                                  f"{self.c.min_canastas} (the last card could not be discarded)")
-        if sk is None:
-            sk = []
-            for k in reversed(DISPLAY_ORDER):
-                sk.extend([k] * ((6 if k == SB_JK else 3) - used[k]))
+        if (len(hk) != N or len(mk) != S or len(opened) != S or len(rk) != S or len(cum) != S
+                or not 0 <= dealer < N or not 0 <= turn < N or any(len(x) > SB_MAXMELDS for x in mk)):
+            raise ConfigError("samba: _scenario_fill takes the checked facts of cardsim.games.samba.scenario")
+        every = list(pk) + list(sk)
+        for x in hk + rk + [ks for side_melds in mk for ks in side_melds]:
+            every += x
+        check_kinds(every)                  # kinds 0..52, copies within the deck (ParseError)
+        memset(used, 0, sizeof(used))
+        for k in every:
+            used[k] += 1
         s = self._scenario_state()
         st = <SBState*>self._data(s)
         st.dealer = dealer
@@ -361,8 +285,8 @@ cdef class SambaSpec(GameSpec):
             for k in hk[q]:
                 add_kind(&st.hand[q], k)
         for side in range(S):
-            st.opened[side] = opened[side]
-            st.cum[side] = cum[side]
+            st.opened[side] = bool(opened[side])
+            st.cum[side] = check_int(cum[side], "samba: cum", -10**8, 10**8, ConfigError)
             for k in rk[side]:
                 add_kind(&st.red3[side], k)
             for i, ks in enumerate(mk[side]):
@@ -375,8 +299,6 @@ cdef class SambaSpec(GameSpec):
                 t = sb_meld_of(cnt, &m)
                 if t <= 0 or (t == MT_GROUP and not sb_group_ok(m.nat, m.wild, &self.c)):
                     raise ConfigError(f"samba: {[kind_str(k) for k in ks]} is not a valid meld")
-                if i >= SB_MAXMELDS:
-                    raise ConfigError(f"samba: at most {SB_MAXMELDS} melds per side")
                 m.cards = h
                 m.pending = 0
                 st.melds[side][i] = m
@@ -394,7 +316,7 @@ cdef class SambaSpec(GameSpec):
         st.end_type = 0
         st.out_seat = -1
         reset_turn(st, turn)
-        if phase == "meld":
+        if meld_phase:
             st.phase = PH_MELD
             st.drew = 1
         elif st.nstock == 0 or not first_turn_done:
@@ -453,33 +375,6 @@ def parse_action_text(str text):
                      f"'draw', 'take pair', 'decline', 'meld', 'fail', 'red3 3H', 'ask', 'yes', 'no', "
                      f"'layoff i', 'take layoff i', 'take seq i', 'merge i', 'into i' (i = meld slot "
                      f"0..{SB_MAXMELDS - 1})")
-
-
-# ---- argument checks (scenario) ---------------------------------------------------------------------
-def _per_side(value, str what, int S, default):
-    """A list with one entry per side (None: `default` for each), checked before it is read."""
-    if value is None:
-        return [list(default) if isinstance(default, list) else default for _ in range(S)]
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or len(value) != S:
-        raise ConfigError(f"samba: {what} needs one entry per side ({S}), got {_short(value)}")
-    return list(value)
-
-def _card_kinds(cards, str what):
-    """A list of card strings (at most the deck's 162) -> card kinds, else ParseError."""
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
-        raise ParseError(f"samba: {what} must be a list of card strings like 'KS', '10H', 'JK', got {_short(cards)}")
-    if len(cards) > SB_DECK:
-        raise ParseError(f"samba: {what} holds {len(cards)} cards; the deck has {SB_DECK}")
-    return [parse_kind(t) for t in cards]
-
-def _is_canasta_kinds(list ks):
-    """The meld of these (valid) card kinds is a canasta or a samba (sb_is_canasta)."""
-    cdef int8_t cnt[SB_KINDS]
-    cdef Meld m
-    counts_in(ks, cnt)
-    if sb_meld_of(cnt, &m) <= 0:
-        return False
-    return sb_is_canasta(&m)
 
 
 # ---- oracles' kernels (cardsim.games.samba parses and validates first) -------------------------

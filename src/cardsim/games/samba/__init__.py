@@ -7,97 +7,28 @@ an initial-meld minimum by side score. The action space and the returns: the doc
 compiled `cardsim.games.samba._state`; the greedy agent: `_agent`; the observation layout:
 INFO.observation (`cardsim.games.samba.info`, generated into `_layout.pxd`).
 
-Options (DESIGN §4 names of the spec's §8 table; first value = default):
-  hand_size                 cards dealt: 0 = the spec's 15 (13 with 6 players)
-  upcard_rewind             re-turn a wild or red-three upcard onto the pile (True)
-  pile_model                "american" (frozen/unfrozen, lay-off pickup) | "always_frozen" (pair only)
-  sequence_top_card_take    Dutch: take only a top card that extends an own sequence, draw 1 (False)
-  red_three_mode            "auto" (exposed and replaced at once) | "manual" (PLACE_RED3, discardable)
-  red3_in_hand_penalty      "per_card_100" | "per_player_750" (Dutch)
-  red3_unqualified          "standard" (six = -1000) | "dutch" (six = -600)
-  group_wild_rule           "standard" (>= 2 naturals, <= 2 wilds) | "dutch" (naturals >= 2 x wilds too)
-  wild_onto_canasta         "allowed" | "not_onto_natural" | "never"
-  initial_meld_table        "seed" (15/50/90/120/150) | "hoyle" (…, 3000-6995: 120, >= 7000: 160)
-  insufficient_initial_meld "reject" | "penalize" (a short batch returns to hand, requirement +100)
-  allow_go_out_query        ask the partner before going out (False; partnerships only)
-  going_out_min_canastas    canastas or sambas needed to go out (2)
-  target_score              match end (10000), concealed_bonus (0), scope "deal" | "match"
-  max_failed_melds          penalize: failed initial batches a side may make per deal (10; S-D23)
-  max_deals                 scope="match": deals after which the match ends anyway (100; S-D24)
-Presets: standard (the defaults), dutch, no_wild_on_natural, hoyle, official (§8 columns).
+Options (the names of the spec's §8 table, with types, defaults and docs), presets (standard,
+dutch, no_wild_on_natural, hoyle, official: the §8 columns), metrics, unit, bounds and the
+observation layout: INFO (`cardsim.games.samba.info`), declared once.
 """
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, ParseError, short
-from cardsim.core._engine import State, _short, check_int
+from cardsim.errors import short as _short
+from cardsim.core._engine import State, check_int
 from cardsim.games.samba import _spec as _s
-from cardsim.options import SCOPE, Option, resolve
-
-NAME = "samba"
-PLAYERS = (2, 3, 4, 5, 6)
-DEFAULT_PLAYERS = 4
-
-OPTIONS = (
-    Option("hand_size", 0, "cards dealt to each player; 0 = 15 (13 with 6 players)", kind=int, min=0, max=20),
-    Option("upcard_rewind", True, "re-turn a wild or red-three upcard (§3.3)", kind=bool),
-    Option("pile_model", "american", "frozen/unfrozen pile with lay-off pickup, or always frozen (pair only)",
-           choices=("american", "always_frozen")),
-    Option("sequence_top_card_take", False, "Dutch: take only the top card onto an own sequence and draw 1",
-           kind=bool),
-    Option("red_three_mode", "auto", "red threes exposed and replaced at once, or placed by hand (Dutch)",
-           choices=("auto", "manual")),
-    Option("red3_in_hand_penalty", "per_card_100", "red threes left in a hand: -100 each, or -750 per player",
-           choices=("per_card_100", "per_player_750")),
-    Option("red3_unqualified", "standard", "all six red threes without two canastas: -1000, or Dutch -600",
-           choices=("standard", "dutch")),
-    Option("group_wild_rule", "standard", ">= 2 naturals and <= 2 wilds, or Dutch naturals >= 2 x wilds",
-           choices=("standard", "dutch")),
-    Option("wild_onto_canasta", "allowed", "wilds onto canastas: allowed, not onto natural ones, never",
-           choices=("allowed", "not_onto_natural", "never")),
-    Option("initial_meld_table", "seed", "initial-meld requirement bands (S-D15)", choices=("seed", "hoyle")),
-    Option("insufficient_initial_meld", "reject", "a short initial batch is impossible, or penalized +100",
-           choices=("reject", "penalize")),
-    Option("allow_go_out_query", False, "a player may ask the partner before going out (S-D11)", kind=bool),
-    Option("going_out_min_canastas", 2, "canastas or sambas a side needs to go out", kind=int, min=0, max=10),
-    Option("target_score", 10000, "cumulative score that ends a match (scope='match')", kind=int, min=1,
-           max=1_000_000),
-    Option("concealed_bonus", 0, "bonus for going out without having melded before that turn", kind=int, min=0,
-           max=10_000),
-    Option("max_failed_melds", 10, "penalize: failed initial batches per side and deal before a short batch is "
-           "refused as under 'reject' (S-D23)", kind=int, min=0, max=100),
-    Option("max_deals", 100, "scope='match': the match ends after this many deals even if no side reached "
-           "target_score (S-D24)", kind=int, min=1, max=10_000),
-    SCOPE,
-)
-PRESETS: dict[str, dict] = {
-    "standard": {},
-    "dutch": {"pile_model": "always_frozen", "sequence_top_card_take": True, "red_three_mode": "manual",
-              "red3_in_hand_penalty": "per_player_750", "red3_unqualified": "dutch", "group_wild_rule": "dutch"},
-    "no_wild_on_natural": {"wild_onto_canasta": "not_onto_natural"},
-    "hoyle": {"initial_meld_table": "hoyle"},
-    "official": {"initial_meld_table": "hoyle", "wild_onto_canasta": "never"},
-}
-
-# Configurations the generic conformance suite runs (tests/conformance).
-CONFORMANCE_CONFIGS = (
-    {},
-    {"players": 2},
-    {"players": 3},
-    {"players": 5},
-    {"players": 6},
-    {"variant": "dutch"},
-    {"variant": "no_wild_on_natural", "players": 2},
-    {"variant": "hoyle", "insufficient_initial_meld": "penalize"},
-    {"variant": "official", "allow_go_out_query": True},
-    {"players": 2, "scope": "match", "target_score": 600},
-)
+from cardsim.games.samba.info import INFO
+from cardsim.options import resolve
 
 
 def build(opts: dict):
     """The engine spec of these resolved options (cardsim.make calls it); anything but a resolved
     Samba options dict raises ConfigError."""
-    _resolved(opts)
-    return _s.SambaSpec(opts)
+    if not isinstance(opts, dict):
+        raise ConfigError(f"samba: opts must be the resolved options dict (cardsim.make('samba').options), "
+                          f"got {_short(opts)}")
+    INFO.resolve(opts)
+    return _s.SambaSpec(opts, INFO)
 
 
 def _opts(variant, options):
@@ -106,7 +37,7 @@ def _opts(variant, options):
     kw = dict(options)
     for bad in ("players", "scope"):
         kw.pop(bad, None)
-    return resolve(NAME, OPTIONS, PRESETS, PLAYERS, DEFAULT_PLAYERS,
+    return resolve(INFO.name, INFO.options, INFO.presets, INFO.players, INFO.default_players,
                    {**kw, **({"variant": variant} if variant not in (None, "standard") else {})})
 
 
@@ -249,12 +180,116 @@ def initial_meld_requirement(side_score: int, table: str = "seed") -> int:
     return _s.oracle_req(max(min(side_score, 10**9), -10**9), table == "hoyle")
 
 
-def scenario(game, hands, **facts):
-    """A state built from given facts (see SambaSpec.scenario): `game` is a cardsim.make("samba")
-    game; the facts are SambaSpec.scenario's keywords. Positions a real deal cannot produce where
-    they would be dead ends are refused (ConfigError naming the reason)."""
+_NSIDES = {2: 2, 3: 3, 4: 2, 5: 5, 6: 3}       # sides by player count (side = seat % sides)
+
+
+def scenario(game, hands, *, dealer=0, turn=None, pile=(), melds=None, opened=None, red3=None, cum=None,
+             stock=None, phase="draw", first_turn_done=True):
+    """A state of `game` (a cardsim.make("samba") game) built from the given facts (tests and
+    analysis): hands (card strings per seat), the pile (bottom first, top last), each side's
+    melds (lists of card strings; all open unless `opened` says otherwise), exposed red threes per
+    side, cumulative scores per side, the stock (top last; default: every card not placed, in
+    display order), the seat to act (default dealer+1) and its phase ("draw" or "meld"). Marked
+    not replayable.
+
+    Every argument is checked before anything is read (ConfigError / ParseError naming what is
+    allowed): one hand per seat, one entry per side in melds, opened, red3 and cum, card lists of
+    card strings, at most 32 melds a side, each a valid meld, no more copies of a card than the
+    deck. Positions a real deal cannot produce where they would be dead ends are refused (S-D10,
+    S-D21): a side that has not opened holds no melds; in auto red-three mode a red three stays in
+    a hand only as a dealt one (first_turn_done=False, exposed at the holder's first turn; in the
+    draw phase the seat to act exposes them at once, as in a real deal), never in the hand of the
+    seat in the meld phase; the seat in the meld phase holds a card, and a single card only with
+    the side's going_out_min_canastas canastas (the hand guard: it must be able to discard it)."""
     _samba_game(game)
-    return game.spec.scenario(hands, **facts)
+    opts = game.options
+    N = game.spec.num_players
+    S = _NSIDES[N]
+    auto = opts["red_three_mode"] == "auto"
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != N:
+        raise ConfigError(f"samba: need {N} hands (one list of card strings per seat), got {_short(hands)}")
+    dealer = check_int(dealer, "samba: dealer", 0, N - 1, ConfigError)
+    turn = check_int((dealer + 1) % N if turn is None else turn, "samba: turn", 0, N - 1, ConfigError)
+    if not isinstance(phase, str) or phase not in ("draw", "meld"):
+        raise ConfigError(f"samba: phase must be 'draw' or 'meld', got {_short(phase)}")
+    if not isinstance(first_turn_done, bool):
+        raise ConfigError(f"samba: first_turn_done must be True or False, got {_short(first_turn_done)}")
+    melds = _per_side(melds, "melds (a list of melds per side)", S, [])
+    opened = _per_side(opened, "opened", S, None)
+    red3 = _per_side(red3, "red3 (a list of exposed red threes per side)", S, [])
+    cum = _per_side(cum, "cum", S, 0)
+    used = [0] * 53
+
+    def take(cards, what):
+        ks = _kinds(cards, what)
+        for k in ks:
+            used[k] += 1
+        return ks
+    hk = [take(h_, f"hand {q}") for q, h_ in enumerate(hands)]
+    pk = take(pile, "the pile")
+    for side in range(S):
+        if (isinstance(melds[side], (str, bytes)) or not isinstance(melds[side], (list, tuple))
+                or len(melds[side]) > 32):
+            raise ConfigError(f"samba: melds of side {side}: a list of at most 32 melds (lists of "
+                              f"card strings), got {_short(melds[side])}")
+    mk = [[take(m_, "a meld") for m_ in side_melds] for side_melds in melds]
+    rk = [take(r_, "red threes") for r_ in red3]
+    for side in range(S):
+        if any(k not in (14, 27) for k in rk[side]):
+            raise ConfigError("samba: red3 lists hold only 3H / 3D")
+    sk = None if stock is None else take(stock, "the stock")
+    for k in range(53):
+        if used[k] > (6 if k == 52 else 3):
+            raise ConfigError(f"samba: more copies of {_s.kind_str(k)} than the 162-card deck holds")
+    canastas = [0] * S
+    for side in range(S):
+        if opened[side] is None:
+            opened[side] = bool(mk[side])
+        elif not isinstance(opened[side], bool):
+            raise ConfigError(f"samba: opened holds True or False per side, got {_short(opened[side])}")
+        elif mk[side] and not opened[side]:
+            raise ConfigError(f"samba: side {side} has melds on the table, so it has opened (a side's melds "
+                              f"stay pending only while its initial batch is built in a turn)")
+        for ks in mk[side]:
+            t, n = _s.oracle_classify(ks, False, opts)[:2]
+            if t <= 0:
+                raise ConfigError(f"samba: {_short([_s.kind_str(k) for k in ks], 120)} is not a valid meld")
+            canastas[side] += (t == 1 and n >= 7) or (t == 2 and n == 7)
+    cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
+    for q in range(N):
+        if auto and any(k in (14, 27) for k in hk[q]):
+            if first_turn_done:
+                raise ConfigError(f"samba: hand {q} holds a red three: with red_three_mode='auto' red threes "
+                                  f"are exposed at once (drawn) or at the holder's first turn (dealt, S-D21); "
+                                  f"pass first_turn_done=False for dealt red threes")
+            if phase == "meld" and q == turn:
+                raise ConfigError(f"samba: the seat in the meld phase ({q}) had its first turn and exposed "
+                                  f"its dealt red threes (S-D21); its hand holds none")
+    if phase == "meld":
+        C = canastas[turn % S]
+        need = opts["going_out_min_canastas"]
+        if len(hk[turn]) == 0:
+            raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds no card: an empty hand "
+                              f"ends the deal (going out)")
+        if len(hk[turn]) == 1 and C < need:
+            raise ConfigError(f"samba: the seat in the meld phase ({turn}) holds one card and its side "
+                              f"{C} canastas: the hand guard (S-D10) keeps two cards until the side has "
+                              f"{need} (the last card could not be discarded)")
+    if sk is None:
+        sk = []
+        for k in reversed(_s.DISPLAY_ORDER):
+            sk.extend([k] * ((6 if k == 52 else 3) - used[k]))
+    return game.spec._scenario_fill(dealer, turn, phase == "meld", first_turn_done, hk, pk, mk, opened, rk,
+                                    cum, sk)
+
+
+def _per_side(value, what, S, default):
+    """A list with one entry per side (None: `default` for each), checked before it is read."""
+    if value is None:
+        return [list(default) if isinstance(default, list) else default for _ in range(S)]
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or len(value) != S:
+        raise ConfigError(f"samba: {what} needs one entry per side ({S}), got {_short(value)}")
+    return list(value)
 
 
 def _samba_game(game):
@@ -439,118 +474,9 @@ def actions_to_moves(state, actions) -> list[dict]:
     return moves
 
 
-# ---- episode and return bounds (the shared protocol; docs/rules/samba.md "Bounds") ----------------
-# Card values of the 162 cards but the red threes (§2): 6 jokers x 50, 12 deuces and 12 aces x 20,
-# 72 of K Q J 10 9 8 x 10, 48 of 7 6 5 4 x 5, 6 black threes x 5.
-_ALL_VALUES = 6 * 50 + 12 * 20 + 12 * 20 + 72 * 10 + 48 * 5 + 6 * 5        # 1770
-_MELDABLE = 162 - 6                                                       # every card but the red threes
-# Canasta and samba bonuses of one side: a samba is 7 naturals of one suit in sequence, and every
-# run of 7 of the ranks 4..A holds the 8, 9 and 10, of which a suit has 3 copies: at most 3 sambas
-# a suit, 12 in all. Each samba or canasta holds 7 distinct cards out of the 150 naturals and
-# wilds (black threes make no canasta), so with s sambas at most (150 - 7 s) // 7 canastas, worth
-# at most 500 each: 1500 s + 500 ((150 - 7 s) // 7) grows with s, at most 12 x 1500 + 9 x 500.
-_BONUS_MAX = 12 * 1500 + ((150 - 7 * 12) // 7) * 500                      # 22500
-
-
-def _resolved(opts):
-    if not isinstance(opts, dict):
-        raise ConfigError(f"samba: opts must be the resolved options dict (cardsim.make('samba').options), "
-                          f"got {_short(opts)}")
-    try:
-        o = dict(opts)
-        players = check_int(o.pop("players", DEFAULT_PLAYERS), "samba: players", 2, 6, ConfigError)
-        scope = o.pop("scope", "deal")
-        o.pop("variant", None)
-        o = _opts(None, o)
-    except KeyError as e:
-        raise ConfigError(f"samba: opts: {e}") from None
-    if scope not in ("deal", "match"):
-        raise ConfigError(f"samba: scope must be 'deal' or 'match', got {_short(scope)}")
-    o["players"] = players
-    o["scope"] = scope
-    return o
-
-
-def _red3_penalty_max(o):
-    """The largest red-three loss of one side in a deal (§6): k exposed red threes without the
-    canastas (-100 each, -1000 for six unless Dutch red3_unqualified) and j others left in the
-    side's hands (manual mode only: in auto mode a red three never stays in a hand, and dealt ones
-    of a seat without a turn count as exposed, S-D14): -100 each, or -750 per player holding one."""
-    per_side = 2 if o["players"] in (4, 6) else 1
-    best = 0
-    for k in range(7):
-        exposed = 1000 if k == 6 and o["red3_unqualified"] == "standard" else 100 * k
-        for j in range(7 - k if o["red_three_mode"] == "manual" else 1):
-            held = 750 * min(j, per_side) if o["red3_in_hand_penalty"] == "per_player_750" else 100 * j
-            best = max(best, exposed + held)
-    return best
-
-
-def _deal_bounds(o):
-    hi = _ALL_VALUES + _BONUS_MAX + 200 + o["concealed_bonus"] + 1000
-    lo = -_ALL_VALUES - _red3_penalty_max(o)
-    return lo, hi
-
-
-def return_bounds(opts: dict) -> tuple[float, float]:
-    """(lo, hi): provably safe lowest and highest return of any seat in a terminal state of this
-    configuration (opts: cardsim.make("samba", ...).options).
-
-    Deal scope (a seat's return is its side's deal score, §6):
-      hi = 1770 (the card values of every card but the red threes, all melded by the side)
-         + 22500 (canasta and samba bonuses: at most 3 sambas a suit, as every 7-run of 4..A holds
-           the 8, 9 and 10, of which a suit has 3 copies: 12 sambas; each bonus meld holds 7 of the
-           150 naturals and wilds, so 9 canastas more at 500)
-         + 200 (going out) + concealed_bonus + 1000 (all six red threes with the canastas).
-      lo = -1770 (every card but the red threes left in the side's hands) - the largest red-three
-         loss: six exposed without the canastas (-1000, Dutch red3_unqualified -600) or, with
-         manual red threes, some exposed and the others in the side's hands (-100 each, or -750
-         per player holding one under per_player_750: at most -1900 with partners).
-    Match scope (a seat's return is its side's cumulative score): the match ends after the deal
-    in which a side reaches target_score, or after max_deals deals (S-D24), so before the last
-    deal every side was below target_score: hi = min(max_deals * hi_deal, target_score - 1 + hi_deal);
-    lo = max_deals * lo_deal."""
-    o = _resolved(opts)
-    lo, hi = _deal_bounds(o)
-    if o["scope"] == "match":
-        n = o["max_deals"]
-        return float(n * lo), float(min(n * hi, o["target_score"] - 1 + hi))
-    return float(lo), float(hi)
-
-
-def _deal_length(o):
-    N = o["players"]
-    h = o["hand_size"] or (13 if N == 6 else 15)
-    S = {2: 2, 3: 3, 4: 2, 5: 5, 6: 3}[N]
-    stock = max(0, 162 - N * h - 1)
-    fails = S * o["max_failed_melds"] if o["insufficient_initial_meld"] == "penalize" else 0
-    turns = stock + _MELDABLE + 1
-    adds = _MELDABLE * (1 + fails)
-    return 4 * turns + 3 * adds + fails + 6
-
-
-def max_game_length(opts: dict) -> int:
-    """Upper bound on the actions from new_state(seed, deal) to a terminal state, for any sequence
-    of legal actions (per deal in deal scope; per match in match scope).
-
-    Per deal, with N players dealt h cards each, S sides, P = 156 meldable cards (all but the red
-    threes) and Z = 162 - N h - 1 cards at most in the stock after the deal and the upcard:
-    - turns T <= Z + P + 1: a turn begins with a draw (>= 1 stock card), a take of the pile (its
-      top card is melded, and a melded card never leaves the melds: MERGE keeps it on the table;
-      FAIL returns only the pending melds of a batch made from the hand, never a pile group), or
-      a decline (the last turn); a deal the stock cannot continue ends without an action (E2);
-    - per turn at most 4 actions besides the card moves: the draw or take, ASK and the answer
-      (once a turn), the discard;
-    - ADD moves one card from the hand to the stage, and staged cards only go into melds, so
-      ADDs <= P (1 + F), where F = S * max_failed_melds FAILs (penalize; S-D23) may each return
-      up to P cards to the hands (F = 0 under 'reject');
-    - each MELD or LAYOFF commits >= 1 new staged card (<= ADDs); a MERGE (2 actions) removes one
-      of the melds the MELDs made (<= ADDs / 2 merges); FAIL <= F; PLACE_RED3 <= 6.
-    So L_deal = 4 T + 3 P (1 + F) + F + 6 (1506 for the default 4 players); in match scope
-    max_deals * L_deal (S-D24: the match ends after max_deals deals)."""
-    o = _resolved(opts)
-    n = _deal_length(o)
-    return n * o["max_deals"] if o["scope"] == "match" else n
+# ---- episode and return bounds (the shared protocol; derivations in info.py) -------------------
+return_bounds = INFO.return_bounds
+max_game_length = INFO.max_game_length
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
