@@ -1,1 +1,1 @@
-# Typed surface of cardsim.games._samba_greedy (the greedy agent; C-level only).
+# Typed surface of cardsim.games.samba._agent (the greedy agent; C-level only): no Python-level names.

@@ -1,1 +1,1 @@
-# Typed surface of cardsim.games._samba_legal (the legal-move generation; C-level only).
+# Typed surface of cardsim.games.samba._legal (the meld phase's legal-move generation and vt.legal; C-level only): no Python-level names.

@@ -1,2 +1,1 @@
-# Typed surface of cardsim.games._samba_state (the state machine; its kernels are C-level only).
-OBS_SIZE: int
+# Typed surface of cardsim.games.samba._state (the state struct and the state machine; C-level only): no Python-level names.
