@@ -161,7 +161,8 @@ def samba_endgame(g, seed):
     rest = [c for c in cards if c not in ("3H", "3D")]
     N = g.num_players
     sides = N // 2 if N in (4, 6) else N
-    return g.spec.scenario([[c] for c in rest[:N]], dealer=seed % N, stock=rest[N:N + 2], pile=rest[N + 2:],
+    from cardsim.games.samba import scenario
+    return scenario(g, [[c] for c in rest[:N]], dealer=seed % N, stock=rest[N:N + 2], pile=rest[N + 2:],
                            red3=[red if side == 0 else [] for side in range(sides)])
 
 

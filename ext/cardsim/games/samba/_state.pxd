@@ -1,0 +1,229 @@
+# Samba state machine (docs/rules/samba.md): the state struct (fixed size, no pointers; clone =
+# memcpy), the action layout, the small inline helpers on the state that the legal-move
+# generation (_legal), the greedy agent (_agent), the observation (_observe) and the glue
+# (_spec) share,
+# and the kernels of _state.pyx. The pure rules are _rules.
+from libc.string cimport memset
+from cardsim.core._types cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
+from cardsim.core._bits cimport cs_ctz
+from cardsim.core._actions cimport ActionSet
+from cardsim.core._rng cimport Rng
+from cardsim.core._hand cimport Hand, hand_add, hand_remove, hand_count
+from cardsim.core._staged cimport Staged
+from cardsim.games.samba._rules cimport (
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, sb_req, sb_is_canasta, rank_of,
+    is_wild, is_natural, is_red3)
+
+cdef enum:
+    SB_MAXP = 6
+    SB_MAXS = 5              # sides (N = 5: five sides of one)
+    # actions (see the module docstring)
+    A_ADD = 0                # 0..52: stage one card of that kind from the hand
+    A_DISCARD = 53           # 53..105: discard one card of that kind
+    A_DRAW = 106             # DRAW_STOCK
+    A_TAKE_PAIR = 107        # TAKE_PILE_PAIR: start the group on the top card
+    A_DECLINE = 108          # DECLINE_PILE (stock empty)
+    A_MELD = 109             # the staged cards become a new meld (with the top card in a pile take)
+    A_FAIL = 110             # insufficient_initial_meld=penalize: give up the pending initial batch
+    A_RED3 = 111             # 111, 112: PLACE_RED3 of 3H / 3D (red_three_mode=manual)
+    A_ASK = 113              # GO_OUT_QUERY
+    A_YES = 114              # partner's answer
+    A_NO = 115
+    A_LAYOFF = 116           # 116..147: the staged cards join meld slot i of the side
+    A_TAKE_LAYOFF = 148      # 148..179: TAKE_PILE_LAYOFF onto slot i
+    A_TAKE_SEQ = 180         # 180..211: sequence_top_card_take onto slot i
+    A_MERGE_FROM = 212       # 212..243: MERGE, first meld
+    A_MERGE_TO = 244         # 244..275: MERGE, second meld (joins the first)
+    SB_NUM_ACTIONS = 276
+    NW = 5                   # action words: ceil(276 / 64)
+    PH_DRAW = 0
+    PH_MELD = 1
+    PH_ANSWER = 2
+    PH_END = 3
+
+ctypedef struct MeldIndex:
+    int32_t C                # the side's canastas (placed melds)
+    int32_t slot             # a free meld slot exists
+    int32_t nlive            # meld slots in use
+    int32_t ngrp             # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
+    uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
+    int8_t grp[32]           # (SB_MAXMELDS)
+    int8_t oth[32]
+    int8_t per_rank[13]      # GROUPs of each rank
+
+ctypedef struct SBState:
+    Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
+    Hand hand[6]             # cards held per seat (staged cards excluded)
+    Hand known[6]            # cards every player knows seat q holds (taken from the pile)
+    Staged stage             # the move under construction (core staged move; public): kind 1
+    Hand aside               # cards out of play (only scenarios with an explicit stock use it)
+    Hand red3[5]             # exposed red threes per side
+    Meld melds[5][32]        # meld slots per side (SB_MAXMELDS)
+    int8_t stock[162]        # stock kinds, top = stock[nstock - 1]
+    int8_t pile[162]         # discard pile kinds, top = pile[npile - 1]
+    int16_t nstock           # cards in the stock
+    int16_t npile            # cards in the pile
+    int16_t pile_frz         # wilds and red threes in the pile (frozen for everyone when > 0)
+    int16_t batch_value      # value of the pending initial-meld melds
+    int16_t req_pen[5]       # +100 per failed initial batch (penalize)
+    int16_t deal_no          # deals finished (scope="match")
+    int8_t phase             # PH_*
+    int8_t turn              # seat to act (the partner in PH_ANSWER)
+    int8_t mover             # seat whose turn it is
+    int8_t dealer            # dealer of this deal
+    int8_t opened[5]         # side has made its initial meld
+    int8_t first_done[6]     # seat has had its first turn (dealt red threes exposed)
+    int8_t melded[6]         # seat has melded or laid off this deal (concealed bonus)
+    int8_t melded_at_start   # melded[mover] at the start of this turn
+    int8_t partner_no        # the partner said no this turn
+    int8_t asked             # GO_OUT_QUERY used this turn
+    int8_t must_out          # the partner said yes: this turn goes out
+    int8_t drew              # drew from the stock this turn
+    int8_t pile_take         # 1: building the group on the top card; 2: its initial batch continues
+    int8_t take_top          # the top card being taken (kind), -1 (the pile group's target)
+    int8_t merge_from        # slot chosen by MERGE_FROM, -1
+    int8_t end_type          # 0 none, 1 went out, 2 stock out / pile declined, 3 last draw red threes
+    int8_t out_seat          # seat that went out, -1
+    int32_t cum[5]           # cumulative scores at the start of this deal
+    int32_t last[5]          # scores of the last finished deal per side
+    uint32_t live[5]         # bit i: meld slot i of the side is in use (type != MT_NONE)
+    MeldIndex mi[5]          # the side's melds indexed (canastas, GROUPs by rank, the rest)
+                             # live and mi are recomputed from the slots by reindex() after every
+                             # change of a side's melds: a function of the melds (equality holds)
+
+# ---- the state machine's kernels (_state.pyx) ---------------------------------------------
+cdef void reset_turn(SBState* s, int p) noexcept nogil
+cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil
+cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogil
+cdef void sb_init(void* st, const void* cfg, Rng* rng) noexcept nogil
+cdef int sb_current_player(const void* st, const void* cfg) noexcept nogil
+cdef bint sb_is_terminal(const void* st, const void* cfg) noexcept nogil
+cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil
+cdef void sb_returns(const void* st, const void* cfg, double* out) noexcept nogil
+cdef void sb_metrics(const void* st, const void* cfg, double* out) noexcept nogil
+cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil
+
+# ---- small helpers (inline: the legal-move generation, the greedy agent and the face use them) --
+cdef inline int side_of(const SBConfig* c, int p) noexcept nogil:
+    """Side of seat p (0 <= p < nplayers): p % nsides without a division, as nplayers <=
+    2 * nsides for every player count (2, 3, 5: one seat a side; 4, 6: two)."""
+    return p - c.nsides if p >= c.nsides else p
+
+cdef inline void add_kind(Hand* h, int k) noexcept nogil:
+    """Add one card of kind k (jokers canonical: identity 52 up to 3 copies, then 53). A packed
+    hand's layers are nested (layer[i+1] within layer[i]), so identity 52 holds 3 copies exactly
+    when its bit is set in layer[2]."""
+    if k == SB_JK:
+        if not (h.layer[2] >> SB_JK) & 1:
+            hand_add(h, SB_JK)
+        else:
+            hand_add(h, SB_JK2)
+    else:
+        hand_add(h, k)
+
+cdef inline void remove_kind(Hand* h, int k) noexcept nogil:
+    """Remove one card of kind k (jokers: identity 53 first; held iff its layer[0] bit is set)."""
+    if k == SB_JK:
+        if (h.layer[0] >> SB_JK2) & 1:
+            hand_remove(h, SB_JK2)
+        else:
+            hand_remove(h, SB_JK)
+    else:
+        hand_remove(h, k)
+
+cdef inline int count_kind(const Hand* h, int k) noexcept nogil:
+    if k == SB_JK:
+        return hand_count(h, SB_JK) + hand_count(h, SB_JK2)
+    return hand_count(h, k)
+
+cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
+    """Seat p gave up a card of kind k: the public lower bound on its holding drops by one.
+    (A kind is held iff one of its identities has its layer[0] bit set: 52 and 53 for jokers.)"""
+    cdef uint64_t b = (<uint64_t>3 << SB_JK) if k == SB_JK else (<uint64_t>1 << k)
+    if s.known[p].layer[0] & b:
+        remove_kind(&s.known[p], k)
+
+cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
+    """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
+    laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
+    (pending flags cleared; s.live already updated by the caller). One pass over the melds in
+    use: canastas, a free slot, the GROUPs by rank, the rest (unused entries zero, so equal melds
+    give equal bytes)."""
+    cdef const Meld* m
+    cdef MeldIndex* mi = &s.mi[side]
+    cdef uint32_t b
+    if i >= 0:
+        if s.melds[side][i].type != MT_NONE:
+            s.live[side] |= <uint32_t>1 << i
+        else:
+            s.live[side] &= ~(<uint32_t>1 << i)
+    memset(mi, 0, sizeof(MeldIndex))
+    b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        m = &s.melds[side][i]
+        if not m.pending and sb_is_canasta(m):
+            mi.C += 1
+        if m.type == MT_GROUP:
+            mi.grp[mi.ngrp] = i
+            mi.ngrp += 1
+            mi.grp_ranks |= <uint32_t>1 << m.key
+            mi.per_rank[m.key] += 1
+        else:
+            mi.oth[mi.nlive - mi.ngrp] = i
+        mi.nlive += 1
+    mi.slot = mi.nlive < SB_MAXMELDS
+
+cdef inline int canastas_of(const SBState* s, int side, bint pending) noexcept nogil:
+    """Canastas of the side among its placed melds (pending False) or among the melds of an
+    initial batch under way (pending True)."""
+    cdef int i, n = 0
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        if (s.melds[side][i].pending != 0) == pending and sb_is_canasta(&s.melds[side][i]):
+            n += 1
+    return n
+
+cdef inline int canastas(const SBState* s, int side) noexcept nogil:
+    return s.mi[side].C
+
+cdef inline int free_slot(const SBState* s, int side) noexcept nogil:
+    cdef uint32_t b = ~s.live[side]
+    return cs_ctz(b) if b else -1
+
+cdef inline int req_of(const SBState* s, const SBConfig* c, int side) noexcept nogil:
+    return sb_req(s.cum[side], c.table_hoyle) + s.req_pen[side]
+
+cdef inline bint blocked_top(const SBState* s) noexcept nogil:
+    cdef int t
+    if s.npile == 0:
+        return True
+    t = s.pile[s.npile - 1]
+    return is_wild(t) or rank_of(t) == 1
+
+cdef inline int pile_rest_in(const SBState* s, const SBConfig* c) noexcept nogil:
+    """Cards the hand gains from the pile below the top (red threes are exposed instead, auto).
+    pile_frz counts the pile's wilds and red threes: with none, every card below the top."""
+    cdef int i, n = 0
+    if c.red3_manual or s.pile_frz == 0:
+        return s.npile - 1 if s.npile > 0 else 0
+    for i in range(s.npile - 1):
+        if c.red3_manual or not is_red3(s.pile[i]):
+            n += 1
+    return n
+
+cdef inline bint may_out(const SBState* s) noexcept nogil:
+    return not s.partner_no
+
+cdef inline bint pending_batch(const SBState* s, int side) noexcept nogil:
+    cdef int i
+    cdef uint32_t b = s.live[side]
+    while b:
+        i = cs_ctz(b)
+        b &= b - 1
+        if s.melds[side][i].pending:
+            return True
+    return False

@@ -1,0 +1,49 @@
+"""Samba test hooks (not used by the engine): checks the tests and the fuzzers run on a state's
+internals."""
+from libc.string cimport memset, memcpy, memcmp
+from libc.stdlib cimport malloc, free
+from cardsim.core._types cimport int8_t
+from cardsim.core._engine cimport GameSpec
+from cardsim.games.samba._rules cimport SBConfig, Meld, SB_KINDS, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_counts
+from cardsim.games.samba._state cimport SBState, MeldIndex, reindex
+
+from cardsim.errors import ConfigError, short
+
+
+def records_consistent(GameSpec spec, s):
+    """True when what the state keeps beside its melds equals what the melds say: each meld's
+    record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
+    classification of its cards (sb_meld_of), and each side's slots in use and meld index
+    (canastas, a free slot, GROUPs by rank) equal a full rebuild (reindex). apply keeps both
+    up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
+    game's spec; `s`: one of its states."""
+    if spec is None or spec.name != "samba":
+        raise ConfigError(f"samba: records_consistent needs a Samba spec, got {short(spec)}")
+    cdef SBState* st = <SBState*>spec._data(s)
+    cdef const SBConfig* c = <const SBConfig*>spec.cfg
+    cdef SBState* cp = <SBState*>malloc(sizeof(SBState))
+    cdef int8_t cnt[SB_KINDS]
+    cdef Meld m
+    cdef const Meld* r
+    cdef int side, i
+    cdef bint ok = True
+    if cp == NULL:
+        raise MemoryError()
+    memcpy(cp, st, sizeof(SBState))
+    for side in range(c.nsides):
+        cp.live[side] = 0
+        for i in range(SB_MAXMELDS):
+            r = &st.melds[side][i]
+            if r.type == MT_NONE:
+                continue
+            cp.live[side] |= 1 << i
+            sb_counts(&r.cards, cnt)
+            memset(&m, 0, sizeof(Meld))
+            if (sb_meld_of(cnt, &m) != r.type or m.key != r.key or m.n != r.n or m.nat != r.nat
+                    or m.wild != r.wild or (r.type == MT_SEQ and (m.lo != r.lo or m.hi != r.hi))):
+                ok = False
+        reindex(cp, side, -1)
+        if cp.live[side] != st.live[side] or memcmp(&cp.mi[side], &st.mi[side], sizeof(MeldIndex)) != 0:
+            ok = False
+    free(cp)
+    return ok

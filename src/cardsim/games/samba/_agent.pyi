@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games.samba._agent (the greedy agent; C-level only): no Python-level names.

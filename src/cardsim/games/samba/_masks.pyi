@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games.samba._masks (the closed-form ADD decisions; C-level only): no Python-level names.

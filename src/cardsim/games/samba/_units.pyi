@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games.samba._units (the constructive meld builder; C-level only): no Python-level names.
