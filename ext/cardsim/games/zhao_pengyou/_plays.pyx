@@ -5,16 +5,16 @@ TrickFormat::is_legal_play (the draw policies no_protections, longer_tuples_prot
 only_draw_tractor_on_tractor, both, no_format_based_draw; bombs; rainbows) and
 Trick::compute_winner (throw evaluation all / highest / trick_unit_length) onto packed hands,
 nogil, with the factored (one card at a time) lead and follow candidates the state machine uses.
-Formats, decompositions and format matching come from `_zhao_pengyou_shengji`.
+Formats, decompositions and format matching come from `_formats`.
 """
 from libc.string cimport memcpy
 from cardsim.core._types cimport uint64_t, int8_t
 from cardsim.core._bits cimport bit_low
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add, hand_remove, hand_within
-from cardsim.games._zhao_pengyou_rules cimport (
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, 
     ZPTrump, ZPConfig, ZPFormat, ZP_TRUMP, ZP_DP_NP, ZP_DP_LTP, ZP_DP_OTT, ZP_DP_LTP_OTT, ZP_DP_NFBD,
     ZP_TE_ALL, ZP_TE_HIGHEST, rank_mask, ekey, okey, sorted_ids)
-from cardsim.games._zhao_pengyou_shengji cimport (Req, DecIt, zp_fmt_size, rank_rainbow, zp_rainbow_ok, fm_match,
+from cardsim.games.zhao_pengyou._formats cimport (Req, DecIt, zp_fmt_size, rank_rainbow, zp_rainbow_ok, fm_match,
                                                   dec_init, dec_next)
 
 
@@ -82,7 +82,7 @@ cdef int suit_counts(const ZPTrump* t, const Hand* h, int suit, int* cnt, int* i
     """Counts (indexed by identity) of h's cards of an effective suit; ids ascending."""
     cdef uint64_t m = h.layer[0] & t.smask[suit]
     cdef int n, a
-    for a in range(54):
+    for a in range(ZP_NID):
         cnt[a] = 0
     n = sorted_ids(t, m, ids)
     for a in range(n):
@@ -133,10 +133,10 @@ cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat
     decompositions): the first the play matches makes it legal (longer_tuples_protected: unless
     its guard fires), the first the hand could match before that makes it illegal."""
     cdef int L = zp_fmt_size(F), k, ns, ps, nids
-    cdef int hcnt[54]
-    cdef int pcnt[54]
-    cdef int ids[54]
-    cdef int pids[54]
+    cdef int hcnt[ZP_NID]
+    cdef int pcnt[ZP_NID]
+    cdef int ids[ZP_NID]
+    cdef int pids[ZP_NID]
     cdef DecIt it
     cdef Req r
     cdef bint ltp
@@ -202,10 +202,10 @@ cdef bint zp_mixed_completable(const ZPTrump* t, const ZPConfig* c, const ZPForm
     the play; under the longer_tuples_protected policies the completions are searched."""
     cdef int L = zp_fmt_size(F), np = hand_size(play), ns, ps, k, nids
     cdef uint64_t ids1 = play.layer[0]
-    cdef int hcnt[54]
-    cdef int pcnt[54]
-    cdef int ids[54]
-    cdef int pids[54]
+    cdef int hcnt[ZP_NID]
+    cdef int pcnt[ZP_NID]
+    cdef int ids[ZP_NID]
+    cdef int pids[ZP_NID]
     cdef DecIt it
     cdef Req r
     cdef Hand tmp
@@ -380,8 +380,8 @@ ctypedef struct WCtx:
     const ZPConfig* c
     const ZPFormat* F
     const WU* w
-    int rem[54]
-    int ids[54]
+    int rem[ZP_NID]
+    int ids[ZP_NID]
     int nids
     int8_t path[32][24]      # members assigned to each unit of F
     WU found

@@ -2,10 +2,10 @@
 
 docs/rules/zhao_pengyou.md §2 (trump order, §2.3-§2.5), §5 (lead formats §5.2, top cards §5.3,
 follow obligations §5.4, trick winner §5.5) and §6 (scoring). The state machine
-(`_zhao_pengyou_state`), the greedy agent and the public oracles call these kernels; the oracles
+(`_state`), the greedy agent and the public oracles call these kernels; the oracles
 therefore answer exactly as the engine plays. It also holds the card order (shengji's
 compare_effective: ekey/okey in the .pxd, sorted_ids) and the tractor adjacency (zp_set_adjacency,
-shengji's Trump::successor) that `_zhao_pengyou_shengji` and `_zhao_pengyou_shengji_play` build on.
+shengji's Trump::successor) that `_formats` and `_plays` build on.
 
 Card identity: suit*13 + rank (suits S H D C = 0..3, rank 0 = '2' .. 12 = 'A'), 52 = small joker,
 53 = big joker. A play or hand is a packed multiset (`Hand`, up to 4 copies of an identity).
@@ -36,7 +36,7 @@ cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
     t.rank = rank
     for k in range(5):
         t.smask[k] = 0
-    for k in range(54):
+    for k in range(ZP_NID):
         if k >= 52:
             t.eff[k] = ZP_TRUMP
             t.strength[k] = 42 if k == ZP_SJK else 43
@@ -228,9 +228,9 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
     the first level with more candidates than slots leaves a choice, met by the cheapest
     candidates; lower levels get no slot."""
     cdef int i, j, slots = m, avail, cnt, need, cost = 0, c, full, more, r, extra
-    cdef int base[54]
+    cdef int base[ZP_NID]
     cdef int cheap[4]
-    cdef int cand[54]
+    cdef int cand[ZP_NID]
     cdef int nc, a, b, tmp
     # level k: full k-sets
     avail = 0
@@ -326,9 +326,9 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
     held) cards of other suits, so that every suit card still fits."""
     cdef uint64_t sm = t.smask[suit]
     cdef int nS, n, np = hand_size(play)
-    cdef int sc[54]
-    cdef int pc[54]
-    cdef int sids[54]
+    cdef int sc[ZP_NID]
+    cdef int pc[ZP_NID]
+    cdef int sids[ZP_NID]
     if np > L:
         return False
     nS = hand_size_in(full, sm)
@@ -355,9 +355,9 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
     (every card still to add must serve the obligation) is each candidate evaluated."""
     cdef uint64_t cand = rest.layer[0] & sm, ids = (rest.layer[0] | play.layer[0]) & sm, out = 0
     cdef int n = 0, i, kk, cost
-    cdef int sc[54]
-    cdef int pc[54]
-    cdef int id_of[54]
+    cdef int sc[ZP_NID]
+    cdef int pc[ZP_NID]
+    cdef int id_of[ZP_NID]
     while ids:
         kk = bit_low(ids)
         ids &= ids - 1
@@ -535,7 +535,7 @@ cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_w
     return c.gp[6]
 
 
-# ---- card order and tractor adjacency (shengji types.rs; used by _zhao_pengyou_shengji*) -------
+# ---- card order and tractor adjacency (shengji types.rs; used by _formats and _plays) --------
 cdef int sorted_ids(const ZPTrump* t, uint64_t m, int* out) noexcept nogil:
     """Identities of m in ascending okey order."""
     cdef int n = 0, k, i, j, x
@@ -560,7 +560,7 @@ cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil:
     joker). shengji=False: the seed's sequences (§2.5: consecutive ranks of one suit, skipping the
     trump rank; trump-rank cards and jokers in none)."""
     cdef int k, su, r, nx, q, b
-    for k in range(54):
+    for k in range(ZP_NID):
         t.succ[k][0] = -1
         t.succ[k][1] = -1
         t.succ[k][2] = -1

@@ -461,7 +461,7 @@ def test_z37_equal_trump_pairs():
 
 
 # ---- deal procedure, phases ------------------------------------------------------------------------------
-@pytest.mark.parametrize("players", zp.PLAYERS)
+@pytest.mark.parametrize("players", zp.INFO.players)
 def test_deck_table_conservation_points(players):
     row = zp.TABLE[players]
     g = cardsim.make("zhao_pengyou", players=players, called_card_points="to_trick_winner")

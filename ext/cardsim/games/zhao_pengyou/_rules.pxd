@@ -27,13 +27,13 @@ cdef enum:
     ZP_TE_TUL = 2
 
 ctypedef struct ZPTrump:
-    uint8_t eff[54]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
-    uint8_t strength[54]     # strength inside its effective suit (higher = stronger; equal = tie)
-    int8_t seqpos[54]        # position in the sequence order of its suit, -1 = never in a sequence
+    uint8_t eff[ZP_NID]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
+    uint8_t strength[ZP_NID]     # strength inside its effective suit (higher = stronger; equal = tie)
+    int8_t seqpos[ZP_NID]        # position in the sequence order of its suit, -1 = never in a sequence
     uint64_t smask[5]        # identities of each effective suit
     int8_t suit              # trump suit 0..3, -1 = no trump
     int8_t rank              # trump rank 0..12
-    int8_t succ[54][3]       # tractor successors of each identity (-1 = none; zp_set_adjacency)
+    int8_t succ[ZP_NID][3]       # tractor successors of each identity (-1 = none; zp_set_adjacency)
     uint8_t ordinal[5]       # shengji's suit ordinal of each effective suit (cmp_effective)
 
 ctypedef struct ZPFormat:
@@ -105,14 +105,6 @@ cdef inline uint64_t rank_mask(int rank) noexcept nogil:
     """The four plain identities of one rank."""
     return (<uint64_t>0x8004002001) << rank
 
-cdef inline int sets_of(const Hand* h, uint64_t mask, int k) noexcept nogil:
-    """Disjoint k-sets of identical cards among the identities of mask: sum floor(count/k)."""
-    cdef int j = k, n = 0
-    while j <= 4:
-        n += cs_popcount(h.layer[j - 1] & mask)
-        j += k
-    return n
-
 cdef inline int seq_id(const ZPTrump* t, int suit, int pos) noexcept nogil:
     """Identity at sequence position pos of effective suit `suit`."""
     cdef int ps = suit if suit < 4 else t.suit
@@ -174,7 +166,7 @@ cdef inline uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* rest, co
     return rest.layer[0] & sm
 
 
-# ---- rule kernels (_zhao_pengyou_rules.pyx) -------------------------------------------------
+# ---- rule kernels (_rules.pyx) -------------------------------------------------
 cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
                               const Hand* full, const Hand* P, int kmin, int kmax) noexcept nogil
 
@@ -211,6 +203,6 @@ cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, in
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil
 cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil
 
-# ---- card order and tractor adjacency (shengji types.rs; _zhao_pengyou_rules.pyx) -------------
+# ---- card order and tractor adjacency (shengji types.rs; _rules.pyx) -------------
 cdef int sorted_ids(const ZPTrump* t, uint64_t m, int* out) noexcept nogil
 cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil
