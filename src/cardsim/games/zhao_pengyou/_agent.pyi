@@ -1,1 +1,1 @@
-# Typed surface of cardsim.games._zhao_pengyou_greedy (the greedy agent; C-level only).
+# Typed surface of cardsim.games.zhao_pengyou._agent (the greedy agent; C-level only).
