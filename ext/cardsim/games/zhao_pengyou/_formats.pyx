@@ -13,7 +13,7 @@ from libc.string cimport memcpy, memset
 from cardsim.core._types cimport uint64_t, int8_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add
-from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZPTrump, ZPConfig, ZPFormat, ZP_SJK, ZP_BJK, ZP_MAXU, ZP_MAXM,
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, ZPTrump, ZPConfig, ZPFormat, ZP_SJK, ZP_BJK, ZP_MAXU, ZP_MAXM,
                                                 rank_mask, ekey, okey, sorted_ids)
 from cardsim.games.zhao_pengyou._dectable cimport (DEC_MAXN, RQ_MAXS, RQ_MAXV, zp_dec_nstart, zp_dec_ncount,
                                                    zp_dec_rstart, zp_dec_rns, zp_dec_sstart, zp_dec_slen, zp_dec_vals)
@@ -226,7 +226,7 @@ cdef bint zp_rainbow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* P) noex
     c.rainbows cards spanning at least 4 effective suits."""
     cdef int r
     cdef bint any = False
-    if c.rainbows <= 0 or P.layer[0] == 0 or (P.layer[0] >> 52):
+    if c.rainbows <= 0 or P.layer[0] == 0 or (P.layer[0] >> ZP_NPLAIN):
         return False
     for r in range(13):
         if (P.layer[0] & rank_mask(r)) == 0:

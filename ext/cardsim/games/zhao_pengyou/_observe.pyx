@@ -12,7 +12,7 @@ from cardsim.core._staged cimport staged_clear
 from cardsim.core._rng cimport Rng, rng_next
 from cardsim.core._hand cimport Hand, put_counts, hand_clear, hand_add, hand_count, hand_size, hand_merge, hand_sub
 from cardsim.core._actions cimport ActionSet
-from cardsim.games.zhao_pengyou._rules cimport ZPConfig, ZP_NID, hand_points
+from cardsim.games.zhao_pengyou._rules cimport ZPConfig, ZP_NID, ZP_MAX_DECK, hand_points
 from cardsim.games.zhao_pengyou._state cimport (ZPState, ZP_PH_PLAY, ZP_PH_END, ZP_ACTION_WORDS, ZP_MAX_CALLS,
                                                 zp_legal)
 from cardsim.games.zhao_pengyou._layout cimport *
@@ -136,8 +136,8 @@ cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     so later deals of a match are not leaked."""
     cdef ZPState* s = <ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
-    cdef card_t cards[216]
-    cdef uint8_t dest[216]
+    cdef card_t cards[ZP_MAX_DECK]
+    cdef uint8_t dest[ZP_MAX_DECK]
     cdef uint32_t allowed[ZP_NID]
     cdef int room[MAX_PLAYERS + 2]
     cdef int n = 0, q, i, j, kk, nz = c.n + 2

@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 from cardsim.core._types cimport uint64_t, int8_t
 from cardsim.core._bits cimport bit_low
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add, hand_remove, hand_within
-from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, 
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, 
     ZPTrump, ZPConfig, ZPFormat, ZP_TRUMP, ZP_DP_NP, ZP_DP_LTP, ZP_DP_OTT, ZP_DP_LTP_OTT, ZP_DP_NFBD,
     ZP_TE_ALL, ZP_TE_HIGHEST, rank_mask, ekey, okey, sorted_ids)
 from cardsim.games.zhao_pengyou._formats cimport (Req, DecIt, zp_fmt_size, rank_rainbow, zp_rainbow_ok, fm_match,
@@ -63,7 +63,7 @@ cdef bint rb_completable(const Hand* full, const Hand* play, const ZPFormat* F) 
     cdef int avail[13]
     cdef int need[26]
     cdef int r
-    if play.layer[0] >> 52:
+    if play.layer[0] >> ZP_NPLAIN:
         return False
     rank_counts(full, avail)
     rank_counts(play, need)
@@ -267,7 +267,7 @@ cdef bint rb_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* f
     """Can the partial lead P (several suits) grow into a rainbow from `full`: no jokers, and every
     rank in P has at least c.rainbows cards in full spanning at least 4 effective suits."""
     cdef int r
-    if c.rainbows <= 0 or (P.layer[0] >> 52):
+    if c.rainbows <= 0 or (P.layer[0] >> ZP_NPLAIN):
         return False
     for r in range(13):
         if (P.layer[0] & rank_mask(r)) and not rank_rainbow(t, c, full, r):

@@ -8,6 +8,7 @@ cdef enum:
     ZP_NID = 54              # identities: suit*13 + rank (S H D C, rank 0='2'..12='A'), 52 SJK, 53 BJK
     ZP_SJK = 52              # small joker
     ZP_BJK = 53              # big joker
+    ZP_NPLAIN = 52           # plain identities (a 52-card pack); the jokers follow
     ZP_TRUMP = 4             # effective suit index of the trump suit
     ZP_F_SINGLE = 1          # lead formats (§5.2)
     ZP_F_SET = 2
@@ -84,7 +85,7 @@ ctypedef struct ZPConfig:
 cdef inline int id_points(int k) noexcept nogil:
     """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0."""
     cdef int r
-    if k >= 52:
+    if k >= ZP_NPLAIN:
         return 0
     r = k % 13
     if r == 11 or r == 8:

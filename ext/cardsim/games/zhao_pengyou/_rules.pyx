@@ -37,7 +37,7 @@ cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
     for k in range(5):
         t.smask[k] = 0
     for k in range(ZP_NID):
-        if k >= 52:
+        if k >= ZP_NPLAIN:
             t.eff[k] = ZP_TRUMP
             t.strength[k] = 42 if k == ZP_SJK else 43
             t.seqpos[k] = -1
@@ -564,7 +564,7 @@ cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil:
         t.succ[k][0] = -1
         t.succ[k][1] = -1
         t.succ[k][2] = -1
-    for k in range(52):
+    for k in range(ZP_NPLAIN):
         su = k // 13
         r = k % 13
         if r == t.rank:

@@ -13,7 +13,7 @@ from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count
 from cardsim.core._engine cimport GameSpec, State
 from cardsim.core._rng cimport Rng, rng_seed, STREAM_DEAL
 from cardsim.core._trick cimport trick_start
-from cardsim.games.zhao_pengyou._rules cimport (ZPConfig, ZP_NID, ZP_SJK, ZP_BJK, ZP_MAX_DECK, hand_points,
+from cardsim.games.zhao_pengyou._rules cimport (ZPConfig, ZP_NID, ZP_NPLAIN, ZP_SJK, ZP_BJK, ZP_MAX_DECK, hand_points,
                                                 zp_trump_tables, zp_set_adjacency)
 from cardsim.games.zhao_pengyou._state cimport (
     ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_NUM_ACTIONS, ZP_NUM_ACTIONS_NT,
@@ -28,6 +28,8 @@ from cardsim import cards as _cards
 
 NID = ZP_NID                # card identities (52 plain + 2 jokers)
 MAX_DECK = ZP_MAX_DECK      # cards in the largest pack (4 packs + 8 jokers)
+SJK = ZP_SJK                # the small joker (the first identity after the plain cards)
+BJK = ZP_BJK                # the big joker
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 PHASES = ("draw", "kitty", "call", "play", "end")
@@ -97,7 +99,7 @@ cdef void fill_config(ZPConfig* c, dict opts, dict table) except *:
     c.cpp = table["cards"]
     c.kitty = table["kitty"]
     c.calls = table["calls"]
-    c.total = 52 * c.decks + c.nbig + c.nsmall
+    c.total = ZP_NPLAIN * c.decks + c.nbig + c.nsmall
     c.kitty_mult = 0 if opts["kitty_multiplier"] == "x2" else 1
     c.component_top = opts["throw_validity"] == "component"
     ft = opts["failed_throw"]
@@ -198,7 +200,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
                 if len(parts) != 2 or not parts[1].isdigit() or not 1 <= int(parts[1]) <= 4:
                     raise ParseError("bad call")
                 k = parse_card(parts[0])
-                if k >= 52:
+                if k >= ZP_NPLAIN:
                     raise ParseError("jokers cannot be called")
                 return ZP_A_CALL + 4 * k + int(parts[1]) - 1
             return ZP_A_ADD + parse_card(t)

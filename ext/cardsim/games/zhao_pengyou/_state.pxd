@@ -6,7 +6,7 @@ from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
-from cardsim.games.zhao_pengyou._rules cimport ZPTrump, ZPConfig, ZPFormat, ZP_NID
+from cardsim.games.zhao_pengyou._rules cimport ZPTrump, ZPConfig, ZPFormat, ZP_NID, ZP_MAX_DECK
 
 cdef enum:
     ZP_A_ADD = 0             # 0..53: add one copy of identity k to the play being built
@@ -39,7 +39,7 @@ ctypedef struct ZPState:
     TrickRecord rec          # the current trick: leader, order of play (plays are in trick[])
     ZPTrump tr               # trump tables of this deal (valid once declared)
     ZPFormat fmt             # throw_units 'mixed': shengji's format of the current trick's lead
-    uint8_t deck[216]        # the shuffled pack (draw order)
+    uint8_t deck[ZP_MAX_DECK] # the shuffled pack (draw order)
     uint8_t played_count[ZP_NID] # copies of each identity played to tricks
     int8_t call_id[5]        # called identity per call
     int8_t call_n[5]         # N of each call

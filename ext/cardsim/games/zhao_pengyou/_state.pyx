@@ -30,7 +30,7 @@ from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._hand cimport (Hand, put_counts, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
                                  hand_add_n, hand_merge, hand_sub, hand_max_count)
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
-from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, 
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, 
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
     rank_mask, zp_trump_tables, zp_classify, zp_trick_winner, zp_follow_candidates, zp_follow_set_adds,
     set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
@@ -110,7 +110,7 @@ cdef inline bint eligible(const ZPState* s, int q) noexcept nogil:
 cdef inline bint nt_eligible(const ZPState* s, const ZPConfig* c, int q) noexcept nogil:
     """notrump_declaration: active and holding two copies of a joker (shengji's joker bid,
     BothTwoOrMore)."""
-    return c.nt_declare and ((s.active >> q) & 1) and (s.hand[q].layer[1] >> 52) != 0
+    return c.nt_declare and ((s.active >> q) & 1) and (s.hand[q].layer[1] >> ZP_NPLAIN) != 0
 
 cdef void void_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Nobody declared after max_redeals redeals (D24): the deal is void, nobody scores (gained
@@ -239,7 +239,7 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     elif s.phase == ZP_PH_KITTY:
         as_add_mask(out, ZP_A_DISCARD, s.hand[p].layer[0])
     elif s.phase == ZP_PH_CALL:
-        for kk in range(52):
+        for kk in range(ZP_NPLAIN):
             if s.tr.eff[kk] == ZP_TRUMP:
                 continue
             for j in range(c.decks):

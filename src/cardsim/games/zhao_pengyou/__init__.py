@@ -436,12 +436,12 @@ def play(state, cards: list[str]):
 
 
 # ---- scenario states: the facts checked and parsed here, the struct written by the spec ------------
-SJ, BJ = 52, 53          # the jokers' identities
+SJ, BJ = _k.SJK, _k.BJK  # the jokers' identities (after the plain cards)
 
 
 def _points(ids) -> int:
     """Card points (§6.1): K and 10 score 10, 5 scores 5."""
-    return sum(10 if k < 52 and k % 13 in (8, 11) else 5 if k < 52 and k % 13 == 3 else 0 for k in ids)
+    return sum(10 if k < SJ and k % 13 in (8, 11) else 5 if k < SJ and k % 13 == 3 else 0 for k in ids)
 
 
 def _ranks(ranks, n):
