@@ -44,7 +44,7 @@ import cardsim
 from cardsim.core._fuzz import fuzz_batch
 from cardsim.core._engine import check_int
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError
-from cardsim.game import GAMES, check_seed, game_module, make
+from cardsim.game import GAMES, check_seed, game_info, make
 
 
 class Violation(Exception):
@@ -57,7 +57,7 @@ def _check(cond, what):
 
 
 def _configs(name):
-    cfgs = list(getattr(game_module(name), "CONFORMANCE_CONFIGS", ({},))) or [{}]
+    cfgs = list(game_info(name).conformance_configs) or [{}]
     return [dict(c) for c in cfgs]
 
 
