@@ -6,7 +6,8 @@ Resampling redeals what the observer cannot see with the core resample policy (s
 """
 from libc.string cimport memcpy
 from cardsim.core._types cimport card_t, uint8_t, uint32_t, MAX_PLAYERS
-from cardsim.core._resample cimport resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
+from cardsim.core._resample cimport (resample_zones, resample_rekey, world_check_fn, RESAMPLE_EXACT_TRIES,
+                                    RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.core._trick cimport trick_empty
 from cardsim.core._staged cimport staged_clear
 from cardsim.core._rng cimport Rng, rng_next
@@ -203,6 +204,6 @@ cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
             j += 1
     if kitty_hidden:
         s.kitty_pts = hand_points(&s.kitty)
-    s.rng = rng[0]
+    resample_rekey(&s.rng, rng)
     rng_next(&s.rng)
     return 1

@@ -9,7 +9,7 @@ Formats, decompositions and format matching come from `_formats`.
 """
 from libc.string cimport memcpy
 from cardsim.core._types cimport uint64_t, int8_t
-from cardsim.core._bits cimport bit_low
+from cardsim.core._bits cimport bit_low, card_bit
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add, hand_remove, hand_within
 from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, 
     ZPTrump, ZPConfig, ZPFormat, ZP_TRUMP, ZP_DP_NP, ZP_DP_LTP, ZP_DP_OTT, ZP_DP_LTP_OTT, ZP_DP_NFBD,
@@ -292,7 +292,7 @@ cdef uint64_t zp_mixed_lead_candidates(const ZPTrump* t, const ZPConfig* c, cons
             Q = P[0]
             hand_add(&Q, k)
             if rb_lead_completable(t, c, full, &Q):
-                out |= (<uint64_t>1) << k
+                out |= card_bit(k)
     return out
 
 cdef bint zp_mixed_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil:

@@ -1,7 +1,7 @@
 # Zhao Pengyou pure rules (docs/rules/zhao_pengyou.md §2, §5, §6): card identities, the trump
 # tables, the deal config, and the rule kernels on cards and config only (no state struct).
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_max_count
 
 cdef enum:
@@ -145,7 +145,7 @@ cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* P, const H
         inP = hand_count(P, kk)
         h = hand_count(rest, kk) + inP
         if inP < minH and maxP <= h:       # the largest count after the add fits both holdings
-            out |= (<uint64_t>1) << kk
+            out |= card_bit(kk)
     return out
 
 

@@ -12,7 +12,7 @@ Card identity: suit*13 + rank (suits S H D C = 0..3, rank 0 = '2' .. 12 = 'A'), 
 """
 from libc.string cimport memcpy, memset
 from cardsim.core._types cimport uint64_t, int8_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._hand cimport (Hand, hand_count, hand_size, hand_size_in, hand_merge, hand_max_count, hand_add,
                                  hand_remove, hand_within)
 
@@ -52,7 +52,7 @@ cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
                 t.eff[k] = ZP_TRUMP if su == suit else su
                 t.strength[k] = (20 + r) if su == suit else r
                 t.seqpos[k] = r if (rank < 0 or r < rank) else r - 1
-        t.smask[t.eff[k]] |= (<uint64_t>1) << k
+        t.smask[t.eff[k]] |= card_bit(k)
     # shengji's suit_ordinal (cmp_effective compares it first): the plain suits in a fixed cyclic
     # order ending with the trump suit, trumps last; no trump: C D S H, trumps last
     if suit < 0:
@@ -375,7 +375,7 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
         if (cand >> kk) & 1:
             pc[i] += 1
             if set_obligation_cost(pc, sc, sc, n, k, m, min_size) < left:
-                out |= (<uint64_t>1) << kk
+                out |= card_bit(kk)
             pc[i] -= 1
     return out
 
@@ -485,7 +485,7 @@ cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, i
         kk = bit_low(ids)
         ids &= ids - 1
         if t.seqpos[kk] >= 0:
-            pos |= (<uint64_t>1) << t.seqpos[kk]
+            pos |= card_bit(t.seqpos[kk])
     run = 0
     for p in range(14):
         if (pos >> p) & 1:

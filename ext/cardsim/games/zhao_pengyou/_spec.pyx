@@ -140,7 +140,7 @@ cdef void _fill(Hand* h, ids):
 cdef class ZhaoPengyouSpec(GameSpec):
     cdef ZPConfig c
 
-    def __init__(self, dict opts, dict table, info=None):
+    def __init__(self, dict opts, dict table, info):
         fill_config(&self.c, opts, table)
         n = opts["players"]
         self.vt.init = zp_init
@@ -153,7 +153,8 @@ cdef class ZhaoPengyouSpec(GameSpec):
         self.vt.resample = zp_resample
         self.vt.greedy = zp_greedy
         self.vt.metrics = zp_metrics
-        self.install("zhao_pengyou", &self.c, n, ZP_NUM_ACTIONS_NT if self.c.nt_declare else ZP_NUM_ACTIONS, sizeof(ZPState), OBS_SIZE, info.metric_names(opts), "none", dict(opts))  # TEMP until install_game lands
+        self.install_game(info, &self.c, n, ZP_NUM_ACTIONS_NT if self.c.nt_declare else ZP_NUM_ACTIONS,
+                          sizeof(ZPState), OBS_SIZE, dict(opts))
 
     @property
     def config(self):

@@ -23,7 +23,7 @@ from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, uint32_t, MAX_PLAYERS
 from cardsim.core._deal cimport shuffle
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add_seat, trick_seat_of, trick_done,
-                                 trick_empty, trick_set_winner)
+                                 trick_empty, trick_close)
 from cardsim.core._staged cimport Staged, staged_clear, staged_add, staged_commit, staged_legal_adds
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng, rng_below
@@ -391,10 +391,10 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
         plays[i] = s.trick[trick_seat_of(&s.rec, i)]
         pts += hand_points(&plays[i])
     if c.mixed:
-        trick_set_winner(&s.rec, zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n))
+        i = zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n)
     else:
-        trick_set_winner(&s.rec, zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit))
-    w = s.rec.winner
+        i = zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
+    w = trick_close(&s.rec, i)                      # the winner leads the next trick
     s.captured[w] += pts - s.trick_removed
     if c.mixed:
         s.last_unit = zp_fmt_largest(&s.fmt)
@@ -406,7 +406,6 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.trick_removed = 0
     s.lead_fmt = 0
     s.tricks_done += 1
-    trick_start(&s.rec, w, c.n)
     s.turn = w
     if s.hand[w].layer[0] == 0:
         finish_deal(s, c)
