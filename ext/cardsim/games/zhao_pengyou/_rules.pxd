@@ -15,6 +15,8 @@ cdef enum:
     ZP_F_SEQ = 3
     ZP_F_THROW = 4
     ZP_MAX_DECK = 216        # 4 packs + 8 jokers at most
+    ZP_MIN_SEATS = 5         # the deck table (§2.1) has a row for 5..12 players
+    ZP_MAX_SEATS = 12
     ZP_IMPOSSIBLE = 1 << 20  # set_obligation_cost: no completion exists
     ZP_MAXU = 32             # units in a mixed-throw format (issue 17)
     ZP_MAXM = 40             # member identities over all units of a format
@@ -203,6 +205,8 @@ cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, i
 cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, int last_unit,
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil
 cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil
+
+cdef bint zp_deck_row(ZPConfig* c, int n) noexcept nogil
 
 # ---- card order and tractor adjacency (shengji types.rs; _rules.pyx) -------------
 cdef int sorted_ids(const ZPTrump* t, uint64_t m, int* out) noexcept nogil

@@ -17,6 +17,38 @@ from cardsim.core._hand cimport (Hand, hand_count, hand_size, hand_size_in, hand
                                  hand_remove, hand_within)
 
 
+# ---- the deck table (§2.1): a static C table -------------------------------------------------------
+cdef extern from *:
+    """
+    /* players 5..12 -> 52-card packs, big jokers, small jokers, cards per player, kitty, friend
+       calls; 5 players is variant V1 (kitty 8, one call: D14). cardsim.games.zhao_pengyou.info.TABLE
+       restates it for the bounds (a test checks they agree). */
+    static const int zp_deck_table[8][6] = {
+        {2, 2, 2, 20, 8, 1}, {2, 2, 2, 17, 6, 2}, {2, 0, 0, 14, 6, 2}, {3, 2, 0, 19, 6, 3},
+        {3, 3, 0, 17, 6, 3}, {3, 0, 0, 15, 6, 4}, {3, 2, 2, 14, 6, 4}, {4, 2, 0, 17, 6, 5},
+    };
+    """
+    const int zp_deck_table[8][6]
+
+
+cdef bint zp_deck_row(ZPConfig* c, int n) noexcept nogil:
+    """Fill the deck fields of the config (n, packs, jokers, cards per player, kitty, calls,
+    total) from the §2.1 row of n players; False (nothing written) if n is not 5..12."""
+    cdef const int* r
+    if n < ZP_MIN_SEATS or n > ZP_MAX_SEATS:
+        return False
+    r = zp_deck_table[n - ZP_MIN_SEATS]
+    c.n = n
+    c.decks = r[0]
+    c.nbig = r[1]
+    c.nsmall = r[2]
+    c.cpp = r[3]
+    c.kitty = r[4]
+    c.calls = r[5]
+    c.total = ZP_NPLAIN * c.decks + c.nbig + c.nsmall
+    return True
+
+
 # ---- trump order (§2.3-§2.5) ------------------------------------------------------------------
 cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
     """zp_trump_tables, then the seed's tractor successors (zp_set_adjacency(t, False))."""

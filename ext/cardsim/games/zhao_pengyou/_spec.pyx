@@ -1,8 +1,8 @@
 """Zhao Pengyou 找朋友: the spec (the cdef glue between the engine and the kernels).
 
-`ZhaoPengyouSpec` fills the config struct from the resolved options and the table row of the player
-count (cardsim.games.zhao_pengyou validates both), fills the vtable from `_state`, `_agent` and
-`_observe`, installs the game, and holds the hooks that read or write the state struct: action
+`ZhaoPengyouSpec` fills the config struct from the resolved options (checked by
+cardsim.games.zhao_pengyou) and the row of the player count in the static §2.1 deck table of
+`_rules`, fills the vtable from `_state`, `_agent` and `_observe`, installs the game, and holds the hooks that read or write the state struct: action
 strings, the view, the card total, and the two struct setters of scenario states (the arguments
 are checked and parsed by `cardsim.games.zhao_pengyou.scenario`). Card strings (DESIGN §4): 'AS',
 '10H', 'BJ' (big joker), 'SJ' (small joker); identity suit*13 + rank (suits S H D C = 0..3, rank
@@ -13,7 +13,7 @@ from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count
 from cardsim.core._engine cimport GameSpec, State
 from cardsim.core._rng cimport Rng, rng_seed, STREAM_DEAL
 from cardsim.core._trick cimport trick_start
-from cardsim.games.zhao_pengyou._rules cimport (ZPConfig, ZP_NID, ZP_NPLAIN, ZP_SJK, ZP_BJK, ZP_MAX_DECK, hand_points,
+from cardsim.games.zhao_pengyou._rules cimport (ZPConfig, ZP_NID, ZP_NPLAIN, ZP_MIN_SEATS, ZP_MAX_SEATS, zp_deck_row, ZP_SJK, ZP_BJK, ZP_MAX_DECK, hand_points,
                                                 zp_trump_tables, zp_set_adjacency)
 from cardsim.games.zhao_pengyou._state cimport (
     ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_NUM_ACTIONS, ZP_NUM_ACTIONS_NT,
@@ -23,7 +23,7 @@ from cardsim.games.zhao_pengyou._observe cimport zp_observe, zp_resample
 from cardsim.games.zhao_pengyou._agent cimport zp_greedy
 from cardsim.games.zhao_pengyou._layout cimport OBS_SIZE
 
-from cardsim.errors import ParseError, short
+from cardsim.errors import ConfigError, ParseError, short
 from cardsim import cards as _cards
 
 NID = ZP_NID                # card identities (52 plain + 2 jokers)
@@ -88,18 +88,12 @@ _THROW_EVALS = ("all", "highest", "trick_unit_length")
 _BOMBS = ("no_bombs", "allow_bombs", "allow_bombs_suit_following")
 
 
-cdef void fill_config(ZPConfig* c, dict opts, dict table) except *:
+cdef void fill_config(ZPConfig* c, dict opts) except *:
     """The deal config from resolved options (validated by cardsim.games.zhao_pengyou; every key
-    present: defaults live in INFO.options) and the table row of the player count."""
+    present: defaults live in INFO.options); the deck fields come from the §2.1 table (zp_deck_row)."""
     memset(c, 0, sizeof(ZPConfig))
-    c.n = opts["players"]
-    c.decks = table["decks"]
-    c.nbig = table["big"]
-    c.nsmall = table["small"]
-    c.cpp = table["cards"]
-    c.kitty = table["kitty"]
-    c.calls = table["calls"]
-    c.total = ZP_NPLAIN * c.decks + c.nbig + c.nsmall
+    if not zp_deck_row(c, opts["players"]):
+        raise ConfigError(f"zhao_pengyou: players must be in {ZP_MIN_SEATS}..{ZP_MAX_SEATS}, got {short(opts['players'])}")
     c.kitty_mult = 0 if opts["kitty_multiplier"] == "x2" else 1
     c.component_top = opts["throw_validity"] == "component"
     ft = opts["failed_throw"]
@@ -140,8 +134,8 @@ cdef void _fill(Hand* h, ids):
 cdef class ZhaoPengyouSpec(GameSpec):
     cdef ZPConfig c
 
-    def __init__(self, dict opts, dict table, info):
-        fill_config(&self.c, opts, table)
+    def __init__(self, dict opts, info):
+        fill_config(&self.c, opts)
         n = opts["players"]
         self.vt.init = zp_init
         self.vt.current_player = zp_current_player

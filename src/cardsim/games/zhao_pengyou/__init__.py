@@ -66,7 +66,7 @@ from cardsim.errors import ConfigError, IllegalActionError, ParseError, short
 from cardsim.games.zhao_pengyou import _oracles as _o
 from cardsim.games.zhao_pengyou import _spec as _k
 from cardsim.games.zhao_pengyou import info as _info
-from cardsim.games.zhao_pengyou.info import INFO, TABLE, check_combo as _check_combo
+from cardsim.games.zhao_pengyou.info import INFO, TABLE, check_combo as _check_combo  # noqa: F401 (TABLE)
 
 __doc__ += "\n" + INFO.layout_doc() + "\n"
 
@@ -85,7 +85,7 @@ class _Spec(_k.ZhaoPengyouSpec):
 
 def build(opts: dict):
     _check_combo(opts)
-    return _Spec(opts, TABLE[opts["players"]], INFO)
+    return _Spec(opts, INFO)
 
 
 def _options(opts) -> dict:
@@ -173,7 +173,7 @@ def _rules(variant, options):
         kw["variant"] = variant
     opts = INFO.resolve(kw)
     _check_combo(opts)
-    out = (opts, _k.ZhaoPengyouSpec(opts, TABLE[opts["players"]], INFO)._config_bytes())
+    out = (opts, _k.ZhaoPengyouSpec(opts, INFO)._config_bytes())
     if key is not None and len(_RULES) < 256:
         _RULES[key] = out
     return out
