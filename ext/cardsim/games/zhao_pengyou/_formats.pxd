@@ -1,9 +1,9 @@
 # Zhao Pengyou shengji-compatible formats (issue 17; docs/rules/zhao_pengyou.md "Shengji's rules"):
 # TrickFormat::from_cards, its decomposition orderings and format matching, on packed hands (nogil).
-# Card order, trump order and the basic types come from _zhao_pengyou_rules.pxd.
+# Card order, trump order and the basic types come from _rules.pxd.
 from cardsim.core._types cimport int8_t
 from cardsim.core._hand cimport Hand
-from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig, ZPFormat
+from cardsim.games.zhao_pengyou._rules cimport ZPTrump, ZPConfig, ZPFormat
 
 ctypedef struct Req:
     int ns                   # shapes

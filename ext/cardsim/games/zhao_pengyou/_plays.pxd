@@ -2,7 +2,7 @@
 # is_legal_play (the draw policies, bombs, rainbows) and compute_winner (throw evaluation), nogil.
 from cardsim.core._types cimport uint64_t
 from cardsim.core._hand cimport Hand
-from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig, ZPFormat
+from cardsim.games.zhao_pengyou._rules cimport ZPTrump, ZPConfig, ZPFormat
 
 cdef bint zp_is_bomb(const Hand* P) noexcept nogil
 cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat* F, const Hand* full,

@@ -2,19 +2,51 @@
 
 docs/rules/zhao_pengyou.md §2 (trump order, §2.3-§2.5), §5 (lead formats §5.2, top cards §5.3,
 follow obligations §5.4, trick winner §5.5) and §6 (scoring). The state machine
-(`_zhao_pengyou_state`), the greedy agent and the public oracles call these kernels; the oracles
+(`_state`), the greedy agent and the public oracles call these kernels; the oracles
 therefore answer exactly as the engine plays. It also holds the card order (shengji's
 compare_effective: ekey/okey in the .pxd, sorted_ids) and the tractor adjacency (zp_set_adjacency,
-shengji's Trump::successor) that `_zhao_pengyou_shengji` and `_zhao_pengyou_shengji_play` build on.
+shengji's Trump::successor) that `_formats` and `_plays` build on.
 
 Card identity: suit*13 + rank (suits S H D C = 0..3, rank 0 = '2' .. 12 = 'A'), 52 = small joker,
 53 = big joker. A play or hand is a packed multiset (`Hand`, up to 4 copies of an identity).
 """
 from libc.string cimport memcpy, memset
 from cardsim.core._types cimport uint64_t, int8_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._hand cimport (Hand, hand_count, hand_size, hand_size_in, hand_merge, hand_max_count, hand_add,
                                  hand_remove, hand_within)
+
+
+# ---- the deck table (§2.1): a static C table -------------------------------------------------------
+cdef extern from *:
+    """
+    /* players 5..12 -> 52-card packs, big jokers, small jokers, cards per player, kitty, friend
+       calls; 5 players is variant V1 (kitty 8, one call: D14). cardsim.games.zhao_pengyou.info.TABLE
+       restates it for the bounds (a test checks they agree). */
+    static const int zp_deck_table[8][6] = {
+        {2, 2, 2, 20, 8, 1}, {2, 2, 2, 17, 6, 2}, {2, 0, 0, 14, 6, 2}, {3, 2, 0, 19, 6, 3},
+        {3, 3, 0, 17, 6, 3}, {3, 0, 0, 15, 6, 4}, {3, 2, 2, 14, 6, 4}, {4, 2, 0, 17, 6, 5},
+    };
+    """
+    const int zp_deck_table[8][6]
+
+
+cdef bint zp_deck_row(ZPConfig* c, int n) noexcept nogil:
+    """Fill the deck fields of the config (n, packs, jokers, cards per player, kitty, calls,
+    total) from the §2.1 row of n players; False (nothing written) if n is not 5..12."""
+    cdef const int* r
+    if n < ZP_MIN_SEATS or n > ZP_MAX_SEATS:
+        return False
+    r = zp_deck_table[n - ZP_MIN_SEATS]
+    c.n = n
+    c.decks = r[0]
+    c.nbig = r[1]
+    c.nsmall = r[2]
+    c.cpp = r[3]
+    c.kitty = r[4]
+    c.calls = r[5]
+    c.total = ZP_NPLAIN * c.decks + c.nbig + c.nsmall
+    return True
 
 
 # ---- trump order (§2.3-§2.5) ------------------------------------------------------------------
@@ -36,8 +68,8 @@ cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
     t.rank = rank
     for k in range(5):
         t.smask[k] = 0
-    for k in range(54):
-        if k >= 52:
+    for k in range(ZP_NID):
+        if k >= ZP_NPLAIN:
             t.eff[k] = ZP_TRUMP
             t.strength[k] = 42 if k == ZP_SJK else 43
             t.seqpos[k] = -1
@@ -52,7 +84,7 @@ cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
                 t.eff[k] = ZP_TRUMP if su == suit else su
                 t.strength[k] = (20 + r) if su == suit else r
                 t.seqpos[k] = r if (rank < 0 or r < rank) else r - 1
-        t.smask[t.eff[k]] |= (<uint64_t>1) << k
+        t.smask[t.eff[k]] |= card_bit(k)
     # shengji's suit_ordinal (cmp_effective compares it first): the plain suits in a fixed cyclic
     # order ending with the trump suit, trumps last; no trump: C D S H, trumps last
     if suit < 0:
@@ -228,9 +260,9 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
     the first level with more candidates than slots leaves a choice, met by the cheapest
     candidates; lower levels get no slot."""
     cdef int i, j, slots = m, avail, cnt, need, cost = 0, c, full, more, r, extra
-    cdef int base[54]
+    cdef int base[ZP_NID]
     cdef int cheap[4]
-    cdef int cand[54]
+    cdef int cand[ZP_NID]
     cdef int nc, a, b, tmp
     # level k: full k-sets
     avail = 0
@@ -326,9 +358,9 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
     held) cards of other suits, so that every suit card still fits."""
     cdef uint64_t sm = t.smask[suit]
     cdef int nS, n, np = hand_size(play)
-    cdef int sc[54]
-    cdef int pc[54]
-    cdef int sids[54]
+    cdef int sc[ZP_NID]
+    cdef int pc[ZP_NID]
+    cdef int sids[ZP_NID]
     if np > L:
         return False
     nS = hand_size_in(full, sm)
@@ -355,9 +387,9 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
     (every card still to add must serve the obligation) is each candidate evaluated."""
     cdef uint64_t cand = rest.layer[0] & sm, ids = (rest.layer[0] | play.layer[0]) & sm, out = 0
     cdef int n = 0, i, kk, cost
-    cdef int sc[54]
-    cdef int pc[54]
-    cdef int id_of[54]
+    cdef int sc[ZP_NID]
+    cdef int pc[ZP_NID]
+    cdef int id_of[ZP_NID]
     while ids:
         kk = bit_low(ids)
         ids &= ids - 1
@@ -375,7 +407,7 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
         if (cand >> kk) & 1:
             pc[i] += 1
             if set_obligation_cost(pc, sc, sc, n, k, m, min_size) < left:
-                out |= (<uint64_t>1) << kk
+                out |= card_bit(kk)
             pc[i] -= 1
     return out
 
@@ -485,7 +517,7 @@ cdef int zp_lead_component(const ZPTrump* t, const Hand* lead, int fmt, int k, i
         kk = bit_low(ids)
         ids &= ids - 1
         if t.seqpos[kk] >= 0:
-            pos |= (<uint64_t>1) << t.seqpos[kk]
+            pos |= card_bit(t.seqpos[kk])
     run = 0
     for p in range(14):
         if (pos >> p) & 1:
@@ -535,7 +567,7 @@ cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_w
     return c.gp[6]
 
 
-# ---- card order and tractor adjacency (shengji types.rs; used by _zhao_pengyou_shengji*) -------
+# ---- card order and tractor adjacency (shengji types.rs; used by _formats and _plays) --------
 cdef int sorted_ids(const ZPTrump* t, uint64_t m, int* out) noexcept nogil:
     """Identities of m in ascending okey order."""
     cdef int n = 0, k, i, j, x
@@ -560,11 +592,11 @@ cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil:
     joker). shengji=False: the seed's sequences (§2.5: consecutive ranks of one suit, skipping the
     trump rank; trump-rank cards and jokers in none)."""
     cdef int k, su, r, nx, q, b
-    for k in range(54):
+    for k in range(ZP_NID):
         t.succ[k][0] = -1
         t.succ[k][1] = -1
         t.succ[k][2] = -1
-    for k in range(52):
+    for k in range(ZP_NPLAIN):
         su = k // 13
         r = k % 13
         if r == t.rank:

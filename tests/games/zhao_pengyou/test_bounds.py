@@ -13,8 +13,8 @@ import cardsim
 from cardsim import CardsimError, ConfigError
 from cardsim.games import zhao_pengyou as zp
 
-from ..policies import play_out as _play_out
-from ..policies import policy_action as _policy_action
+from ...policies import play_out as _play_out
+from ...policies import policy_action as _policy_action
 
 PASS = 55
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -22,7 +22,7 @@ PLAIN = [r + s for s in "SHDC" for r in RANKS]
 
 # Protocol runs: every conformance configuration; the long always-PASS episodes (every window of
 # max_redeals + 1 draws) run with a small cap except in the default configuration.
-CONFIGS = list(zp.CONFORMANCE_CONFIGS) + [{"max_redeals": 0}, {"players": 12, "scope": "match", "max_deals": 2}]
+CONFIGS = list(zp.INFO.conformance_configs) + [{"max_redeals": 0}, {"players": 12, "scope": "match", "max_deals": 2}]
 
 
 def policy_action(st, policy, rng):
@@ -158,20 +158,27 @@ def test_match_cap_ends_the_match_with_no_winner():
     assert v["deal_no"] == 1 and v["match_winners"] == []
 
 
-# ---- 3. the decomposition table is checked before it is written --------------------------------
-@pytest.mark.parametrize("bad", [None, 3, {}, {1: [[[1]]]}, {n: [[[1]]] * 5000 for n in range(1, 13)},
-                                 {n: [[[1] * 20000]] for n in range(1, 13)}, {n: [[["x"]]] for n in range(1, 13)},
-                                 {n: [[[1.5]]] for n in range(1, 13)}, {n: [[[2 ** 40]]] for n in range(1, 13)},
-                                 {n: [[[1]] * 100] for n in range(1, 13)}, {n: "abc" for n in range(1, 13)}])
-def test_dec_install_refuses_bad_tables_before_writing(bad):
-    from cardsim.games import _zhao_pengyou_shengji as sh
-    from cardsim.games._zhao_pengyou import _decompositions
+# ---- 3. the decomposition table: a static C table generated from the Python port, checked first --
+@pytest.mark.parametrize("bad", [None, 3, {}, {1: [[[1]]]}, {n: [[[1] * 20000]] for n in range(1, 13)},
+                                 {n: [[["x"]]] for n in range(1, 13)}, {n: [[[1.5]]] for n in range(1, 13)},
+                                 {n: [[[2 ** 40]]] for n in range(1, 13)}, {n: [[[1]] * 100] for n in range(1, 13)},
+                                 {n: "abc" for n in range(1, 13)}, {n: [[]] for n in range(1, 13)}])
+def test_decomposition_table_refuses_bad_tables_before_writing(bad):
+    from cardsim.games.zhao_pengyou import _decompositions as dec
 
-    with pytest.raises(ConfigError):
-        sh.dec_install(bad)
-    sh.dec_install(_decompositions())             # the real table is accepted (again)
-    # and the engine still plays shengji's rules as before
+    with pytest.raises(ValueError):
+        dec._flatten(bad)
+    dec._flatten(dec.table())                    # the real table is accepted
+
+
+def test_decomposition_table_is_generated_and_up_to_date():
+    from cardsim.games.zhao_pengyou import _decompositions as dec
+
+    assert dec.main(["--check"]) == 0, "run python -m cardsim.games.zhao_pengyou._decompositions"
+    assert "DEC_NREQ = 1414" in dec.render() and "DEC_NSHAPE = 4292" in dec.render()
+    # and the engine plays shengji's rules on it
     g = cardsim.make("zhao_pengyou", variant="shengji")
+    assert g.num_actions == 323
     assert zp.lead_units(["AS", "AS", "KS", "KS"], "H", "2", variant="shengji") == [(2, ["KS", "AS"])]
     assert g.spec.run_batch(1, 0, 2, [1] * 6)["actions"].min() > 0
 

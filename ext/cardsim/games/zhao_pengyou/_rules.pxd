@@ -1,19 +1,22 @@
 # Zhao Pengyou pure rules (docs/rules/zhao_pengyou.md §2, §5, §6): card identities, the trump
 # tables, the deal config, and the rule kernels on cards and config only (no state struct).
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low
+from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_max_count
 
 cdef enum:
     ZP_NID = 54              # identities: suit*13 + rank (S H D C, rank 0='2'..12='A'), 52 SJK, 53 BJK
     ZP_SJK = 52              # small joker
     ZP_BJK = 53              # big joker
+    ZP_NPLAIN = 52           # plain identities (a 52-card pack); the jokers follow
     ZP_TRUMP = 4             # effective suit index of the trump suit
     ZP_F_SINGLE = 1          # lead formats (§5.2)
     ZP_F_SET = 2
     ZP_F_SEQ = 3
     ZP_F_THROW = 4
     ZP_MAX_DECK = 216        # 4 packs + 8 jokers at most
+    ZP_MIN_SEATS = 5         # the deck table (§2.1) has a row for 5..12 players
+    ZP_MAX_SEATS = 12
     ZP_IMPOSSIBLE = 1 << 20  # set_obligation_cost: no completion exists
     ZP_MAXU = 32             # units in a mixed-throw format (issue 17)
     ZP_MAXM = 40             # member identities over all units of a format
@@ -27,13 +30,13 @@ cdef enum:
     ZP_TE_TUL = 2
 
 ctypedef struct ZPTrump:
-    uint8_t eff[54]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
-    uint8_t strength[54]     # strength inside its effective suit (higher = stronger; equal = tie)
-    int8_t seqpos[54]        # position in the sequence order of its suit, -1 = never in a sequence
+    uint8_t eff[ZP_NID]          # effective suit of each identity (0..3 plain S H D C, 4 trump)
+    uint8_t strength[ZP_NID]     # strength inside its effective suit (higher = stronger; equal = tie)
+    int8_t seqpos[ZP_NID]        # position in the sequence order of its suit, -1 = never in a sequence
     uint64_t smask[5]        # identities of each effective suit
     int8_t suit              # trump suit 0..3, -1 = no trump
     int8_t rank              # trump rank 0..12
-    int8_t succ[54][3]       # tractor successors of each identity (-1 = none; zp_set_adjacency)
+    int8_t succ[ZP_NID][3]       # tractor successors of each identity (-1 = none; zp_set_adjacency)
     uint8_t ordinal[5]       # shengji's suit ordinal of each effective suit (cmp_effective)
 
 ctypedef struct ZPFormat:
@@ -84,7 +87,7 @@ ctypedef struct ZPConfig:
 cdef inline int id_points(int k) noexcept nogil:
     """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0."""
     cdef int r
-    if k >= 52:
+    if k >= ZP_NPLAIN:
         return 0
     r = k % 13
     if r == 11 or r == 8:
@@ -104,14 +107,6 @@ cdef inline int hand_points(const Hand* h) noexcept nogil:
 cdef inline uint64_t rank_mask(int rank) noexcept nogil:
     """The four plain identities of one rank."""
     return (<uint64_t>0x8004002001) << rank
-
-cdef inline int sets_of(const Hand* h, uint64_t mask, int k) noexcept nogil:
-    """Disjoint k-sets of identical cards among the identities of mask: sum floor(count/k)."""
-    cdef int j = k, n = 0
-    while j <= 4:
-        n += cs_popcount(h.layer[j - 1] & mask)
-        j += k
-    return n
 
 cdef inline int seq_id(const ZPTrump* t, int suit, int pos) noexcept nogil:
     """Identity at sequence position pos of effective suit `suit`."""
@@ -152,7 +147,7 @@ cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* P, const H
         inP = hand_count(P, kk)
         h = hand_count(rest, kk) + inP
         if inP < minH and maxP <= h:       # the largest count after the add fits both holdings
-            out |= (<uint64_t>1) << kk
+            out |= card_bit(kk)
     return out
 
 
@@ -174,7 +169,7 @@ cdef inline uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* rest, co
     return rest.layer[0] & sm
 
 
-# ---- rule kernels (_zhao_pengyou_rules.pyx) -------------------------------------------------
+# ---- rule kernels (_rules.pyx) -------------------------------------------------
 cdef bint zp_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* hands, int seat,
                               const Hand* full, const Hand* P, int kmin, int kmax) noexcept nogil
 
@@ -211,6 +206,8 @@ cdef int zp_opposition_points(const ZPConfig* c, int captured, int kitty_pts, in
                               bint opp_last, int fails_decl, int fails_opp) noexcept nogil
 cdef int zp_game_points(const ZPConfig* c, int p_opp, int decl_size, int* decl_won) noexcept nogil
 
-# ---- card order and tractor adjacency (shengji types.rs; _zhao_pengyou_rules.pyx) -------------
+cdef bint zp_deck_row(ZPConfig* c, int n) noexcept nogil
+
+# ---- card order and tractor adjacency (shengji types.rs; _rules.pyx) -------------
 cdef int sorted_ids(const ZPTrump* t, uint64_t m, int* out) noexcept nogil
 cdef void zp_set_adjacency(ZPTrump* t, bint shengji) noexcept nogil

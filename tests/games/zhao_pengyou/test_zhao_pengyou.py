@@ -461,7 +461,17 @@ def test_z37_equal_trump_pairs():
 
 
 # ---- deal procedure, phases ------------------------------------------------------------------------------
-@pytest.mark.parametrize("players", zp.PLAYERS)
+@pytest.mark.parametrize("players", zp.INFO.players)
+def test_deck_table_of_the_kernel_is_the_declared_one(players):
+    """The kernel's static §2.1 table (_rules.zp_deck_row) and info.TABLE (the bounds) agree."""
+    row = zp.TABLE[players]
+    assert cardsim.make("zhao_pengyou", players=players).spec.config == {
+        "players": players, "decks": row["decks"], "big_jokers": row["big"], "small_jokers": row["small"],
+        "cards_per_player": row["cards"], "kitty": row["kitty"], "calls": row["calls"],
+        "total": 52 * row["decks"] + row["big"] + row["small"]}
+
+
+@pytest.mark.parametrize("players", zp.INFO.players)
 def test_deck_table_conservation_points(players):
     row = zp.TABLE[players]
     g = cardsim.make("zhao_pengyou", players=players, called_card_points="to_trick_winner")

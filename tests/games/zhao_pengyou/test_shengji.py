@@ -1,7 +1,7 @@
 """rbtying/shengji's mechanics unit tests, rewritten as calls of the Zhao Pengyou oracles (issue 17).
 
 Every assertion of shengji's `mechanics/src/{trick,types,format_match,ordered_card,hands}.rs` tests
-is one row of tests/games/shengji_cases.py: either a `Case` (the oracle call, the trump, the
+is one row of tests/games/zhao_pengyou/shengji_cases.py: either a `Case` (the oracle call, the trump, the
 settings the Rust line runs under and the expected result) or a `NOT_EXPRESSIBLE` entry with the
 reason. `test_shengji_case` runs each case under `variant="shengji"` plus the Rust line's settings
 passed explicitly; `test_shengji_defaults_are_the_preset` runs the cases made under shengji's

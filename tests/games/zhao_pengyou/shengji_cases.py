@@ -1,6 +1,6 @@
 """rbtying/shengji's mechanics unit tests as data, in cardsim's card notation (issue 17).
 
-Read by tests/games/test_zhao_pengyou_shengji.py (which documents the counting rules and the
+Read by tests/games/zhao_pengyou/test_shengji.py (which documents the counting rules and the
 translation conventions). Source: rbtying/shengji `mechanics/src/{trick,types,format_match,
 ordered_card,hands}.rs`, the `#[cfg(test)] mod tests` of each.
 

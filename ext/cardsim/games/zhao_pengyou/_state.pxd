@@ -1,16 +1,16 @@
 # Zhao Pengyou state machine: the state struct (fixed size, no pointers) and the kernels the
-# greedy agent and the Python face cimport. Pure rules live in _zhao_pengyou_rules.
+# agent, the observer and the spec cimport. Pure rules live in _rules.
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, MAX_PLAYERS
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
-from cardsim.games._zhao_pengyou_rules cimport ZPTrump, ZPConfig, ZPFormat
+from cardsim.games.zhao_pengyou._rules cimport ZPTrump, ZPConfig, ZPFormat, ZP_NID, ZP_MAX_DECK
 
 cdef enum:
     ZP_A_ADD = 0             # 0..53: add one copy of identity k to the play being built
-    ZP_A_COMMIT = 54         # commit the lead built so far
+    ZP_A_COMMIT = ZP_A_ADD + ZP_NID  # commit the lead built so far
     ZP_A_PASS = 55           # declaration window: pass
     ZP_A_DECLARE = 56        # 56..59: declare suit S H D C (with a card of one's own rank)
     ZP_A_DISCARD = 60        # 60..113: discard one copy of identity k to the kitty
@@ -39,8 +39,8 @@ ctypedef struct ZPState:
     TrickRecord rec          # the current trick: leader, order of play (plays are in trick[])
     ZPTrump tr               # trump tables of this deal (valid once declared)
     ZPFormat fmt             # throw_units 'mixed': shengji's format of the current trick's lead
-    uint8_t deck[216]        # the shuffled pack (draw order)
-    uint8_t played_count[54] # copies of each identity played to tricks
+    uint8_t deck[ZP_MAX_DECK] # the shuffled pack (draw order)
+    uint8_t played_count[ZP_NID] # copies of each identity played to tricks
     int8_t call_id[5]        # called identity per call
     int8_t call_n[5]         # N of each call
     int8_t call_by[5]        # seat that fulfilled the call, -1 = open
@@ -92,5 +92,3 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void zp_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogil
-cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil
-cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil

@@ -5,16 +5,16 @@ TrickFormat::is_legal_play (the draw policies no_protections, longer_tuples_prot
 only_draw_tractor_on_tractor, both, no_format_based_draw; bombs; rainbows) and
 Trick::compute_winner (throw evaluation all / highest / trick_unit_length) onto packed hands,
 nogil, with the factored (one card at a time) lead and follow candidates the state machine uses.
-Formats, decompositions and format matching come from `_zhao_pengyou_shengji`.
+Formats, decompositions and format matching come from `_formats`.
 """
 from libc.string cimport memcpy
 from cardsim.core._types cimport uint64_t, int8_t
-from cardsim.core._bits cimport bit_low
+from cardsim.core._bits cimport bit_low, card_bit
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add, hand_remove, hand_within
-from cardsim.games._zhao_pengyou_rules cimport (
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, 
     ZPTrump, ZPConfig, ZPFormat, ZP_TRUMP, ZP_DP_NP, ZP_DP_LTP, ZP_DP_OTT, ZP_DP_LTP_OTT, ZP_DP_NFBD,
     ZP_TE_ALL, ZP_TE_HIGHEST, rank_mask, ekey, okey, sorted_ids)
-from cardsim.games._zhao_pengyou_shengji cimport (Req, DecIt, zp_fmt_size, rank_rainbow, zp_rainbow_ok, fm_match,
+from cardsim.games.zhao_pengyou._formats cimport (Req, DecIt, zp_fmt_size, rank_rainbow, zp_rainbow_ok, fm_match,
                                                   dec_init, dec_next)
 
 
@@ -63,7 +63,7 @@ cdef bint rb_completable(const Hand* full, const Hand* play, const ZPFormat* F) 
     cdef int avail[13]
     cdef int need[26]
     cdef int r
-    if play.layer[0] >> 52:
+    if play.layer[0] >> ZP_NPLAIN:
         return False
     rank_counts(full, avail)
     rank_counts(play, need)
@@ -82,7 +82,7 @@ cdef int suit_counts(const ZPTrump* t, const Hand* h, int suit, int* cnt, int* i
     """Counts (indexed by identity) of h's cards of an effective suit; ids ascending."""
     cdef uint64_t m = h.layer[0] & t.smask[suit]
     cdef int n, a
-    for a in range(54):
+    for a in range(ZP_NID):
         cnt[a] = 0
     n = sorted_ids(t, m, ids)
     for a in range(n):
@@ -133,10 +133,10 @@ cdef bint zp_mixed_follow_ok(const ZPTrump* t, const ZPConfig* c, const ZPFormat
     decompositions): the first the play matches makes it legal (longer_tuples_protected: unless
     its guard fires), the first the hand could match before that makes it illegal."""
     cdef int L = zp_fmt_size(F), k, ns, ps, nids
-    cdef int hcnt[54]
-    cdef int pcnt[54]
-    cdef int ids[54]
-    cdef int pids[54]
+    cdef int hcnt[ZP_NID]
+    cdef int pcnt[ZP_NID]
+    cdef int ids[ZP_NID]
+    cdef int pids[ZP_NID]
     cdef DecIt it
     cdef Req r
     cdef bint ltp
@@ -202,10 +202,10 @@ cdef bint zp_mixed_completable(const ZPTrump* t, const ZPConfig* c, const ZPForm
     the play; under the longer_tuples_protected policies the completions are searched."""
     cdef int L = zp_fmt_size(F), np = hand_size(play), ns, ps, k, nids
     cdef uint64_t ids1 = play.layer[0]
-    cdef int hcnt[54]
-    cdef int pcnt[54]
-    cdef int ids[54]
-    cdef int pids[54]
+    cdef int hcnt[ZP_NID]
+    cdef int pcnt[ZP_NID]
+    cdef int ids[ZP_NID]
+    cdef int pids[ZP_NID]
     cdef DecIt it
     cdef Req r
     cdef Hand tmp
@@ -267,7 +267,7 @@ cdef bint rb_lead_completable(const ZPTrump* t, const ZPConfig* c, const Hand* f
     """Can the partial lead P (several suits) grow into a rainbow from `full`: no jokers, and every
     rank in P has at least c.rainbows cards in full spanning at least 4 effective suits."""
     cdef int r
-    if c.rainbows <= 0 or (P.layer[0] >> 52):
+    if c.rainbows <= 0 or (P.layer[0] >> ZP_NPLAIN):
         return False
     for r in range(13):
         if (P.layer[0] & rank_mask(r)) and not rank_rainbow(t, c, full, r):
@@ -292,7 +292,7 @@ cdef uint64_t zp_mixed_lead_candidates(const ZPTrump* t, const ZPConfig* c, cons
             Q = P[0]
             hand_add(&Q, k)
             if rb_lead_completable(t, c, full, &Q):
-                out |= (<uint64_t>1) << k
+                out |= card_bit(k)
     return out
 
 cdef bint zp_mixed_lead_whole(const ZPTrump* t, const ZPConfig* c, const Hand* P) noexcept nogil:
@@ -380,8 +380,8 @@ ctypedef struct WCtx:
     const ZPConfig* c
     const ZPFormat* F
     const WU* w
-    int rem[54]
-    int ids[54]
+    int rem[ZP_NID]
+    int ids[ZP_NID]
     int nids
     int8_t path[32][24]      # members assigned to each unit of F
     WU found

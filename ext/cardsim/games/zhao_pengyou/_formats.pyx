@@ -4,95 +4,19 @@ docs/rules/zhao_pengyou.md "Shengji's rules" (throw_units='mixed', tractor_adjac
 tractor_min_count/length, rainbows): a port of rbtying/shengji's trick.rs TrickFormat::from_cards
 (find_plays_inner), ordered_card.rs decomposition orderings (full_decomposition_ordering,
 subsequent_decomposition_ordering) and format_match.rs format matching onto packed hands, nogil;
-plus the throw check of Trick::play_cards (zp_mixed_blocker) and rainbow leads.
-`_zhao_pengyou_shengji_play` builds is_legal_play and compute_winner on these; the card order
-(ekey/okey, sorted_ids) and tractor adjacency (Trump::successor) live in `_zhao_pengyou_rules`.
+plus the throw check of Trick::play_cards (zp_mixed_blocker) and rainbow leads. The decomposition
+orderings are the static tables of the generated `_dectable.pxd`.
+`_plays` builds is_legal_play and compute_winner on these; the card order
+(ekey/okey, sorted_ids) and tractor adjacency (Trump::successor) live in `_rules`.
 """
 from libc.string cimport memcpy, memset
 from cardsim.core._types cimport uint64_t, int8_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._hand cimport Hand, hand_count, hand_size, hand_size_in, hand_add
-from cardsim.games._zhao_pengyou_rules cimport (ZPTrump, ZPConfig, ZPFormat, ZP_SJK, ZP_BJK, ZP_MAXU, ZP_MAXM,
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, ZPTrump, ZPConfig, ZPFormat, ZP_SJK, ZP_BJK, ZP_MAXU, ZP_MAXM,
                                                 rank_mask, ekey, okey, sorted_ids)
-from cardsim.errors import ConfigError
-
-
-cdef enum:
-    DEC_MAXN = 12            # units up to 12 cards have shengji's full decomposition ordering
-    DEC_MAXR = 1600          # requirements in the table (1,414 for n <= 12)
-    DEC_MAXS = 4600          # shapes (4,292)
-    DEC_MAXV = 12000         # tuple sizes
-    RQ_MAXS = 48             # shapes in one requirement
-    RQ_MAXV = 96             # tuple sizes in one requirement
-
-cdef int dec_ready = 0
-cdef int dec_nstart[DEC_MAXN + 1]
-cdef int dec_ncount[DEC_MAXN + 1]
-cdef int dec_rstart[DEC_MAXR]
-cdef int dec_rns[DEC_MAXR]
-cdef int dec_sstart[DEC_MAXS]
-cdef int dec_slen[DEC_MAXS]
-cdef int8_t dec_vals[DEC_MAXV]
-
-
-def _dec_check(table):
-    """Validate a decomposition table before anything is written: a dict with the keys 1..12,
-    table[n] a list of requirements, each a list of shapes, each a non-empty list of tuple
-    sizes (ints 1..n) whose sizes add up to n over the requirement; at most DEC_MAXR
-    requirements, DEC_MAXS shapes and DEC_MAXV sizes in all (the sizes of the C tables)."""
-    cdef long r = 0, sh = 0, v = 0
-    what = ("zhao_pengyou: the decomposition table must map each n in 1..12 to a list of requirements, "
-            "each a list of shapes (lists of tuple sizes 1..n adding up to n)")
-    if not isinstance(table, dict) or any(n not in table for n in range(1, DEC_MAXN + 1)):
-        raise ConfigError(what)
-    for n in range(1, DEC_MAXN + 1):
-        reqs = table[n]
-        if not isinstance(reqs, (list, tuple)):
-            raise ConfigError(what)
-        for req in reqs:
-            r += 1
-            if r > DEC_MAXR or not isinstance(req, (list, tuple)):
-                raise ConfigError(f"{what}; at most {DEC_MAXR} requirements")
-            total = 0
-            for shape in req:
-                sh += 1
-                if (sh > DEC_MAXS or not isinstance(shape, (list, tuple)) or not shape
-                        or v + len(shape) > DEC_MAXV):
-                    raise ConfigError(f"{what}; at most {DEC_MAXS} shapes and {DEC_MAXV} sizes")
-                for x in shape:
-                    if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= n:
-                        raise ConfigError(what)
-                    total += x
-                v += len(shape)
-            if total != n:
-                raise ConfigError(what)
-
-
-def dec_install(table):
-    """Install shengji's full_decomposition_ordering(n) for n = 1..12 (computed once in Python by
-    cardsim.games.zhao_pengyou._decompositions): table[n] = list of requirements, each a list of
-    adjacent-tuple shapes (lists of tuple sizes). The whole table is validated (_dec_check:
-    ConfigError) before any entry of the C tables is written; installed once."""
-    global dec_ready
-    cdef int r = 0, sh = 0, v = 0, n
-    _dec_check(table)
-    if dec_ready:
-        return
-    for n in range(1, DEC_MAXN + 1):
-        dec_nstart[n] = r
-        dec_ncount[n] = len(table[n])
-        for req in table[n]:
-            dec_rstart[r] = sh
-            dec_rns[r] = len(req)
-            r += 1
-            for shape in req:
-                dec_sstart[sh] = v
-                dec_slen[sh] = len(shape)
-                sh += 1
-                for x in shape:
-                    dec_vals[v] = x
-                    v += 1
-    dec_ready = 1
+from cardsim.games.zhao_pengyou._dectable cimport (DEC_MAXN, RQ_MAXS, RQ_MAXV, zp_dec_nstart, zp_dec_ncount,
+                                                   zp_dec_rstart, zp_dec_rns, zp_dec_sstart, zp_dec_slen, zp_dec_vals)
 
 
 cdef inline void req_clear(Req* r) noexcept nogil:
@@ -114,15 +38,15 @@ cdef inline void req_rect(Req* r, int cnt, int ln) noexcept nogil:
 cdef inline void req_table(Req* r, int e) noexcept nogil:
     """Append the shapes of table requirement e."""
     cdef int i, j, sh, ln
-    for i in range(dec_rns[e]):
-        sh = dec_rstart[e] + i
-        ln = dec_slen[sh]
+    for i in range(zp_dec_rns[e]):
+        sh = zp_dec_rstart[e] + i
+        ln = zp_dec_slen[sh]
         if r.ns >= RQ_MAXS or r.nv + ln > RQ_MAXV:
             return
         r.slen[r.ns] = ln
         r.soff[r.ns] = r.nv
         for j in range(ln):
-            r.vals[r.nv + j] = dec_vals[dec_sstart[sh] + j]
+            r.vals[r.nv + j] = zp_dec_vals[zp_dec_sstart[sh] + j]
         r.nv += ln
         r.ns += 1
 # ---- TrickFormat::from_cards (find_plays_inner) ---------------------------------------------------
@@ -185,8 +109,8 @@ ctypedef struct FPCtx:
     const ZPTrump* t
     int rc                   # tractor requirements
     int rl
-    int cnt[54]
-    int order[54]            # the lead's identities, ascending
+    int cnt[ZP_NID]
+    int order[ZP_NID]            # the lead's identities, ascending
     int norder
     int d                    # units on the stack
     int8_t scnt[32]
@@ -302,7 +226,7 @@ cdef bint zp_rainbow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* P) noex
     c.rainbows cards spanning at least 4 effective suits."""
     cdef int r
     cdef bint any = False
-    if c.rainbows <= 0 or P.layer[0] == 0 or (P.layer[0] >> 52):
+    if c.rainbows <= 0 or P.layer[0] == 0 or (P.layer[0] >> ZP_NPLAIN):
         return False
     for r in range(13):
         if (P.layer[0] & rank_mask(r)) == 0:
@@ -346,7 +270,7 @@ cdef int zp_mixed_format(const ZPTrump* t, const ZPConfig* c, const Hand* P, ZPF
     x.t = t
     x.rc = c.tmin_count if c.tmin_count >= 2 else 2
     x.rl = c.tmin_len if c.tmin_len >= 2 else 2
-    for k in range(54):
+    for k in range(ZP_NID):
         x.cnt[k] = 0
     m = ids
     while m:
@@ -399,7 +323,7 @@ cdef void zp_fmt_unit_cards(const ZPTrump* t, const ZPFormat* F, const Hand* lea
     """The cards of unit u (a rainbow unit: its count of the lead's cards of its rank, lowest
     first)."""
     cdef int j, k, n, a
-    cdef int ids[54]
+    cdef int ids[ZP_NID]
     out.layer[0] = 0
     out.layer[1] = 0
     out.layer[2] = 0
@@ -439,7 +363,7 @@ cdef int zp_mixed_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands
     or above its second member (a rainbow unit: as many cards of a higher rank). -1 if the throw
     stands; a single unit is no throw."""
     cdef int i, q, u, k, r, a, n
-    cdef int cnt[54]
+    cdef int cnt[ZP_NID]
     cdef int rk[13]
     cdef int8_t tc[4]
     cdef int8_t tl[4]
@@ -459,7 +383,7 @@ cdef int zp_mixed_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands
                         return q
             continue
         m = hands[q].layer[0] & t.smask[F.suit]
-        for k in range(54):
+        for k in range(ZP_NID):
             cnt[k] = 0
         while m:
             k = bit_low(m)
@@ -488,10 +412,10 @@ cdef int zp_mixed_blocker(const ZPTrump* t, const ZPConfig* c, const Hand* hands
 # ---- format matching (format_match.rs find_format_matches: does a matching exist?) -------------
 ctypedef struct MCtx:
     const ZPTrump* t
-    int rem[54]              # copies left
+    int rem[ZP_NID]              # copies left
     const int* orig          # the counts matched (the policy filter compares with them)
     const int* cover         # NULL, or counts the matching must cover (the singles take the rest)
-    int ids[54]              # identities with orig > 0, ascending
+    int ids[ZP_NID]              # identities with orig > 0, ascending
     int nids
     int exact                # longer_tuples_protected filter: a tuple of n uses a card held exactly n times
     const Req* r
@@ -581,7 +505,7 @@ cdef bint fm_match(const ZPTrump* t, const int* counts, const int* ids, int nids
     x.exact = exact
     x.r = r
     x.nids = nids
-    for i in range(54):
+    for i in range(ZP_NID):
         x.rem[i] = counts[i]
     for i in range(nids):
         x.ids[i] = ids[i]
@@ -625,20 +549,20 @@ cdef void dec_init(DecIt* it, const ZPFormat* F, bint include_new) noexcept nogi
         n = F.cnt[i] * F.len[i]
         it.pos[i] = 0
         it.end[i] = 0
-        if n <= DEC_MAXN and dec_ready:
-            st = dec_nstart[n]
-            en = st + dec_ncount[n]
+        if n <= DEC_MAXN:
+            st = zp_dec_nstart[n]
+            en = st + zp_dec_ncount[n]
             it.pos[i] = en
             it.end[i] = en
             for e in range(st, en):
-                if dec_rns[e] != 1:
+                if zp_dec_rns[e] != 1:
                     continue
-                sh = dec_rstart[e]
-                if dec_slen[sh] != F.len[i]:
+                sh = zp_dec_rstart[e]
+                if zp_dec_slen[sh] != F.len[i]:
                     continue
                 found = True
                 for j in range(F.len[i]):
-                    if dec_vals[dec_sstart[sh] + j] != F.cnt[i]:
+                    if zp_dec_vals[zp_dec_sstart[sh] + j] != F.cnt[i]:
                         found = False
                 if found:
                     it.pos[i] = e + 1
@@ -681,9 +605,9 @@ cdef bint dec_next(DecIt* it, Req* r) noexcept nogil:
         for j in range(it.nu):
             if it.cur[j] >= 0 and not it.can[j]:
                 e = it.cur[j]
-                for s in range(dec_rns[e]):
-                    sh = dec_rstart[e] + s
-                    if dec_slen[sh] > 1:
+                for s in range(zp_dec_rns[e]):
+                    sh = zp_dec_rstart[e] + s
+                    if zp_dec_slen[sh] > 1:
                         incl = False
         if incl:
             dec_build(it, r)

@@ -1,8 +1,8 @@
 """Zhao Pengyou 找朋友: the state machine (docs/rules/zhao_pengyou.md §3-§7): the deal and the
 draw with declaration windows, the kitty exchange, friend calls, play with the factored lead and
-follow actions, scoring and rank advancement, observation and resampling. Pure rules come from
-`_zhao_pengyou_rules`; the module docstring of `cardsim.games._zhao_pengyou` lists the decisions
-followed.
+follow actions, scoring and rank advancement. Pure rules come from `_rules` (shengji's formats
+from `_formats`, its legality and winner from `_plays`); the module docstring of the face
+`cardsim.games.zhao_pengyou` lists the decisions followed.
 
 Actions (322): 0..53 add one copy of identity k to the play being built (a follow commits itself
 when it has as many cards as the lead); 54 COMMIT the lead; 55 PASS and 56..59 DECLARE S/H/D/C in
@@ -16,43 +16,30 @@ Returns (scope "deal"): the game points each seat gained this deal (winners get 
 points, losers 0); scope "match": the rank levels each seat gained (final rank - 2; reaching A =
 12). returns_sum is "none".
 
-Observation (float32, OBS_SIZE), blocks: own hand counts/4 (54); the play being built (54, own
-only); cards played by each seat (12x54); the current trick per seat (12x54); cards known to be
-held per seat (12x54); own kitty discards, for the declarer (54); voids shown per seat (12x5);
-trump suit (4), trump rank (13), declarer (12); calls: per call identity (54), N (4), fulfilled
-by (13: seat or open); DECL membership (12); points captured per seat /100 (12); ranks (12x13);
-active (12); phase (5); seat to act (12); observer (12); leader (12); starter (12); drawer (12);
-cards drawn / pack (1); window offset / n (1); lead format (5), k/4 (1), m/16 (1), lead suit (5);
-failed throws per seat (12); blocker (13, only with reveal_blocker); tricks done /25 (1); last
-trick winner (12); deals done /20 (1); redeals in this deal /10 (1); discards made /8 (1); calls made /5 (1);
-cards known to be in the declarer's hand or the kitty (54: the declared card once the declarer
-has discarded, since a face-down discard may have buried it).
+Observation and resampling: `_observe` (the layout is declared once, INFO.observation in
+src/cardsim/games/zhao_pengyou/info.py; its offsets are `_layout.pxd`).
 """
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, int16_t, int32_t, uint16_t, uint64_t, uint32_t, MAX_PLAYERS
 from cardsim.core._deal cimport shuffle
-from cardsim.core._resample cimport resample_zones, world_check_fn, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add_seat, trick_seat_of, trick_done,
-                                 trick_empty, trick_set_winner)
+                                 trick_empty, trick_close)
 from cardsim.core._staged cimport Staged, staged_clear, staged_add, staged_commit, staged_legal_adds
 from cardsim.core._bits cimport cs_popcount, bit_low
-from cardsim.core._rng cimport Rng, rng_below, rng_next
+from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._hand cimport (Hand, put_counts, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
                                  hand_add_n, hand_merge, hand_sub, hand_max_count)
 from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
-from cardsim.games._zhao_pengyou_rules cimport (
+from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, 
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
     rank_mask, zp_trump_tables, zp_classify, zp_trick_winner, zp_follow_candidates, zp_follow_set_adds,
     set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
     ZPFormat, zp_set_adjacency, ZP_F_SEQ)
-from cardsim.games._zhao_pengyou_shengji cimport (zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force,
+from cardsim.games.zhao_pengyou._formats cimport (zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force,
                                                   zp_fmt_largest)
-from cardsim.games._zhao_pengyou_shengji_play cimport (
+from cardsim.games.zhao_pengyou._plays cimport (
     zp_mixed_completable, zp_mixed_follow_candidates, zp_mixed_lead_candidates, zp_mixed_lead_whole, zp_mixed_winner,
     zp_is_bomb)
-
-OBS_SIZE = (54 + 54 + 3 * 12 * 54 + 54 + 60 + 4 + 13 + 12 + 5 * (54 + 4 + 13) + 12 + 12 + 12 * 13 + 12
-            + 5 + 12 * 5 + 1 + 1 + 5 + 1 + 1 + 5 + 12 + 13 + 1 + 12 + 1 + 1 + 1 + 1 + 54)
 
 
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
@@ -84,7 +71,7 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     hand_clear(&s.dk_known)
     staged_clear(&s.cur)
     trick_reset(&s.rec)
-    for i in range(54):
+    for i in range(ZP_NID):
         s.played_count[i] = 0
     for i in range(ZP_MAX_CALLS):
         s.call_id[i] = -1
@@ -123,7 +110,7 @@ cdef inline bint eligible(const ZPState* s, int q) noexcept nogil:
 cdef inline bint nt_eligible(const ZPState* s, const ZPConfig* c, int q) noexcept nogil:
     """notrump_declaration: active and holding two copies of a joker (shengji's joker bid,
     BothTwoOrMore)."""
-    return c.nt_declare and ((s.active >> q) & 1) and (s.hand[q].layer[1] >> 52) != 0
+    return c.nt_declare and ((s.active >> q) & 1) and (s.hand[q].layer[1] >> ZP_NPLAIN) != 0
 
 cdef void void_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Nobody declared after max_redeals redeals (D24): the deal is void, nobody scores (gained
@@ -252,7 +239,7 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     elif s.phase == ZP_PH_KITTY:
         as_add_mask(out, ZP_A_DISCARD, s.hand[p].layer[0])
     elif s.phase == ZP_PH_CALL:
-        for kk in range(52):
+        for kk in range(ZP_NPLAIN):
             if s.tr.eff[kk] == ZP_TRUMP:
                 continue
             for j in range(c.decks):
@@ -404,10 +391,10 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
         plays[i] = s.trick[trick_seat_of(&s.rec, i)]
         pts += hand_points(&plays[i])
     if c.mixed:
-        trick_set_winner(&s.rec, zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n))
+        i = zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n)
     else:
-        trick_set_winner(&s.rec, zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit))
-    w = s.rec.winner
+        i = zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
+    w = trick_close(&s.rec, i)                      # the winner leads the next trick
     s.captured[w] += pts - s.trick_removed
     if c.mixed:
         s.last_unit = zp_fmt_largest(&s.fmt)
@@ -419,7 +406,6 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.trick_removed = 0
     s.lead_fmt = 0
     s.tricks_done += 1
-    trick_start(&s.rec, w, c.n)
     s.turn = w
     if s.hand[w].layer[0] == 0:
         finish_deal(s, c)
@@ -468,7 +454,7 @@ cdef void commit_mixed(ZPState* s, const ZPConfig* c) noexcept nogil:
         back = s.cur.cards
         hand_sub(&back, &forced)
         staged_clear(&s.cur)
-        for i in range(54):
+        for i in range(ZP_NID):
             while hand_count(&forced, i) > hand_count(&s.cur.cards, i):
                 staged_add(&s.cur, i)
         throw_failed(s, &back, b)
@@ -609,210 +595,3 @@ cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[7] = s.redeals
     out[8] = s.failed_total
     out[9] = s.deal_no
-
-
-# ---------------------------------------------------------------------------------------------
-# observation and resampling
-# ---------------------------------------------------------------------------------------------
-cdef void zp_observe(const void* st, const void* cfg, int p, float* o) noexcept nogil:
-    cdef const ZPState* s = <const ZPState*>st
-    cdef const ZPConfig* c = <const ZPConfig*>cfg
-    cdef int q, i, k = 0
-    put_counts(o + k, &s.hand[p], 0.25); k += 54
-    if p == s.turn:
-        put_counts(o + k, &s.cur.cards, 0.25)
-    k += 54
-    for q in range(12):
-        if q < c.n:
-            put_counts(o + k, &s.played[q], 0.25)
-        k += 54
-    for q in range(12):
-        if q < c.n:
-            put_counts(o + k, &s.trick[q], 0.25)
-        k += 54
-    for q in range(12):
-        if q < c.n:
-            put_counts(o + k, &s.exposed[q], 0.25)
-        k += 54
-    if p == s.declarer:
-        put_counts(o + k, &s.kitty, 0.25)
-    k += 54
-    for q in range(12):
-        for i in range(5):
-            if q < c.n and (s.void[q] >> i) & 1:
-                o[k + i] = 1.0
-        k += 5
-    if s.declarer >= 0:
-        if s.tr.suit >= 0:                    # a no-trump deal: no suit set
-            o[k + s.tr.suit] = 1.0
-        o[k + 4 + s.tr.rank] = 1.0
-        o[k + 17 + s.declarer] = 1.0
-    k += 29
-    for i in range(ZP_MAX_CALLS):
-        if i < s.ncalls:
-            o[k + s.call_id[i]] = 1.0
-            o[k + 54 + s.call_n[i] - 1] = 1.0
-            o[k + 58 + (s.call_by[i] if s.call_by[i] >= 0 else 12)] = 1.0
-        k += 71
-    for q in range(c.n):
-        if (s.decl_mask >> q) & 1:
-            o[k + q] = 1.0
-        o[k + 12 + q] = s.captured[q] / 100.0
-        o[k + 24 + 13 * q + s.rank[q]] = 1.0
-        o[k + 24 + 156 + q] = (s.active >> q) & 1
-    k += 24 + 156 + 12
-    o[k + s.phase] = 1.0; k += 5
-    if s.phase != ZP_PH_END:
-        o[k + s.turn] = 1.0
-    k += 12
-    o[k + p] = 1.0; k += 12
-    if s.rec.leader >= 0:
-        o[k + s.rec.leader] = 1.0
-    k += 12
-    o[k + s.starter] = 1.0; k += 12
-    if s.drawer >= 0:
-        o[k + s.drawer] = 1.0
-    k += 12
-    o[k] = s.deck_pos / <float>s.deck_len; k += 1
-    o[k] = s.win_i / <float>c.n; k += 1
-    o[k + s.lead_fmt] = 1.0; k += 5
-    o[k] = s.lead_k * 0.25; k += 1
-    o[k] = s.lead_m / 16.0; k += 1
-    if s.lead_fmt:
-        o[k + s.lead_suit] = 1.0
-    k += 5
-    for q in range(c.n):
-        o[k + q] = s.fails[q]
-    k += 12
-    if c.reveal_blocker and s.blocker >= 0:
-        o[k + s.blocker] = 1.0
-    elif s.fail_seat >= 0:
-        o[k + 12] = 1.0
-    k += 13
-    o[k] = s.tricks_done / 25.0; k += 1
-    if s.last_winner >= 0:
-        o[k + s.last_winner] = 1.0
-    k += 12
-    o[k] = s.deal_no / 20.0; k += 1
-    o[k] = s.redeals / 10.0; k += 1
-    o[k] = s.discards / 8.0; k += 1
-    o[k] = s.ncalls / 5.0; k += 1
-    put_counts(o + k, &s.dk_known, 0.25); k += 54
-
-ctypedef struct WorldCtx:
-    const ZPState* s         # the state before the redeal (hands hold only their exposed cards)
-    const ZPConfig* c        # the config
-    ZPState* trial           # scratch state for the legal-set comparison (reject mode), or NULL
-    int p                    # the observer
-    ActionSet legal          # p's legal set to keep (reject mode, p building a lead)
-
-cdef bint world_ok(const void* ctx, const card_t* cards, const uint8_t* dest, int n) noexcept nogil:
-    """Constraints of a candidate world that are not per card: the cards known to be in the
-    declarer's hand or the kitty are there; with V4 'reject', when p is building a lead, p's
-    legal set is the one p sees (legality then depends on the other hands)."""
-    cdef const WorldCtx* x = <const WorldCtx*>ctx
-    cdef const ZPState* s = x.s
-    cdef int i, k, kitty_zone = x.c.n
-    cdef Hand got
-    cdef ActionSet a
-    if s.dk_known.layer[0] and x.p != s.declarer:
-        hand_clear(&got)
-        for i in range(n):
-            if dest[i] == s.declarer or dest[i] == kitty_zone:
-                hand_add(&got, cards[i])
-        hand_merge(&got, &s.hand[s.declarer])          # its exposed cards, pinned
-        for k in range(54):
-            if hand_count(&s.dk_known, k) > hand_count(&got, k):
-                return False
-    if x.trial != NULL:
-        memcpy(x.trial, s, sizeof(ZPState))
-        for i in range(n):
-            if dest[i] < x.c.n:
-                hand_add(&x.trial.hand[dest[i]], cards[i])
-        zp_legal(x.trial, x.c, &a)
-        for i in range(ZP_ACTION_WORDS):
-            if a.w[i] != x.legal.w[i]:
-                return False
-    return True
-
-cdef int zp_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
-    """Redeal everything p cannot see with the core resample policy: the other seats' unexposed
-    cards, the undrawn pack and (for all but the declarer) the kitty discards. Zones: seats
-    0..n-1 (p takes none), n = kitty, n+1 = undrawn pack; every zone keeps its size, exposed
-    cards stay with their holder, and no seat gets a card of an effective suit it has shown void
-    in; world_ok adds the constraints that are not per card (cards known to be in the
-    declarer's hand or the kitty; with V4 'reject' the legal set of p's lead in progress).
-    Returns 0 (state unspecified) if no consistent world was found. The deal stream is replaced,
-    so later deals of a match are not leaked."""
-    cdef ZPState* s = <ZPState*>st
-    cdef const ZPConfig* c = <const ZPConfig*>cfg
-    cdef card_t cards[216]
-    cdef uint8_t dest[216]
-    cdef uint32_t allowed[54]
-    cdef int room[MAX_PLAYERS + 2]
-    cdef int n = 0, q, i, j, kk, nz = c.n + 2
-    cdef Hand tmp
-    cdef bint kitty_hidden = p != s.declarer and s.discards > 0
-    cdef WorldCtx ctx
-    cdef ZPState trial
-    cdef bint need_check
-    ctx.s = s
-    ctx.c = c
-    ctx.p = p
-    ctx.trial = NULL
-    if c.reject_throw and p == s.turn and s.phase == ZP_PH_PLAY and trick_empty(&s.rec) and s.cur.n > 0:
-        zp_legal(s, c, &ctx.legal)
-        ctx.trial = &trial
-    need_check = ctx.trial != NULL or (kitty_hidden and s.dk_known.layer[0] != 0)
-    if p != s.turn and s.cur.n > 0:
-        # the play being built is private to the seat to act: p cannot know it
-        hand_merge(&s.hand[s.turn], &s.cur.cards)
-        staged_clear(&s.cur)
-    for q in range(c.n):
-        room[q] = 0
-        if q == p:
-            continue
-        tmp = s.hand[q]
-        hand_sub(&tmp, &s.exposed[q])
-        room[q] = hand_size(&tmp)
-        hand_sub(&s.hand[q], &tmp)                  # keep the exposed cards; the rest is redealt
-        for kk in range(54):
-            for i in range(hand_count(&tmp, kk)):
-                cards[n] = kk
-                n += 1
-    room[c.n] = 0
-    if kitty_hidden:
-        room[c.n] = hand_size(&s.kitty)
-        for kk in range(54):
-            for i in range(hand_count(&s.kitty, kk)):
-                cards[n] = kk
-                n += 1
-    room[c.n + 1] = s.deck_len - s.deck_pos
-    for i in range(s.deck_pos, s.deck_len):
-        cards[n] = s.deck[i]
-        n += 1
-    for kk in range(54):
-        allowed[kk] = (<uint32_t>3) << c.n
-        for q in range(c.n):
-            if q != p and not (s.void[q] >> s.tr.eff[kk]) & 1:
-                allowed[kk] |= (<uint32_t>1) << q
-    if not resample_zones(cards, n, allowed, room, nz, dest, rng, world_ok if need_check else <world_check_fn>NULL,
-                          &ctx, RESAMPLE_EXACT_TRIES, RESAMPLE_CONSTRAINED_TRIES):
-        return 0
-    if kitty_hidden:
-        hand_clear(&s.kitty)
-    j = s.deck_pos
-    for i in range(n):
-        q = dest[i]
-        if q < c.n:
-            hand_add(&s.hand[q], cards[i])
-        elif q == c.n:
-            hand_add(&s.kitty, cards[i])
-        else:
-            s.deck[j] = cards[i]
-            j += 1
-    if kitty_hidden:
-        s.kitty_pts = hand_points(&s.kitty)
-    s.rng = rng[0]
-    rng_next(&s.rng)
-    return 1

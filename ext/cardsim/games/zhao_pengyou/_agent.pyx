@@ -16,8 +16,8 @@ from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count, hand_size, hand_size_in
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.core._trick cimport trick_empty
-from cardsim.games._zhao_pengyou_rules cimport ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, id_points, hand_points, rank_mask
-from cardsim.games._zhao_pengyou_state cimport (
+from cardsim.games.zhao_pengyou._rules cimport ZPConfig, ZP_NPLAIN, ZP_SJK, ZP_BJK, ZP_TRUMP, id_points, hand_points, rank_mask
+from cardsim.games.zhao_pengyou._state cimport (
     ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DECLARE_NT, ZP_A_DISCARD, ZP_A_CALL, ZP_ACTION_WORDS, ZP_PH_DRAW,
     ZP_PH_KITTY, ZP_PH_CALL, trick_winner_so_far)
 
@@ -36,14 +36,14 @@ cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal
     for su in range(4):
         if as_has(legal, ZP_A_DECLARE + su):
             cnt = (hand_size_in(&s.hand[p], (<uint64_t>0x1FFF) << (13 * su))
-                   + hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << 52)))
+                   + hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << ZP_NPLAIN)))
             if cnt > bn:
                 bn = cnt
                 best = su
     if best < 0 and as_has(legal, ZP_A_DECLARE_NT):
         # no suit to declare: a no-trump deal when its trumps (jokers, trump-rank cards) would be
         # a third of the hand, or at the last window
-        cnt = hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << 52))
+        cnt = hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << ZP_NPLAIN))
         if (3 * cnt >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:
             return ZP_A_DECLARE_NT
         return ZP_A_PASS

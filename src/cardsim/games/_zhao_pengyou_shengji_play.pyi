@@ -1,2 +1,0 @@
-# Typed surface of cardsim.games._zhao_pengyou_shengji_play (shengji's is_legal_play and compute_winner;
-# its kernels are C-level only and reached from Python through the oracles of cardsim.games.zhao_pengyou).

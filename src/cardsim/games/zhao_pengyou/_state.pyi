@@ -1,0 +1,1 @@
+# Typed surface of cardsim.games.zhao_pengyou._state (the state machine; its kernels are C-level only).
