@@ -21,11 +21,13 @@ import numpy as np
 
 from cardsim import stats
 from cardsim.agents import AGENT_NAMES, AgentSpec, kernel_args, parse_agent, split_agents
-from cardsim.core._engine import AGENT_CODES, kernel_actions
+from cardsim.core._engine import AGENT_CODES, check_int, kernel_actions
 from cardsim.errors import CardsimError, ConfigError
 from cardsim.game import Game, make
 from cardsim.results_io import jsonable
 
+DEFAULT_DEALS = 10_000        # deals of a run when none are given: simulate(), skill(), sweep() and the CLI
+MAX_COUNT = 2**62             # most deals (or matches, workers, rows per chunk) of one run: the kernel's bound
 DEFAULT_CHUNK = 20_000
 CHUNK_BLOCKS = {"threads": 2, "dask": 4}   # default chunk, in canonical blocks, for big runs
 MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
@@ -53,16 +55,12 @@ def remember_game(g: Game):
 
 
 # ---------------------------------------------------------------------------------------------
-# argument checks shared by simulate() and skill()
+# argument checks shared by simulate() and skill(): the engine's one integer validator
+# (cardsim.core._engine.check_int: lo <= v <= hi, both inclusive)
 # ---------------------------------------------------------------------------------------------
-def check_int(name, v, lo, hi=None):
-    """v as a Python int if it is an integer (int or numpy int, signed or unsigned; not bool or
-    float) with lo <= v < hi (no upper bound when hi is None); else ConfigError naming the range."""
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or int(v) < lo \
-            or (hi is not None and int(v) >= hi):
-        rng = f"[{lo}, {hi})" if hi is not None else f">= {lo}"
-        raise ConfigError(f"{name} must be an int {rng}, got {str(v)[:60]}")
-    return int(v)
+def check_count(name: str, v, lo: int, hi: int = MAX_COUNT) -> int:
+    """v as a Python int in lo..hi (inclusive), else ConfigError naming the range."""
+    return check_int(v, name, lo, hi, ConfigError)
 
 
 def resolve_game(game, matches=None, options=None) -> Game:
@@ -177,7 +175,7 @@ def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
 # ---------------------------------------------------------------------------------------------
 # chunk tasks (top-level and picklable: they run on threads, processes or Dask workers)
 # ---------------------------------------------------------------------------------------------
-def _finish_cols(g: Game, seed: int, start: int, part: dict, want_fp: bool) -> dict:
+def _finish_cols(g: Game, start: int, part: dict, want_fp: bool) -> dict:
     R = part["returns"]
     count = len(R)
     cols = {"deal": np.arange(start, start + count, dtype=np.int64)}
@@ -217,7 +215,7 @@ def kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=
     g = get_game(name, options)
     ints, search = kernel_args(codes)
     part = g.spec.run_batch(seed, start, count, ints, lead_changes=bool(want_lc), search=search)
-    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
+    return _with_blocks(g, _finish_cols(g, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
 def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc=False, block=0, want_rows=True):
@@ -272,7 +270,7 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
             "first_player": fps}
     if want_lc:
         part["lead_changes"] = lcs
-    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
+    return _with_blocks(g, _finish_cols(g, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
 def skill_task(name, options, seed, start, count, weak, strong):
