@@ -11,7 +11,7 @@ from hypothesis import strategies as hs
 
 import cardsim
 from cardsim.errors import CardsimError
-from cardsim.game import game_module
+from cardsim.game import game_info, game_module
 
 # values where an int, a card list, a string or an option is meant
 JUNK = hs.one_of(
@@ -72,8 +72,9 @@ def test_state_methods(game, junk, junk2):
 @given(junk=JUNK, key=hs.sampled_from(["players", "scope", "variant", "seed", "deal", "option"]))
 def test_make_and_new_state(game, junk, key):
     mod = game_module(game)
+    info = game_info(game)
     if key == "option":
-        for opt in mod.OPTIONS:
+        for opt in info.options:
             _ok_or_ours(cardsim.make, game, **{opt.name: junk})
     elif key in ("seed", "deal"):
         _ok_or_ours(cardsim.make(game).new_state, **{key: junk})
@@ -83,6 +84,7 @@ def test_make_and_new_state(game, junk, key):
 
 def _oracles(game):
     mod = game_module(game)
+    info = game_info(game)
     for name, fn in vars(mod).items():
         if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != mod.__name__ or name == "build":
             continue

@@ -51,9 +51,9 @@ def test_simulate_out_report_compare(tmp_path, capsys):
 
 
 def test_simulate_json_matches_and_skill(capsys):
-    mod = cardsim.game.game_module(G)
-    extra = ["-o", "num_deals=2"] if any(o.name == "num_deals" for o in mod.OPTIONS) else []
-    if any(o.name == "scope" for o in mod.OPTIONS):
+    info = cardsim.game.game_info(G)
+    extra = ["-o", "num_deals=2"] if any(o.name == "num_deals" for o in info.options) else []
+    if any(o.name == "scope" for o in info.options):
         assert main(["simulate", G, "--matches", "10", "--json", "--lead-changes"] + extra) == 0
         s = json.loads(capsys.readouterr().out)
         assert s["unit"] == "match" and s["matches"] == 10 and "deals" not in s and s["lead_changes"] is not None
@@ -122,11 +122,11 @@ def test_every_flag_has_a_description_and_every_subcommand_examples(capsys):
 
 
 def test_errors_point_to_the_rules_and_do_not_contradict(capsys):
-    mod = cardsim.game.game_module(G)
+    info = cardsim.game.game_info(G)
     assert main(["simulate", G, "-o", "nope=1", "--deals", "5"]) == 2
     err = capsys.readouterr().err
     assert "'nope'" in err and f"docs/rules/{G}.md" in err
-    if any(o.name == "scope" for o in mod.OPTIONS):
+    if any(o.name == "scope" for o in info.options):
         assert main(["simulate", G, "--matches", "3", "-o", "scope=deal"]) == 2
         assert "--matches plays whole matches" in capsys.readouterr().err
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 import cardsim
-from cardsim.game import game_module
+from cardsim.game import game_info, game_module
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOCUMENTED = cardsim.GAMES
@@ -27,14 +27,14 @@ def _doc(game):
 @pytest.mark.parametrize("game", DOCUMENTED)
 def test_every_option_with_its_default(game):
     doc = _doc(game)
-    mod = game_module(game)
-    for o in mod.OPTIONS:
+    info = game_info(game)
+    for o in info.options:
         assert re.search(rf"\| `{o.name}` \| `{re.escape(repr(o.default))}` \|", doc), f"{o.name} = {o.default!r}"
         for c in o.choices or ():
             assert f"`{c!r}`" in doc, f"{o.name}: choice {c!r}"
-    for name in mod.PRESETS:
+    for name in info.presets:
         assert f"| `{name}` |" in doc
-    assert f"Players: {', '.join(map(str, mod.PLAYERS))} (default {mod.DEFAULT_PLAYERS}" in doc
+    assert f"Players: {', '.join(map(str, info.players))} (default {info.default_players}" in doc
 
 
 @pytest.mark.parametrize("game", DOCUMENTED)
@@ -45,7 +45,7 @@ def test_every_decision_the_engine_cites_is_documented(game):
     kdoc = importlib.import_module(f"cardsim.games._{game}").__doc__ or ""
     letter = DECISION_LETTER.get(game, "D")
     codes = _decision_codes(kdoc + (game_module(game).__doc__ or ""), letter)
-    codes |= {c for o in game_module(game).OPTIONS for c in _decision_codes(o.doc, letter)}
+    codes |= {c for o in game_info(game).options for c in _decision_codes(o.doc, letter)}
     assert codes, "the module cites no decision codes"
     for code in sorted(codes):
         assert re.search(rf"\b{re.escape(code)}\b", doc), f"{code} is not explained in docs/rules/{game}.md"

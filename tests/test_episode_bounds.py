@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.game import game_module
+from cardsim.game import game_info
 
 FIRST, RANDOM = 2, 0               # kernel agent codes (cardsim.core._engine.AGENT_CODES)
 KERNEL_DEALS = 40                  # per configuration and kernel policy (first, random)
@@ -28,18 +28,8 @@ SIMS = {"samba": 2, "zhao_pengyou": 3}
 DEFAULT_SIMS = 6
 
 
-def _declares_bounds(game):
-    mod = game_module(game)
-    return callable(getattr(mod, "return_bounds", None)) and callable(getattr(mod, "max_game_length", None))
-
-
-def _need_bounds(game):
-    if not _declares_bounds(game):
-        pytest.skip(f"cardsim.games.{game} declares no return_bounds / max_game_length yet")
-
-
 def _configs(game):
-    cfgs = list(getattr(game_module(game), "CONFORMANCE_CONFIGS", ({},))) or [{}]
+    cfgs = list(game_info(game).conformance_configs) or [{}]
     return [dict(c) for c in cfgs]
 
 
@@ -47,9 +37,8 @@ CASES = [pytest.param(g, i, id=f"{g}-{i}") for g in cardsim.GAMES for i in range
 
 
 def _bounds(g):
-    mod = g.module
-    lo, hi = mod.return_bounds(dict(g.options))
-    length = mod.max_game_length(dict(g.options))
+    lo, hi = g.info.return_bounds(dict(g.options))
+    length = g.info.max_game_length(dict(g.options))
     assert np.isfinite(lo) and np.isfinite(hi) and lo <= hi, (lo, hi)
     assert isinstance(length, (int, np.integer)) and not isinstance(length, bool) and length >= 1, length
     return float(lo), float(hi), int(length)
@@ -89,7 +78,6 @@ def _play(g, st, policy, limit, rng):
 
 @pytest.mark.parametrize("game,ci", CASES)
 def test_no_policy_exceeds_the_declared_bounds(game, ci):
-    _need_bounds(game)
     cfg = _configs(game)[ci]
     g = cardsim.make(game, **cfg)
     lo, hi, length = _bounds(g)
@@ -119,7 +107,6 @@ def test_openspiel_declares_the_module_bounds(game):
     pytest.importorskip("pyspiel")
     from cardsim.openspiel import load_game
 
-    _need_bounds(game)
     os_game = load_game(game)
     lo, hi, length = _bounds(os_game.cardsim)
     assert os_game.min_utility() == lo
@@ -132,17 +119,4 @@ def test_openspiel_random_sim_test_with_serialization(game):
     pyspiel = pytest.importorskip("pyspiel")
     from cardsim.openspiel import load_game
 
-    _need_bounds(game)
     pyspiel.random_sim_test(load_game(game), num_sims=SIMS.get(game, DEFAULT_SIMS), serialize=True, verbose=False)
-
-
-def test_a_game_without_declared_bounds_is_refused_by_the_adapter(monkeypatch):
-    """The adapter never guesses: a module that declares no bounds cannot be loaded."""
-    pytest.importorskip("pyspiel")
-    import cardsim.openspiel as cos
-
-    mod = game_module("karnoffel")
-    monkeypatch.delattr(mod, "return_bounds", raising=False)
-    monkeypatch.setattr(cos, "_BOUNDS", {})
-    with pytest.raises(cardsim.ConfigError, match="declares no return_bounds"):
-        cos.load_game("karnoffel")

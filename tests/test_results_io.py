@@ -258,8 +258,8 @@ def test_report_and_load_refuse_bad_files_with_one_line(tmp_path, capsys):
 
 
 def test_matches_json_counts_matches(tmp_path):
-    mod = cardsim.game.game_module(G)
-    if not any(o.name == "scope" for o in mod.OPTIONS):
+    info = cardsim.game.game_info(G)
+    if not any(o.name == "scope" for o in info.options):
         pytest.skip("no match scope")
     res = cardsim.simulate(G, matches=3, seed=1, out=str(tmp_path / "m.json"))
     s = json.loads((tmp_path / "m.json").read_text())

@@ -147,10 +147,10 @@ def test_zero_deals_and_empty_files(tmp_path):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_matches(name):
-    mod = cardsim.game.game_module(name)
-    if not any(o.name == "scope" for o in mod.OPTIONS):
+    info = cardsim.game.game_info(name)
+    if not any(o.name == "scope" for o in info.options):
         pytest.skip("no match scope")
-    opts = {"num_deals": 2} if any(o.name == "num_deals" for o in mod.OPTIONS) else {}
+    opts = {"num_deals": 2} if any(o.name == "num_deals" for o in info.options) else {}
     res = cardsim.simulate(name, matches=12, seed=3, workers=2, chunk_size=5, lead_changes=True, **opts)
     assert res.unit == "match" and len(res.table) == 12 and res.options["scope"] == "match"
     g = cardsim.make(name, scope="match", **opts)

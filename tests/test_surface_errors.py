@@ -158,8 +158,8 @@ def test_options_refuse_floats_and_bools_where_integers_are_meant():
             cardsim.make("basra", players=bad)
     checked = 0
     for name in cardsim.GAMES:
-        mod = cardsim.game.game_module(name)
-        for o in mod.OPTIONS:
+        info = cardsim.game.game_info(name)
+        for o in info.options:
             ints = o.kind is int or (o.choices and all(type(c) is int for c in o.choices))
             if not ints or o.validate is not None or type(o.default) is not int:
                 continue

@@ -182,13 +182,13 @@ def _games_parser(sub):
 
 def cmd_games(args) -> int:
     for name in cardsim.GAMES:
-        mod = cardsim.game.game_module(name)
-        print(f"{name}  (players {', '.join(map(str, mod.PLAYERS))})  rules: {rules_doc(name)}")
-        for o in mod.OPTIONS:
+        info = cardsim.game.game_info(name)
+        print(f"{name}  (players {', '.join(map(str, info.players))})  rules: {rules_doc(name)}")
+        for o in info.options:
             allowed = f" one of {list(o.choices)}" if o.choices else ""
             print(f"    {o.name} = {o.default!r}{allowed}  {o.doc}")
-        if mod.PRESETS:
-            print(f"    variants: {', '.join(mod.PRESETS)}")
+        if info.presets:
+            print(f"    variants: {', '.join(info.presets)}")
     return 0
 
 

@@ -56,16 +56,11 @@ def check(cond, what: str):
 
 
 def conformance_configs(name: str) -> list[dict]:
-    """The option dicts a game is checked under: its GameInfo's conformance_configs (or, for a game
-    not moved to GameInfo yet, its module's CONFORMANCE_CONFIGS); at least the defaults."""
-    from cardsim.game import game_module
+    """The option dicts a game is checked under: its GameInfo's conformance_configs (at least the
+    defaults)."""
+    from cardsim.game import game_info
 
-    mod = game_module(name)
-    info = getattr(mod, "INFO", None)
-    cfgs = getattr(info, "conformance_configs", None) if info is not None else None
-    if cfgs is None:
-        cfgs = getattr(mod, "CONFORMANCE_CONFIGS", ({},))
-    return [dict(c) for c in cfgs] or [{}]
+    return [dict(c) for c in game_info(name).conformance_configs] or [{}]
 
 
 def step(game, st, la):

@@ -1,6 +1,7 @@
 """`make()` and the `Game` object: the registry of games and their configured specs."""
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from types import ModuleType
@@ -43,6 +44,31 @@ def game_module(name: str) -> ModuleType:
     return importlib.import_module(f"cardsim.games.{name}")
 
 
+def game_info(name: str):
+    """The GameInfo of a registered game (cardsim.info.GameInfo, declared once in the game's
+    folder): options, presets, players, unit, metrics, observation layout, bounds."""
+    mod = game_module(name)
+    info = getattr(mod, "INFO", None)
+    if info is None:                        # a game not yet in the one shape (issue 24 migration)
+        info = _legacy_info(mod)
+    return info
+
+
+@functools.lru_cache(maxsize=None)
+def _legacy_info(mod):
+    from cardsim.info import GameInfo, Metric, ObsBlock
+
+    name = mod.NAME
+    spec = mod.build(resolve(name, mod.OPTIONS, mod.PRESETS, mod.PLAYERS, mod.DEFAULT_PLAYERS, {}))
+    return GameInfo(name=name, title=name, players=mod.PLAYERS, default_players=mod.DEFAULT_PLAYERS,
+                    teams="", unit=getattr(mod, "UNIT", "points"), returns_sum=spec.returns_sum,
+                    options=mod.OPTIONS, presets=mod.PRESETS,
+                    metrics=lambda o: tuple(Metric(m, m) for m in mod.build(o).metric_names),
+                    observation=(ObsBlock("all", spec.obs_size, "legacy layout"),),
+                    return_bounds=mod.return_bounds, max_game_length=mod.max_game_length,
+                    conformance_configs=mod.CONFORMANCE_CONFIGS)
+
+
 class Game:
     """A configured game: options resolved, the compiled spec built once. Create states with
     `new_state(seed, deal)`."""
@@ -50,7 +76,8 @@ class Game:
     def __init__(self, name: str, **options):
         mod = game_module(name)
         self.module = mod
-        resolved = resolve(name, mod.OPTIONS, mod.PRESETS, mod.PLAYERS, mod.DEFAULT_PLAYERS, options)
+        info = self.info = game_info(name)
+        resolved = resolve(name, info.options, info.presets, info.players, info.default_players, options)
         self.spec = mod.build(resolved)
         self.options = resolved
 
@@ -85,10 +112,7 @@ def resolved_options(name: str, opts) -> dict:
     them, with every check make() does: what a game module's bounds functions compute from."""
     if not isinstance(opts, dict):
         raise ConfigError(f"{name}: expected a dict of options (cardsim.make(...).options), got {short(opts)}")
-    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
-    if kw.get("variant") is None:
-        kw.pop("variant", None)
-    return dict(make(name, **kw).options)
+    return dict(game_info(name).resolve(opts))
 
 
 def make(name: str, **options) -> Game:

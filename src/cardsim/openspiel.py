@@ -48,7 +48,7 @@ import numpy as np
 
 from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, IllegalActionError
-from cardsim.game import GAMES, game_module, make
+from cardsim.game import GAMES, game_info, game_module, make
 
 __all__ = ["load_game", "CardsimGame", "CardsimState"]
 
@@ -62,7 +62,7 @@ _FACTORIES: dict = {}
 def _plain_options(name: str) -> dict:
     """The options of a game whose defaults are plain pyspiel parameter types."""
     out = {}
-    for opt in game_module(name).OPTIONS:
+    for opt in game_info(name).options:
         d = opt.default
         if isinstance(d, (bool, int, float, str)):
             out[opt.name] = d
@@ -72,8 +72,8 @@ def _plain_options(name: str) -> dict:
 def _param_spec(name: str) -> dict:
     """pyspiel parameters of a cardsim game: deals, seed, players, variant ("" = none) and every
     option whose default is a plain bool/int/float/str."""
-    mod = game_module(name)
-    spec = {"deals": DEFAULT_DEALS, "seed": 0, "players": mod.DEFAULT_PLAYERS, **_plain_options(name)}
+    spec = {"deals": DEFAULT_DEALS, "seed": 0, "players": game_info(name).default_players,
+            **_plain_options(name)}
     spec.setdefault("variant", "")
     return spec
 
@@ -98,19 +98,12 @@ def _game_type(name: str, params: dict, zero_sum: bool = False) -> "pyspiel.Game
 
 
 def bounds(g) -> tuple[float, float, int]:
-    """(min_utility, max_utility, max_game_length) of a configured cardsim game, as its module
+    """(min_utility, max_utility, max_game_length) of a configured cardsim game, as its GameInfo
     declares them from the rules (`return_bounds(options)`, `max_game_length(options)`)."""
     key = (g.name, repr(sorted(g.options.items(), key=lambda kv: kv[0])))
     if key not in _BOUNDS:
-        mod = g.module
-        rb, ml = getattr(mod, "return_bounds", None), getattr(mod, "max_game_length", None)
-        if not callable(rb) or not callable(ml):
-            missing = [n for n, f in (("return_bounds", rb), ("max_game_length", ml)) if not callable(f)]
-            raise ConfigError(f"{g.name}: the game module cardsim.games.{g.name} declares no "
-                              f"{' / '.join(missing)}(options), which the OpenSpiel adapter needs for "
-                              "min_utility / max_utility / max_game_length")
-        lo, hi = rb(dict(g.options))
-        length = ml(dict(g.options))
+        lo, hi = g.info.return_bounds(dict(g.options))
+        length = g.info.max_game_length(dict(g.options))
         lo, hi = float(lo), float(hi)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
             raise ConfigError(f"{g.name}: return_bounds gave ({lo}, {hi}); expected finite lo <= hi")

@@ -11,7 +11,7 @@ import sys
 
 import cardsim
 from cardsim.core._engine import kernel_actions
-from cardsim.game import game_module
+from cardsim.game import game_info, game_module
 from cardsim.results_io import write_text_atomic
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -24,7 +24,7 @@ def agents_for(n):
 
 def playthroughs(name):
     out = []
-    for cfg in getattr(game_module(name), "CONFORMANCE_CONFIGS", ({},)):
+    for cfg in game_info(name).conformance_configs:
         g = cardsim.make(name, **cfg)
         for seed, deal in SEEDS:
             acts = kernel_actions(g.spec, seed, deal, agents_for(g.num_players))

@@ -15,6 +15,10 @@ cdef extern from *:
     int cs_ctz(uint64_t x) nogil         # index of the lowest set bit (x != 0)
     int cs_clz(uint64_t x) nogil         # leading zeros (x != 0)
 
+cdef inline uint64_t card_bit(int c) noexcept nogil:
+    """The one-bit mask of card (or tile, or slot) id c, 0 <= c < 64: a card set is a mask."""
+    return (<uint64_t>1) << c
+
 cdef inline int bit_low(uint64_t x) noexcept nogil:
     """Index of the lowest set bit of x (x != 0)."""
     return cs_ctz(x)

@@ -29,6 +29,8 @@ cdef class GameSpec:
     cdef int install(self, str name, const void* cfg, int num_players, int num_actions,
                      Py_ssize_t state_size, int obs_size, metric_names, str returns_sum,
                      dict options) except -1
+    cdef int install_game(self, object info, const void* cfg, int num_players, int num_actions,
+                          Py_ssize_t state_size, int obs_size, dict options) except -1
     cdef State _scenario_state(self)
     cdef char* _data(self, object s) except NULL
     cdef char* _private_copy(self, object s, ActionSet* las, int* n) except NULL

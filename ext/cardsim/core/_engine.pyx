@@ -213,6 +213,19 @@ cdef class GameSpec:
         self.options = dict(options)
         return 0
 
+    cdef int install_game(self, object info, const void* cfg, int num_players, int num_actions,
+                          Py_ssize_t state_size, int obs_size, dict options) except -1:
+        """Install a configured game from its GameInfo (cardsim.info, declared once in the game's
+        folder): name, metric names and returns invariant come from `info`; `obs_size` (the
+        kernel's OBS_SIZE from the generated _layout.pxd) must equal info.obs_size, the sum of the
+        declared blocks. The rest as in `install`."""
+        names = info.metric_names(options)
+        if obs_size != info.obs_size:
+            raise CardsimError(f"{info.name}: the kernel's observation size {obs_size} differs from the "
+                               f"declared layout ({info.obs_size}): run tools/gen_layout.py and rebuild")
+        return self.install(info.name, cfg, num_players, num_actions, state_size, obs_size, names,
+                            info.returns_sum, options)
+
     cdef State _scenario_state(self):
         """A state for a scenario helper (`spec.scenario(hands, **public_facts)`) to fill: dealt
         by vt.init from (seed 0, deal 0) so every field is valid, with an empty history and no

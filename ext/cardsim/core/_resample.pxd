@@ -27,9 +27,20 @@ ctypedef bint (*world_check_fn)(const void* ctx, const card_t* cards, const uint
 # A candidate world: cards[i] goes to zone dest[i]. Return True if it satisfies the game's
 # constraints that are not per card. `ctx` is the game's (e.g. its state and observer).
 
+# The one budget policy: every game's vt.resample spends at most RESAMPLE_TOTAL_TRIES candidate
+# worlds, the first RESAMPLE_EXACT_TRIES of them by exact rejection, then constrained deals.
 cdef enum:
     RESAMPLE_EXACT_TRIES = 64          # default budget of exact rejection tries
     RESAMPLE_CONSTRAINED_TRIES = 2000  # default budget of constrained deals
+    RESAMPLE_TOTAL_TRIES = 2000        # a game that splits one budget: exact + constrained = this
+
+cdef inline int resample_rekey(Rng* state_rng, const Rng* rng) noexcept nogil:
+    """The one re-key after a successful resample: the state's own stream (what later redeals of
+    a match draw from) continues from the resample stream `rng`, so the invented world's future
+    deals are drawn from the resample seed, never from the true deal's stream (which would
+    replay the true future). Returns 1, what vt.resample returns on success."""
+    state_rng[0] = rng[0]
+    return 1
 
 cdef inline bint split_in_order(const card_t* cards, int n, const uint32_t* allowed,
                                 const int* room, int nz, uint8_t* dest) noexcept nogil:

@@ -77,6 +77,15 @@ cdef inline void trick_set_winner(TrickRecord* t, int i) noexcept nogil:
     """Mark the play at position i (0 = lead) as the winner; t.winner gets its seat."""
     t.winner = t.order[i]
 
+cdef inline int trick_close(TrickRecord* t, int i) noexcept nogil:
+    """Close a complete trick: the play at position i (0 = lead) wins; the record then holds the
+    next trick, led by the winner, of the same size (trick_start: no plays, winner -1). A game
+    that must show the closed trick until the next lead keeps its own copy. Returns the winning
+    seat."""
+    cdef int w = t.order[i]
+    trick_start(t, w, t.size)
+    return w
+
 cdef inline int put_trick_cards(float* o, const TrickRecord* t, int nseats, int ncards) noexcept nogil:
     """Observation block of the current trick (single-card games): for each seat in turn, a
     one-hot of ncards with the card it played (all 0 if none yet). Returns nseats * ncards,

@@ -6,13 +6,11 @@ frequency tables); Jupyter shows the same as HTML (`_repr_html_`); `.to_dict()` 
 give the data. A Summary *is* the summary dict (a dict subclass), so code that indexes it keeps
 working. Every term is defined in docs/glossary.md (cardsim.analysis.glossary).
 
-What the presentation needs from a game, it asks the game's module for, with defaults:
-  UNIT                 the unit of the returns ("points", "chips", "game points", "rank levels"),
+What the presentation needs from a game, it reads from the game's GameInfo (cardsim.info):
+  unit                 the unit of the returns ("points", "chips", "game points", "rank levels"),
                        or a function of the resolved options;
-  CATEGORICAL_METRICS  {metric: labels}: labels is "seat", "team", "bool", or a sequence of names
+  categorical metrics  {metric: labels}: labels is "seat", "team", "bool", or a sequence of names
                        indexed by the value (a value of -1 reads "none").
-Games that do not declare them yet take them from `PRESENTATION` below (to move into the game
-modules).
 """
 from __future__ import annotations
 
@@ -27,8 +25,8 @@ Z80 = 0.8416212335729143      # power 80%
 Z975 = 1.959963984540054
 SUITS = ("S", "H", "D", "C")   # the one-deck games' suit order (cardsim.games._*.SUITS = "SHDC")
 
-# Presentation facts the game modules do not declare yet (UNIT, CATEGORICAL_METRICS): to move into
-# each game's Python module; `game_facts` prefers the module's attributes when they exist.
+# Presentation facts of games not yet declaring a GameInfo (issue 24 migration; removed once every
+# game has one): unit and categorical metrics.
 PRESENTATION: dict = {
     "joffre_whist": {"unit": "points",
                      "categories": {"declarer": "seat", "strain": ("NT", "S", "D", "C", "H", "TA", "JTA"),
@@ -44,35 +42,34 @@ PRESENTATION: dict = {
 
 
 def game_facts(game: str, options: dict | None = None) -> dict:
-    """{"unit": ..., "categories": {...}, "defaults": resolved default options or None}."""
+    """{"unit": ..., "categories": {...}, "defaults": resolved default options or None,
+    "default_players": ...}, read from the game's GameInfo (cardsim.info)."""
     options = options or {}
-    mod = None
     try:
-        from cardsim.game import game_module
+        from cardsim.game import game_info, game_module
 
-        mod = game_module(game)
+        info = game_info(game)
+        shaped = hasattr(game_module(game), "INFO")
     except Exception:  # noqa: BLE001 - an unknown game (a file from elsewhere): generic presentation
-        mod = None
-    fallback = PRESENTATION.get(game, {})
-    unit = getattr(mod, "UNIT", None) or fallback.get("unit") or "points"
-    if callable(unit):
-        unit = unit(options)
-    cats = getattr(mod, "CATEGORICAL_METRICS", None)
-    if cats is None:
-        cats = fallback.get("categories", {})
-    defaults = None
-    if mod is not None:
+        return {"unit": "points", "categories": {}, "defaults": None, "default_players": None}
+    kw = {"variant": options["variant"]} if options.get("variant") is not None else {}
+    try:
+        defaults = info.resolve(kw)
+    except Exception:  # noqa: BLE001 - options from another version: show them all
+        defaults = None
+    if shaped:
         try:
-            from cardsim.options import resolve
-
-            kw = {}
-            if options.get("variant") is not None:
-                kw["variant"] = options["variant"]
-            defaults = resolve(game, mod.OPTIONS, mod.PRESETS, mod.PLAYERS, mod.DEFAULT_PLAYERS, kw)
-        except Exception:  # noqa: BLE001 - options from another version: show them all
-            defaults = None
+            resolved = info.resolve(options)
+        except Exception:  # noqa: BLE001 - options from another version: the defaults' facts
+            resolved = defaults or info.defaults()
+        unit, cats = info.unit_for(resolved), info.categories(resolved)
+    else:
+        fallback = PRESENTATION.get(game, {})
+        unit = fallback.get("unit") or "points"
+        unit = unit(options) if callable(unit) else unit
+        cats = fallback.get("categories", {})
     return {"unit": unit, "categories": dict(cats), "defaults": defaults,
-            "default_players": getattr(mod, "DEFAULT_PLAYERS", None)}
+            "default_players": info.default_players}
 
 
 def _plain(v):
