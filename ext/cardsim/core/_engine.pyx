@@ -23,9 +23,12 @@ from cardsim.errors import short as _short   # the name the game modules import 
 
 cnp.import_array()
 
+# the agents' codes and the search agents' defaults: the one place (cardsim.agents reads them)
 AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST, "ismcts": AGENT_ISMCTS}
-ISMCTS_ITERATIONS = 200
-ISMCTS_C = 0.7
+SEARCH_DEFAULTS = {"ismcts": {"iterations": 200, "c": 0.7, "rollout": "random", "reward": "rank"},
+                   "pimc": {"iterations": 1000, "worlds": 10, "rollout": "random", "reward": "rank"}}
+ISMCTS_ITERATIONS = SEARCH_DEFAULTS["ismcts"]["iterations"]
+ISMCTS_C = SEARCH_DEFAULTS["ismcts"]["c"]
 SEARCH_KEYS = ("kind", "iterations", "c", "rollout", "reward", "worlds")   # a search agent's settings
 
 
@@ -53,14 +56,15 @@ cdef class _SearchBuffers:
                 raise CardsimError(f"{spec.name}: unknown search setting(s) {_short(unknown, 80)}; "
                                    f"known: {', '.join(SEARCH_KEYS)}")
             kind = prm.get("kind", "ismcts")
-            rollout = prm.get("rollout", "random")
-            reward = prm.get("reward", "rank")
+            d = SEARCH_DEFAULTS["pimc"] if kind == "pimc" else SEARCH_DEFAULTS["ismcts"]
+            rollout = prm.get("rollout", d["rollout"])
+            reward = prm.get("reward", d["reward"])
             if kind not in ("ismcts", "pimc") or rollout not in ("random", "greedy") or reward not in ("rank", "points"):
                 raise CardsimError(f"search agent kind must be ismcts|pimc, rollout random|greedy and reward "
                                    f"rank|points, got {_short(kind)}, {_short(rollout)}, {_short(reward)}")
-            iterations = check_int(prm.get("iterations", ISMCTS_ITERATIONS), f"{spec.name}: search iterations", 1,
+            iterations = check_int(prm.get("iterations", d["iterations"]), f"{spec.name}: search iterations", 1,
                                    MAX_ISMCTS_ITERATIONS)
-            worlds = check_int(prm.get("worlds", 1), f"{spec.name}: search worlds", 1, 100_000)
+            worlds = check_int(prm.get("worlds", d.get("worlds", 1)), f"{spec.name}: search worlds", 1, 100_000)
             self.w[p].kind = SEARCH_PIMC if kind == "pimc" else SEARCH_ISMCTS
             self.w[p].rollout = ROLLOUT_GREEDY if rollout == "greedy" else ROLLOUT_RANDOM
             self.w[p].reward = REWARD_POINTS if reward == "points" else REWARD_RANK

@@ -7,7 +7,7 @@ from concurrent.futures import Executor
 import numpy as np
 
 from cardsim import executors, runner, stats
-from cardsim.core._engine import AGENT_CODES
+from cardsim.agents import AGENT_CODES
 from cardsim.errors import ConfigError
 from cardsim.results_io import jsonable
 from cardsim.runner import DEFAULT_DEALS
