@@ -38,7 +38,6 @@ cdef class _SearchBuffers:
 
     `seats[p]` is None (seat p does not search) or a dict with kind ("ismcts" | "pimc"),
     iterations, c, rollout ("random" | "greedy") and worlds (PIMC)."""
-    cdef SearchWork w[MAX_PLAYERS]
 
     def __cinit__(self, GameSpec spec, list seats):
         cdef int p
@@ -549,10 +548,9 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     cdef int p, n, a
     cdef long k = 0, dec = 0, ls = 0
     cdef double cur[MAX_PLAYERS]
-    cdef double last[MAX_PLAYERS]
-    cdef int have_last = 0, prev_lead = 0, n_leads = 0, lead, q, same
+    cdef LeadCount lc
     cdef int leads = rec.track_leads
-    cdef double hi, lo
+    lead_start(&lc)
     rng_seed(&r, seed, deal, STREAM_DEAL)
     vt.init(st, cfg, &r)
     rec.first_player = vt.current_player(st, cfg)
@@ -569,41 +567,13 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
         else:
             dec += 1
             ls += n
-            if agents[p] == AGENT_RANDOM:
-                a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
-            elif agents[p] == AGENT_GREEDY:
-                a = vt.greedy(st, cfg, &las, n, &ar[p])
-            elif agents[p] == AGENT_ISMCTS:
-                a = search_choose(vt, cfg, st, &sw[p], &ar[p])
-            else:
-                a = as_first(&las, nw)
+            a = seat_choose(vt, cfg, st, &las, n, nw, agents[p], &ar[p], sw, p)
         vt.apply(st, cfg, a)
         if actions != NULL:
             actions[k] = a
         if leads:
-            # lead changes: the set of seats with the highest running return moves to seats
-            # outside the previous set (all seats tied = no leader)
             vt.returns(st, cfg, cur)
-            same = have_last
-            for q in range(num_players):
-                if same and cur[q] != last[q]:
-                    same = 0
-                last[q] = cur[q]
-            have_last = 1
-            if not same:
-                hi = cur[0]
-                lo = cur[0]
-                for q in range(1, num_players):
-                    hi = cur[q] if cur[q] > hi else hi
-                    lo = cur[q] if cur[q] < lo else lo
-                if hi != lo:
-                    lead = 0
-                    for q in range(num_players):
-                        if cur[q] == hi:
-                            lead |= 1 << q
-                    if prev_lead and not (lead & prev_lead):
-                        n_leads += 1
-                    prev_lead = lead
+            lead_see(&lc, cur, num_players)
         k += 1
         if k >= max_steps:
             rec.steps = k
@@ -611,7 +581,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     rec.steps = k
     rec.decisions = dec
     rec.legal_sum = ls
-    rec.lead_changes = n_leads
+    rec.lead_changes = lc.changes
     return 0
 
 
