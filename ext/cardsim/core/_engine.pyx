@@ -119,6 +119,16 @@ cdef int _search_one(GameSpec spec, char* copy, _SearchBuffers sb, int p, Rng* r
 
 
 _HTML_VIEW = None
+_SPEC_REBUILD = None
+
+
+def set_spec_rebuild(fn):
+    """Register the function that rebuilds a spec from (name, options) when unpickling: cardsim.game
+    registers its own on import (the engine imports nothing above it: tests/test_layers.py)."""
+    global _SPEC_REBUILD
+    if not callable(fn):
+        raise CardsimError(f"set_spec_rebuild needs a callable, got {_short(fn)}")
+    _SPEC_REBUILD = fn
 
 
 def set_html_view(fn):
@@ -396,8 +406,9 @@ cdef class GameSpec:
         return a
 
     def __reduce__(self):
-        from cardsim.game import _rebuild_spec
-        return (_rebuild_spec, (self.name, dict(self.options)))
+        if _SPEC_REBUILD is None:
+            raise CardsimError(f"{self.name}: a spec pickles once cardsim.game registered set_spec_rebuild")
+        return (_SPEC_REBUILD, (self.name, dict(self.options)))
 
     # ---- engine entry points ------------------------------------------------------------------
     def new_state(self, seed=0, deal=0):
