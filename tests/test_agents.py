@@ -56,3 +56,18 @@ def test_ismcts_agent_object_is_deterministic_and_legal():
     assert a1 == a2 and st.is_legal(a1) and st.state_bytes() == raw
     with pytest.raises(cardsim.CardsimError):
         g.spec.ismcts_action(st, iterations=0)
+
+
+def test_agent_codes_and_defaults_live_in_the_engine_once():
+    """cardsim.agents reads the kernel's codes and the search defaults from the engine."""
+    from cardsim import agents
+    from cardsim.core import _engine
+
+    assert agents.AGENT_CODES == _engine.AGENT_CODES
+    assert agents._PARAMS is _engine.SEARCH_DEFAULTS
+    assert agents.AGENT_NAMES == ("random", "greedy", "first", "ismcts", "pimc")
+    assert agents.parse_agent("pimc").code == _engine.AGENT_CODES["ismcts"]
+    assert agents.parse_agent("ismcts").params == _engine.SEARCH_DEFAULTS["ismcts"]
+    assert (_engine.ISMCTS_ITERATIONS, _engine.ISMCTS_C) == (200, 0.7)
+    agents.parse_agent("ismcts:iterations=5")
+    assert _engine.SEARCH_DEFAULTS["ismcts"]["iterations"] == 200     # parsing never edits the defaults

@@ -4,7 +4,7 @@ import json
 import pytest
 
 import cardsim
-from cardsim import fuzz
+from cardsim import contracts, fuzz
 from cardsim.core._fuzz import fuzz_batch
 
 
@@ -59,7 +59,36 @@ def test_a_violation_is_reported_with_a_reproducer(monkeypatch):
 def test_kernel_fuzz_validates_and_counts():
     g = cardsim.make("basra")
     r = fuzz_batch(g.spec, 0, 0, 20, greedy_mask=0b1010)
-    assert r["deals"] == 20 and r["actions"] > 20 * 10
+    assert r["deals"] == 20 and r["actions"] > 20 * 10 and r["violation"] == 0
+
+
+def test_a_kernel_violation_is_reported_with_the_contracts_text(monkeypatch):
+    """The kernel pass reports a code; the driver names the contract (cardsim.contracts.KERNEL,
+    the one list) with a reproducer."""
+    def broken(spec, seed, start, count, **kw):
+        return {"deals": 0, "actions": 5, "resamples": 0, "resample_failures": 0, "violation": 10,
+                "deal": start + 3, "step": 5, "history": [1, 2, 3, 4, 5]}
+
+    monkeypatch.setattr(fuzz, "fuzz_batch", broken)
+    with pytest.raises(fuzz.Violation) as e:
+        fuzz.fuzz_kernel("karnoffel", actions=100, seed=4)
+    info = json.loads(str(e.value))
+    assert info["game"] == "karnoffel" and info["deal"] == 3 and info["seed"] == 4 and info["history"] == [1, 2, 3, 4, 5]
+    assert contracts.KERNEL[10] in info["error"]
+
+
+def test_conformance_and_fuzz_share_one_set_of_contracts():
+    """Both call cardsim.contracts: a broken contract there fails both (the same check)."""
+    import inspect
+
+    from tests.conformance import test_conformance
+    for mod in (fuzz, test_conformance):
+        assert "contracts." in inspect.getsource(mod)
+    g = cardsim.make("karnoffel")
+    st = g.new_state(0, 0)
+    with pytest.raises(contracts.ContractViolation, match="not a seat"):
+        contracts.step(type("G", (), {"num_actions": g.num_actions, "num_players": 0, "spec": g.spec})(),
+                       st, st.legal_actions())
 
 
 @pytest.mark.parametrize("argv", [["--seconds", "nan"], ["--seconds", "inf"], ["--seconds", "-inf"],

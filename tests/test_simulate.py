@@ -252,3 +252,33 @@ def test_progress_bar(capsys):
     cardsim.simulate(GAMES[0], deals=50, seed=1, workers=1, chunk_size=10, progress=True)
     err = capsys.readouterr().err
     assert "50/50" in err
+
+
+def test_cli_and_api_default_to_the_same_deal_count():
+    """One constant (runner.DEFAULT_DEALS) for simulate(), skill(), sweep() and the CLI."""
+    import inspect
+
+    from cardsim import cli, runner
+    from cardsim.analysis import skill, sweep
+
+    assert runner.DEFAULT_DEALS == 10_000
+    assert inspect.signature(skill.skill).parameters["deals"].default == runner.DEFAULT_DEALS
+    assert inspect.signature(sweep.sweep).parameters["deals"].default == runner.DEFAULT_DEALS
+    assert len(cardsim.simulate("karnoffel", agents="random", workers=1).table) == runner.DEFAULT_DEALS
+    src = inspect.getsource(cli)
+    import re
+
+    assert not re.search(r"(default=|default: |else )10_?000\b", src) and src.count("DEFAULT_DEALS") >= 4
+
+
+def test_counts_use_the_one_inclusive_validator():
+    from cardsim import runner
+    from cardsim.core._engine import check_int
+
+    assert not hasattr(runner, "check_int") or runner.check_int is check_int
+    assert runner.check_count("deals", 5, 0, 5) == 5          # inclusive upper bound
+    with pytest.raises(cardsim.ConfigError, match="deals"):
+        runner.check_count("deals", 6, 0, 5)
+    with pytest.raises(cardsim.ConfigError, match="seed"):
+        cardsim.simulate("karnoffel", deals=1, seed=2**64)
+    assert len(cardsim.simulate("karnoffel", deals=1, seed=2**64 - 1, workers=1).table) == 1

@@ -34,14 +34,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cardsim.core._engine import AGENT_CODES as ENGINE_AGENT_CODES, SEARCH_DEFAULTS
 from cardsim.errors import ConfigError, short
 
-AGENT_NAMES = ("random", "greedy", "first", "ismcts", "pimc")
-_CODES = {"random": 0, "greedy": 1, "first": 2, "ismcts": 3, "pimc": 3}   # kernel codes (core/_engine)
-_PARAMS = {
-    "ismcts": {"iterations": 200, "c": 0.7, "rollout": "random", "reward": "rank"},
-    "pimc": {"iterations": 1000, "worlds": 10, "rollout": "random", "reward": "rank"},
-}
+# The kernel's agent codes and the search agents' defaults are declared once, in the engine
+# (core._engine.AGENT_CODES, SEARCH_DEFAULTS); PIMC is the search agent's other kind (same code).
+AGENT_CODES = dict(ENGINE_AGENT_CODES)
+_CODES = {**AGENT_CODES, "pimc": AGENT_CODES["ismcts"]}
+AGENT_NAMES = tuple(_CODES)
+_PARAMS = SEARCH_DEFAULTS
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def parse_agent(text) -> AgentSpec:
         if rest.strip():
             raise ConfigError(f"agent {short(name)} takes no parameters, got {_cut(rest, 40)}")
         return AgentSpec(name, _CODES[name])
-    params = dict(_PARAMS[name])
+    params = dict(_PARAMS[name])   # a copy: the engine's defaults are never changed
     allowed = ", ".join(f"{k} (default {v})" for k, v in _PARAMS[name].items())
     seen = set()
     for item in filter(None, (x.strip() for x in rest.split(","))):

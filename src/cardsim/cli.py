@@ -36,6 +36,7 @@ import time
 import cardsim
 from cardsim.errors import CardsimError, short
 from cardsim.results_io import Terminated
+from cardsim.runner import DEFAULT_DEALS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,7 +205,7 @@ def _simulate_parser(sub):
                "cardsim simulate gleek -o stock_raise=plus_one --deals 50000"])
     _add_game_args(sp)
     n = sp.add_mutually_exclusive_group()
-    n.add_argument("--deals", type=int, default=None, help="number of deals (default: 10000)")
+    n.add_argument("--deals", type=int, default=None, help=f"number of deals (default: {DEFAULT_DEALS})")
     n.add_argument("--matches", type=int, default=None,
                    help="number of whole matches instead of deals (scope='match'; default: deals)")
     sp.add_argument("--agents", default=None,
@@ -233,7 +234,7 @@ def cmd_simulate(args) -> int:
     agents = _agent_names(game, args.agents) if args.agents is not None else None
     for path in (args.out, args.summary_json):
         _check_new_file(path, args.force)
-    count = args.matches if args.matches is not None else (args.deals if args.deals is not None else 10_000)
+    count = args.matches if args.matches is not None else (args.deals if args.deals is not None else DEFAULT_DEALS)
     progress = args.progress if args.progress is not None else (sys.stderr.isatty() and count >= 200_000)
     out = args.out
     kw = {"matches": count} if args.matches is not None else {"deals": count}
@@ -325,7 +326,7 @@ def _sweep_parser(sub):
               ["cardsim sweep basra --variant egyptian,yemeni,syrian --deals 100000 --out sweep.html",
                "cardsim sweep basra --values target=51,101,151 --deals 50000"])
     _add_game_args(wp)
-    wp.add_argument("--deals", type=int, default=10_000, help="deals per configuration (default: 10000)")
+    wp.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per configuration (default: {DEFAULT_DEALS})")
     wp.add_argument("--agents", default=None, help="comma-separated agent per seat, or one for all (default: greedy)")
     wp.add_argument("--values", default=None, metavar="NAME=V1,V2,...",
                     help="sweep one option over these values (instead of --variant V1,V2,...)")
@@ -352,7 +353,9 @@ def cmd_sweep(args) -> int:
     sw = cardsim.sweep(args.game, deals=args.deals, seed=args.seed, agents=agents, workers=args.workers,
                        backend=args.backend, address=args.address, chunk_size=args.chunk_size, **kw, **opts)
     if args.out:
-        sw.write_html(args.out)
+        from cardsim.report import write_sweep_report
+
+        write_sweep_report(sw, args.out)
     if args.json:
         print(json.dumps(sw.to_dict(), indent=2))
     else:
@@ -370,7 +373,7 @@ def _skill_parser(sub):
               ["cardsim skill gleek --deals 100000 --strong greedy --weak random",
                "cardsim skill karnoffel --players 6 --json"])
     _add_game_args(kp)
-    kp.add_argument("--deals", type=int, default=10_000, help="deals per comparison (default: 10000)")
+    kp.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per comparison (default: {DEFAULT_DEALS})")
     kp.add_argument("--strong", default="greedy", help="the stronger agent (default: greedy)")
     kp.add_argument("--weak", default="random", help="the weaker agent (default: random)")
     kp.set_defaults(func=cmd_skill)

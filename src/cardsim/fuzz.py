@@ -13,15 +13,18 @@ Configurations: for every game, each of its module's CONFORMANCE_CONFIGS (every 
 count and option the conformance suite covers). Deals cycle through the configurations; each seat
 is played by `random` or `greedy` (the C agent's choice via `spec.greedy_action`), drawn per deal.
 
-Checked at every step (cheap): the legal set is non-empty, ascending, unique and inside the action
-space until the end, and empty exactly at the end; the seat to act is a seat; cards are conserved
-(`card_total == deck_size`); the legal mask agrees; every action string parses back to its action.
-Checked on a sample of steps (every `--deep-every`, default 8): clone equality and independence;
-the observation's shape and dtype for every seat; `resample(p)` for the seat to act keeps its
-observation, its hand and its legal set, and the resampled world plays on to a terminal state;
-pickling; an illegal action raises IllegalActionError and leaves the state unchanged.
-Checked at the end of every deal: returns finite, zero-sum where the game declares it, replaying
-the history on a fresh state reproduces the final state byte for byte.
+The contracts are those of `cardsim.contracts` (the conformance suite checks the same ones).
+Checked at every step (cheap, `contracts.step`): the legal set is non-empty, ascending, unique and
+inside the action space until the end; the seat to act is a seat; cards are conserved.
+Checked on a sample of steps (every `--deep-every`, default 8; `contracts.deep`): the legal mask
+agrees; action strings parse back; clone equality and independence; the observation's shape and
+dtype for every seat; `resample(p)` for the seat to act keeps its observation, its hand and its
+legal set, and the resampled world plays on to a terminal state; pickling; illegal actions raise
+IllegalActionError and leave the state unchanged.
+Checked at the end of every deal (`contracts.terminal`, `contracts.replay`): no seat to act,
+returns finite, zero-sum where the game declares it, replaying the history on a fresh state
+reproduces the final state byte for byte. The kernel pass checks the subset listed in
+`contracts.KERNEL` in C.
 
 On the first violation it prints one JSON line naming the game, options, seed, deal, the step and
 the actions so far (a reproducer) and exits with status 1; otherwise it prints one summary line
@@ -33,84 +36,25 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import pickle
 import re
 import sys
 import time
 
 import numpy as np
 
-import cardsim
+from cardsim import contracts
 from cardsim.core._fuzz import fuzz_batch
 from cardsim.core._engine import check_int
-from cardsim.errors import CardsimError, ConfigError, IllegalActionError
-from cardsim.game import GAMES, check_seed, game_info, make
+from cardsim.errors import CardsimError, ConfigError
+from cardsim.game import GAMES, check_seed, make
 
 
 class Violation(Exception):
     pass
 
 
-def _check(cond, what):
-    if not cond:
-        raise Violation(what)
-
-
 def _configs(name):
-    cfgs = list(game_info(name).conformance_configs) or [{}]
-    return [dict(c) for c in cfgs]
-
-
-def _step_checks(g, st, la):
-    _check(len(la) > 0, "legal set empty before the end")
-    _check(la.dtype == np.int64 and bool(np.all(np.diff(la) > 0)), "legal actions not ascending/unique")
-    _check(0 <= la[0] and la[-1] < g.num_actions, "legal action outside the action space")
-    _check(0 <= st.current_player < g.num_players, f"seat to act {st.current_player} is not a seat")
-    _check(g.spec.card_total(st) == g.spec.deck_size, "cards not conserved")
-
-
-def _deep_checks(g, st, la, rng, seed):
-    m = st.legal_mask()
-    _check(m.sum() == len(la) and bool(m[la].all()), "legal_mask disagrees with legal_actions")
-    for a in la[:: max(1, len(la) // 6)]:
-        s = st.action_to_string(int(a))
-        _check(st.string_to_action(s) == int(a), f"action string {s!r} does not parse back to {a}")
-    c = st.clone()
-    _check(c == st and c.history() == st.history(), "clone differs")
-    c.apply(int(la[0]))
-    _check(st.legal_actions().tolist() == la.tolist(), "applying to a clone changed the original")
-    for p in range(g.num_players):
-        o = st.observation(p)
-        _check(o.shape == (g.observation_size,) and o.dtype == np.float32 and bool(np.all(np.isfinite(o))),
-               f"observation({p}) has the wrong shape/dtype or is not finite")
-    p = st.current_player
-    try:
-        r = st.resample(p, seed)
-    except CardsimError:
-        r = None  # an honest "no consistent world" is allowed; a wrong world is not
-    if r is not None:
-        _check(np.array_equal(r.observation(p), st.observation(p)), "resample changed the observer's observation")
-        _check(r.hand(p) == st.hand(p), "resample changed the observer's hand")
-        _check(r.legal_actions().tolist() == la.tolist(), "resample changed the observer's legal actions")
-        _check(g.spec.card_total(r) == g.spec.deck_size, "resample broke card conservation")
-        n = 0
-        while not r.is_terminal():
-            lr = r.legal_actions()
-            _check(len(lr) > 0, "resampled world reached a dead end")
-            r.apply(int(lr[rng.integers(len(lr))]))
-            n += 1
-            _check(n < 1_000_000, "resampled world never ends")
-    _check(pickle.loads(pickle.dumps(st)) == st, "pickle round trip differs")
-    legal = set(la.tolist())
-    bad = next((a for a in rng.permutation(g.num_actions)[:32] if int(a) not in legal), None)
-    if bad is not None:
-        before = st.state_bytes()
-        try:
-            st.apply(int(bad))
-            raise Violation(f"illegal action {bad} was accepted")
-        except IllegalActionError:
-            pass
-        _check(st.state_bytes() == before, "a refused action changed the state")
+    return contracts.conformance_configs(name)
 
 
 def fuzz_game(name, *, seconds=None, actions=None, seed=0, deep_every=8, max_steps=200_000, out=None):
@@ -142,26 +86,18 @@ def fuzz_game(name, *, seconds=None, actions=None, seed=0, deep_every=8, max_ste
         try:
             while not st.is_terminal():
                 la = st.legal_actions()
-                _step_checks(g, st, la)
+                contracts.step(g, st, la)
                 if step % deep_every == 0:
-                    _deep_checks(g, st, la, rng, (seed + step) & U64_MAX)
+                    contracts.deep(g, st, la, rng, (seed + step) & U64_MAX)
                 p = st.current_player
                 a = g.spec.greedy_action(st, (seed + step) & U64_MAX) if greedy[p] else int(la[rng.integers(len(la))])
                 st.apply(a)
                 step += 1
-                _check(step < max_steps, f"deal did not end within {max_steps} actions")
-            _check(st.current_player == -1 and len(st.legal_actions()) == 0, "terminal state still has a seat to act")
-            _check(g.spec.card_total(st) == g.spec.deck_size, "cards not conserved at the end")
-            r = st.returns()
-            _check(r.shape == (g.num_players,) and bool(np.all(np.isfinite(r))), "returns not finite")
-            if g.returns_sum == "zero":
-                _check(abs(float(r.sum())) < 1e-6, f"returns {r.tolist()} not zero-sum")
-            rep = g.new_state(seed, deal)
-            for a in st.history():
-                rep.apply(a)
-            _check(rep == st, "replaying the history does not reproduce the state")
-        except (Violation, CardsimError, AssertionError) as e:
-            kind = "violation" if isinstance(e, Violation) else type(e).__name__
+                contracts.check(step < max_steps, f"deal did not end within {max_steps} actions")
+            contracts.terminal(g, st)
+            contracts.replay(g, st)
+        except (CardsimError, AssertionError) as e:
+            kind = "violation" if isinstance(e, contracts.ContractViolation) else type(e).__name__
             raise Violation(json.dumps({"game": name, "options": opts, "seed": seed, "deal": deal, "step": step,
                                         "error": f"{kind}: {e}", "history": st.history()})) from e
         n_actions += step
@@ -191,10 +127,12 @@ def fuzz_kernel(name, *, actions, seed=0, deep_every=8, out=None):
         ci = chunk % len(games)
         g = games[ci]
         mask = (chunk * 0x9E3779B1) & ((1 << g.num_players) - 1)
-        try:
-            r = fuzz_batch(g.spec, seed, chunk * 256, 256, greedy_mask=mask, deep_every=deep_every)
-        except CardsimError as e:
-            raise Violation(json.dumps({"game": name, "options": cfgs[ci], "error": str(e)})) from e
+        r = fuzz_batch(g.spec, seed, chunk * 256, 256, greedy_mask=mask, deep_every=deep_every)
+        if r["violation"]:
+            raise Violation(json.dumps({"game": name, "options": cfgs[ci], "seed": seed, "deal": r["deal"],
+                                        "step": r["step"], "greedy_mask": mask,
+                                        "error": f"violation: {contracts.KERNEL[r['violation']]}",
+                                        "history": r["history"]}))
         done += r["actions"]
         deals += r["deals"]
         resamples += r["resamples"]

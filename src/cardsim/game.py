@@ -9,6 +9,7 @@ from types import ModuleType
 import numpy as np
 
 import cardsim.games as _games_pkg
+from cardsim.core._engine import set_spec_rebuild
 from cardsim.errors import ConfigError, short
 from cardsim.options import resolve
 
@@ -128,3 +129,6 @@ def _rebuild_spec(name, opts):
     # the resolved options (preset already applied) plus the preset name: resolving them again
     # gives the same dict, so the rebuilt spec compares equal
     return _rebuild_game(name, opts).spec
+
+
+set_spec_rebuild(_rebuild_spec)     # how a pickled spec is rebuilt (the engine imports nothing above it)

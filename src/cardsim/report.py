@@ -24,8 +24,15 @@ import numpy as np
 from cardsim.analysis import glossary
 from cardsim.analysis.summary import (Summary, agents_text, as_summary, differing_options, fmt, fmt_ci,  # noqa: F401
                                       fmt_p, p_text, pct, pct_ci, plural, title)
-from cardsim.result import as_result, summary_of
+from cardsim.result import SimResult, as_result
 from cardsim.results_io import check_destination, write_text_atomic
+
+
+
+def summary_of(x) -> Summary:
+    """The Summary of a SimResult, or a summary dict as a Summary."""
+    return x.summary() if isinstance(x, SimResult) else (x if isinstance(x, Summary) else Summary(x))
+
 
 CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;color:#222}"
        "table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
@@ -385,6 +392,13 @@ def write_compare_report(c: dict, a, b, path) -> str:
 # ---------------------------------------------------------------------------------------------
 # sweep page
 # ---------------------------------------------------------------------------------------------
+def write_sweep_report(sw, path) -> str:
+    """Write the page of a sweep (sweep_html) atomically to `path`; returns the path."""
+    check_destination(path)
+    write_text_atomic(path, sweep_html(sw))
+    return str(path)
+
+
 def sweep_html(sw) -> str:
     """The page of a cardsim.analysis.sweep.SweepResult: each configuration's advantage by
     position and by side with intervals, side by side on one axis, then the table."""

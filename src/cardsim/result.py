@@ -7,10 +7,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardsim import results_io
-from cardsim.analysis.summary import Summary
 from cardsim.errors import ConfigError
 from cardsim.results_io import jsonable
 from cardsim.stats import Accumulator
+
+# The class a summary dict is wrapped in: cardsim.analysis.summary.Summary (readable text and
+# HTML), registered on `import cardsim` (set_summary_type). This data layer imports nothing from
+# the presentation above it (tests/test_layers.py).
+_SUMMARY_TYPE: type = dict
+
+
+def set_summary_type(cls: type) -> None:
+    """Register the dict subclass that SimResult.summary() and load(*.json) return."""
+    global _SUMMARY_TYPE
+    if not (isinstance(cls, type) and issubclass(cls, dict)):
+        raise ConfigError(f"set_summary_type needs a dict subclass, got {str(cls)[:60]}")
+    _SUMMARY_TYPE = cls
 
 
 def cardsim_version() -> str:
@@ -67,11 +79,11 @@ class SimResult:
         if self.table is None:
             raise ConfigError("this result kept no table (keep_table=False); only summary() is available")
 
-    def summary(self) -> Summary:
+    def summary(self) -> dict:
         """Per-seat mean return with 95% CIs, win rates with Wilson intervals, seat and
         first-player advantage with significance tests, drawishness, duration, branching
         factor, decision share, lead changes, metric distributions and running means
-        (see cardsim.stats), with a verdict. A Summary: a JSON-friendly dict that prints as
+        (see cardsim.stats), with a verdict. A Summary (cardsim.analysis.summary): a JSON-friendly dict that prints as
         readable text (`print(s)`), shows as HTML in Jupyter and gives `.to_dict()` /
         `.to_json()`; identical for any workers/chunking/backend and when rebuilt from a saved
         table. Terms: docs/glossary.md."""
@@ -81,7 +93,7 @@ class SimResult:
                 self._acc = accumulate_table(self.table, self.num_players, self.metric_names,
                                              "first_player" in self.table.dtype.names,
                                              "lead_changes" in self.table.dtype.names)
-            self._summary = Summary(self._acc.summary(self._meta_for_summary()))
+            self._summary = _SUMMARY_TYPE(self._acc.summary(self._meta_for_summary()))
         return self._summary
 
     def _meta_for_summary(self) -> dict:
@@ -147,7 +159,7 @@ def load(path, partial: bool = False) -> SimResult | dict:
     False and the summary says so)."""
     fmt = results_io.format_of(str(path))
     if fmt == "json":
-        return Summary(results_io.read_summary(path))
+        return _SUMMARY_TYPE(results_io.read_summary(path))
     meta, table = results_io.read_table(path, partial=partial)
     return SimResult(meta["game"], meta.get("options") or {}, meta["seed"], meta.get("agents") or [], table,
                      tuple(meta["metric_names"]), meta.get("unit", "deal"), meta)
@@ -158,7 +170,3 @@ def as_result(x, partial: bool = False):
     if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__"):
         return load(x, partial=partial)
     return x
-
-
-def summary_of(x) -> Summary:
-    return x.summary() if isinstance(x, SimResult) else (x if isinstance(x, Summary) else Summary(x))

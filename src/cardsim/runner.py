@@ -10,8 +10,8 @@ driver merges small block records instead of rows.
 Tasks are generated lazily (`plan`): memory does not depend on the number of deals.
 
 Python agents (objects with `act(state)`) take the slow path (`python_task`): every step goes
-through the State API; C agents in the same line-up are then emulated through the API with
-their own seeded numpy streams (their choices differ from the kernel's, deterministically).
+through the State API; the C agents in the same line-up choose through core._play.SeatAgents,
+with the streams and the choice function of the batch kernel, so they play exactly as there.
 """
 from __future__ import annotations
 
@@ -20,12 +20,15 @@ import json
 import numpy as np
 
 from cardsim import stats
-from cardsim.agents import AGENT_NAMES, AgentSpec, kernel_args, parse_agent, split_agents
-from cardsim.core._engine import AGENT_CODES, kernel_actions
+from cardsim.agents import AGENT_CODES, AGENT_NAMES, AgentSpec, kernel_args, parse_agent, split_agents
+from cardsim.core._engine import check_int, kernel_actions
+from cardsim.core._play import LeadTracker, SeatAgents
 from cardsim.errors import CardsimError, ConfigError
 from cardsim.game import Game, make
 from cardsim.results_io import jsonable
 
+DEFAULT_DEALS = 10_000        # deals of a run when none are given: simulate(), skill(), sweep() and the CLI
+MAX_COUNT = 2**62             # most deals (or matches, workers, rows per chunk) of one run: the kernel's bound
 DEFAULT_CHUNK = 20_000
 CHUNK_BLOCKS = {"threads": 2, "dask": 4}   # default chunk, in canonical blocks, for big runs
 MAX_PY_STEPS = 1_000_000      # as the kernel's DEFAULT_MAX_STEPS: a deal that never ends is an error
@@ -53,16 +56,12 @@ def remember_game(g: Game):
 
 
 # ---------------------------------------------------------------------------------------------
-# argument checks shared by simulate() and skill()
+# argument checks shared by simulate() and skill(): the engine's one integer validator
+# (cardsim.core._engine.check_int: lo <= v <= hi, both inclusive)
 # ---------------------------------------------------------------------------------------------
-def check_int(name, v, lo, hi=None):
-    """v as a Python int if it is an integer (int or numpy int, signed or unsigned; not bool or
-    float) with lo <= v < hi (no upper bound when hi is None); else ConfigError naming the range."""
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or int(v) < lo \
-            or (hi is not None and int(v) >= hi):
-        rng = f"[{lo}, {hi})" if hi is not None else f">= {lo}"
-        raise ConfigError(f"{name} must be an int {rng}, got {str(v)[:60]}")
-    return int(v)
+def check_count(name: str, v, lo: int, hi: int = MAX_COUNT) -> int:
+    """v as a Python int in lo..hi (inclusive), else ConfigError naming the range."""
+    return check_int(v, name, lo, hi, ConfigError)
 
 
 def resolve_game(game, matches=None, options=None) -> Game:
@@ -134,31 +133,9 @@ def num_tasks(count: int, chunk_size: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# lead changes
+# lead changes: the kernel's one counter (core._play.LeadTracker wraps the lead_see that
+# play_one runs after every action)
 # ---------------------------------------------------------------------------------------------
-class LeadTracker:
-    """Counts lead changes over a sequence of running returns: the leaders are the seats with the
-    highest running return (none while all are equal); a lead change is a new set of leaders that
-    shares no seat with the previous one (so a partnership taking the lead from the other counts
-    once, and a tie that keeps the old leader among the leaders counts nothing)."""
-
-    __slots__ = ("prev", "changes", "last")
-
-    def __init__(self):
-        self.prev, self.changes, self.last = 0, 0, None
-
-    def see(self, r: np.ndarray):
-        if self.last is not None and np.array_equal(r, self.last):
-            return
-        self.last = r
-        if r.max() == r.min():
-            return
-        m = int(((r == r.max()) * (1 << np.arange(len(r)))).sum())
-        if self.prev and not (m & self.prev):
-            self.changes += 1
-        self.prev = m
-
-
 def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
     """Lead changes in deal (seed, deal) played by C agents `codes`: the kernel's action sequence
     is replayed through the State API and the running returns() watched after every action (see
@@ -177,7 +154,7 @@ def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
 # ---------------------------------------------------------------------------------------------
 # chunk tasks (top-level and picklable: they run on threads, processes or Dask workers)
 # ---------------------------------------------------------------------------------------------
-def _finish_cols(g: Game, seed: int, start: int, part: dict, want_fp: bool) -> dict:
+def _finish_cols(g: Game, start: int, part: dict, want_fp: bool) -> dict:
     R = part["returns"]
     count = len(R)
     cols = {"deal": np.arange(start, start + count, dtype=np.int64)}
@@ -217,14 +194,20 @@ def kernel_task(name, options, seed, start, count, codes, want_fp=True, want_lc=
     g = get_game(name, options)
     ints, search = kernel_args(codes)
     part = g.spec.run_batch(seed, start, count, ints, lead_changes=bool(want_lc), search=search)
-    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
+    return _with_blocks(g, _finish_cols(g, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
 def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc=False, block=0, want_rows=True):
-    """Slow path: some seat is a Python agent; C agents are emulated through the same API."""
+    """Slow path: some seat is a Python agent (an object with act(state)), asked at every turn.
+    The C agents of the other seats play exactly as in the batch kernel (core._play.SeatAgents:
+    each seat's own stream seeded as play_one seeds it, the same choice function, forced moves
+    taken without a draw), so a Python agent joining never changes how they play."""
     g = get_game(name, options)
     P = g.num_players
     M = len(g.metric_names)
+    py = [not isinstance(a, (int, AgentSpec)) for a in agents]
+    ints, search = kernel_args([AGENT_CODES["first"] if p else a for a, p in zip(agents, py)])
+    table = SeatAgents(g.spec, ints, search=search)
     rets = np.zeros((count, P))
     acts = np.zeros(count, np.int64)
     decs = np.zeros(count, np.int64)
@@ -234,32 +217,19 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
     lcs = np.zeros(count, np.int32)
     for d in range(count):
         st = g.new_state(seed, start + d)
+        table.deal(seed, start + d)
         fps[d] = st.current_player
-        rngs = [np.random.default_rng([seed, start + d, p]) for p in range(P)]
         k = 0
         lt = LeadTracker()
         while not st.is_terminal():
             if k >= MAX_PY_STEPS:
                 raise CardsimError(f"{name}: deal {start + d} of seed {seed} did not end within {MAX_PY_STEPS} actions")
-            la = st.legal_actions()
             p = st.current_player
-            if len(la) > 1:
+            n = len(st.legal_actions())
+            if n > 1:
                 decs[d] += 1
-                lsum[d] += len(la)
-            ag = agents[p]
-            if isinstance(ag, AgentSpec):
-                a = g.spec.search_action(st, ag.kernel_params(), int(rngs[p].integers(2**63)))
-            elif not isinstance(ag, int):
-                a = ag.act(st)
-            elif ag == AGENT_CODES["random"]:
-                a = la[rngs[p].integers(len(la))]
-            elif ag == AGENT_CODES["first"]:
-                a = la[0]
-            elif ag == AGENT_CODES.get("ismcts", -1):
-                a = g.spec.ismcts_action(st, seed=int(rngs[p].integers(2**63)))
-            else:
-                a = g.spec.greedy_action(st, int(rngs[p].integers(2**63)))
-            st.apply(a)
+                lsum[d] += n
+            st.apply(agents[p].act(st) if py[p] else table.choose(st))
             k += 1
             if want_lc:
                 lt.see(st.returns())
@@ -272,7 +242,7 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
             "first_player": fps}
     if want_lc:
         part["lead_changes"] = lcs
-    return _with_blocks(g, _finish_cols(g, seed, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
+    return _with_blocks(g, _finish_cols(g, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 
 def skill_task(name, options, seed, start, count, weak, strong):

@@ -127,8 +127,9 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     """Play seeded deals (or matches) and return a SimResult (table, summary).
 
     game: a registered name (its options and `variant=` in **options) or a Game from make().
-    deals: how many deals (default 1000); matches: how many whole matches instead (the game is
-      built with scope="match"; one row per match). Give one of the two.
+    deals: how many deals (default 10,000: runner.DEFAULT_DEALS, as the CLI); matches: how many
+      whole matches instead (the game is built with scope="match"; one row per match). Give one
+      of the two.
     seed: deal i of seed s is the same everywhere; agents: one per seat (a single name for all;
       default: the game's documented greedy agent at every seat): C agents by spec ("random",
       "greedy", "first", "ismcts:iterations=2000,c=0.7,rollout=greedy", "pimc:worlds=10";
@@ -153,17 +154,17 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     g = runner.resolve_game(game, matches, options)
     if deals is not None and matches is not None:
         raise ConfigError("give deals= or matches=, not both")
-    count = matches if matches is not None else (1000 if deals is None else deals)
-    count = runner.check_int("matches" if matches is not None else "deals", count, 0)
-    seed = runner.check_int("seed", seed, 0, 2**64)
+    count = matches if matches is not None else (runner.DEFAULT_DEALS if deals is None else deals)
+    count = runner.check_count("matches" if matches is not None else "deals", count, 0)
+    seed = runner.check_count("seed", seed, 0, 2**64 - 1)
     codes, agent_names = runner.agent_codes(g, agents)
     if backend not in executors.BACKENDS:
         raise ConfigError(f"backend must be one of {list(executors.BACKENDS)}, got {str(backend)[:40]!r}")
-    workers = runner.check_int("workers", os.cpu_count() or 1 if workers is None else workers, 1)
+    workers = runner.check_count("workers", os.cpu_count() or 1 if workers is None else workers, 1)
     block = stats.BLOCK
     if chunk_size is None:
         chunk_size = runner.default_chunk(count, workers, backend, executor is None)
-    chunk_size = runner.check_int("chunk_size", chunk_size, 1)
+    chunk_size = runner.check_count("chunk_size", chunk_size, 1)
     if out is not None:
         results_io.format_of(out)
     aligned = chunk_size % block == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 
+from cardsim.analysis.summary import fmt, fmt_ci, fmt_p, plural
 from cardsim.core._engine import State, check_int
 from cardsim.errors import ConfigError, short
 from cardsim.replay import SYMBOLS, with_symbols
@@ -103,8 +104,6 @@ def summary_html(s: dict) -> str:
     """An HTML table of a run's summary (`SimResult.summary()`): one row per seat with the mean
     return and its 95% CI, the win rate and its Wilson interval, the seat-advantage p-value; then
     the seat balance, draws and duration. For `SimResult._repr_html_` in notebooks."""
-    from cardsim.report import fmt, fmt_ci, fmt_p, plural
-
     if not isinstance(s, dict) or not isinstance(s.get("seats"), list) or not all(
             isinstance(x, dict) and {"seat", "mean", "ci95", "win_rate", "win_ci95", "advantage_p"} <= x.keys()
             for x in s["seats"]) or not {"game", "deals", "seed", "agents"} <= s.keys():

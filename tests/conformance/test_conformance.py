@@ -1,12 +1,11 @@
 """Generic conformance suite (DESIGN §6): runs on every registered game and each of the
-configurations its module lists in CONFORMANCE_CONFIGS."""
-import pickle
-
+configurations its GameInfo lists in conformance_configs. The contracts themselves are written
+once, in cardsim.contracts (the fuzzer calls the same checks)."""
 import numpy as np
 import pytest
 
 import cardsim
-from cardsim import IllegalActionError, ParseError
+from cardsim import IllegalActionError, ParseError, contracts
 from cardsim.core._engine import kernel_actions
 
 from ..conftest import game_configs
@@ -16,46 +15,22 @@ SEEDS = range(6)
 
 
 def random_playout(state, rng, check=None, limit=200_000):
-    n = 0
-    while not state.is_terminal():
-        la = state.legal_actions()
-        if check:
-            check(state, la)
-        state.apply(int(la[rng.integers(len(la))]))
-        n += 1
-        assert n < limit, "playout did not end"
-    return n
+    return contracts.playout(state, rng, check, limit)
 
 
 @pytest.mark.parametrize("name,opts", CONFIGS)
 def test_playouts_invariants(name, opts):
     g = cardsim.make(name, **opts)
-    deck = g.spec.deck_size
     rng = np.random.default_rng(1)
 
     def check(st, la):
-        assert len(la) > 0
-        assert la.dtype == np.int64
-        assert np.all(np.diff(la) > 0), "legal actions ascending and unique"
-        assert 0 <= la[0] and la[-1] < g.num_actions
-        assert 0 <= st.current_player < g.num_players
-        assert g.spec.card_total(st) == deck, "cards conserved"
-        mask = st.legal_mask()
-        assert mask.sum() == len(la) and mask[la].all()
+        contracts.step(g, st, la)
+        contracts.mask(st, la)
 
     for seed in SEEDS:
         st = g.new_state(seed=seed, deal=seed * 7)
         random_playout(st, rng, check)
-        assert st.current_player == -1
-        assert len(st.legal_actions()) == 0
-        assert g.spec.card_total(st) == deck
-        r = st.returns()
-        assert r.shape == (g.num_players,) and r.dtype == np.float64 and np.all(np.isfinite(r))
-        if g.returns_sum == "zero":
-            assert abs(r.sum()) < 1e-9
-        with pytest.raises(IllegalActionError):
-            st.apply(0)
-        assert st.phase and str(st)
+        contracts.terminal(g, st)
 
 
 @pytest.mark.parametrize("name,opts", CONFIGS)
@@ -68,8 +43,6 @@ def test_every_legal_applies_illegal_raise_unchanged(name, opts):
         while not st.is_terminal():
             la = st.legal_actions()
             legal = set(la.tolist())
-            before = st.state_bytes()
-            hist = st.history()
             for a in la:
                 c = st.clone()
                 c.apply(int(a))
@@ -77,13 +50,7 @@ def test_every_legal_applies_illegal_raise_unchanged(name, opts):
             illegal = [a for a in range(g.num_actions) if a not in legal]
             if steps > 5 and len(illegal) > 12:
                 illegal = list(rng.choice(illegal, 12, replace=False))
-            for a in illegal + [-1, g.num_actions, 10**9]:
-                with pytest.raises(IllegalActionError):
-                    st.apply(int(a))
-            for bad in ("1", 1.5, None):
-                with pytest.raises(IllegalActionError):
-                    st.apply(bad)
-            assert st.state_bytes() == before and st.history() == hist
+            contracts.illegal_refused(g, st, illegal)
             st.apply(int(la[rng.integers(len(la))]))
             steps += 1
 
@@ -95,28 +62,19 @@ def test_strings_clone_replay_pickle(name, opts):
     st = g.new_state(seed=11, deal=4)
     while not st.is_terminal():
         la = st.legal_actions()
-        for a in la:
-            text = st.action_to_string(int(a))
-            assert isinstance(text, str) and text
-            assert st.string_to_action(text) == a, (text, a)
+        contracts.strings(st, la)
         for p in range(g.num_players):
             assert isinstance(st.hand(p), list)
+        contracts.clone(st, la)
         c = st.clone()
-        assert c == st and c.history() == st.history()
         a = int(la[rng.integers(len(la))])
         c.apply(a)
-        assert c != st, "the clone is independent: applying to it leaves the original as it was"
         st.apply(a)
         assert c == st
     with pytest.raises(ParseError):
         st.string_to_action("@@not an action@@")
-    replay = g.new_state(seed=11, deal=4)
-    for a in st.history():
-        replay.apply(a)
-    assert replay == st
-    again = pickle.loads(pickle.dumps(st))
-    assert again == st and again.history() == st.history()
-    assert np.array_equal(again.returns(), st.returns())
+    contracts.replay(g, st)
+    contracts.pickle_round_trip(st)
 
 
 @pytest.mark.parametrize("name,opts", CONFIGS)
@@ -140,20 +98,13 @@ def test_observation_and_resample(name, opts):
             actor = st.current_player
             obs_before = st.observation(actor)
             if step % 3 == 0:
+                contracts.observations(g, st)
                 for p in range(g.num_players):
-                    o = st.observation(p)
-                    assert o.shape == (g.observation_size,) and o.dtype == np.float32
-                    r = st.resample(p, seed=step)
-                    # everything p knows is kept; other seats' hidden cards never leak into obs
-                    assert np.array_equal(r.observation(p), o), "resample changed what p knows"
-                    assert r.hand(p) == st.hand(p)
-                    assert g.spec.card_total(r) == g.spec.deck_size
-                    assert np.array_equal(r.legal_actions(), st.legal_actions()) or r.current_player != p
-                    # the resampled state is a real state: it plays to the end
-                    random_playout(r.clone(), rng)
+                    # everything p knows is kept; the resampled state is a real state (plays to the end)
+                    contracts.resample(g, st, p, step, rng)
             la = st.legal_actions()
             st.apply(int(la[rng.integers(len(la))]))
-            assert not np.array_equal(st.observation(actor), obs_before), "the actor sees its own action"
+            contracts.actor_sees(obs_before, st.observation(actor))
             step += 1
     with pytest.raises(cardsim.CardsimError):
         st.observation(g.num_players)
@@ -211,9 +162,7 @@ def test_terminal_state_observation_resample_and_search(name, opts):
     st = g.new_state(seed=2, deal=3)
     random_playout(st, np.random.default_rng(0))
     for p in range(g.num_players):
-        r = st.resample(p, seed=5)
-        assert r.is_terminal() and np.array_equal(r.returns(), st.returns())
-        assert np.array_equal(r.observation(p), st.observation(p))
+        contracts.resample(g, st, p, 5)
     with pytest.raises(IllegalActionError):
         g.spec.ismcts_action(st)
     with pytest.raises(IllegalActionError):

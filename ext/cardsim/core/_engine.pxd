@@ -1,9 +1,9 @@
 # Generic engine: the GameSpec every game subclasses, the Python State wrapper, kernels.
-from cardsim.core._types cimport int32_t, uint64_t
-from cardsim.core._rng cimport Rng
-from cardsim.core._actions cimport ActionSet
+from cardsim.core._types cimport int32_t, uint64_t, MAX_PLAYERS
+from cardsim.core._rng cimport Rng, rng_below
+from cardsim.core._actions cimport ActionSet, as_nth, as_first
 from cardsim.core._game cimport GameVTable
-from cardsim.core._search cimport SearchWork
+from cardsim.core._search cimport SearchWork, search_choose
 
 cdef enum:
     AGENT_RANDOM = 0             # uniform over legal actions (seat's own stream)
@@ -12,6 +12,9 @@ cdef enum:
     AGENT_ISMCTS = 3             # information-set MCTS (core/_search), seat's own stream
 
 cdef class State
+
+cdef class _SearchBuffers:
+    cdef SearchWork w[MAX_PLAYERS]   # one search workspace per seat (nodes NULL: the seat does not search)
 
 cdef class GameSpec:
     cdef GameVTable vt           # filled once by the game's subclass, then checked by install()
@@ -68,4 +71,62 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
                   DealRecord* rec, int32_t* actions, SearchWork* sw) noexcept nogil
 
+cdef _SearchBuffers _buffers_for(GameSpec spec, const int* codes, int iterations, double c, search)
+
 cpdef object check_int(object value, str what, object lo, object hi, object exc=*)
+
+
+# ---- the one play step: what a C agent chooses, and the one lead-change rule -------------------
+# play_one (the batch kernel) and SeatAgents / LeadTracker (the State-API path with Python agents)
+# both call these, so a Python agent joining a table never changes how the C agents play.
+cdef inline int seat_choose(const GameVTable* vt, const void* cfg, void* st, const ActionSet* las, int n,
+                            int nw, int code, Rng* r, SearchWork* sw, int p) noexcept nogil:
+    """The choice of agent `code` for seat p among n >= 2 legal actions `las`, drawing from the
+    seat's stream r; sw[p] is the seat's search workspace (AGENT_ISMCTS only)."""
+    if code == AGENT_RANDOM:
+        return as_nth(las, nw, <int>rng_below(r, <unsigned int>n))
+    elif code == AGENT_GREEDY:
+        return vt.greedy(st, cfg, las, n, r)
+    elif code == AGENT_ISMCTS:
+        return search_choose(vt, cfg, st, &sw[p], r)
+    return as_first(las, nw)
+
+
+ctypedef struct LeadCount:
+    double last[MAX_PLAYERS]     # the running returns seen last
+    int have_last                # last is set
+    int prev                     # bit mask of the previous leaders (0: none yet)
+    int changes                  # lead changes counted
+
+
+cdef inline void lead_start(LeadCount* lc) noexcept nogil:
+    lc.have_last = 0
+    lc.prev = 0
+    lc.changes = 0
+
+
+cdef inline void lead_see(LeadCount* lc, const double* cur, int n) noexcept nogil:
+    """Count lead changes over running returns: the leaders are the seats with the highest return
+    (none while all are equal); a change is a new set of leaders sharing no seat with the previous
+    one (a partnership taking the lead counts once; a tie keeping the old leader counts nothing).
+    Returns equal to the last ones seen change nothing."""
+    cdef int q, lead, same = lc.have_last
+    cdef double hi = cur[0], lo = cur[0]
+    for q in range(n):
+        if same and cur[q] != lc.last[q]:
+            same = 0
+        lc.last[q] = cur[q]
+    lc.have_last = 1
+    if same:
+        return
+    for q in range(1, n):
+        hi = cur[q] if cur[q] > hi else hi
+        lo = cur[q] if cur[q] < lo else lo
+    if hi != lo:
+        lead = 0
+        for q in range(n):
+            if cur[q] == hi:
+                lead |= 1 << q
+        if lc.prev and not (lead & lc.prev):
+            lc.changes += 1
+        lc.prev = lead

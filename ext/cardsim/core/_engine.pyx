@@ -23,9 +23,12 @@ from cardsim.errors import short as _short   # the name the game modules import 
 
 cnp.import_array()
 
+# the agents' codes and the search agents' defaults: the one place (cardsim.agents reads them)
 AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "first": AGENT_FIRST, "ismcts": AGENT_ISMCTS}
-ISMCTS_ITERATIONS = 200
-ISMCTS_C = 0.7
+SEARCH_DEFAULTS = {"ismcts": {"iterations": 200, "c": 0.7, "rollout": "random", "reward": "rank"},
+                   "pimc": {"iterations": 1000, "worlds": 10, "rollout": "random", "reward": "rank"}}
+ISMCTS_ITERATIONS = SEARCH_DEFAULTS["ismcts"]["iterations"]
+ISMCTS_C = SEARCH_DEFAULTS["ismcts"]["c"]
 SEARCH_KEYS = ("kind", "iterations", "c", "rollout", "reward", "worlds")   # a search agent's settings
 
 
@@ -35,7 +38,6 @@ cdef class _SearchBuffers:
 
     `seats[p]` is None (seat p does not search) or a dict with kind ("ismcts" | "pimc"),
     iterations, c, rollout ("random" | "greedy") and worlds (PIMC)."""
-    cdef SearchWork w[MAX_PLAYERS]
 
     def __cinit__(self, GameSpec spec, list seats):
         cdef int p
@@ -53,14 +55,15 @@ cdef class _SearchBuffers:
                 raise CardsimError(f"{spec.name}: unknown search setting(s) {_short(unknown, 80)}; "
                                    f"known: {', '.join(SEARCH_KEYS)}")
             kind = prm.get("kind", "ismcts")
-            rollout = prm.get("rollout", "random")
-            reward = prm.get("reward", "rank")
+            d = SEARCH_DEFAULTS["pimc"] if kind == "pimc" else SEARCH_DEFAULTS["ismcts"]
+            rollout = prm.get("rollout", d["rollout"])
+            reward = prm.get("reward", d["reward"])
             if kind not in ("ismcts", "pimc") or rollout not in ("random", "greedy") or reward not in ("rank", "points"):
                 raise CardsimError(f"search agent kind must be ismcts|pimc, rollout random|greedy and reward "
                                    f"rank|points, got {_short(kind)}, {_short(rollout)}, {_short(reward)}")
-            iterations = check_int(prm.get("iterations", ISMCTS_ITERATIONS), f"{spec.name}: search iterations", 1,
+            iterations = check_int(prm.get("iterations", d["iterations"]), f"{spec.name}: search iterations", 1,
                                    MAX_ISMCTS_ITERATIONS)
-            worlds = check_int(prm.get("worlds", 1), f"{spec.name}: search worlds", 1, 100_000)
+            worlds = check_int(prm.get("worlds", d.get("worlds", 1)), f"{spec.name}: search worlds", 1, 100_000)
             self.w[p].kind = SEARCH_PIMC if kind == "pimc" else SEARCH_ISMCTS
             self.w[p].rollout = ROLLOUT_GREEDY if rollout == "greedy" else ROLLOUT_RANDOM
             self.w[p].reward = REWARD_POINTS if reward == "points" else REWARD_RANK
@@ -116,6 +119,16 @@ cdef int _search_one(GameSpec spec, char* copy, _SearchBuffers sb, int p, Rng* r
 
 
 _HTML_VIEW = None
+_SPEC_REBUILD = None
+
+
+def set_spec_rebuild(fn):
+    """Register the function that rebuilds a spec from (name, options) when unpickling: cardsim.game
+    registers its own on import (the engine imports nothing above it: tests/test_layers.py)."""
+    global _SPEC_REBUILD
+    if not callable(fn):
+        raise CardsimError(f"set_spec_rebuild needs a callable, got {_short(fn)}")
+    _SPEC_REBUILD = fn
 
 
 def set_html_view(fn):
@@ -393,8 +406,9 @@ cdef class GameSpec:
         return a
 
     def __reduce__(self):
-        from cardsim.game import _rebuild_spec
-        return (_rebuild_spec, (self.name, dict(self.options)))
+        if _SPEC_REBUILD is None:
+            raise CardsimError(f"{self.name}: a spec pickles once cardsim.game registered set_spec_rebuild")
+        return (_SPEC_REBUILD, (self.name, dict(self.options)))
 
     # ---- engine entry points ------------------------------------------------------------------
     def new_state(self, seed=0, deal=0):
@@ -545,10 +559,9 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     cdef int p, n, a
     cdef long k = 0, dec = 0, ls = 0
     cdef double cur[MAX_PLAYERS]
-    cdef double last[MAX_PLAYERS]
-    cdef int have_last = 0, prev_lead = 0, n_leads = 0, lead, q, same
+    cdef LeadCount lc
     cdef int leads = rec.track_leads
-    cdef double hi, lo
+    lead_start(&lc)
     rng_seed(&r, seed, deal, STREAM_DEAL)
     vt.init(st, cfg, &r)
     rec.first_player = vt.current_player(st, cfg)
@@ -565,41 +578,13 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
         else:
             dec += 1
             ls += n
-            if agents[p] == AGENT_RANDOM:
-                a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
-            elif agents[p] == AGENT_GREEDY:
-                a = vt.greedy(st, cfg, &las, n, &ar[p])
-            elif agents[p] == AGENT_ISMCTS:
-                a = search_choose(vt, cfg, st, &sw[p], &ar[p])
-            else:
-                a = as_first(&las, nw)
+            a = seat_choose(vt, cfg, st, &las, n, nw, agents[p], &ar[p], sw, p)
         vt.apply(st, cfg, a)
         if actions != NULL:
             actions[k] = a
         if leads:
-            # lead changes: the set of seats with the highest running return moves to seats
-            # outside the previous set (all seats tied = no leader)
             vt.returns(st, cfg, cur)
-            same = have_last
-            for q in range(num_players):
-                if same and cur[q] != last[q]:
-                    same = 0
-                last[q] = cur[q]
-            have_last = 1
-            if not same:
-                hi = cur[0]
-                lo = cur[0]
-                for q in range(1, num_players):
-                    hi = cur[q] if cur[q] > hi else hi
-                    lo = cur[q] if cur[q] < lo else lo
-                if hi != lo:
-                    lead = 0
-                    for q in range(num_players):
-                        if cur[q] == hi:
-                            lead |= 1 << q
-                    if prev_lead and not (lead & prev_lead):
-                        n_leads += 1
-                    prev_lead = lead
+            lead_see(&lc, cur, num_players)
         k += 1
         if k >= max_steps:
             rec.steps = k
@@ -607,7 +592,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     rec.steps = k
     rec.decisions = dec
     rec.legal_sum = ls
-    rec.lead_changes = n_leads
+    rec.lead_changes = lc.changes
     return 0
 
 

@@ -20,29 +20,18 @@ from cardsim.core._engine cimport GameSpec
 from cardsim.core._game cimport GameVTable
 from cardsim.core._bits cimport bit_below
 
-from cardsim.errors import CardsimError
 
 cdef enum:
     STREAM_FUZZ = 0x200
 
-FAILURES = {
-    1: "legal count disagrees with the legal set or with is_terminal",
-    2: "a legal bit lies outside the action space",
-    3: "the seat to act is not a seat",
-    4: "the greedy agent chose an illegal action",
-    5: "resample changed the observer's observation",
-    6: "resample changed the observer's legal actions",
-    7: "a resampled world reached a dead end or never ended",
-    8: "returns are not finite",
-    9: "returns are not zero-sum",
-    10: "replaying the actions did not reproduce the final state",
-    11: "a deal did not end within max_steps actions",
-}
+# The contract each code names: cardsim.contracts.KERNEL (the one list; this kernel keeps only the
+# checks that must run in C at kernel speed).
 
 
 cdef int _check_legal(const GameVTable* vt, const void* cfg, const void* st, ActionSet* las, int nw,
                       int num_actions, int P, int* n_out) noexcept nogil:
-    """0 if the legal set, its count and the seat to act keep their contracts, else a FAILURES code."""
+    """0 if the legal set, its count and the seat to act keep their contracts, else a violation
+    code (cardsim.contracts.KERNEL)."""
     cdef int n = vt.legal(st, cfg, las), i, valid, p
     n_out[0] = n
     if n != as_count(las, nw) or (n == 0) != (vt.is_terminal(st, cfg) != 0):
@@ -60,8 +49,10 @@ cdef int _check_legal(const GameVTable* vt, const void* cfg, const void* st, Act
 def fuzz_batch(GameSpec spec, uint64_t seed, int64_t start, int64_t count, int greedy_mask=0,
                int deep_every=8, long max_steps=200_000):
     """Fuzz deals start..start+count-1 of `seed`. Seat p plays greedy when bit p of greedy_mask
-    is set, else random. Returns {"deals", "actions", "resamples", "resample_failures"} or raises
-    CardsimError naming the first violation with (deal, step) and the deal's actions so far."""
+    is set, else random. Returns {"deals", "actions", "resamples", "resample_failures", "violation"}:
+    violation 0 when every contract held; else the code of the first broken one (its text:
+    cardsim.contracts.KERNEL) with "deal", "step" and "history" (the deal's actions so far); the
+    counts then stop at that deal."""
     cdef int P = spec.num_players, nw = spec.action_words, A = spec.num_actions, S = spec.state_size
     cdef int O = spec.obs_size
     cdef const GameVTable* vt = &spec.vt
@@ -162,10 +153,11 @@ def fuzz_batch(GameSpec spec, uint64_t seed, int64_t start, int64_t count, int g
                 if code:
                     bad_deal = d
                     break
+        out = {"deals": count, "actions": actions, "resamples": resamples, "resample_failures": rfail,
+               "violation": code}
         if code:
-            raise CardsimError(
-                f"{spec.name} fuzz violation in deal {bad_deal} of seed {seed} at step {k}: {FAILURES[code]} "
-                f"(greedy seats mask {greedy_mask}; actions so far: {[hist[i] for i in range(min(k, max_steps))]})")
-        return {"deals": count, "actions": actions, "resamples": resamples, "resample_failures": rfail}
+            out.update(deals=bad_deal - start, deal=bad_deal, step=k,
+                       history=[hist[i] for i in range(min(k, max_steps))])
+        return out
     finally:
         PyMem_Free(st); PyMem_Free(det); PyMem_Free(rep); PyMem_Free(o1); PyMem_Free(o2); PyMem_Free(hist)

@@ -62,7 +62,3 @@ cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
             m = (rng_next(r) >> 32) * <uint64_t>n
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
-
-cdef inline double rng_uniform(Rng* r) noexcept nogil:
-    """Uniform double in [0, 1)."""
-    return (rng_next(r) >> 11) * (1.0 / 9007199254740992.0)

@@ -7,13 +7,14 @@ from concurrent.futures import Executor
 import numpy as np
 
 from cardsim import executors, runner, stats
-from cardsim.core._engine import AGENT_CODES
+from cardsim.agents import AGENT_CODES
 from cardsim.errors import ConfigError
 from cardsim.results_io import jsonable
+from cardsim.runner import DEFAULT_DEALS
 from cardsim.stats import Moments, _f, t_interval, t_test
 
 
-def skill(game, deals: int = 10_000, *, seed: int = 0, strong: str = "greedy", weak: str = "random",
+def skill(game, deals: int = DEFAULT_DEALS, *, seed: int = 0, strong: str = "greedy", weak: str = "random",
           workers: int | None = None, executor: Executor | None = None, backend: str = "threads", address=None,
           chunk_size: int | None = None, **options) -> dict:
     """How much a stronger agent gains over a weaker one, per seat (restricted-play balance
@@ -25,15 +26,15 @@ def skill(game, deals: int = 10_000, *, seed: int = 0, strong: str = "greedy", w
     means luck dominates. Bit-identical for any workers/chunking/backend, like simulate()."""
     g = runner.resolve_game(game, None, options)
     P = g.num_players
-    count = runner.check_int("deals", deals, 0)
-    seed = runner.check_int("seed", seed, 0, 2**64)
+    count = runner.check_count("deals", deals, 0)
+    seed = runner.check_count("seed", seed, 0, 2**64 - 1)
     for a in (strong, weak):
         if not isinstance(a, str) or a not in AGENT_CODES:
             raise ConfigError(f"unknown agent {str(a)[:40]!r}; agents: {sorted(AGENT_CODES)}")
-    workers = runner.check_int("workers", os.cpu_count() or 1 if workers is None else workers, 1)
+    workers = runner.check_count("workers", os.cpu_count() or 1 if workers is None else workers, 1)
     if chunk_size is None:
         chunk_size = max(1, min(runner.DEFAULT_CHUNK // (P + 1), -(-count // (4 * workers)) or 1))
-    chunk_size = runner.check_int("chunk_size", chunk_size, 1)
+    chunk_size = runner.check_count("chunk_size", chunk_size, 1)
     name, opts = g.name, dict(g.options)
     runner.remember_game(g)
     tasks = runner.plan(count, chunk_size, lambda s, k: (name, opts, seed, s, k, AGENT_CODES[weak], AGENT_CODES[strong]))

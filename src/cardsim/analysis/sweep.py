@@ -2,7 +2,8 @@
 
     s = cardsim.sweep("basra", variants=["egyptian", "yemeni", "syrian"], deals=100_000, seed=1)
     print(s)                     # one column per configuration, paired differences against the first
-    s.write_html("sweep.html")   # the same, with a plot of each configuration's seat effects
+    cardsim.report.write_sweep_report(s, "sweep.html")   # the same, with a plot of each
+                                 # configuration's seat effects (the report layer draws it)
     # or: cardsim sweep basra --variant egyptian,yemeni,syrian --deals 100000 --out sweep.html
 
 Every configuration plays deals 0..deals-1 of the same seed with the same agents, so the
@@ -16,7 +17,7 @@ import json
 from cardsim.analysis.compare import compare
 from cardsim.analysis.summary import agents_text, fmt, fmt_p, pct, pct_ci, plural, title
 from cardsim.errors import ConfigError
-from cardsim.results_io import check_destination, write_text_atomic
+from cardsim.runner import DEFAULT_DEALS
 from cardsim.simulate import simulate
 
 
@@ -83,15 +84,7 @@ class SweepResult:
         out.append("</table>")
         return "\n".join(out)
 
-    def write_html(self, path) -> str:
-        from cardsim.report import sweep_html
-
-        check_destination(path)
-        write_text_atomic(path, sweep_html(self))
-        return str(path)
-
-
-def sweep(game: str, *, variants=None, option: str | None = None, values=None, deals: int = 10_000, seed: int = 0,
+def sweep(game: str, *, variants=None, option: str | None = None, values=None, deals: int = DEFAULT_DEALS, seed: int = 0,
           agents=None, **options) -> SweepResult:
     """Run `game` once per variant (`variants=[...]`) or per value of one option
     (`option="target", values=[101, 151]`), all on deals 0..deals-1 of `seed` with the same
