@@ -42,10 +42,9 @@ def test_every_decision_the_engine_cites_is_documented(game):
     import importlib
 
     doc = _doc(game)
-    # the state machine's docstring: cardsim.games.<game>._state in the one shape (issue 24), else
-    # the legacy cardsim.games._<game>
-    shaped = (ROOT / "ext" / "cardsim" / "games" / game).is_dir()
-    kdoc = importlib.import_module(f"cardsim.games.{game}._state" if shaped else f"cardsim.games._{game}").__doc__ or ""
+    # the docstrings of every compiled module of the game's folder (ext/cardsim/games/<game>/)
+    mods = sorted(p.stem for p in (ROOT / "ext" / "cardsim" / "games" / game).glob("*.pyx"))
+    kdoc = "".join(importlib.import_module(f"cardsim.games.{game}.{m}").__doc__ or "" for m in mods)
     letter = DECISION_LETTER.get(game, "D")
     codes = _decision_codes(kdoc + (game_module(game).__doc__ or ""), letter)
     codes |= {c for o in game_info(game).options for c in _decision_codes(o.doc, letter)}
@@ -60,7 +59,7 @@ def test_doc_sections_and_notation(game):
     for heading in ("## How the engine plays it", "## Options", "## Card notation and moves", "## The rules"):
         assert heading in doc
     assert f"cardsim replay {game}" in doc and f"cardsim play {game}" in doc
-    tests = f"tests/games/{game}/test_{game}.py" if (ROOT / "tests" / "games" / game).is_dir() else f"tests/games/test_{game}.py"
+    tests = f"tests/games/{game}/test_{game}.py"
     assert tests in doc and (ROOT / tests).exists()
 
 

@@ -1,7 +1,6 @@
 """`make()` and the `Game` object: the registry of games and their configured specs."""
 from __future__ import annotations
 
-import functools
 import importlib
 import pkgutil
 from types import ModuleType
@@ -47,27 +46,9 @@ def game_module(name: str) -> ModuleType:
 
 def game_info(name: str):
     """The GameInfo of a registered game (cardsim.info.GameInfo, declared once in the game's
-    folder): options, presets, players, unit, metrics, observation layout, bounds."""
-    mod = game_module(name)
-    info = getattr(mod, "INFO", None)
-    if info is None:                        # a game not yet in the one shape (issue 24 migration)
-        info = _legacy_info(mod)
-    return info
-
-
-@functools.lru_cache(maxsize=None)
-def _legacy_info(mod):
-    from cardsim.info import GameInfo, Metric, ObsBlock
-
-    name = mod.NAME
-    spec = mod.build(resolve(name, mod.OPTIONS, mod.PRESETS, mod.PLAYERS, mod.DEFAULT_PLAYERS, {}))
-    return GameInfo(name=name, title=name, players=mod.PLAYERS, default_players=mod.DEFAULT_PLAYERS,
-                    teams="", unit=getattr(mod, "UNIT", "points"), returns_sum=spec.returns_sum,
-                    options=mod.OPTIONS, presets=mod.PRESETS,
-                    metrics=lambda o: tuple(Metric(m, m) for m in mod.build(o).metric_names),
-                    observation=(ObsBlock("all", spec.obs_size, "legacy layout"),),
-                    return_bounds=mod.return_bounds, max_game_length=mod.max_game_length,
-                    conformance_configs=mod.CONFORMANCE_CONFIGS)
+    folder, src/cardsim/games/<game>/info.py): options, presets, players, unit, metrics,
+    observation layout, bounds."""
+    return game_module(name).INFO
 
 
 class Game:

@@ -23,33 +23,15 @@ from cardsim.stats import count_of, wilson
 
 Z80 = 0.8416212335729143      # power 80%
 Z975 = 1.959963984540054
-SUITS = ("S", "H", "D", "C")   # the one-deck games' suit order (cardsim.games._*.SUITS = "SHDC")
-
-# Presentation facts of games not yet declaring a GameInfo (issue 24 migration; removed once every
-# game has one): unit and categorical metrics.
-PRESENTATION: dict = {
-    "joffre_whist": {"unit": "points",
-                     "categories": {"declarer": "seat", "strain": ("NT", "S", "D", "C", "H", "TA", "JTA"),
-                                    "doubled": "bool", "made": "bool", "joffre_team": "team"}},
-    "basra": {"unit": "points", "categories": {"majority_side": "team", "winner": "team"}},
-    "exposure": {"unit": "points", "categories": {"dealer": "seat", "bonus_seat": "seat", "winner": "seat"}},
-    "gleek": {"unit": "chips", "categories": {"dealer": "seat", "buyer": "seat", "vied": "bool", "showdown": "bool",
-                                              "trump": SUITS}},
-    "karnoffel": {"unit": lambda o: "chips" if o.get("stakes") == "ante" else "game points",
-                  "categories": {"winner_team": "team", "chosen_suit": SUITS, "dealer": "seat"}},
-    "zhao_pengyou": {"unit": "rank levels", "categories": {"declarer": "seat", "decl_won": "bool"}},
-}
-
 
 def game_facts(game: str, options: dict | None = None) -> dict:
     """{"unit": ..., "categories": {...}, "defaults": resolved default options or None,
     "default_players": ...}, read from the game's GameInfo (cardsim.info)."""
     options = options or {}
     try:
-        from cardsim.game import game_info, game_module
+        from cardsim.game import game_info
 
         info = game_info(game)
-        shaped = hasattr(game_module(game), "INFO")
     except Exception:  # noqa: BLE001 - an unknown game (a file from elsewhere): generic presentation
         return {"unit": "points", "categories": {}, "defaults": None, "default_players": None}
     kw = {"variant": options["variant"]} if options.get("variant") is not None else {}
@@ -57,17 +39,11 @@ def game_facts(game: str, options: dict | None = None) -> dict:
         defaults = info.resolve(kw)
     except Exception:  # noqa: BLE001 - options from another version: show them all
         defaults = None
-    if shaped:
-        try:
-            resolved = info.resolve(options)
-        except Exception:  # noqa: BLE001 - options from another version: the defaults' facts
-            resolved = defaults or info.defaults()
-        unit, cats = info.unit_for(resolved), info.categories(resolved)
-    else:
-        fallback = PRESENTATION.get(game, {})
-        unit = fallback.get("unit") or "points"
-        unit = unit(options) if callable(unit) else unit
-        cats = fallback.get("categories", {})
+    try:
+        resolved = info.resolve(options)
+    except Exception:  # noqa: BLE001 - options from another version: the defaults' facts
+        resolved = defaults or info.defaults()
+    unit, cats = info.unit_for(resolved), info.categories(resolved)
     return {"unit": unit, "categories": dict(cats), "defaults": defaults,
             "default_players": info.default_players}
 

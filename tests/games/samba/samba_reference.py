@@ -1,5 +1,5 @@
 """An independent, plain-Python reading of the Samba rules (docs/rules/samba.md §4, §8, §9) for
-the brute-force cross-check in test_samba_moves.py. It calls nothing of the engine: cards are the
+the brute-force cross-check in samba/test_moves.py. It calls nothing of the engine: cards are the
 public strings ('KS', '10H', '2D', 'JK'), a position is a hashable tuple, and `whole_moves` lists
 every position one whole move (in the spec's sense) leads to.
 
@@ -23,7 +23,7 @@ Readings where the spec leaves room (each stated where it is used):
 - wild_onto_canasta is judged on the meld before the action (a wild may join a 6-card group in the
   lay-off that makes it a canasta), and a merge may not bring a wild into a protected canasta
   (S-D6, EX-S10).
-- The go-out query (test_samba_moves.py) is offered only with 2+ cards in hand, so that after a
+- The go-out query (samba/test_moves.py) is offered only with 2+ cards in hand, so that after a
   'no' the player can still discard and keep a card (no dead end, S-D10).
 """
 from __future__ import annotations

@@ -381,7 +381,7 @@ def test_x15_no_claim(tricks, winner, pay, last):
 def test_x11_first_to_six_wins_a_tie():
     # seat 1 has had 6 tricks since before this position; seat 0 reaches 6 with the last trick:
     # 6 and 6, the one who reached 6 first (seat 1) wins with t = 6 (no window after the last
-    # trick here; with the default X16 window see tests/games/six_tigers/test_six_tigers_last_trick.py)
+    # trick here; with the default X16 window see tests/games/six_tigers/test_last_trick.py)
     g = cardsim.make("six_tigers", claim_after_last_trick=False)
     hands = [["SHI9"], ["GUAN2"], ["SUO5"], ["XIAN2"]]
     s = scenario(g, hands, dealer=0, declarer=0, played=[rest_of(*hands), [], [], []], tricks=[5, 6, 0, 0])

@@ -20,7 +20,7 @@ from cardsim.games.exposure._observe cimport ex_observe, ex_resample
 from cardsim.games.exposure._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.exposure._cards import RANKS, SUITS, _scenario, card_str, mask_to_cards, parse_card
+from cardsim.games.exposure.notation import RANKS, SUITS, _scenario, card_str, mask_to_cards, parse_card
 from cardsim.games.exposure.info import INFO
 
 

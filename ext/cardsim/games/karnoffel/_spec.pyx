@@ -18,7 +18,7 @@ from cardsim.games.karnoffel._observe cimport kn_observe, kn_resample
 from cardsim.games.karnoffel._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.karnoffel._cards import _scenario, card_str, mask_to_cards, parse_card
+from cardsim.games.karnoffel.notation import _scenario, card_str, mask_to_cards, parse_card
 from cardsim.games.karnoffel.info import INFO, SUITS
 
 

@@ -20,7 +20,7 @@ for the wilds, single_ok), so the hand's count vector is filled only when a sear
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
 meld shape comes from the stage's bits (sb_meld_of_hand). Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
-(tests/games/samba/test_samba_agents.py pins them; tests/games/samba/test_samba_moves.py checks them
+(tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
 against brute force).
 
 The state struct, the action layout and the inline helpers are in `_state.pxd`; the action

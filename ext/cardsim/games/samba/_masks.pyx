@@ -3,8 +3,8 @@ _legal: an opened side's ADD candidates decided by whole classes without the han
 vector. Each function answers exactly what the completion
 searches of `_rules` (sb_complete_new_n, sb_complete_layoff, through _legal's
 add_check) would answer for the candidates it decides, and says why; the candidates it cannot
-decide stay in *cand for those searches. tests/games/samba/test_samba_agents.py pins the legal sets
-and tests/games/samba/test_samba_moves.py checks them against a brute force.
+decide stay in *cand for those searches. tests/games/samba/test_agents.py pins the legal sets
+and tests/games/samba/test_moves.py checks them against a brute force.
 """
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high

@@ -34,18 +34,16 @@ return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
 
+class _Spec(_spec.BasraSpec):
+    """The compiled spec with the uniform scenario entry point every game's spec has."""
+
+    def scenario(self, hands, **facts):
+        """Same as cardsim.games.basra.scenario(game, hands, **facts)."""
+        return _scenario(self, hands, facts)
+
+
 def build(opts: dict):
-    n = opts["players"]
-    variant = opts.get("variant")
-    if opts["deck"] == 44 and n == 3:
-        raise ConfigError("basra: deck=44 cannot be played by 3 players (40 cards do not split into 3); "
-                          "use 2 or 4 players or deck=52")
-    if opts["cut_peek"] == "both" and n != 2:
-        raise ConfigError("basra: cut_peek='both' is the 2-player variant; use players=2")
-    if variant is not None and opts["hand_size"] not in PRESET_HAND_SIZES[variant]:
-        raise ConfigError(f"basra: variant {short(variant)} is played with hand_size in "
-                          f"{list(PRESET_HAND_SIZES[variant])}, got {opts['hand_size']}")
-    return _spec.BasraSpec(opts, INFO)
+    return _Spec(opts, INFO)
 
 
 _SPECS: dict = {}
@@ -235,7 +233,10 @@ def scenario(game, hands, **facts):
     (majority ties carried in). Cards listed nowhere are out of play (the pack is then
     incomplete, which scenarios allow). Or hands=None and pack=[52 or 44 cards, top first]
     (with dealer): a fresh deal dealt from that pack exactly as the engine deals (§3)."""
-    game = _own_game(game)
+    return _scenario(_own_game(game).spec, hands, facts)
+
+
+def _scenario(spec, hands, facts):
     unknown = sorted(set(facts) - {"floor", "stock", "dealer", "turn", "last_capturer", "piles", "carry", "pack"})
     if unknown:
         raise ConfigError(f"basra: unknown scenario facts {unknown}; known: floor, stock, dealer, turn, "
@@ -243,9 +244,9 @@ def scenario(game, hands, **facts):
     if facts.get("pack") is not None:
         if hands is not None or set(facts) - {"pack", "dealer"}:
             raise ConfigError("basra: a scenario from a pack takes only pack= and dealer= (hands=None)")
-        return _from_pack(game.spec, facts["pack"], facts.get("dealer", 0))
+        return _from_pack(spec, facts["pack"], facts.get("dealer", 0))
     facts.pop("pack", None)
-    return _position(game.spec, hands, **facts)
+    return _position(spec, hands, **facts)
 
 
 def deal_pack(game, pack: list[str], dealer: int = 0):

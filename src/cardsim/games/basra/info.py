@@ -188,7 +188,7 @@ CONFORMANCE_CONFIGS = (
     {"players": 3, "scope": "match", "target": "ladder", "seven_diamonds": "normal", "floor_bury": "bottom"},
     {"players": 4, "scope": "match", "variant": "lebanese_b", "target": 51},
 )
-# best_of_5_150 (3 games to 150) is covered by tests/games/test_basra.py: in the conformance suite its
+# best_of_5_150 (3 games to 150) is covered by tests/games/basra/test_basra.py: in the conformance suite its
 # quadratic resample-playout check alone takes ~16 s.
 
 
@@ -299,6 +299,20 @@ def _metrics(o: dict) -> tuple:
     )
 
 
+def _check_options(opts: dict) -> None:
+    """Cross-option rules (ConfigError): a 44-card deck does not split into 3 hands; the
+    'both' cut peek is the 2-player variant; a preset fixes its hand sizes."""
+    n, variant = opts["players"], opts.get("variant")
+    if opts["deck"] == 44 and n == 3:
+        raise ConfigError("basra: deck=44 cannot be played by 3 players (40 cards do not split into 3); "
+                          "use 2 or 4 players or deck=52")
+    if opts["cut_peek"] == "both" and n != 2:
+        raise ConfigError("basra: cut_peek='both' is the 2-player variant; use players=2")
+    if variant is not None and opts["hand_size"] not in PRESET_HAND_SIZES[variant]:
+        raise ConfigError(f"basra: variant {short(variant)} is played with hand_size in "
+                          f"{list(PRESET_HAND_SIZES[variant])}, got {opts['hand_size']}")
+
+
 INFO = GameInfo(
     name="basra", title="Basra",
     players=(2, 3, 4), default_players=4,
@@ -308,6 +322,7 @@ INFO = GameInfo(
     returns_sum="zero",
     options=OPTIONS,
     presets=PRESETS,
+    check_options=_check_options,
     metrics=_metrics,
     observation=(
         ObsBlock("hand", 52, "own hand: 1 per card held"),

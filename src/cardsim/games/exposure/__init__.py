@@ -27,8 +27,8 @@ __doc__ += "\n" + INFO.layout_doc() + "\n"
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
-# ---- card notation: id = rank*4 + suit, ranks 9 10 J Q K A, suits S H D C (see _cards) ------------
-from cardsim.games.exposure._cards import (DISPLAY_ORDER, MAX_SCORE, RANKS, SUITS, _scenario,  # noqa: E402,F401
+# ---- card notation: id = rank*4 + suit, ranks 9 10 J Q K A, suits S H D C (see notation) ------------
+from cardsim.games.exposure.notation import (DISPLAY_ORDER, MAX_SCORE, RANKS, SUITS, _scenario,  # noqa: E402,F401
                                            card_str, cards_to_mask, mask_to_cards, parse_card, parse_rank,
                                            parse_suit)
 

@@ -22,8 +22,8 @@ __doc__ += "\n" + INFO.layout_doc() + "\n"
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
-# ---- card notation: id = suit*12 + rank, suits S H D C, ranks 2..K (no Aces) (see _cards) --------
-from cardsim.games.karnoffel._cards import (DISPLAY_ORDER, RANKS, _scenario, card_str,  # noqa: E402,F401
+# ---- card notation: id = suit*12 + rank, suits S H D C, ranks 2..K (no Aces) (see notation) --------
+from cardsim.games.karnoffel.notation import (DISPLAY_ORDER, RANKS, _scenario, card_str,  # noqa: E402,F401
                                             cards_to_mask, mask_to_cards, parse_card, parse_suit)
 
 

@@ -58,7 +58,7 @@ OPTIONS = (
 
 def _return_bounds(opts: dict) -> tuple[float, float]:
     """(lo, hi) of the resolved options `opts`: provably safe bounds on any seat's return in a terminal state (exact for the
-    deal scope: both are reached, see tests/games/six_tigers/test_six_tigers_bounds.py).
+    deal scope: both are reached, see tests/games/six_tigers/test_bounds.py).
 
     Derivation (§6, X12-X14). A counted round pays only when it has a winner with t tricks;
     t <= 12, because a count is tricks + old cards held and a trick credits as many tricks as
