@@ -146,6 +146,18 @@ class GameInfo:
             self.check_options(out)
         return out
 
+    def game_of(self, game):
+        """`game` checked to be a configured game of this name (cardsim.make(name, ...)): what a
+        face's scenario builders take. The check reads the game's spec (a compiled GameSpec of
+        this name), so the faces need not import cardsim.game (which imports them)."""
+        from cardsim.core._engine import GameSpec
+
+        spec = getattr(game, "spec", None)
+        if not isinstance(spec, GameSpec) or spec.name != self.name or not hasattr(game, "new_state"):
+            raise ConfigError(f"{self.name}: expected a {self.title} game (cardsim.make({self.name!r}, ...)), "
+                              f"got {short(game)}")
+        return game
+
     def defaults(self) -> dict:
         """The resolved options of cardsim.make(name) with no arguments."""
         return self.resolve({})

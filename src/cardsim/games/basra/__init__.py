@@ -51,8 +51,6 @@ _SPECS: dict = {}
 
 def _oracle_spec(variant, options):
     """The compiled spec the oracles run on (cached per variant and options)."""
-    from cardsim.game import make
-
     if variant is None:
         variant = "egyptian"
     try:
@@ -62,13 +60,13 @@ def _oracle_spec(variant, options):
     if key is not None and key in _SPECS:
         return _SPECS[key]
     if "players" in options:
-        spec = make(INFO.name, variant=variant, **options).spec
+        spec = build(INFO.resolve_kwargs(dict(options, variant=variant)))
     else:
         # the rule oracles do not depend on the table size; pick one the options allow
         try:
-            spec = make(INFO.name, variant=variant, **options).spec
+            spec = build(INFO.resolve_kwargs(dict(options, variant=variant)))
         except ConfigError:
-            spec = make(INFO.name, variant=variant, players=2, **options).spec
+            spec = build(INFO.resolve_kwargs(dict(options, variant=variant, players=2)))
     if key is not None and len(_SPECS) < 256:
         _SPECS[key] = spec
     return spec
@@ -76,11 +74,7 @@ def _oracle_spec(variant, options):
 
 def _own_game(game):
     """game, checked to be a Basra game (cardsim.make("basra", ...))."""
-    from cardsim.game import Game
-
-    if not isinstance(game, Game) or game.name != INFO.name:
-        raise ConfigError(f"basra: expected a Basra game (cardsim.make('basra', ...)), got {short(game)}")
-    return game
+    return INFO.game_of(game)
 
 
 def _own_state(state):

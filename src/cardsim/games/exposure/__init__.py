@@ -146,11 +146,7 @@ def deal_order(deck: list[str], dealer: int) -> dict:
 
 def _own_game(game):
     """game, checked to be an Exposure game (cardsim.make("exposure", ...))."""
-    from cardsim.game import Game
-
-    if not isinstance(game, Game) or game.name != INFO.name:
-        raise ConfigError(f"exposure: expected an Exposure game (cardsim.make('exposure', ...)), got {short(game)}")
-    return game
+    return INFO.game_of(game)
 
 
 def deal_hands(game, hands: list[list[str]], table: list[str], dealer: int = 1, scores=None):
@@ -177,16 +173,14 @@ def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **o
     """Declare `melds` in order from a 9-card `hand` with face-up cards `table` [H, T, C] through the
     engine's legal-action kernel; returns the meld points, raises IllegalActionError if a meld
     is illegal (alone or after the earlier ones)."""
-    from cardsim.game import make
-
-    g = make(INFO.name, **options)
+    spec = build(INFO.resolve_kwargs(options))
     hm = cards_to_mask(hand)
     tm = cards_to_mask(table)
     if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)) or any(
             isinstance(m, (str, bytes)) or not isinstance(m, (list, tuple)) for m in melds):
         raise ParseError(f"exposure: melds must be a list of card lists, got {short(melds)}")
     rest = [card_str(c) for c in range(24) if not ((hm | tm) >> c) & 1]
-    st = g.spec.scenario([list(hand), rest[:9]], table=list(table), dealer=1)   # player 0 declares first
+    st = spec.scenario([list(hand), rest[:9]], table=list(table), dealer=1)   # player 0 declares first
     for meld in melds:
         for card in meld:
             a = st.string_to_action("MELD " + card)
@@ -197,7 +191,7 @@ def declare_melds(hand: list[str], table: list[str], melds: list[list[str]], **o
         if not st.is_legal(a):
             raise IllegalActionError(f"exposure: {short(meld)} is not a complete legal meld")
         st.apply(a)
-    return g.spec.view(st)["meld_points"][0]
+    return spec.view(st)["meld_points"][0]
 
 
 def scenario(game, hands, **facts):

@@ -263,11 +263,7 @@ def _card_ids(cards):
 
 def _own_game(game):
     """game, checked to be a Gleek game (cardsim.make("gleek", ...))."""
-    from cardsim.game import Game
-
-    if not isinstance(game, Game) or game.name != NAME:
-        raise ConfigError(f"gleek: expected a Gleek game (cardsim.make('gleek', ...)), got {short(game)}")
-    return game
+    return INFO.game_of(game)
 
 
 def _hand(hand, what="hand"):
@@ -308,9 +304,7 @@ def ruff_value(hand: list[str]) -> float:
 
 def gleek_value(hand: list[str], **options) -> int:
     """V of a hand (§4.4): the chips it receives from each opponent for its gleeks/mournivals."""
-    from cardsim.game import make
-
-    return _rules.oracle_sets_value(make(NAME, **options).spec, _hand(hand))
+    return _rules.oracle_sets_value(build(INFO.resolve_kwargs(options)), _hand(hand))
 
 
 def _hand_list(hands, what):
@@ -337,8 +331,6 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
     discards = the buyer's discards (at most 7). Returns (scores, T, chip deltas). Inconsistent
     inputs (a card counted for two seats or also discarded, the turn-up among them, trick counts
     that are not 3 ints summing to 12) raise ConfigError / ParseError."""
-    from cardsim.game import make
-
     if isinstance(tricks, (str, bytes)) or not isinstance(tricks, (list, tuple)) or len(tricks) != 3:
         raise ConfigError(f"gleek: tricks must be 3 counts summing to 12, got {short(tricks)}")
     tricks = [check_int(t, "gleek: tricks", 0, 12, ConfigError) for t in tricks]
@@ -354,7 +346,7 @@ def trick_settlement(tricks: list[int], honours: list[list[str]], turnup: str, d
         raise ConfigError("gleek: a card is both discarded and counted for a seat")
     if ((masks[0] | masks[1] | masks[2] | dm) >> tu) & 1:
         raise ConfigError("gleek: the turn-up counts for the dealer by itself; it cannot be held, won or discarded")
-    spec = make(NAME, **options).spec
+    spec = build(INFO.resolve_kwargs(options))
     return _rules.oracle_trick_settlement(spec, tricks, masks, tu, dealer, dm)
 
 

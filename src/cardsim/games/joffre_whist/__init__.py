@@ -284,8 +284,6 @@ def score_deal(contract: str, declarer: int, won: list[list[str]], doubled: bool
     lists hold every card of the pack exactly once); doubled True or False; options as for
     cardsim.make. Returns (NS points, EW points, made). Anything else raises ConfigError (or
     ParseError for a card or contract that does not parse) naming what is allowed."""
-    from cardsim.game import make
-
     decl = check_int(declarer, "joffre_whist: declarer (a seat)", 0, 3, ConfigError)
     if not isinstance(doubled, bool) and type(doubled).__name__ != "bool_":
         raise ConfigError(f"joffre_whist: doubled must be True or False, got {short(doubled)}")
@@ -300,7 +298,7 @@ def score_deal(contract: str, declarer: int, won: list[list[str]], doubled: bool
     if any(len(w) % 4 for w in won):
         raise ConfigError(f"joffre_whist: won lists are whole tricks of 4 cards, got sizes {[len(w) for w in won]}")
     bi = parse_bid(contract)
-    spec = make(NAME, **options).spec
+    spec = build(INFO.resolve_kwargs(options))
     lvl, strain, named = _decode(bi)
     return _rules.oracle_score(spec, masks, [len(w) // 4 for w in won], decl, lvl, strain, named,
                                int(bool(doubled)))
@@ -316,10 +314,7 @@ def scenario(game, hands: list[list[str]], dealer: int = 3):
 
 
 def _check_game(game):
-    from cardsim.game import Game
-
-    if not isinstance(game, Game) or game.name != NAME:
-        raise ConfigError(f"joffre_whist: need a game made by cardsim.make('joffre_whist', ...), got {short(game)}")
+    INFO.game_of(game)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -86,11 +86,7 @@ def scenario(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None
     chosen suit (§3.4, dealing order from next(dealer)). Undealt cards form the stock. The state
     is not replayable (State.replayable is False). Same as game.spec.scenario(hands, dealer=...,
     up=...). Raises ConfigError (or ParseError for a card that does not parse) before building."""
-    from cardsim.game import Game
-
-    if not isinstance(game, Game) or game.name != INFO.name:
-        raise ConfigError(f"karnoffel: expected a Karnöffel game (cardsim.make('karnoffel', ...)), got {short(game)}")
-    return _scenario(game.spec, hands, dealer, up)
+    return _scenario(INFO.game_of(game).spec, hands, dealer, up)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -466,11 +466,7 @@ def _seats(seats, n, what):
 def scenario(game, hands, **facts):
     """A state built from given facts (for scenarios and analysis; the same as
     game.spec.scenario(hands, **facts)); `game` is a cardsim.make('zhao_pengyou', ...) game."""
-    from cardsim.game import Game
-
-    if not isinstance(game, Game) or game.name != INFO.name:
-        raise ConfigError(f"zhao_pengyou: need a game made by cardsim.make('zhao_pengyou', ...), got {short(game)}")
-    return _scenario(game.spec, hands, facts)
+    return _scenario(INFO.game_of(game).spec, hands, facts)
 
 
 def _scenario(spec, hands, facts):
