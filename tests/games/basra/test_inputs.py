@@ -29,6 +29,9 @@ def _calls():
         (basra.legal_plays, (bst,), {}),
         (basra.play_to_actions, (bst, "5D", ["2H", "3S", "5C"]), {}),
         (basra.actions_to_play, (bst, [basra.parse_card("QC")]), {}),
+        (basra.side_of, (bg, 1), {}),
+        (basra.set_scores, (bst, [10.5, 3]), {"carry": 1, "ladder_step": 0}),
+        (basra.game_end, (bst,), {}),
         (basra.return_bounds, (bg.options,), {}),
         (basra.max_game_length, (bg.options,), {}),
     ]
@@ -82,7 +85,7 @@ def test_basra_spec_arguments_are_checked_before_any_write():
         assert echo_ok(e.value)
     assert spec.view(st) == before
     assert [basra.side_of(g, p) for p in (0, 1)] == [0, 1]
-    assert cardsim.make("basra", players=4).basra.side_of(g, np.int64(3)) == 1
+    assert basra.side_of(cardsim.make("basra", players=4), np.int64(3)) == 1
     basra.set_scores(st, [100.5, 3], carry=2, ladder_step=1)
     v = spec.view(st)
     assert v["game_points"] == [100.5, 3.0] and v["carry"] == 2

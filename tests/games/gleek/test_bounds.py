@@ -17,8 +17,8 @@ def test_gleek_worked_numbers():
     assert gleek.max_game_length(g.options) == (40 - 12 + 2) + 7 + (3 + 8) + 36
     g = cardsim.make("gleek", scope="match", num_deals=3, starting_chips=40)
     lo, hi = gleek.return_bounds(g.options)
-    assert lo == 1 - 40 + gleek._deal_range(g.options, 2)[0]
-    assert hi == 2 * 39 + gleek._deal_range(g.options, 2)[1]
+    assert lo == 1 - 40 + gleek.info._deal_range(g.options, 2)[0]
+    assert hi == 2 * 39 + gleek.info._deal_range(g.options, 2)[1]
 
 
 def test_gleek_always_pass_is_a_dead_ruff_every_deal():

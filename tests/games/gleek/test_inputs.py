@@ -19,6 +19,11 @@ def _calls():
     return [
         (gleek.deal_hands, (gg, [gdeck[0:12], gdeck[12:24], gdeck[24:36]], gdeck[40]), {"dealer": 1, "dead": 0}),
         (gleek.scenario, (gg, [gdeck[0:12], gdeck[12:24], gdeck[24:36]]), {"turnup": gdeck[40]}),
+        (gleek.card_str, (3,), {}),
+        (gleek.parse_suit, ("H",), {}),
+        (gleek.parse_card, ("AS",), {}),
+        (gleek.mask_to_cards, (7,), {}),
+        (gleek.cards_to_mask, (["AS", "4H"],), {}),
         (gleek.trick_winner, (["AS", "KS", "4H"], "H"), {}),
         (gleek.legal_follows, (["AS", "4H"], "KS"), {}),
         (gleek.ruff_value, (["AS", "KS", "4H"],), {}),
