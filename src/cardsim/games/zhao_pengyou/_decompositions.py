@@ -226,7 +226,9 @@ def main(argv=None) -> int:
             print(f"{p} is out of date: run python -m cardsim.games.zhao_pengyou._decompositions")
             return 1
         return 0
-    p.write_text(text)
+    tmp = p.with_name(p.name + ".tmp")          # written atomically: a temporary file, renamed
+    tmp.write_text(text)
+    tmp.replace(p)
     return 0
 
 
