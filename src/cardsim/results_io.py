@@ -164,6 +164,34 @@ def write_text_atomic(path, text: str) -> None:
         raise
 
 
+class further_interrupts_ignored:
+    """While an interrupted run cleans up (keeps its rows as NAME.partial.EXT or deletes its
+    temporary file), a further Ctrl-C is ignored, so it cannot stop the cleanup halfway and leave
+    a stray .part file (main thread only: signal handlers live there)."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            except (ValueError, OSError):
+                self.old = None
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            try:
+                signal.signal(signal.SIGINT, self.old)
+            except (ValueError, OSError):
+                pass
+        return False
+
+
 def _unlink(p):
     try:
         os.unlink(p)

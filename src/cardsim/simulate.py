@@ -229,19 +229,21 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     except KeyboardInterrupt as e:
         term = isinstance(e, Terminated)
         how = "terminated (SIGTERM)" if term else "interrupted"
-        kept = writer.abort(how) if writer is not None else None
-        if json_out is not None:
-            json_out.abort()
+        with results_io.further_interrupts_ignored():
+            kept = writer.abort(how) if writer is not None else None
+            if json_out is not None:
+                json_out.abort()
         done = writer.rows if writer is not None else acc.n
         where = f"; {done:,} {unit}s kept in {kept}" if kept else ""
         stop = RunInterrupted(f"{how} after {done:,} of {count:,} {unit}s{where}")
         stop.signal = "SIGTERM" if term else "SIGINT"
         raise stop from None
     except BaseException as e:
-        if writer is not None:
-            writer.abort(f"stopped by {type(e).__name__}")
-        if json_out is not None:
-            json_out.abort()
+        with results_io.further_interrupts_ignored():
+            if writer is not None:
+                writer.abort(f"stopped by {type(e).__name__}")
+            if json_out is not None:
+                json_out.abort()
         raise
     finally:
         sigint.__exit__()
