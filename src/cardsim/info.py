@@ -209,3 +209,20 @@ class GameInfo:
         off = self.obs_offsets()
         rows += [f"  {b.name:<18} {off[b.name]:>5} {b.size:>5}  {b.meaning}" for b in self.observation]
         return "\n".join(rows)
+
+
+class SpecAsGame:
+    """A compiled spec seen as the Game a face's scenario builder takes, so that every game's
+    `spec.scenario(hands, **facts)` can forward to its face's `scenario(game, hands, **facts)`."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.name = spec.name
+        self.options = spec.options
+
+    @property
+    def num_players(self):
+        return self.spec.num_players
+
+    def new_state(self, seed=0, deal=0):
+        return self.spec.new_state(seed, deal)

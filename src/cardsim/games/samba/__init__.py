@@ -28,7 +28,7 @@ def build(opts: dict):
         raise ConfigError(f"samba: opts must be the resolved options dict (cardsim.make('samba').options), "
                           f"got {_short(opts)}")
     INFO.resolve(opts)
-    return _s.SambaSpec(opts, INFO)
+    return _Spec(opts, INFO)
 
 
 def _opts(variant, options):
@@ -477,6 +477,16 @@ def actions_to_moves(state, actions) -> list[dict]:
 # ---- episode and return bounds (the shared protocol; derivations in info.py) -------------------
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
+
+
+class _Spec(_s.SambaSpec):
+    """The compiled spec with the uniform scenario entry point every game's spec has."""
+
+    def scenario(self, hands, **facts):
+        """Same as cardsim.games.samba.scenario(game, hands, **facts)."""
+        from cardsim.info import SpecAsGame
+
+        return scenario(SpecAsGame(self), hands, **facts)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

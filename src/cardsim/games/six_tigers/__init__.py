@@ -34,7 +34,7 @@ max_game_length = INFO.max_game_length
 
 
 def build(opts: dict):
-    return _spec.SixTigersSpec(opts)
+    return _Spec(opts)
 
 
 def _rules_config(options):
@@ -239,6 +239,16 @@ def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, lea
         raise ConfigError("six_tigers: a leader needs a declarer (a seat who declared; -1 means everybody "
                           "passed and the round is redealt)")
     return game.spec._scenario_set(d, list(masks) + [0] * (4 - N), pl, tr, rest, declarer, leader)
+
+
+class _Spec(_spec.SixTigersSpec):
+    """The compiled spec with the uniform scenario entry point every game's spec has."""
+
+    def scenario(self, hands, **facts):
+        """Same as cardsim.games.six_tigers.scenario(game, hands, **facts)."""
+        from cardsim.info import SpecAsGame
+
+        return scenario(SpecAsGame(self), hands, **facts)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -43,7 +43,7 @@ class CombinationError(ParseError):
 
 
 def build(opts: dict):
-    return _spec.TienGowSpec(opts, INFO)
+    return _Spec(opts, INFO)
 
 
 # ---- tiles ----------------------------------------------------------------------------------------
@@ -282,6 +282,16 @@ def scenario(game, hands: list[list[str]], banker: int = 0, leader: int | None =
     winners = [q for q in range(4) if q != leader for _ in range(tricks[q])] + [leader] * tricks[leader]
     played = [rest[4 * t:4 * t + 4] for t in range(m)]
     return spec._scenario(banker, ids, played, winners, leader)
+
+
+class _Spec(_spec.TienGowSpec):
+    """The compiled spec with the uniform scenario entry point every game's spec has."""
+
+    def scenario(self, hands, **facts):
+        """Same as cardsim.games.tien_gow.scenario(game, hands, **facts)."""
+        from cardsim.info import SpecAsGame
+
+        return scenario(SpecAsGame(self), hands, **facts)
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
