@@ -11,7 +11,6 @@ written atomically. Rebuild after regenerating a _layout.pxd.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import pathlib
 import sys
@@ -42,12 +41,6 @@ def render_layout(info) -> str:
         out.append(f"    OBS_{b.name.upper()} = {off}".ljust(40) + f"# {b.size}: {meaning}")
     out.append(f"    OBS_SIZE = {info.obs_size}".ljust(40) + "# floats in the observation vector")
     return "\n".join(out) + "\n"
-
-
-def shaped(game: str) -> bool:
-    """True once the game lives in its folder with a declared layout (issue 24 shape)."""
-    return (ROOT / "ext" / "cardsim" / "games" / game).is_dir() and \
-        hasattr(importlib.import_module(f"cardsim.games.{game}"), "INFO")
 
 
 def render_doc(games) -> str:
@@ -92,7 +85,7 @@ def expected(games=None) -> dict[pathlib.Path, str]:
     import cardsim
 
     all_games = list(cardsim.GAMES)
-    files = {layout_path(g): render_layout(_info(g)) for g in (games or all_games) if shaped(g)}
+    files = {layout_path(g): render_layout(_info(g)) for g in (games or all_games)}
     files[DOC] = render_doc(all_games)
     return files
 

@@ -159,8 +159,8 @@ def _agent_names(game, text: str) -> list[str]:
 
 
 def rules_doc(game: str) -> str:
-    """Where a game's rules are documented: docs/rules/<game>.md in the cardsim repository."""
-    return f"docs/rules/{game}.md"
+    """Where a game's rules are documented (its GameInfo's rules_doc, in the cardsim repository)."""
+    return cardsim.game.game_info(game).rules_doc
 
 
 def _game_opts(args) -> dict:

@@ -89,17 +89,6 @@ def _rebuild_game(name, opts):
     return Game(name, **opts)
 
 
-def resolved_options(name: str, opts) -> dict:
-    """`opts` (a Game's resolved options, or a partial dict of options) resolved as make() resolves
-    them, with every check make() does: what a game module's bounds functions compute from."""
-    if not isinstance(opts, dict):
-        raise ConfigError(f"{name}: expected a dict of options (cardsim.make(...).options), got {short(opts)}")
-    kw = {k: v for k, v in opts.items() if not str(k).startswith("_")}
-    if kw.get("variant") is None:
-        kw.pop("variant", None)
-    return dict(make(name, **kw).options)
-
-
 def make(name: str, **options) -> Game:
     """Configure a game. Unknown names, options, values, variants or player counts raise
     ConfigError naming the valid choices."""

@@ -226,3 +226,18 @@ class SpecAsGame:
 
     def new_state(self, seed=0, deal=0):
         return self.spec.new_state(seed, deal)
+
+
+def scenario_spec(spec_cls, scenario):
+    """`spec_cls` (a game's compiled spec) with the uniform `spec.scenario(hands, **facts)` every
+    game's spec has, forwarding to its face's `scenario(game, hands, **facts)` (which checks every
+    argument): the one way a face gives its spec that entry point."""
+
+    class Spec(spec_cls):
+        def scenario(self, hands, **facts):
+            return scenario(SpecAsGame(self), hands, **facts)
+
+    Spec.__name__ = Spec.__qualname__ = spec_cls.__name__
+    Spec.__module__ = scenario.__module__
+    Spec.scenario.__doc__ = f"Same as {scenario.__module__}.scenario(game, hands, **facts)."
+    return Spec

@@ -127,7 +127,8 @@ class SimResult:
         try:
             w.write({n: self.table[n] for n in names})
         except BaseException:
-            w.abort("failed", keep=False)
+            with results_io.further_interrupts_ignored():
+                w.abort("failed", keep=False)
             raise
         w.commit()
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, ParseError, short
+from cardsim.info import scenario_spec
 from cardsim.games.basra import _rules, _spec
 from cardsim.games.basra.info import INFO, PRESET_HAND_SIZES
 from cardsim.games.basra.notation import RANKS, SUITS, card_str, cards_to_mask, mask_to_cards, parse_card
@@ -33,13 +34,6 @@ __doc__ += "\n" + INFO.layout_doc() + "\n"
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
-
-class _Spec(_spec.BasraSpec):
-    """The compiled spec with the uniform scenario entry point every game's spec has."""
-
-    def scenario(self, hands, **facts):
-        """Same as cardsim.games.basra.scenario(game, hands, **facts)."""
-        return _scenario(self, hands, facts)
 
 
 def build(opts: dict):
@@ -411,6 +405,9 @@ def actions_to_play(state, actions: list[int]) -> tuple[str, list[str]]:
             break
         chosen |= 1 << (int(a) - _spec.BA_TAKE0_ACTION)
     return card_str(card), mask_to_cards(chosen)
+
+
+_Spec = scenario_spec(_spec.BasraSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -14,6 +14,7 @@ observation layout: INFO (`cardsim.games.samba.info`), declared once.
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, ParseError, short
+from cardsim.info import scenario_spec
 from cardsim.errors import short as _short
 from cardsim.core._engine import State, check_int
 from cardsim.games.samba import _spec as _s
@@ -479,14 +480,8 @@ return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
 
-class _Spec(_s.SambaSpec):
-    """The compiled spec with the uniform scenario entry point every game's spec has."""
 
-    def scenario(self, hands, **facts):
-        """Same as cardsim.games.samba.scenario(game, hands, **facts)."""
-        from cardsim.info import SpecAsGame
-
-        return scenario(SpecAsGame(self), hands, **facts)
+_Spec = scenario_spec(_s.SambaSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

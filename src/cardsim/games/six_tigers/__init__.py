@@ -18,6 +18,7 @@ from __future__ import annotations
 from cardsim.core._engine import GameSpec, State, check_int
 from cardsim.core.notation import disjoint_hands
 from cardsim.errors import ConfigError, IllegalActionError, ParseError
+from cardsim.info import scenario_spec
 from cardsim.errors import short as _short
 from cardsim.games.six_tigers import _rules as _r
 from cardsim.games.six_tigers import _spec
@@ -241,14 +242,8 @@ def scenario(game, hands, dealer=0, declarer=None, played=None, tricks=None, lea
     return game.spec._scenario_set(d, list(masks) + [0] * (4 - N), pl, tr, rest, declarer, leader)
 
 
-class _Spec(_spec.SixTigersSpec):
-    """The compiled spec with the uniform scenario entry point every game's spec has."""
 
-    def scenario(self, hands, **facts):
-        """Same as cardsim.games.six_tigers.scenario(game, hands, **facts)."""
-        from cardsim.info import SpecAsGame
-
-        return scenario(SpecAsGame(self), hands, **facts)
+_Spec = scenario_spec(_spec.SixTigersSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -24,6 +24,7 @@ import time
 
 from cardsim.core._engine import GameSpec, State, check_int
 from cardsim.errors import ConfigError, IllegalActionError, ParseError, short
+from cardsim.info import scenario_spec
 from cardsim.games.tien_gow import _rules as _r
 from cardsim.games.tien_gow import _spec
 from cardsim.games.tien_gow import notation as _n
@@ -284,14 +285,8 @@ def scenario(game, hands: list[list[str]], banker: int = 0, leader: int | None =
     return spec._scenario(banker, ids, played, winners, leader)
 
 
-class _Spec(_spec.TienGowSpec):
-    """The compiled spec with the uniform scenario entry point every game's spec has."""
 
-    def scenario(self, hands, **facts):
-        """Same as cardsim.games.tien_gow.scenario(game, hands, **facts)."""
-        from cardsim.info import SpecAsGame
-
-        return scenario(SpecAsGame(self), hands, **facts)
+_Spec = scenario_spec(_spec.TienGowSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
