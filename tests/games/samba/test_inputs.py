@@ -163,3 +163,19 @@ def test_the_oracle_kernels_check_their_lists():
     with pytest.raises(ParseError):
         k.oracle_can_take_pile([5], [7] * 300, [], False, 0, opts)
     assert k.oracle_classify([11, 24, 37], False, opts)[0] == 1
+
+
+def test_notation_constants_match_the_kernel():
+    """notation.py (pure Python) restates the kernel's action space and card constants; they must
+    equal the enum values the compiled glue exports, and every action id round-trips through its
+    text (break one constant in notation.py and this fails)."""
+    from cardsim.games.samba import _spec, notation
+    assert notation.ACTION_BASES == _spec.ACTION_BASES
+    for a in range(notation.NUM_ACTIONS):
+        assert notation.parse_action_text(notation.action_name(a)) == a
+    for k in range(notation.KINDS):
+        assert notation.parse_kind(notation.kind_str(k)) == k
+    with pytest.raises(ParseError):
+        notation.action_name(notation.NUM_ACTIONS)
+    with pytest.raises(ParseError):
+        notation.kind_str(True)

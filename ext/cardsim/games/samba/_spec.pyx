@@ -20,9 +20,10 @@ space and the returns); `_masks` the closed-form ADD decisions on the packed han
 `_legal` the meld phase's legal-move generation and the vtable's `legal`; `_agent` the greedy
 agent (its docstring describes the policy); `_observe` the observation (blocks: INFO.observation
 in `cardsim.games.samba.info`, offsets generated into `_layout.pxd`) and resampling; and this
-module the glue: the spec (config, vtable, install), card parsing, rendering, the scenario writer,
-the move helpers' tables and the rule oracles behind `cardsim.games.samba`. Test hooks:
-`_testing` (records_consistent).
+module the glue: the spec (config, vtable, install), the hooks that read the struct (hands, view,
+card total; their text comes from `cardsim.games.samba.notation`, pure Python), the scenario's
+struct writer and the rule oracles' kernels behind `cardsim.games.samba`. Test hooks: `_testing`
+(records_consistent).
 """
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t
@@ -43,40 +44,17 @@ from cardsim.games.samba._agent cimport sb_greedy
 from cardsim.games.samba._observe cimport sb_observe, sb_resample
 from cardsim.games.samba._layout cimport OBS_SIZE
 
-from cardsim import cards as _cards
 from cardsim.errors import ConfigError, ParseError, short as _short
+from cardsim.games.samba.notation import (PHASES, END_TYPES, MELD_TYPES, kind_str, counts_to_strings,
+                                          action_name, parse_action_text, check_kinds, render)
 
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-PHASES = ("draw", "meld", "answer", "end")
-END_TYPES = (None, "went_out", "stock_out", "red_threes_last")
-
-def kind_str(int k):
-    if k < 0 or k > SB_JK:
-        raise ParseError(f"samba: no card kind {k}; kinds are 0..{SB_JK}")
-    if k == SB_JK:
-        return "JK"
-    return RANKS[k % 13] + SUITS[k // 13]
-
-def parse_kind(text):
-    """'KS', '10H', 'TD', '♦7', 'JK' -> card kind 0..52."""
-    if not isinstance(text, str):
-        raise ParseError(f"samba: a card must be a string like 'KS', '10H' or 'JK', got {_short(text)}")
-    if len(text) > 12:
-        raise ParseError(f"samba: malformed card {_short(text)}; expected rank (2..10, J, Q, K, A) then suit "
-                         f"(S H D C), e.g. 'KS', '10H', or 'JK'")
-    rank, suit = _cards.parse_card(text, "samba", RANKS, ("JK",))
-    if suit == -1:
-        return SB_JK
-    return suit * 13 + RANKS.index(rank)
-
-DISPLAY_ORDER = tuple([SB_JK] + [su * 13 + r for su in range(4) for r in range(12, -1, -1)])
-
-def counts_to_strings(counts):
-    out = []
-    for k in DISPLAY_ORDER:
-        out.extend([kind_str(k)] * counts[k])
-    return out
+# the kernel's action space and card constants, for the test that checks notation.py against them
+ACTION_BASES = {"A_ADD": A_ADD, "A_DISCARD": A_DISCARD, "A_DRAW": A_DRAW, "A_TAKE_PAIR": A_TAKE_PAIR,
+                "A_DECLINE": A_DECLINE, "A_MELD": A_MELD, "A_FAIL": A_FAIL, "A_RED3": A_RED3,
+                "A_ASK": A_ASK, "A_YES": A_YES, "A_NO": A_NO, "A_LAYOFF": A_LAYOFF,
+                "A_TAKE_LAYOFF": A_TAKE_LAYOFF, "A_TAKE_SEQ": A_TAKE_SEQ, "A_MERGE_FROM": A_MERGE_FROM,
+                "A_MERGE_TO": A_MERGE_TO, "NUM_ACTIONS": SB_NUM_ACTIONS, "KINDS": SB_KINDS, "JK": SB_JK,
+                "DECK": SB_DECK, "MAXMELDS": SB_MAXMELDS}
 
 cdef void count_into(const Hand* h, int* tot) noexcept:
     cdef int8_t cnt[SB_KINDS]
@@ -195,7 +173,7 @@ cdef class SambaSpec(GameSpec):
             row = []
             for i in range(SB_MAXMELDS):
                 if st.melds[side][i].type != MT_NONE:
-                    row.append({"slot": i, "type": ("", "group", "sequence", "black3")[st.melds[side][i].type],
+                    row.append({"slot": i, "type": MELD_TYPES[st.melds[side][i].type],
                                 "cards": hand_list(&st.melds[side][i].cards),
                                 "pending": bool(st.melds[side][i].pending)})
             melds.append(row)
@@ -220,19 +198,7 @@ cdef class SambaSpec(GameSpec):
         }
 
     def _render(self, State s):
-        v = self.view(s)
-        N = self.c.nplayers
-        lines = [f"Samba  {N} players  phase={v['phase']}  dealer={v['dealer']}  stock={len(v['stock'])}  "
-                 f"pile={len(v['pile'])} top={v['pile'][len(v['pile']) - 1] if v['pile'] else '-'}  scores={v['cum_scores']}"]
-        for p in range(N):
-            mark = "*" if v["phase"] != "end" and v["turn"] == p else " "
-            lines.append(f"{mark}{p} (side {p % self.c.nsides}): {' '.join(v['hands'][p])}")
-        for side in range(self.c.nsides):
-            ms = "  ".join(f"[{m['slot']}{'?' if m['pending'] else ''}] {' '.join(m['cards'])}" for m in v["melds"][side])
-            lines.append(f"side {side}: red3 {len(v['red3'][side])}  {ms}")
-        if v["staged"] or v["take_top"]:
-            lines.append(f"staged: {' '.join(v['staged'])}" + (f"  on top card {v['take_top']}" if v["take_top"] else ""))
-        return "\n".join(lines)
+        return render(self.view(s), self.c.nplayers, self.c.nsides)
 
     # ---- scenario set-up: the struct writer behind cardsim.games.samba.scenario ----------------
     def _scenario_fill(self, int dealer, int turn, bint meld_phase, bint first_turn_done, list hk, list pk,
@@ -324,59 +290,6 @@ cdef class SambaSpec(GameSpec):
         return s
 
 
-def action_name(int a):
-    if a < 0 or a >= SB_NUM_ACTIONS:
-        raise ParseError(f"samba: no action {a}; actions are 0..{SB_NUM_ACTIONS - 1}")
-    if a < A_DISCARD:
-        return "+" + kind_str(a)
-    if a < A_DRAW:
-        return "discard " + kind_str(a - A_DISCARD)
-    names = {A_DRAW: "draw", A_TAKE_PAIR: "take pair", A_DECLINE: "decline", A_MELD: "meld",
-             A_FAIL: "fail", A_RED3: "red3 3H", A_RED3 + 1: "red3 3D", A_ASK: "ask", A_YES: "yes",
-             A_NO: "no"}
-    if a in names:
-        return names[a]
-    for base, word in ((A_MERGE_TO, "into"), (A_MERGE_FROM, "merge"), (A_TAKE_SEQ, "take seq"),
-                       (A_TAKE_LAYOFF, "take layoff"), (A_LAYOFF, "layoff")):
-        if a >= base:
-            return f"{word} {a - base}"
-    raise ParseError(f"samba: no action {a}")
-
-ACTIONS = {"+": A_ADD, "discard": A_DISCARD, "draw": A_DRAW, "take pair": A_TAKE_PAIR, "decline": A_DECLINE,
-           "meld": A_MELD, "fail": A_FAIL, "red3 3H": A_RED3, "red3 3D": A_RED3 + 1, "ask": A_ASK, "yes": A_YES,
-           "no": A_NO, "layoff": A_LAYOFF, "take layoff": A_TAKE_LAYOFF, "take seq": A_TAKE_SEQ,
-           "merge": A_MERGE_FROM, "into": A_MERGE_TO}   # first action of each range (move_to_actions)
-
-_WORDS = {"draw": A_DRAW, "take pair": A_TAKE_PAIR, "decline": A_DECLINE, "meld": A_MELD, "fail": A_FAIL,
-          "red3 3h": A_RED3, "red3 3d": A_RED3 + 1, "ask": A_ASK, "yes": A_YES, "no": A_NO}
-_SLOTTED = (("into", A_MERGE_TO), ("merge", A_MERGE_FROM), ("take seq", A_TAKE_SEQ),
-            ("take layoff", A_TAKE_LAYOFF), ("layoff", A_LAYOFF))
-
-def parse_action_text(str text):
-    """Inverse of action_name: '+KS', 'discard 10H', 'draw', 'take pair', 'decline', 'meld',
-    'fail', 'red3 3H', 'ask', 'yes', 'no', 'layoff 3', 'take layoff 0', 'take seq 1',
-    'merge 2', 'into 5'."""
-    t = " ".join(text.strip().lower().split())
-    if t in _WORDS:
-        return _WORDS[t]
-    try:
-        if t.startswith("+"):
-            return A_ADD + parse_kind(t[1:])
-        if t.startswith("discard "):
-            return A_DISCARD + parse_kind(t[8:])
-        for word, base in _SLOTTED:
-            if t.startswith(word + " "):
-                num = t[len(word) + 1:]
-                if num.isascii() and num.isdigit() and len(num) <= 2 and int(num) < SB_MAXMELDS:
-                    return base + int(num)
-    except (ParseError, ValueError):
-        pass
-    raise ParseError(f"samba: cannot parse action {_short(text)}; actions: '+KS' (stage a card), 'discard KS', "
-                     f"'draw', 'take pair', 'decline', 'meld', 'fail', 'red3 3H', 'ask', 'yes', 'no', "
-                     f"'layoff i', 'take layoff i', 'take seq i', 'merge i', 'into i' (i = meld slot "
-                     f"0..{SB_MAXMELDS - 1})")
-
-
 # ---- oracles' kernels (cardsim.games.samba parses and validates first) -------------------------
 cdef int counts_in(list kinds, int8_t* cnt) except -1:
     """The count vector of card kinds; kinds outside 0..52 or more copies than the deck holds raise
@@ -386,19 +299,6 @@ cdef int counts_in(list kinds, int8_t* cnt) except -1:
         cnt[k] = 0
     for k in kinds:
         cnt[k] += 1
-    return 0
-
-cdef int check_kinds(list kinds) except -1:
-    cdef int n[SB_KINDS]
-    cdef int k
-    if len(kinds) > SB_DECK:
-        raise ParseError(f"samba: {len(kinds)} cards; the deck has {SB_DECK}")
-    memset(n, 0, sizeof(n))
-    for x in kinds:
-        k = check_int(x, "samba: a card kind", 0, SB_JK, ParseError)
-        n[k] += 1
-        if n[k] > (6 if k == SB_JK else 3):
-            raise ParseError(f"samba: more copies of {kind_str(k)} than the 162-card deck holds")
     return 0
 
 def oracle_classify(list kinds, bint going_out, dict opts):

@@ -18,6 +18,7 @@ from cardsim.info import scenario_spec
 from cardsim.errors import short as _short
 from cardsim.core._engine import State, check_int
 from cardsim.games.samba import _spec as _s
+from cardsim.games.samba import notation as _n
 from cardsim.games.samba.info import INFO
 from cardsim.options import resolve
 
@@ -47,7 +48,7 @@ def _kinds(cards, what):
         raise ParseError(f"samba: {what} must be a list of card strings like 'KS', '10H', 'JK', got {_short(cards)}")
     if len(cards) > 162:
         raise ParseError(f"samba: {what} holds {len(cards)} cards; the deck has 162")
-    return [_s.parse_kind(c) for c in cards]
+    return [_n.parse_kind(c) for c in cards]
 
 
 def _meld_lists(melds, what, limit=32):
@@ -65,7 +66,7 @@ def _check_copies(groups):
             used[k] += 1
     for k, n in enumerate(used):
         if n > (6 if k == 52 else 3):
-            raise ParseError(f"samba: {_s.kind_str(k)} appears {n} times; the deck holds "
+            raise ParseError(f"samba: {_n.kind_str(k)} appears {n} times; the deck holds "
                              f"{6 if k == 52 else 3}")
 
 
@@ -241,7 +242,7 @@ def scenario(game, hands, *, dealer=0, turn=None, pile=(), melds=None, opened=No
     sk = None if stock is None else take(stock, "the stock")
     for k in range(53):
         if used[k] > (6 if k == 52 else 3):
-            raise ConfigError(f"samba: more copies of {_s.kind_str(k)} than the 162-card deck holds")
+            raise ConfigError(f"samba: more copies of {_n.kind_str(k)} than the 162-card deck holds")
     canastas = [0] * S
     for side in range(S):
         if opened[side] is None:
@@ -254,7 +255,7 @@ def scenario(game, hands, *, dealer=0, turn=None, pile=(), melds=None, opened=No
         for ks in mk[side]:
             t, n = _s.oracle_classify(ks, False, opts)[:2]
             if t <= 0:
-                raise ConfigError(f"samba: {_short([_s.kind_str(k) for k in ks], 120)} is not a valid meld")
+                raise ConfigError(f"samba: {_short([_n.kind_str(k) for k in ks], 120)} is not a valid meld")
             canastas[side] += (t == 1 and n >= 7) or (t == 2 and n == 7)
     cum = [check_int(x, "samba: cum", -10**8, 10**8, ConfigError) for x in cum]
     for q in range(N):
@@ -278,7 +279,7 @@ def scenario(game, hands, *, dealer=0, turn=None, pile=(), melds=None, opened=No
                               f"{need} (the last card could not be discarded)")
     if sk is None:
         sk = []
-        for k in reversed(_s.DISPLAY_ORDER):
+        for k in reversed(_n.DISPLAY_ORDER):
             sk.extend([k] * ((6 if k == 52 else 3) - used[k]))
     return game.spec._scenario_fill(dealer, turn, phase == "meld", first_turn_done, hk, pk, mk, opened, rk,
                                     cum, sk)
@@ -343,7 +344,7 @@ def move_to_actions(state, move: dict) -> list[int]:
     from cardsim.errors import IllegalActionError
     _samba_state(state)
     kind = _move_kind(move)
-    A = _s.ACTIONS
+    A = _n.ACTIONS
     out: list[int] = []
     val = move[kind]
     if kind in _FLAG_MOVES:
@@ -401,7 +402,7 @@ def move_to_actions(state, move: dict) -> list[int]:
 def _card_kind(c):
     if not isinstance(c, str):
         raise ParseError(f"samba: a card is a string like 'KS', '10H', 'JK', got {_short(c)}")
-    return _s.parse_kind(c)
+    return _n.parse_kind(c)
 
 
 def _slot(i):
