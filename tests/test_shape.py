@@ -18,6 +18,7 @@ def test_every_game_folder_has_the_role_modules(game):
     files = {p.name for p in (ROOT / "ext" / "cardsim" / "games" / game).iterdir()}
     assert ROLES <= files, sorted(ROLES - files)
     assert (ROOT / "src" / "cardsim" / "games" / game / "info.py").exists()
+    assert (ROOT / "src" / "cardsim" / "games" / game / "notation.py").exists()
     assert (ROOT / "tests" / "games" / game / f"test_{game}.py").exists()
 
 
@@ -37,3 +38,22 @@ def test_spec_scenario_is_the_face_scenario(game):
             continue
         b = face.scenario(g, hands)
         assert a.state_bytes() == b.state_bytes() and not a.replayable
+
+
+HOOKS = ("_action_string", "_parse_action", "_hand_strings", "_phase_name", "_view", "_render")
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_one_hook_convention(game):
+    """The string hooks are the compiled spec's (`_spec.pyx`, text from `notation.py`); the face
+    adds nothing to the compiled spec but the uniform `scenario` (cardsim.info.scenario_spec)."""
+    spec_cls = type(cardsim.make(game).spec)
+    compiled = importlib.import_module(f"cardsim.games.{game}._spec")
+    base = next(c for c in spec_cls.__mro__ if c.__module__ == compiled.__name__)
+    assert spec_cls.__mro__[1] is base, spec_cls.__mro__
+    added = {k for k in vars(spec_cls) if not k.startswith("__")}
+    assert added == {"scenario"}, added
+    for hook in HOOKS:
+        assert hook in vars(base), f"{game}: {hook} is not implemented in {compiled.__name__}"
+    source = (ROOT / "ext" / "cardsim" / "games" / game / "_spec.pyx").read_text()
+    assert "def scenario(" not in source

@@ -46,11 +46,13 @@ def guard(fn, owner: str):
 
 
 def guard_public(namespace: dict, skip=("build",)) -> None:
-    """Wrap every public function defined in the module whose globals() is `namespace`."""
+    """Wrap every public function defined in the module whose globals() is `namespace`, or in one
+    of its submodules and re-exported there (a game face re-exports its `notation`)."""
     mod = namespace["__name__"]
     owner = mod.rsplit(".", 1)[-1]
     for name, fn in list(namespace.items()):
-        if (name.startswith("_") or name in skip or not inspect.isfunction(fn) or fn.__module__ != mod
+        if (name.startswith("_") or name in skip or not inspect.isfunction(fn)
+                or not (fn.__module__ == mod or fn.__module__.startswith(mod + "."))
                 or getattr(fn, "__cardsim_guarded__", False)):
             continue
         namespace[name] = guard(fn, owner)

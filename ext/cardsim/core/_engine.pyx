@@ -572,10 +572,10 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
         n = vt.legal(st, cfg, &las)
         if n == 0:
             break
-        p = vt.current_player(st, cfg)
         if n == 1:
-            a = as_first(&las, nw)
+            a = as_first(&las, nw)          # a forced move: whose turn it is does not matter
         else:
+            p = vt.current_player(st, cfg)
             dec += 1
             ls += n
             a = seat_choose(vt, cfg, st, &las, n, nw, agents[p], &ar[p], sw, p)

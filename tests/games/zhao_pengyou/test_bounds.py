@@ -2,6 +2,7 @@
 D23), the episode and return bounds of the shared protocol (return_bounds, max_game_length),
 typed errors from every public function of cardsim.games.zhao_pengyou, the decomposition table
 checked before it is written, and random playouts from random accepted scenarios."""
+import importlib.util
 import pathlib
 import random
 
@@ -160,24 +161,31 @@ def test_match_cap_ends_the_match_with_no_winner():
 
 
 # ---- 3. the decomposition table: a static C table generated from the Python port, checked first --
+def _dectable_tool():
+    """tools/gen_zpy_dectable.py (a developer tool of the repository, not part of the package)."""
+    root = pathlib.Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("gen_zpy_dectable", root / "tools" / "gen_zpy_dectable.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 @pytest.mark.parametrize("bad", [None, 3, {}, {1: [[[1]]]}, {n: [[[1] * 20000]] for n in range(1, 13)},
                                  {n: [[["x"]]] for n in range(1, 13)}, {n: [[[1.5]]] for n in range(1, 13)},
                                  {n: [[[2 ** 40]]] for n in range(1, 13)}, {n: [[[1]] * 100] for n in range(1, 13)},
                                  {n: "abc" for n in range(1, 13)}, {n: [[]] for n in range(1, 13)}])
 def test_decomposition_table_refuses_bad_tables_before_writing(bad):
-    from cardsim.games.zhao_pengyou import _decompositions as dec
-
+    dec = _dectable_tool()
     with pytest.raises(ValueError):
         dec._flatten(bad)
     dec._flatten(dec.table())                    # the real table is accepted
 
 
 def test_decomposition_table_is_generated_and_up_to_date():
-    from cardsim.games.zhao_pengyou import _decompositions as dec
-
-    # the committed table in the repository (the installed package may live elsewhere)
-    committed = pathlib.Path(__file__).resolve().parents[3] / "ext" / "cardsim" / "games" / "zhao_pengyou" / "_dectable.pxd"
-    assert committed.read_text() == dec.render(), "run python -m cardsim.games.zhao_pengyou._decompositions"
+    dec = _dectable_tool()
+    committed = dec.path()                       # the repository's table
+    assert committed.read_text() == dec.render(), "run python tools/gen_zpy_dectable.py"
+    assert dec.main(["--check"]) == 0
     assert "DEC_NREQ = 1414" in dec.render() and "DEC_NSHAPE = 4292" in dec.render()
     # and the engine plays shengji's rules on it
     g = cardsim.make("zhao_pengyou", variant="shengji")

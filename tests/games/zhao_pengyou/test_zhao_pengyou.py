@@ -1361,3 +1361,15 @@ def test_property_shengji_factored_leads(hand, rainbows, trump):
     assert reached == expected, (hand, rainbows, trump)
     if rainbows and Counter(c[-1] for c in hand if c.startswith("7")) == Counter("SHDC"):
         assert ms(c for c in hand if c.startswith("7")) in reached              # the rainbow of 7s
+
+
+def test_notation_constants_match_the_kernel():
+    """notation.py (pure Python) restates the kernel's card and action constants; they must equal
+    the values the compiled glue exports, and every action text round-trips (break one constant in
+    notation.py and this fails)."""
+    from cardsim.games.zhao_pengyou import _spec, notation
+    assert notation.CONSTANTS == _spec.CONSTANTS
+    for a in range(notation.NUM_ACTIONS + 1):
+        assert notation.parse_action(notation.action_str(a)) == a
+    for k in range(notation.NID):
+        assert notation.parse_card(notation.card_str(k)) == k

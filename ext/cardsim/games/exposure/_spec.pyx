@@ -20,7 +20,7 @@ from cardsim.games.exposure._observe cimport ex_observe, ex_resample
 from cardsim.games.exposure._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.exposure.notation import RANKS, SUITS, _scenario, card_str, mask_to_cards, parse_card
+from cardsim.games.exposure.notation import RANKS, SUITS, card_str, mask_to_cards, parse_card
 from cardsim.games.exposure.info import INFO
 
 
@@ -145,13 +145,6 @@ cdef class ExposureSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def scenario(self, hands, **facts):
-        """Same as cardsim.games.exposure.scenario(game, hands, **facts): a fresh state
-        (declaration phase) with two 9-card hands (card strings) and the public facts table
-        ([H, T, C], required), dealer (0 or 1, default 1) and scores; the arguments are checked
-        there (ConfigError / ParseError before anything is built)."""
-        return _scenario(self, hands, facts)
-
     def deal_hands(self, hands, table, dealer=1, scores=None):
         """Same as scenario(hands, table=table, dealer=dealer, scores=scores)."""
         return self.scenario(hands, table=table, dealer=dealer, scores=scores)

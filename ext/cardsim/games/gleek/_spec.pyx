@@ -1,8 +1,9 @@
 """Gleek, the compiled glue: `GleekSpec` fills the config struct from the resolved options (defaults
 live only in INFO.options), fills the vtable from the kernels (_state, _agent, _observe) and
-installs the game; its underscore hooks only read or write the state struct. Card strings,
-actions' text, views, rendering and scenario checks are the face's (`cardsim.games.gleek`, which
-subclasses this spec)."""
+installs the game, and implements the hooks that read or write the state struct (action and hand
+strings, phase, card total, view, render, the scenario's struct setter). The text itself (cards,
+actions, the view built from the struct's fields, the rendering) and the checking of scenario
+arguments are `cardsim.games.gleek.notation`'s (pure Python)."""
 from cardsim.core._types cimport uint64_t
 from cardsim.core._bits cimport cs_popcount, card_bit
 from cardsim.core._game cimport GameVTable
@@ -16,6 +17,7 @@ from cardsim.games.gleek._observe cimport gl_observe, gl_resample
 from cardsim.games.gleek._layout cimport OBS_SIZE
 
 from cardsim.games.gleek.info import INFO
+from cardsim.games.gleek.notation import PHASES, mask_to_cards, action_str, parse_action, view, render
 
 
 cdef void gl_fill_vtable(GameVTable* vt) noexcept:
@@ -77,17 +79,33 @@ cdef class GleekSpec(GameSpec):
             allm |= st.hand[p] | st.played[p]
         return n if allm == full_pack() else -n
 
-    # ---- struct reads and the scenario setter (the face turns them into strings) ------------
-    def _phase(self, State s):
-        """The phase (GL_PH_*: 0 auction, 1 exchange, 2 vie, 3 declare, 4 play, 5 end)."""
-        return (<GLState*>self._data(s)).phase
+    # ---- strings --------------------------------------------------------------------------
+    def _action_string(self, State s, int a):
+        return action_str(a, (<GLState*>self._data(s)).phase)
 
-    def _hand_mask(self, State s, int p):
-        """Seat p's hand as a 44-bit mask (p checked by the caller)."""
-        return (<GLState*>self._data(s)).hand[p % 3]
+    def _parse_action(self, State s, str text):
+        return parse_action(text, self.options["max_stock_bid"])
+
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<GLState*>self._data(s)).hand[p % 3])
+
+    def _phase_name(self, State s):
+        return PHASES[(<GLState*>self._data(s)).phase]
+
+    def _view(self, State s):
+        """A dict of every fact of the state (public and hidden; for tests and display)."""
+        return view(self._fields(s), self.phase_name(s))
+
+    def _render(self, State s):
+        return render(self.view(s), [self.hand_strings(s, p) for p in range(3)])
+
+    # ---- scenario set-up --------------------------------------------------------------------
+    def deal_hands(self, hands, turnup, dealer=0, dead=0, chips=None):
+        """Same as scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
+        return self.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
 
     def _fields(self, State s):
-        """The struct's fields the face's view reads, as plain ints and lists (gleek_value: V of
+        """The struct's fields the view reads, as plain ints and lists (gleek_value: V of
         each seat's kept hand for the sets it declared, under this spec's tables)."""
         cdef GLState* st = <GLState*>self._data(s)
         return {

@@ -1,8 +1,9 @@
 """Joffre Whist, the compiled glue: `JoffreWhistSpec` fills the config struct from the resolved
 options (defaults live only in INFO.options), fills the vtable from the kernels (_state, _agent,
-_observe) and installs the game; its underscore hooks only read or write the state struct. Card
-and bid strings, views, rendering and scenario checks are the face's (`cardsim.games.joffre_whist`,
-which subclasses this spec)."""
+_observe) and installs the game, and implements the hooks that read or write the state struct
+(action and hand strings, phase, card total, view, render, the scenario's struct setter). The text
+itself (cards, bids, actions, the rendering) and the checking of scenario arguments are
+`cardsim.games.joffre_whist.notation`'s (pure Python)."""
 from cardsim.core._types cimport int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._game cimport GameVTable
@@ -17,6 +18,8 @@ from cardsim.games.joffre_whist._observe cimport jw_observe, jw_resample
 from cardsim.games.joffre_whist._layout cimport OBS_SIZE
 
 from cardsim.games.joffre_whist.info import INFO
+from cardsim.games.joffre_whist.notation import (SUITS, card_str, mask_to_cards, bid_str, action_str,
+                                                 parse_action, render, _bid_index)
 
 
 cdef void jw_fill_vtable(GameVTable* vt) noexcept:
@@ -72,31 +75,46 @@ cdef class JoffreWhistSpec(GameSpec):
             allm |= st.hand[p] | st.played[p]
         return n if allm == jw_full else -n
 
-    # ---- struct reads and the scenario setter (the face turns them into strings) ------------
-    def _phase(self, State s):
-        """The phase (0 auction, 1 play, 2 end)."""
-        return (<JWState*>self._data(s)).phase
+    # ---- strings --------------------------------------------------------------------------
+    def _action_string(self, State s, int a):
+        return action_str(a)
 
-    def _hand_mask(self, State s, int p):
-        """Seat p's hand as a 52-bit mask (p checked by the caller)."""
-        return (<JWState*>self._data(s)).hand[p & 3]
+    def _parse_action(self, State s, str text):
+        return parse_action(text, (<JWState*>self._data(s)).phase)
 
-    def _fields(self, State s):
-        """The struct's fields the face's view reads, as plain ints and lists."""
+    def _hand_strings(self, State s, int p):
+        return mask_to_cards((<JWState*>self._data(s)).hand[p & 3])
+
+    def _phase_name(self, State s):
+        return ("auction", "play", "end")[(<JWState*>self._data(s)).phase]
+
+    def _view(self, State s):
+        """A dict of the public and private facts (for tests and display)."""
         cdef JWState* st = <JWState*>self._data(s)
         return {
-            "phase": st.phase, "dealer": st.dealer, "turn": st.turn, "high": st.high,
-            "high_bidder": st.high_bidder, "doubled": st.doubled, "doubler": st.doubler,
-            "passed": st.passed, "declarer": st.declarer, "level": st.level, "strain": st.strain,
-            "named": st.named, "cdoubled": st.cdoubled, "trump": st.trump, "leader": st.cur.leader,
-            "trick": [st.cur.card[p] for p in range(4)], "tricks": [st.tricks[p] for p in range(4)],
-            "tricks_done": st.tricks_done, "ta_count": st.ta_count,
-            "score": [st.score[0], st.score[1]], "deal_pts": [st.deal_pts[0], st.deal_pts[1]],
-            "deal_no": st.deal_no, "made": st.made, "throw_ins": st.throw_ins,
-            "redeals": st.redeals, "won": [st.won[p] for p in range(4)],
-            "void_suits": [st.void_suits[p] for p in range(4)],
+            "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
+            "high": None if st.high < 0 else bid_str(st.high), "high_bidder": st.high_bidder,
+            "doubled": bool(st.doubled), "doubler": st.doubler,
+            "passed": [p for p in range(4) if (st.passed >> p) & 1],
+            "declarer": st.declarer if st.declarer >= 0 else None,
+            "contract": None if st.declarer < 0 else bid_str(_bid_index(st.level, st.strain, st.named)),
+            "contract_doubled": bool(st.cdoubled),
+            "trump": None if st.trump < 0 else SUITS[st.trump],
+            "leader": st.cur.leader, "trick": [None if st.cur.card[p] < 0 else card_str(st.cur.card[p])
+                                               for p in range(4)],
+            "tricks": [st.tricks[p] for p in range(4)], "tricks_done": st.tricks_done,
+            "ta_count": st.ta_count, "score": [st.score[0], st.score[1]],
+            "deal_points": [st.deal_pts[0], st.deal_pts[1]], "deal_no": st.deal_no,
+            "made": None if st.made < 0 else bool(st.made), "throw_ins": st.throw_ins,
+            "redeals": st.redeals,
+            "won": [mask_to_cards(st.won[p]) for p in range(4)],
+            "voids": [[SUITS[x] for x in range(4) if (st.void_suits[p] >> x) & 1] for p in range(4)],
         }
 
+    def _render(self, State s):
+        return render(self.view(s), [self.hand_strings(s, p) for p in range(4)])
+
+    # ---- scenario set-up: the struct setter behind cardsim.games.joffre_whist.scenario -------
     def _scenario_deal(self, int dealer, list masks):
         """A fresh deal at the start of the auction (match score 0-0): `dealer` deals (0..3),
         masks[q] = seat q's hand (4 disjoint 13-card masks; the face checks them)."""

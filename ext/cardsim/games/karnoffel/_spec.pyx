@@ -18,7 +18,7 @@ from cardsim.games.karnoffel._observe cimport kn_observe, kn_resample
 from cardsim.games.karnoffel._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.karnoffel.notation import _scenario, card_str, mask_to_cards, parse_card
+from cardsim.games.karnoffel.notation import card_str, mask_to_cards, parse_card
 from cardsim.games.karnoffel.info import INFO, SUITS
 
 
@@ -110,12 +110,6 @@ cdef class KarnoffelSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def scenario(self, hands, dealer=0, up=None):
-        """Same as cardsim.games.karnoffel.scenario(game, hands, dealer=dealer, up=up): a fresh
-        deal at the start of play with these 5-card hands (card strings); the arguments are
-        checked there (ConfigError / ParseError before anything is built)."""
-        return _scenario(self, hands, dealer, up)
-
     def _set_deal(self, hands, int dealer, up):
         """The scenario's struct setter (checked arguments only: the face's `_scenario`): a state
         dealt by `dealer` with hands[q] (masks, disjoint, 5 cards each) and up[q] (card ids, a

@@ -2,11 +2,11 @@
 
 `ZhaoPengyouSpec` fills the config struct from the resolved options (checked by
 cardsim.games.zhao_pengyou) and the row of the player count in the static §2.1 deck table of
-`_rules`, fills the vtable from `_state`, `_agent` and `_observe`, installs the game, and holds the hooks that read or write the state struct: action
-strings, the view, the card total, and the two struct setters of scenario states (the arguments
-are checked and parsed by `cardsim.games.zhao_pengyou.scenario`). Card strings (DESIGN §4): 'AS',
-'10H', 'BJ' (big joker), 'SJ' (small joker); identity suit*13 + rank (suits S H D C = 0..3, rank
-0 = '2' .. 12 = 'A'), 52 = SJ, 53 = BJ.
+`_rules`, fills the vtable from `_state`, `_agent` and `_observe`, installs the game, and holds
+the hooks that read or write the state struct: action and hand strings, the view, the card total,
+and the two struct setters of scenario states (the arguments are checked and parsed by
+`cardsim.games.zhao_pengyou.scenario`). The text itself (cards, actions, the rendering) is
+`cardsim.games.zhao_pengyou.notation`'s (pure Python).
 """
 from libc.string cimport memset
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_count
@@ -23,52 +23,15 @@ from cardsim.games.zhao_pengyou._observe cimport zp_observe, zp_resample
 from cardsim.games.zhao_pengyou._agent cimport zp_greedy
 from cardsim.games.zhao_pengyou._layout cimport OBS_SIZE
 
-from cardsim.errors import ConfigError, ParseError, short
-from cardsim import cards as _cards
+from cardsim.errors import ConfigError, short
+from cardsim.games.zhao_pengyou.notation import (SUITS, RANKS, PHASES, FORMATS, card_str, action_str,
+                                                 parse_action, render)
 
-NID = ZP_NID                # card identities (52 plain + 2 jokers)
-MAX_DECK = ZP_MAX_DECK      # cards in the largest pack (4 packs + 8 jokers)
-SJK = ZP_SJK                # the small joker (the first identity after the plain cards)
-BJK = ZP_BJK                # the big joker
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-PHASES = ("draw", "kitty", "call", "play", "end")
-FORMATS = (None, "single", "set", "sequence", "throw")
-
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
-_RANK_ALIASES["T"] = 8
-
-
-def card_str(int k):
-    if k == ZP_BJK:
-        return "BJ"
-    if k == ZP_SJK:
-        return "SJ"
-    return RANKS[k % 13] + SUITS[k // 13]
-
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦', 'BJ' (big joker), 'SJ' (small joker), lower case ok -> identity."""
-    if not isinstance(text, str) or len(text) > 8:
-        raise ParseError(f"zhao_pengyou: a card is a string like 'AS', '10H', 'BJ' or 'SJ', got {short(text)}")
-    rank, suit = _cards.parse_card(text, "zhao_pengyou", jokers=("BJ", "SJ"))
-    if suit < 0:
-        return ZP_BJK if rank == "BJ" else ZP_SJK
-    return suit * 13 + RANKS.index(rank)
-
-
-def parse_suit(text):
-    if not isinstance(text, str) or len(text) > 8:
-        raise ParseError(f"zhao_pengyou: a suit is one of S H D C (or ♠ ♥ ♦ ♣), got {short(text)}")
-    return _cards.parse_suit(text, "zhao_pengyou")
-
-
-def parse_rank(text):
-    if isinstance(text, int) and not isinstance(text, bool) and 2 <= text <= 14:
-        return text - 2
-    if not isinstance(text, str) or text.strip().upper() not in _RANK_ALIASES:
-        raise ParseError(f"zhao_pengyou: bad rank {short(text)}; ranks: 2-10 J Q K A (or the ints 2..14)")
-    return _RANK_ALIASES[text.strip().upper()]
+# the kernel's constants, for the test that checks notation.py against them
+CONSTANTS = {"NID": ZP_NID, "NPLAIN": ZP_NPLAIN, "MAX_DECK": ZP_MAX_DECK, "SJK": ZP_SJK, "BJK": ZP_BJK,
+             "A_ADD": ZP_A_ADD, "A_COMMIT": ZP_A_COMMIT, "A_PASS": ZP_A_PASS, "A_DECLARE": ZP_A_DECLARE,
+             "A_DISCARD": ZP_A_DISCARD, "A_CALL": ZP_A_CALL, "A_DECLARE_NT": ZP_A_DECLARE_NT,
+             "NUM_ACTIONS": ZP_NUM_ACTIONS}
 
 
 cdef list hand_to_list(const Hand* h):
@@ -162,46 +125,10 @@ cdef class ZhaoPengyouSpec(GameSpec):
 
     # ---- strings --------------------------------------------------------------------------
     def _action_string(self, State s, int a):
-        if a < ZP_A_COMMIT:
-            return card_str(a)
-        if a == ZP_A_COMMIT:
-            return "COMMIT"
-        if a == ZP_A_PASS:
-            return "PASS"
-        if a == ZP_A_DECLARE_NT:
-            return "DECLARE NT"
-        if a < ZP_A_DISCARD:
-            return "DECLARE " + SUITS[a - ZP_A_DECLARE]
-        if a < ZP_A_CALL:
-            return "DISCARD " + card_str(a - ZP_A_DISCARD)
-        a -= ZP_A_CALL
-        return f"CALL {card_str(a // 4)} {a % 4 + 1}"
+        return action_str(a)
 
     def _parse_action(self, State s, str text):
-        t = " ".join(text.strip().upper().split())
-        try:
-            if t in ("COMMIT", "LEAD"):
-                return ZP_A_COMMIT
-            if t == "PASS":
-                return ZP_A_PASS
-            if t in ("DECLARE NT", "DECLARE NOTRUMP"):
-                return ZP_A_DECLARE_NT
-            if t.startswith("DECLARE "):
-                return ZP_A_DECLARE + parse_suit(t[8:])
-            if t.startswith("DISCARD "):
-                return ZP_A_DISCARD + parse_card(t[8:])
-            if t.startswith("CALL "):
-                parts = t[5:].split()
-                if len(parts) != 2 or not parts[1].isdigit() or not 1 <= int(parts[1]) <= 4:
-                    raise ParseError("bad call")
-                k = parse_card(parts[0])
-                if k >= ZP_NPLAIN:
-                    raise ParseError("jokers cannot be called")
-                return ZP_A_CALL + 4 * k + int(parts[1]) - 1
-            return ZP_A_ADD + parse_card(t)
-        except ParseError:
-            raise ParseError(f"zhao_pengyou: cannot parse action {short(text)}; expected a card ('AS', '10H', 'BJ'), "
-                             f"'COMMIT', 'PASS', 'DECLARE S', 'DISCARD 5H' or 'CALL AH 2'") from None
+        return parse_action(text)
 
     def _hand_strings(self, State s, int p):
         return hand_to_list(&(<ZPState*>self._data(s)).hand[p])
@@ -268,22 +195,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         }
 
     def _render(self, State s):
-        v = self.view(s)
-        lines = [f"Zhao Pengyou  {self.c.n} players  phase={v['phase']}  deal {v['deal_no'] + 1}  "
-                 f"ranks {' '.join(v['ranks'])}"]
-        if v["declarer"] is not None:
-            lines.append(f"declarer {v['declarer']}  trump {v['trump_suit']}/{v['trump_rank']}  calls "
-                         + ", ".join(f"{c} #{nn}" + (f"->{b}" if b is not None else "") for c, nn, b in v["calls"])
-                         + f"  DECL {v['decl']}  captured {v['captured']}")
-        for q in range(self.c.n):
-            mark = "*" if v["turn"] == q else " "
-            lines.append(f"{mark}{q}: {' '.join(self.hand_strings(s, q))}"
-                         + (f"   trick: {' '.join(v['trick'][q])}" if v["trick"][q] else ""))
-        if v["building"]:
-            lines.append("building: " + " ".join(v["building"]))
-        if v["phase"] == "end":
-            lines.append(f"opposition points {v['opp_points']}  winners {v['winners']}  gained {v['gained']}")
-        return "\n".join(lines)
+        return render(self.view(s), [self.hand_strings(s, q) for q in range(self.c.n)], self.c.n)
 
     # ---- scenario states: struct setters (cardsim.games.zhao_pengyou.scenario checks the facts) ----
     def _scenario_draw(self, seed, deal, starter, ranks, active):

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from cardsim.core._engine import check_int
 from cardsim.errors import ConfigError, IllegalActionError, ParseError, short
-from cardsim.games.exposure import _rules as _r
+from cardsim.games.exposure import _rules as _r, _spec
+from cardsim.info import scenario_spec
 from cardsim.games.exposure.info import DEFAULT_MELD_POINTS, INFO, MELD_TYPES  # noqa: F401 (re-exported)
 
 __doc__ += "\n" + INFO.layout_doc() + "\n"
@@ -35,9 +36,7 @@ from cardsim.games.exposure.notation import (DISPLAY_ORDER, MAX_SCORE, RANKS, SU
 
 def build(opts: dict):
     """The compiled spec of the resolved options `opts` (cardsim.make calls it)."""
-    from cardsim.games.exposure._spec import ExposureSpec
-
-    return ExposureSpec(opts)
+    return _Spec(opts)
 
 
 # ---- rule oracles on card strings ---------------------------------------------------------------
@@ -202,6 +201,9 @@ def scenario(game, hands, **facts):
     (ConfigError / ParseError), and the state is marked not replayable. Same as
     game.spec.scenario(hands, **facts)."""
     return _scenario(_own_game(game).spec, hands, facts)
+
+
+_Spec = scenario_spec(_spec.ExposureSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

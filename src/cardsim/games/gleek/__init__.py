@@ -49,9 +49,10 @@ dict (incl. the chips of the deal by step: turnup, stock, ruff, gleeks, tricks).
 Layout (the one game shape, docs/ADDING_A_GAME.md): ext/cardsim/games/gleek/ holds `_rules` (pure
 rules on cards and config: trick winner, follow rule, ruff value, gleeks and mournivals, trick
 settlement; the oracles' entry points), `_state` (the state struct and the state machine), `_agent`
-(greedy), `_observe` (observation and resampling) and `_spec` (config, vtable, struct glue); this
-face holds `INFO` (info.py), the card notation, the spec's string hooks (a Python subclass of the
-compiled spec), the oracles and the scenario checks. Core mechanisms used: the core shuffle (deal),
+(greedy), `_observe` (observation and resampling) and `_spec` (config, vtable, the hooks that read
+or write the struct); `notation.py` holds the card and action text, the view built from the
+struct's fields, the rendering and the scenario checks; this face holds `INFO` (info.py) and the
+oracles, and re-exports the notation. Core mechanisms used: the core shuffle (deal),
 TrickRecord and trick_close, the resample policy (showdown ruffs and declared sets as its world
 check; it reports failure rather than relax a constraint) with resample_rekey,
 GameSpec.install_game and _scenario_state. Scenario states: spec.scenario(hands, turnup=,
@@ -61,199 +62,29 @@ dealer=0, dead=0, chips=None), every argument validated before the state is touc
 from __future__ import annotations
 
 import math
-import numbers
 
-from cardsim import cards as _cards
 from cardsim.core._engine import check_int
-from cardsim.core.notation import disjoint_hands
 from cardsim.errors import ConfigError, ParseError, short
+from cardsim.info import scenario_spec
 from cardsim.games.gleek import _rules, _spec
-from cardsim.games.gleek.info import INFO, HONOURS
+from cardsim.games.gleek.info import INFO
+# card and action notation: cardsim.games.gleek.notation, re-exported
+from cardsim.games.gleek.notation import (  # noqa: F401 (the public notation)
+                                          SUITS, RANKS, HONOUR_NAMES, DISPLAY_ORDER, PHASES, MAX_DEAD, MAX_CHIPS,
+                                          PASS, VIE, SEE, REVIE, DECLARE0, DONE, BID0, card_str, parse_suit,
+                                          parse_card, mask_to_cards, cards_to_mask, _scenario)
 
 NAME = INFO.name                          # for the messages below
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
-# ---- card notation ------------------------------------------------------------------------------
-SUITS = "SHDC"
-RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-HONOUR_NAMES = HONOURS
 RUFF_FOUR_ACES = _rules.RUFF_FOUR_ACES
-DISPLAY_ORDER = tuple(suit * 11 + r for suit in range(4) for r in range(10, -1, -1))
-PHASES = ("auction", "exchange", "vie", "declare", "play", "end")
-MAX_DEAD = 100_000            # dead ruffs given to a scenario: the stake (int32) stays exact
-MAX_CHIPS = 1_000_000_000     # chip balances given to a scenario
-# actions: 0..43 cards, then these (BID n = BID0 + n)
-PASS, VIE, SEE, REVIE, DECLARE0, DONE, BID0 = 44, 45, 46, 47, 48, 52, 53
-
-
-def card_str(c) -> str:
-    """Card id 0..43 -> 'AS', '10H' (ParseError for any other id)."""
-    if isinstance(c, bool) or not isinstance(c, numbers.Integral) or not 0 <= c < 44:
-        raise ParseError(f"gleek: card id {short(c)} out of range 0..43")
-    return RANKS[c % 11] + SUITS[c // 11]
-
-
-def parse_suit(text):
-    return _cards.parse_suit(text, "gleek")
-
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '4♣', '♣4', lower case ok -> card id (no 2s or 3s in Gleek)."""
-    rank, suit = _cards.parse_card(text, "gleek", RANKS)
-    return suit * 11 + RANKS.index(rank)
-
-
-def mask_to_cards(m):
-    """Cards of a mask in display order: suits S H D C, high to low."""
-    return _cards.mask_to_strings(m, DISPLAY_ORDER, card_str)
-
-
-def cards_to_mask(cards):
-    """A list of card strings (one pack: no card twice) -> mask."""
-    return _cards.ids_to_mask(cards, parse_card, "gleek")
-
-
-# ---- the spec with its string hooks ---------------------------------------------------------------
-class GleekSpec(_spec.GleekSpec):
-    """The compiled spec (cardsim.games.gleek._spec) with the hooks that speak strings: action
-    text, hands, phase names, the view, the rendering and the scenario builder."""
-
-    def _action_string(self, s, a):
-        if a < 44:
-            if self._phase(s) == 1:                  # the exchange: discards
-                return "DISCARD " + card_str(a)
-            return card_str(a)
-        if a == PASS:
-            return "PASS"
-        if a == VIE:
-            return "VIE"
-        if a == SEE:
-            return "SEE"
-        if a == REVIE:
-            return "REVIE"
-        if a == DONE:
-            return "DONE"
-        if a < DONE:
-            return "DECLARE " + HONOUR_NAMES[a - DECLARE0]
-        return f"BID {a - BID0}"
-
-    def _parse_action(self, s, text):
-        t = " ".join(text.strip().upper().split())
-        simple = {"PASS": PASS, "P": PASS, "CHECK": PASS, "FOLD": PASS, "VIE": VIE,
-                  "SEE": SEE, "REVIE": REVIE, "DONE": DONE}
-        if t in simple:
-            return simple[t]
-        if t.startswith("DECLARE "):
-            r = t[8:].strip()
-            if r in HONOUR_NAMES:
-                return DECLARE0 + HONOUR_NAMES.index(r)
-        elif t.startswith("DISCARD "):
-            return parse_card(t[8:])
-        else:
-            num = t[4:].strip() if t.startswith("BID ") else t
-            if num.isdigit() and 0 <= int(num) <= self.options["max_stock_bid"]:
-                return BID0 + int(num)
-            try:
-                return parse_card(t)
-            except ParseError:
-                pass
-        raise ParseError(f"gleek: cannot parse action {short(text)}; expected a card ('AS', '10H'), "
-                         f"'DISCARD AS', 'BID 13', 'PASS', 'VIE', 'SEE', 'REVIE', 'DECLARE A' or 'DONE'")
-
-    def _hand_strings(self, s, p):
-        return mask_to_cards(self._hand_mask(s, p))
-
-    def _phase_name(self, s):
-        return PHASES[self._phase(s)]
-
-    def _view(self, s):
-        """A dict of every fact of the state (public and hidden; for tests and display)."""
-        f = self._fields(s)
-        bought = f["buyer"] >= 0
-        return {
-            "phase": self.phase_name(s), "dealer": f["dealer"], "eldest": f["eldest"],
-            "turn": f["turn"] if f["phase"] != 5 else -1,
-            "turnup": card_str(f["turnup"]), "trump": SUITS[f["trump"]],
-            "high": f["high"], "high_bidder": f["high_bidder"],
-            "passed": [q for q in range(3) if (f["passed"] >> q) & 1],
-            "last_passer": next((q for q in range(3) if f["pass_rank"][q] == 2), None),
-            "buyer": f["buyer"] if bought else None,
-            "price": f["high"] if bought else None,
-            "stock": mask_to_cards(f["stock"]), "discards": mask_to_cards(f["discards"]),
-            "base": f["base"], "stake": f["stake"], "vied": bool(f["vied"]), "dead": f["dead"],
-            "committed": f["committed"], "owe": f["owe"],
-            "folded": [q for q in range(3) if (f["folded"] >> q) & 1],
-            "pending": f["pending"],
-            "showdown": bool(f["showdown"]),
-            "ruff": [None if r < 0 else r for r in f["ruff"]],
-            "ruff_suit": [None if r < 0 else ("SHDC" + "A")[r] for r in f["ruff_suit"]],
-            "shown": [mask_to_cards(m) for m in f["shown"]],
-            "declared": [[HONOUR_NAMES[r] for r in range(4) if (d >> r) & 1] for d in f["declared"]],
-            "gleek_value": f["gleek_value"],
-            "kept": [mask_to_cards(m) for m in f["kept"]],
-            "leader": f["leader"], "trick": [None if c < 0 else card_str(c) for c in f["trick"]],
-            "tricks": f["tricks"], "tricks_done": f["tricks_done"],
-            "played": [mask_to_cards(m) for m in f["played"]],
-            "won": [mask_to_cards(m) for m in f["won"]],
-            "score": f["score"], "points_total": f["total"],
-            "parts": {name: f["part"][k] for k, name in enumerate(("turnup", "stock", "ruff", "gleeks", "tricks"))},
-            "deal_chips": [sum(f["part"][k][q] for k in range(5)) for q in range(3)],
-            "chips": f["chips"], "deal_no": f["deal_no"],
-        }
-
-    def _render(self, s):
-        v = self.view(s)
-        lines = [f"Gleek  phase={v['phase']}  dealer=P{v['dealer']}  turn-up {v['turnup']} (trump {v['trump']})"
-                 f"  deal {v['deal_no'] + (v['phase'] != 'end')}  chips {v['chips']}"]
-        if v["phase"] == "auction":
-            lines.append(f"auction: high {v['high']} by P{v['high_bidder']}  passed {v['passed']}")
-        elif v["buyer"] is not None:
-            lines.append(f"stock bought by P{v['buyer']} at {v['price']}; ruff base {v['base']} stake {v['stake']}"
-                         f" folded {v['folded']}")
-        for p in range(3):
-            mark = "*" if v["turn"] == p else " "
-            lines.append(f"{mark}P{p}: {' '.join(self.hand_strings(s, p))}")
-        if v["phase"] == "play":
-            lines.append("trick: " + "  ".join(f"P{p}:{c}" for p, c in enumerate(v["trick"]) if c)
-                         + f"   tricks {v['tricks']}")
-        lines.append(f"this deal: {v['parts']}")
-        return "\n".join(lines)
-
-    def scenario(self, hands, **facts):
-        """A fresh state at the start of the auction, for scenario tests and analysis: three
-        12-card hands (card strings) and the public facts turnup (required), dealer (0..2),
-        dead (consecutive dead ruffs before this deal, 0..MAX_DEAD: base stake 2 x (1 + dead))
-        and chips (3 balances before this deal, scope "match"); the 7 remaining cards form the
-        stock. Turn-up payment and eldest's forced bid are applied as in a real deal. Every
-        argument is validated before the state is touched (ConfigError / ParseError)."""
-        unknown = sorted(set(facts) - {"turnup", "dealer", "dead", "chips"})
-        if unknown:
-            raise ConfigError(f"gleek: unknown scenario facts {unknown}; known: turnup, dealer, dead, chips")
-        if "turnup" not in facts:
-            raise ConfigError("gleek: a scenario needs the turn-up card (turnup='7H')")
-        masks, allm = disjoint_hands("gleek", hands, 3, cards_to_mask, 12)
-        tu = parse_card(facts["turnup"])
-        if (allm >> tu) & 1:
-            raise ConfigError("gleek: the turn-up is in a hand")
-        dealer = check_int(facts.get("dealer", 0), "gleek: dealer", 0, 2, ConfigError)
-        dead = check_int(facts.get("dead", 0), "gleek: dead", 0, MAX_DEAD, ConfigError)
-        chips = facts.get("chips")
-        if chips is not None:
-            if isinstance(chips, (str, bytes)) or not isinstance(chips, (list, tuple)) or len(chips) != 3:
-                raise ConfigError(f"gleek: chips must be 3 ints, got {chips!r:.60}")
-            chips = [check_int(v, "gleek: chips", -MAX_CHIPS, MAX_CHIPS, ConfigError) for v in chips]
-        return self._scenario_deal(masks, tu, dealer, dead, chips)
-
-    def deal_hands(self, hands, turnup, dealer=0, dead=0, chips=None):
-        """Same as scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)."""
-        return self.scenario(hands, turnup=turnup, dealer=dealer, dead=dead, chips=chips)
 
 
 def build(opts: dict):
     """The spec of the resolved options `opts` (cardsim.make calls it; INFO.resolve has checked
     them, the cross-option rule included)."""
-    return GleekSpec(opts)
+    return _Spec(opts)
 
 
 # ---- the public oracles (card strings in, checked here; the kernels in _rules) ---------------------
@@ -364,7 +195,10 @@ def scenario(game, hands, **facts):
     **facts) (three 12-card hands; facts: turnup (required), dealer, dead, chips. See
     GleekSpec.scenario.); every argument is validated before the state is touched, and the state is
     marked not replayable."""
-    return _own_game(game).spec.scenario(hands, **facts)
+    return _scenario(_own_game(game).spec, hands, facts)
+
+
+_Spec = scenario_spec(_spec.GleekSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -32,199 +32,33 @@ Layout (the one game shape, docs/ADDING_A_GAME.md): ext/cardsim/games/joffre_whi
 `_rules` (card and bid layout, bid ranking, TA length rule, follow rule, trick winner, the deal's
 score, the oracles' entry points), `_state` (the state struct, the auction and the play),
 `_agent` (greedy), `_observe` (observation, and resampling with the TA rule as its callback) and
-`_spec` (config, vtable, struct glue); this face holds `INFO` (info.py), card and bid notation,
-the spec's string hooks, the public oracles and the scenario builder. Core mechanisms used:
+`_spec` (config, vtable, the hooks that read or write the struct); `notation.py` holds the card,
+bid and action text, the rendering and the scenario checks; this face holds `INFO` (info.py) and
+the public oracles, and re-exports the notation. Core mechanisms used:
 shuffle (deal), TrickRecord and trick_close, resample_masks with the one budget policy and
 resample_rekey, GameSpec.install_game, _scenario_state (spec.scenario).
 """
 from __future__ import annotations
 
-from cardsim import cards as _cards
 from cardsim.core._engine import check_int
-from cardsim.core.notation import SuitedPack, disjoint_hands
+from cardsim.core.notation import disjoint_hands
 from cardsim.errors import ConfigError, ParseError, short
+from cardsim.info import scenario_spec
 from cardsim.games.joffre_whist import _rules, _spec
-from cardsim.games.joffre_whist.info import INFO, AUCTION_MAX, PLAY_ACTIONS, STRAINS, deal_max_points
+from cardsim.games.joffre_whist.info import (  # noqa: F401 (re-exported)
+    INFO, AUCTION_MAX, PLAY_ACTIONS, STRAINS, deal_max_points)
+# card and bid notation: cardsim.games.joffre_whist.notation, re-exported
+from cardsim.games.joffre_whist.notation import (  # noqa: F401 (the public notation)
+                                                 SUITS, RANKS, STRAIN_NAMES, DISPLAY_ORDER, PASS, DOUBLE,
+                                                 BID0, card_str, mask_to_cards, parse_suit, parse_card,
+                                                 cards_to_mask, bid_str, parse_bid, _bid_index, _decode, _scenario)
 
 NAME = INFO.name                          # for the messages below
 return_bounds = INFO.return_bounds
 max_game_length = INFO.max_game_length
 
-# ---- card and bid notation ------------------------------------------------------------------------
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-STRAIN_NAMES = STRAINS
-_PACK = SuitedPack("joffre_whist", RANKS)
-DISPLAY_ORDER = _PACK.display_order
-card_str = _PACK.card_str            # identity -> 'AS', '10H'
-mask_to_cards = _PACK.mask_to_cards  # mask -> cards in display order (S H D C, high to low)
-PASS, DOUBLE, BID0 = 52, 53, 54      # actions: 0..51 cards, PASS, DOUBLE, 54..144 bids
-
-
-def parse_suit(text):
-    """'S' / '♥' -> 0..3 (ParseError otherwise, quoting at most 40 characters of the input)."""
-    if not isinstance(text, str) or len(text) > 8:
-        raise ParseError(f"joffre_whist: a suit is one of S H D C (or ♠ ♥ ♦ ♣), got {short(text, 40)}")
-    return _PACK.parse_suit(text)
-
-
-def parse_card(text):
-    """'AS', '10H', 'TD', '7♦' -> identity (ParseError otherwise, quoting at most 40 characters)."""
-    if not isinstance(text, str) or len(text) > 8:
-        raise ParseError(f"joffre_whist: a card is a string like 'AS' or '10H', got {short(text, 40)}")
-    return _PACK.parse_card(text)
-
-
-def cards_to_mask(cards):
-    """A list of card strings -> mask (a bare string, a bad card or a card given twice: ParseError)."""
-    return _cards.ids_to_mask(cards, parse_card, "joffre_whist")
-
-
-def _bid_index(level: int, strain: int, named: int) -> int:
-    if strain < 5:
-        return strain * 7 + level - 1
-    if strain == 5:
-        return 35 + (level - 1) * 4 + named
-    return 63 + (level - 1) * 4 + named
-
-
-def _decode(bi: int):
-    """Bid index 0..90 -> (level 1..7, strain 0..6 NT S D C H TA JTA, named suit or -1)."""
-    if bi < 35:
-        return bi % 7 + 1, bi // 7, -1
-    if bi < 63:
-        return (bi - 35) // 4 + 1, 5, (bi - 35) % 4
-    return (bi - 63) // 4 + 1, 6, (bi - 63) % 4
-
-
-def bid_str(bi: int) -> str:
-    """Bid index 0..90 -> '3D', '1NT', '2TA-S'."""
-    lvl, strain, named = _decode(bi)
-    if strain >= 5:
-        return f"{lvl}{STRAIN_NAMES[strain]}-{SUITS[named]}"
-    return f"{lvl}{STRAIN_NAMES[strain]}"
-
-
-def parse_bid(text) -> int:
-    """'3D', '1NT', '2TA-S', '4JTA♥', '2 TA S' -> bid index 0..90."""
-    if not isinstance(text, str) or not text.strip() or len(text) > 16:
-        raise ParseError(f"joffre_whist: malformed bid {short(text, 40)}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
-    t = text.strip().upper().replace(" ", "").replace("-", "").replace(":", "")
-    if t[:1] in ("1", "2", "3", "4", "5", "6", "7"):          # ASCII digits only ('٣NT' is no bid)
-        lvl = int(t[0])
-        rest = t[1:]
-        for strain, name in ((6, "JTA"), (5, "TA")):
-            if rest.startswith(name) and len(rest) == len(name) + 1 and rest[-1] in _cards.SUIT_ALIASES:
-                return _bid_index(lvl, strain, _cards.SUIT_ALIASES[rest[-1]])
-        if rest == "NT":
-            return _bid_index(lvl, 0, -1)
-        if rest in _cards.SUIT_ALIASES:
-            return _bid_index(lvl, (1, 4, 2, 3)[_cards.SUIT_ALIASES[rest]], -1)
-    raise ParseError(f"joffre_whist: malformed bid {short(text, 40)}; e.g. '3D', '1NT', '2TA-S', '4JTA-H'")
-
-
-# ---- the spec with its string hooks ---------------------------------------------------------------
-class JoffreWhistSpec(_spec.JoffreWhistSpec):
-    """The compiled spec (cardsim.games.joffre_whist._spec) with the hooks that speak strings:
-    action text, hands, phase names, the view, the rendering and the scenario builder."""
-
-    def _action_string(self, s, a):
-        if a < 52:
-            return card_str(a)
-        if a == PASS:
-            return "PASS"
-        if a == DOUBLE:
-            return "DOUBLE"
-        return "BID " + bid_str(a - BID0)
-
-    def _parse_action(self, s, text):
-        t = text.strip().upper()
-        if t in ("PASS", "P"):
-            return PASS
-        if t in ("DOUBLE", "DBL", "X"):
-            return DOUBLE
-        phase = self._phase(s)
-        if t.startswith("BID"):
-            t = t[3:]
-        elif phase != 0:
-            # in play '2S' is the card; in the auction it is the bid (cards cannot be played there)
-            try:
-                return parse_card(t)
-            except ParseError:
-                pass
-        try:
-            return BID0 + parse_bid(t)
-        except (ParseError, ValueError):
-            pass
-        # name what this phase allows: the auction takes bids, PASS and DOUBLE; play takes cards
-        if phase == 0:
-            allowed = ("in the auction: a bid ('3D', '1NT', '2TA-S', '4JTA-H'), 'PASS' or "
-                       "'DOUBLE' (cards are played only once the auction is over)")
-        elif phase == 1:
-            allowed = "in play: a card ('AS', '10H')"
-        else:
-            allowed = "nothing: the deal is over"
-        raise ParseError(f"joffre_whist: cannot parse action {short(text)}; expected {allowed}")
-
-    def _hand_strings(self, s, p):
-        return mask_to_cards(self._hand_mask(s, p))
-
-    def _phase_name(self, s):
-        return ("auction", "play", "end")[self._phase(s)]
-
-    def _view(self, s):
-        """A dict of the public and private facts (for tests and display)."""
-        f = self._fields(s)
-        return {
-            "phase": self.phase_name(s), "dealer": f["dealer"], "turn": f["turn"],
-            "high": None if f["high"] < 0 else bid_str(f["high"]), "high_bidder": f["high_bidder"],
-            "doubled": bool(f["doubled"]), "doubler": f["doubler"],
-            "passed": [p for p in range(4) if (f["passed"] >> p) & 1],
-            "declarer": f["declarer"] if f["declarer"] >= 0 else None,
-            "contract": None if f["declarer"] < 0 else bid_str(_bid_index(f["level"], f["strain"], f["named"])),
-            "contract_doubled": bool(f["cdoubled"]),
-            "trump": None if f["trump"] < 0 else SUITS[f["trump"]],
-            "leader": f["leader"], "trick": [None if c < 0 else card_str(c) for c in f["trick"]],
-            "tricks": f["tricks"], "tricks_done": f["tricks_done"],
-            "ta_count": f["ta_count"], "score": f["score"],
-            "deal_points": f["deal_pts"], "deal_no": f["deal_no"],
-            "made": None if f["made"] < 0 else bool(f["made"]), "throw_ins": f["throw_ins"],
-            "redeals": f["redeals"],
-            "won": [mask_to_cards(w) for w in f["won"]],
-            "voids": [[SUITS[x] for x in range(4) if (v >> x) & 1] for v in f["void_suits"]],
-        }
-
-    def _render(self, s):
-        v = self.view(s)
-        seats = "NESW"
-        lines = [f"Joffre Whist  phase={v['phase']}  dealer={seats[v['dealer']]}  "
-                 f"score NS {v['score'][0]} EW {v['score'][1]}  deal {v['deal_no'] + (v['phase'] != 'end')}"]
-        if v["declarer"] is not None:
-            lines.append(f"contract {v['contract']}{' doubled' if v['contract_doubled'] else ''} by "
-                         f"{seats[v['declarer']]}  trump {v['trump'] or 'none'}  tricks {v['tricks']}")
-        elif v["phase"] == "auction":
-            lines.append(f"auction: high {v['high'] or '-'}"
-                         + (f" by {seats[v['high_bidder']]}" if v['high'] else "")
-                         + (" doubled" if v['doubled'] else "") + f"  passed {[seats[p] for p in v['passed']]}")
-        for p in range(4):
-            mark = "*" if v["phase"] != "end" and v["turn"] == p else " "
-            lines.append(f"{mark}{seats[p]}: {' '.join(self.hand_strings(s, p))}")
-        if v["phase"] == "play":
-            lines.append("trick: " + "  ".join(f"{seats[p]}:{c}" for p, c in enumerate(v["trick"]) if c))
-        return "\n".join(lines)
-
-    def scenario(self, hands, dealer=3):
-        """A fresh deal at the start of the auction (match score 0-0) with these hands: hands[q]
-        is seat q's 13 cards (card strings), `dealer` the dealing seat (seat next(dealer) bids
-        first). The state is not replayable (State.replayable is False). Raises ConfigError (or
-        ParseError for a card that does not parse) before building anything."""
-        masks, _ = disjoint_hands("joffre_whist", hands, 4, cards_to_mask, 13)
-        d = check_int(dealer, "joffre_whist: dealer", 0, 3, ConfigError)
-        return self._scenario_deal(d, masks)
-
-
 def build(opts: dict):
-    return JoffreWhistSpec(opts)
+    return _Spec(opts)
 
 
 # ---- the public oracles (card strings in, checked here; the kernels in _rules) ---------------------
@@ -309,12 +143,10 @@ def scenario(game, hands: list[list[str]], dealer: int = 3):
     Same as game.spec.scenario(hands, dealer=...); the state is not replayable. `game` is a
     cardsim.make('joffre_whist', ...) game; hands are four disjoint lists of 13 cards (every 4x13
     split of the pack is a real deal, so every accepted scenario is reachable)."""
-    _check_game(game)
-    return game.spec.scenario(hands, dealer=dealer)
+    return _scenario(INFO.game_of(game).spec, hands, dealer)
 
 
-def _check_game(game):
-    INFO.game_of(game)
+_Spec = scenario_spec(_spec.JoffreWhistSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

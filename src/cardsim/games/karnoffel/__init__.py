@@ -15,7 +15,8 @@ before a kernel sees it: bad input raises ConfigError or ParseError, never reach
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, ParseError, short
-from cardsim.games.karnoffel import _rules
+from cardsim.games.karnoffel import _rules, _spec
+from cardsim.info import scenario_spec
 from cardsim.games.karnoffel.info import INFO, SUITS
 
 __doc__ += "\n" + INFO.layout_doc() + "\n"
@@ -29,9 +30,7 @@ from cardsim.games.karnoffel.notation import (DISPLAY_ORDER, RANKS, _scenario, c
 
 def build(opts: dict):
     """The compiled spec of the resolved options `opts` (cardsim.make calls it)."""
-    from cardsim.games.karnoffel._spec import KarnoffelSpec
-
-    return KarnoffelSpec(opts)
+    return _Spec(opts)
 
 
 # ---- rule oracles on card strings (docs/rules/karnoffel.md §3.4, §5) -------------------------------
@@ -87,6 +86,9 @@ def scenario(game, hands: list[list[str]], dealer: int = 0, up: list[str] | None
     is not replayable (State.replayable is False). Same as game.spec.scenario(hands, dealer=...,
     up=...). Raises ConfigError (or ParseError for a card that does not parse) before building."""
     return _scenario(INFO.game_of(game).spec, hands, dealer, up)
+
+
+_Spec = scenario_spec(_spec.KarnoffelSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402

@@ -8,19 +8,7 @@ import numpy.typing as npt
 
 from cardsim.core._engine import GameSpec
 
-NID: Any
-MAX_DECK: Any
-SJK: Any
-BJK: Any
-SUITS: str
-RANKS: tuple
-PHASES: tuple
-FORMATS: tuple
-
-def card_str(k: int) -> Any: ...
-def parse_card(text) -> Any: ...
-def parse_suit(text) -> Any: ...
-def parse_rank(text) -> Any: ...
+CONSTANTS: dict
 
 class ZhaoPengyouSpec(GameSpec):
     def __init__(self, opts: dict, info) -> None: ...
