@@ -78,13 +78,9 @@ cdef int ht_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             if safe:
                 m = safe
         return lowest_rank(m)
-    led = card_suit(s.cur.card[s.cur.leader])
+    led = s.led
     if m & suit_mask(led) == m:                           # following suit
-        win = -1
-        for i in range(s.cur.n):
-            q = s.cur.order[i]
-            if card_suit(s.cur.card[q]) == led and s.cur.card[q] > win:
-                win = s.cur.card[q]
+        win = s.win_card
         below = m & ((card_bit(win) - 1))
         if below:
             return bit_high(below)

@@ -117,12 +117,18 @@ cdef inline uint64_t ht_legal_mask(const HTConfig* c, uint64_t hand, int led, bi
             return f
     return hand
 
+cdef inline bint ht_beats(int card, int win) noexcept nogil:
+    """True if `card`, played after `win` (the card winning the trick so far), takes the lead
+    (§5): same suit (the led suit, since win is of it) and higher. Identities are suit-major,
+    rank-ordered, so "higher" is the larger identity within the suit."""
+    return card > win and card_suit(card) == card_suit(win)
+
 cdef inline int ht_trick_winner(const int8_t* cards, int n) noexcept nogil:
     """Trick winner (§5): the highest card of the led suit (cards[0] led; n >= 1 cards: a partial
     trick gives the card winning so far). Returns the index into cards."""
-    cdef int i, w = 0, led = card_suit(cards[0])
+    cdef int i, w = 0
     for i in range(1, n):
-        if card_suit(cards[i]) == led and cards[i] > cards[w]:
+        if ht_beats(cards[i], cards[w]):
             w = i
     return w
 

@@ -23,6 +23,10 @@ ctypedef struct HTState:
     uint64_t forbid[6]       # public: cards a seat has shown it cannot hold (voids, D12)
     Staged stage             # the pass being chosen, card by card (target = the passing seat)
     TrickRecord cur          # the current trick (core/_trick)
+    uint64_t trick_cards     # the cards of the current trick (a mask)
+    int8_t led               # led suit of the current trick, -1 before its lead
+    int8_t win_i             # play index (0 = lead) of the card winning the current trick so far
+    int8_t win_card          # that card
     int8_t phase             # HT_PH_*
     int8_t turn              # seat to act
     int8_t dealer            # dealer of this deal

@@ -48,13 +48,13 @@ from cardsim.core._types cimport int8_t, int32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffled_pack, shuffle, deal_round_robin
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_cards, trick_close
+from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
 from cardsim.core._staged cimport staged_start, staged_add, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
                                           PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, suit_mask, card_suit,
                                           pass_offset, cycle_direction, ht_legal_mask,
-                                          ht_trick_winner, ht_score_deal)
+                                          ht_beats, ht_score_deal)
 
 
 cdef int draw_direction(HTState* s, const HTConfig* c) noexcept nogil:
@@ -75,6 +75,14 @@ cdef int draw_direction(HTState* s, const HTConfig* c) noexcept nogil:
     k = <int>rng_below(&s.rng, 3)             # hold, left, right
     return PD_RIGHT if k == 2 else k
 
+cdef inline void open_trick(HTState* s, int leader, int n) noexcept nogil:
+    """A new trick led by `leader` (the record and the incremental winner)."""
+    trick_start(&s.cur, leader, n)
+    s.trick_cards = 0
+    s.led = -1
+    s.win_i = 0
+    s.win_card = -1
+
 cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
     """The play phase: the holder of ♣2 leads the first trick (D4)."""
     cdef int q
@@ -83,7 +91,7 @@ cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
     for q in range(c.nplayers):
         if s.hand[q] & card_bit(TWO_C):
             s.turn = q
-    trick_start(&s.cur, s.turn, c.nplayers)
+    open_trick(s, s.turn, c.nplayers)
 
 cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
     """Reset the deal's records and open the pass (or the play when holding, D2)."""
@@ -103,7 +111,7 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
         s.phase = HT_PH_PASS
         s.turn = (s.dealer + 1) % N
         staged_start(&s.stage, 1, s.turn)
-        trick_start(&s.cur, s.turn, N)
+        open_trick(s, s.turn, N)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
@@ -164,8 +172,7 @@ cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cdef const HTConfig* c = <const HTConfig*>cfg
     cdef uint64_t m
     if s.phase == HT_PH_PLAY:
-        m = ht_legal_mask(c, s.hand[s.turn], card_suit(s.cur.card[s.cur.leader]) if s.cur.n else -1,
-                          s.tricks_done == 0, s.broken)
+        m = ht_legal_mask(c, s.hand[s.turn], s.led, s.tricks_done == 0, s.broken)
     elif s.phase == HT_PH_PASS:
         m = s.hand[s.turn]
     else:
@@ -216,29 +223,34 @@ cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
 
 cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
     """Pass or play one card. A play (§5): the card leaves the hand for the trick; a heart (or ♠Q
-    with qs_breaks) breaks hearts; what it shows about the hand is recorded in forbid (D12);
-    after N cards the highest card of the led suit takes the trick and leads the next; after the
-    last trick the deal is scored."""
+    with qs_breaks) breaks hearts; what it shows about the hand is recorded in forbid (D12); the
+    card winning the trick so far is kept as the plays come (the rules' ht_beats); after N cards
+    that card takes the trick (trick_close) and its player leads the next; after the last trick
+    the deal is scored."""
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
     cdef int N = c.nplayers
-    cdef int p = s.turn, w, led
+    cdef int p = s.turn, w
     cdef uint64_t b = card_bit(card), m
-    cdef int8_t cards[6]
     if s.phase == HT_PH_PASS:
         apply_pass(s, c, card)
         return
-    if s.cur.n:
-        led = card_suit(s.cur.card[s.cur.leader])
-        if card_suit(card) != led:
-            s.forbid[p] |= suit_mask(led)                         # void in the led suit
-            if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
-                s.forbid[p] |= ~(ht_hearts | card_bit(QS))        # held only hearts and ♠Q
-    elif not s.broken and b & ht_hearts:
-        m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
-        s.forbid[p] |= ~m                                         # led a heart unbroken: nothing else
+    if s.led < 0:
+        s.led = <int8_t>card_suit(card)
+        s.win_card = <int8_t>card
+        if not s.broken and b & ht_hearts:
+            m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
+            s.forbid[p] |= ~m                                     # led a heart unbroken: nothing else
+    elif ht_beats(card, s.win_card):
+        s.win_card = <int8_t>card
+        s.win_i = s.cur.n
+    elif not b & suit_mask(s.led):
+        s.forbid[p] |= suit_mask(s.led)                           # void in the led suit
+        if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
+            s.forbid[p] |= ~(ht_hearts | card_bit(QS))            # held only hearts and ♠Q
     s.hand[p] &= ~b
     s.played[p] |= b
+    s.trick_cards |= b
     if b & ht_hearts or (c.qs_breaks and card == QS):
         s.broken = 1
     trick_add(&s.cur, p, card)
@@ -246,15 +258,16 @@ cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
         p += 1
         s.turn = 0 if p == N else p
         return
-    trick_cards(&s.cur, cards)
-    m = 0
-    for w in range(N):
-        m |= card_bit(cards[w])
-    w = trick_close(&s.cur, ht_trick_winner(cards, N))     # the winner leads the next
-    s.taken[w] |= m
+    w = s.cur.order[s.win_i]
+    s.taken[w] |= s.trick_cards
     s.ntricks[w] += 1
     s.tricks_done += 1
     s.turn = w
+    trick_close(&s.cur, s.win_i)                  # the record opens the next trick, led by w
+    s.trick_cards = 0
+    s.led = -1
+    s.win_i = 0
+    s.win_card = -1
     if s.tricks_done == c.hand_size:
         finish_deal(s, c)
 
