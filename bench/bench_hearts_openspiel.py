@@ -27,25 +27,16 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.bench import _median_rate            # median of timed rounds after a warm-up: units/s
 from cardsim.core._engine import AGENT_CODES, kernel_actions
 
 try:
+    from .bench_ismcts_openspiel import N as ISMCTS_N, _openspiel_rate
     from .conftest import smoke_mode
 except ImportError:                       # run as a script (the strength match)
-    smoke_mode = None
-
-ISMCTS_N = 200
+    smoke_mode = _openspiel_rate = None
+    ISMCTS_N = 200
 FIGURES = {}
-
-
-def _median_rate(fn, count, rounds):
-    """Median of `rounds` timings of fn() (which does `count` units): units per second."""
-    times = []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return count / statistics.median(times)
 
 
 def _report(benchmark, key, value, text):
@@ -175,27 +166,6 @@ def _cardsim_ismcts_rate(deals, n=ISMCTS_N):
     return searched * n / dt
 
 
-def _openspiel_ismcts_rate(pyspiel, games, n=ISMCTS_N):
-    g = pyspiel.load_game("hearts")
-    rng = np.random.default_rng(0)
-    spent, decisions = 0.0, 0
-    for k in range(games):
-        bot = pyspiel.ISMCTSBot(k + 1, pyspiel.RandomRolloutEvaluator(1, k + 1), 0.7, n, -1,
-                                pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
-        st = g.new_initial_state()
-        while not st.is_terminal():
-            la = st.legal_actions()
-            if st.current_player() == 0 and len(la) > 1:
-                t = time.perf_counter()
-                a = bot.step(st)
-                spent += time.perf_counter() - t
-                decisions += 1
-            else:
-                a = la[rng.integers(len(la))]
-            st.apply_action(a)
-    return decisions * n / spent
-
-
 def bench_hearts_ismcts_vs_openspiel(benchmark, request):
     """ISMCTS simulations/s at equal settings, cardsim against OpenSpiel's C++ ISMCTSBot."""
     smoke = smoke_mode(request)
@@ -206,7 +176,7 @@ def bench_hearts_ismcts_vs_openspiel(benchmark, request):
         return
     pyspiel = pytest.importorskip("pyspiel")
     ours = statistics.median(_cardsim_ismcts_rate(deals) for _ in range(3))
-    theirs = statistics.median(_openspiel_ismcts_rate(pyspiel, 1) for _ in range(3))
+    theirs = statistics.median(_openspiel_rate(pyspiel, "hearts", 1) for _ in range(3))
     FIGURES.update(ismcts_sims_cardsim=ours, ismcts_sims_openspiel=theirs)
     benchmark.extra_info.update(ismcts_ratio=ours / theirs)
     print(f"\nISMCTS-{ISMCTS_N} random rollouts, seat 0: cardsim {ours:,.0f} simulations/s, OpenSpiel "
@@ -218,7 +188,8 @@ def strength(deals=100, n=1000, seed=0):
     """cardsim ISMCTS-n against OpenSpiel's ISMCTS-n on the same deals, mirrored: for each deal
     (pass direction and cards drawn in pyspiel) seats 0 and 2 are cardsim's and 1 and 3
     OpenSpiel's, then the other way round; every move is applied to both engines' states (cardsim
-    searches its own state, OpenSpiel its own). Returns the per-deal differences of the mean
+    searches its own state, OpenSpiel its own; both with random rollouts, uct c = 0.7 and the
+    returns as the reward). Returns the per-deal differences of the mean
     returns (cardsim's seats minus OpenSpiel's), OpenSpiel's returns convention (26 - points)."""
     import pyspiel
     from cardsim.games import hearts as ht
@@ -229,6 +200,7 @@ def strength(deals=100, n=1000, seed=0):
     osg = pyspiel.load_game("hearts")
     g = cardsim.make("hearts", variant="openspiel")
     rng = np.random.default_rng(seed)
+    params = {"kind": "ismcts", "iterations": n, "c": 0.7, "rollout": "random", "reward": "points"}
     diffs = []
     for d in range(deals):
         pd = int(rng.integers(4))
@@ -248,7 +220,7 @@ def strength(deals=100, n=1000, seed=0):
             while not s.is_terminal():
                 p = s.current_player()
                 if (p % 2 == 0) != bool(swap):
-                    a = back[g.spec.ismcts_action(st, iterations=n, seed=seed * 100_000 + d * 100 + k)]
+                    a = back[g.spec.search_action(st, params, seed=seed * 100_000 + d * 100 + k)]
                 else:
                     a = bot.step(s)
                 s.apply_action(a)
