@@ -1,0 +1,294 @@
+"""Hearts (pagat.com "Hearts"; OpenSpiel's `hearts`): 3 to 6 players, each for themselves, a
+3-card pass whose direction turns with the deal number, the ♣2 leads, follow suit, no trumps,
+hearts may not be led until broken, 1 point per heart and 13 for ♠Q, shooting the moon; the
+lowest score wins.
+
+Implements docs/rules/hearts.md §1-§8 and follows its decisions D1-D12 as written: small
+diamonds and spades are removed for 3, 5, 6 players (D1); the pass directions cycle left,
+right, across, hold by deal number (3, 5, 6 players: left, right, hold), or are fixed, or drawn
+at random as in OpenSpiel (D2); 3 cards, passed one at a time as a factored decision (D3); the
+♣2 leads (any club with first_lead = "any_club", D4); no heart or ♠Q on the first trick unless
+nothing else (D5); hearts are broken by a heart or ♠Q, led only once broken or when nothing
+else is left (D6); shooting the moon with every heart and ♠Q (D7) scored "add" (the others +26)
+or "subtract" (the shooter -26) (D8); the ♦J bonus and the no-trick bonus as options (D9); the
+returns (D10); a match to match_target (100) (D11).
+
+Layout (docs/ADDING_A_GAME.md; ext/cardsim/games/hearts/): `_rules` the pure rules on cards and
+config (pack, pass direction, legal plays, trick winner, deal points) and the compiled oracles;
+this module the state struct and the state machine (deal, pass, play, scoring); `_agent` the
+greedy agent; `_observe` observation and resampling; `_layout.pxd` the observation offsets
+(generated from INFO.observation); `_spec` the thin glue (HeartsSpec). The Python face
+cardsim.games.hearts holds INFO (info.py), the card notation, the public oracles and scenario().
+Core mechanisms used: shuffled_pack / shuffle and deal_round_robin (deal), Staged (the pass,
+card by card), TrickRecord and trick_close (tricks), resample_masks and resample_rekey
+(resample), card_bit, GameSpec.install_game, _scenario_state (scenario).
+
+Seats 0..N-1 in playing order (clockwise; "left" is the next seat). First dealer random from the
+deal stream; cards are dealt one at a time from next(dealer); the passes are made by next(dealer),
+..., dealer, each choosing its 3 cards one action at a time; the received cards join the hands
+once every pass is made; the holder of ♣2 leads the first trick; the next deal of a match is
+dealt by next(dealer).
+
+Card identity: suit*13 + rank, suits S H D C (0..3), rank 0 = '2' .. 12 = 'A'.
+Actions: 0..51 the card: in the pass phase "pass this card" (three actions make one pass), in
+the play phase "play this card".
+
+Returns (D10): with returns = "relative" (default) each seat gets the mean of the other seats'
+scores minus its own (zero-sum; a seat's score is the sum of its deal points, lower is better);
+with returns = "openspiel" (scope "deal" only) 26 - its points, as OpenSpiel's Hearts.
+
+Observation: the blocks are declared once in INFO.observation (src/cardsim/games/hearts/info.py)
+and written by `_observe` at the offsets of the generated `_layout.pxd`.
+
+Greedy agent: see `_agent` (passes ♠Q, ♠A, ♠K and high hearts; ducks under the winning card;
+dumps ♠Q, then high spades and hearts when void; leads low).
+"""
+from libc.string cimport memset
+from cardsim.core._types cimport int8_t, int32_t, uint64_t, card_t
+from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
+from cardsim.core._rng cimport Rng, rng_below
+from cardsim.core._deal cimport shuffled_pack, shuffle, deal_round_robin
+from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
+from cardsim.core._staged cimport staged_start, staged_add, staged_commit, staged_clear
+from cardsim.core._actions cimport ActionSet
+from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
+                                          PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, suit_mask, card_suit,
+                                          pass_offset, cycle_direction, ht_legal_mask,
+                                          ht_beats, ht_score_deal)
+
+
+cdef int draw_direction(HTState* s, const HTConfig* c) noexcept nogil:
+    """The pass direction of this deal (D2) from the rotation option."""
+    cdef int r = c.rotation, k
+    if r == 0:
+        return cycle_direction(s.deal_no, c.nplayers)
+    if r == 1:
+        return PD_LEFT
+    if r == 2:
+        return PD_RIGHT
+    if r == 3:
+        return PD_ACROSS
+    if r == 4:
+        return PD_HOLD
+    if c.nplayers == 4:                       # uniform over hold, left, across, right (OpenSpiel)
+        return <int>rng_below(&s.rng, 4)
+    k = <int>rng_below(&s.rng, 3)             # hold, left, right
+    return PD_RIGHT if k == 2 else k
+
+cdef inline void open_trick(HTState* s, int leader, int n) noexcept nogil:
+    """A new trick led by `leader` (the record and the incremental winner)."""
+    trick_start(&s.cur, leader, n)
+    s.trick_cards = 0
+    s.led = -1
+    s.win_i = 0
+    s.win_card = -1
+
+cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
+    """The play phase: the holder of ♣2 leads the first trick (D4)."""
+    cdef int q
+    s.phase = HT_PH_PLAY
+    staged_clear(&s.stage)
+    for q in range(c.nplayers):
+        if s.hand[q] & card_bit(TWO_C):
+            s.turn = q
+    open_trick(s, s.turn, c.nplayers)
+
+cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
+    """Reset the deal's records and open the pass (or the play when holding, D2)."""
+    cdef int N = c.nplayers
+    memset(s.played, 0, sizeof(s.played))
+    memset(s.taken, 0, sizeof(s.taken))
+    memset(s.passed, 0, sizeof(s.passed))
+    memset(s.received, 0, sizeof(s.received))
+    memset(s.forbid, 0, sizeof(s.forbid))
+    memset(s.ntricks, 0, sizeof(s.ntricks))
+    s.tricks_done = 0
+    s.passers = 0
+    s.broken = not c.must_break
+    if s.pass_dir == PD_HOLD:
+        start_play(s, c)
+    else:
+        s.phase = HT_PH_PASS
+        s.turn = (s.dealer + 1) % N
+        staged_start(&s.stage, 1, s.turn)
+        open_trick(s, s.turn, N)
+
+cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
+    """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
+    dealt one card at a time from next(dealer); then the pass direction (D2)."""
+    cdef card_t pack[HT_DECK]
+    cdef int n = 0, k
+    cdef uint64_t d = c.deck
+    memset(s.hand, 0, sizeof(s.hand))
+    if c.nplayers == 4:
+        shuffled_pack(pack, HT_DECK, &s.rng)
+        n = HT_DECK
+    else:
+        while d:
+            k = bit_low(d)
+            d &= d - 1
+            pack[n] = <card_t>k
+            n += 1
+        shuffle(pack, n, &s.rng)
+    deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
+    s.pass_dir = <int8_t>draw_direction(s, c)
+    start_deal(s, c)
+
+cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, const uint64_t* hands) noexcept nogil:
+    """The scenario setter: a fresh deal by `dealer` (reset as deal_cards does it, which also
+    advances the deal stream) with these hands (disjoint masks of the table's pack) and this pass
+    direction (-1: the rotation's, D2). Checked arguments only (the face checks them)."""
+    cdef int q
+    s.dealer = dealer
+    deal_cards(s, c)
+    for q in range(c.nplayers):
+        s.hand[q] = hands[q]
+    if pass_dir >= 0:
+        s.pass_dir = pass_dir
+    staged_clear(&s.stage)
+    start_deal(s, c)
+
+cdef void ht_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
+    cdef HTState* s = <HTState*>st
+    cdef const HTConfig* c = <const HTConfig*>cfg
+    memset(s, 0, sizeof(HTState))
+    s.rng = rng[0]
+    s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)   # first dealer at random (§3)
+    s.shooter = -1
+    s.qs_taker = -1
+    deal_cards(s, c)
+
+cdef int ht_current_player(const void* st, const void* cfg) noexcept nogil:
+    cdef const HTState* s = <const HTState*>st
+    return -1 if s.phase == HT_PH_END else s.turn
+
+cdef bint ht_is_terminal(const void* st, const void* cfg) noexcept nogil:
+    return (<const HTState*>st).phase == HT_PH_END
+
+cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    """Legal actions: in the pass phase any card still in hand (the cards already chosen have
+    left it, D3); in play the rules' legal plays (§5)."""
+    cdef const HTState* s = <const HTState*>st
+    cdef const HTConfig* c = <const HTConfig*>cfg
+    cdef uint64_t m
+    if s.phase == HT_PH_PLAY:
+        m = ht_legal_mask(c, s.hand[s.turn], s.led, s.tricks_done == 0, s.broken)
+    elif s.phase == HT_PH_PASS:
+        m = s.hand[s.turn]
+    else:
+        m = 0
+    out.w[0] = m
+    return cs_popcount(m)
+
+cdef void finish_deal(HTState* s, const HTConfig* c) noexcept nogil:
+    """Score the deal (§6) and, in a match, deal again until a score reaches match_target or
+    max_deals deals are played (§8, D11)."""
+    cdef int q, N = c.nplayers
+    cdef bint over = False
+    s.shooter = <int8_t>ht_score_deal(c, s.taken, N, s.deal_pts)
+    for q in range(N):
+        s.score[q] += s.deal_pts[q]
+        if s.taken[q] & card_bit(QS):
+            s.qs_taker = q
+        if s.score[q] >= c.match_target:
+            over = True
+    s.deal_no += 1
+    if c.match and not over and s.deal_no < c.max_deals:
+        s.dealer = (s.dealer + 1) % N
+        deal_cards(s, c)
+    else:
+        s.phase = HT_PH_END
+
+cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
+    """One card of a pass (D3): it leaves the hand into the staged pass; the third card makes the
+    pass whole and the next seat chooses; after the last pass every seat receives its cards."""
+    cdef int p = s.turn, q, r, off, N = c.nplayers
+    s.hand[p] &= ~card_bit(card)
+    staged_add(&s.stage, card)
+    if s.stage.n < HT_PASS:
+        return
+    s.passed[p] = s.stage.cards.layer[0]
+    staged_commit(&s.stage, NULL)
+    s.passers += 1
+    if s.passers < N:
+        s.turn = (p + 1) % N
+        staged_start(&s.stage, 1, s.turn)
+        return
+    off = pass_offset(s.pass_dir, N)
+    for q in range(N):
+        r = (q + off) % N
+        s.received[r] = s.passed[q]
+        s.hand[r] |= s.passed[q]
+    start_play(s, c)
+
+cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
+    """Pass or play one card. A play (§5): the card leaves the hand for the trick; a heart (or ♠Q
+    with qs_breaks) breaks hearts; what it shows about the hand is recorded in forbid (D12); the
+    card winning the trick so far is kept as the plays come (the rules' ht_beats); after N cards
+    that card takes the trick (trick_close) and its player leads the next; after the last trick
+    the deal is scored."""
+    cdef HTState* s = <HTState*>st
+    cdef const HTConfig* c = <const HTConfig*>cfg
+    cdef int N = c.nplayers
+    cdef int p = s.turn, w
+    cdef uint64_t b = card_bit(card), m
+    if s.phase == HT_PH_PASS:
+        apply_pass(s, c, card)
+        return
+    if s.led < 0:
+        s.led = <int8_t>card_suit(card)
+        s.win_card = <int8_t>card
+        if not s.broken and b & ht_hearts:
+            m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
+            s.forbid[p] |= ~m                                     # led a heart unbroken: nothing else
+    elif ht_beats(card, s.win_card):
+        s.win_card = <int8_t>card
+        s.win_i = s.cur.n
+    elif not b & suit_mask(s.led):
+        s.forbid[p] |= suit_mask(s.led)                           # void in the led suit
+        if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
+            s.forbid[p] |= ~(ht_hearts | card_bit(QS))            # held only hearts and ♠Q
+    s.hand[p] &= ~b
+    s.played[p] |= b
+    s.trick_cards |= b
+    if b & ht_hearts or (c.qs_breaks and card == QS):
+        s.broken = 1
+    trick_add(&s.cur, p, card)
+    if not trick_done(&s.cur):
+        p += 1
+        s.turn = 0 if p == N else p
+        return
+    w = s.cur.order[s.win_i]
+    s.taken[w] |= s.trick_cards
+    s.ntricks[w] += 1
+    s.tricks_done += 1
+    s.turn = w
+    trick_close(&s.cur, s.win_i)                  # the record opens the next trick, led by w
+    s.trick_cards = 0
+    s.led = -1
+    s.win_i = 0
+    s.win_card = -1
+    if s.tricks_done == c.hand_size:
+        finish_deal(s, c)
+
+cdef void ht_returns(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const HTState* s = <const HTState*>st
+    cdef const HTConfig* c = <const HTConfig*>cfg
+    cdef int p, q, N = c.nplayers
+    cdef double tot = 0
+    if c.openspiel_returns:                   # OpenSpiel: 0 until the end, then 26 - points
+        for p in range(N):
+            out[p] = 26.0 - s.score[p] if s.phase == HT_PH_END else 0.0
+        return
+    for q in range(N):
+        tot += s.score[q]
+    for p in range(N):
+        out[p] = (tot - s.score[p]) / (N - 1) - s.score[p]
+
+cdef void ht_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
+    cdef const HTState* s = <const HTState*>st
+    out[0] = s.shooter
+    out[1] = s.qs_taker
+    out[2] = s.pass_dir
+    out[3] = s.dealer
+    out[4] = s.deal_no
