@@ -39,6 +39,17 @@ def partners(n, effect, seed=0):
     return _summary(np.stack([x, -x, x, -x], axis=1), fp)
 
 
+def three_player(n, effect, seed=0):
+    """Three seats each for himself; the first player gains 2*effect, the others lose effect each."""
+    rng = np.random.default_rng(seed)
+    fp = rng.integers(0, 3, n)
+    R = rng.normal(0, 1, (n, 3))
+    R -= R.mean(axis=1, keepdims=True)
+    R[np.arange(n), fp] += 3 * effect
+    R -= effect
+    return _summary(R, fp)
+
+
 def holm_rejects(ps, alpha=ALPHA):
     """Holm's step-down procedure written out: reject the smallest p-values while
     p_(i) < alpha / (m - i) (an independent check of `holm`)."""
@@ -56,7 +67,7 @@ def check_agrees(s: Summary):
     """The verdict against the table printed beside it."""
     text, v = str(s), s.verdict()
     assert text.splitlines()[2] == "Verdict: " + v
-    assert "t test" in v and "Holm correction" in v and f"over the {len(s.effects())} tests" in v
+    assert "t test" in v and "Holm correction" in v and f"over the {s.n_tests()} tests" in v
     rows = s.sides() + s.positions()
     eff = s.effects()
     # every row of the table prints the p and the Holm p the verdict used
@@ -64,19 +75,51 @@ def check_agrees(s: Summary):
         line = next(ln for ln in text.splitlines() if ln.startswith(f"  {x['label']} "))
         assert f"{fmt_p(x['advantage_p'])}" in line and line.rstrip().endswith(fmt_p(x["p_holm"]))
         assert pct(x["win_rate"]) in line and signed(x["advantage"]) in line
-    ps = [e["p"] for e in eff]
-    rejected = holm_rejects(ps)
-    assert {i for i, e in enumerate(eff) if e["p_holm"] < ALPHA} == rejected
-    if not rejected:
+    # the family: one advantage test per row (the two rows of a two-way split, +a and -a, once)
+    # plus the win-rate gap of each two-way split, checked against Holm's procedure written out
+    fam = []
+    for kind in (("seat", "side"), ("position",)):
+        idx = [i for i, e in enumerate(eff) if e["kind"] in kind]
+        fam += [("adv", i) for i in (idx[:1] if len(idx) == 2 else idx)]
+        if len(idx) == 2:
+            fam.append(("win", idx[0]))
+            a, b = eff[idx[0]], eff[idx[1]]
+            gap = f"win-rate gap {a['label']} - {b['label']}: {100 * (a['win_rate'] - b['win_rate']):+.1f} points"
+            assert f"{gap}, p = {fmt_p(a['win_p'])}, Holm p = {fmt_p(a['win_p_holm'])}" in text
+    assert s.n_tests() == len(fam)
+    ps = [eff[i]["p"] if t == "adv" else eff[i]["win_p"] for t, i in fam]
+    rej = [fam[j] for j in holm_rejects(ps)]
+
+    def mirror(i):
+        kind = ("seat", "side") if eff[i]["kind"] != "position" else ("position",)
+        idx = [j for j, e in enumerate(eff) if e["kind"] in kind]
+        return set(idx) if len(idx) == 2 else {i}
+
+    adv_rej = set().union(*[mirror(i) for t, i in rej if t == "adv"]) if rej else set()
+    win_rej = set().union(*[mirror(i) for t, i in rej if t == "win"]) if rej else set()
+    assert {i for i, e in enumerate(eff) if e["p_holm"] < ALPHA} == adv_rej
+    assert {i for i, e in enumerate(eff) if e["win_p_holm"] is not None and e["win_p_holm"] < ALPHA} == win_rej
+    if not adv_rej and not win_rej:
         assert v.startswith("No significant")
-        low = min(eff, key=lambda e: e["p"])
-        assert f"the smallest p is {fmt_p(low['p'])} ({low['label']}), {fmt_p(low['p_holm'])} after" in v
-        assert "favoured" not in v and "disadvantaged" not in v
+        cands = [(e["p"], e["p_holm"], e["label"]) for e in eff]
+        cands += [(e["win_p"], e["win_p_holm"], f"win-rate gap, {e['label']}") for e in eff if e["win_p"] is not None]
+        low = min(cands)
+        assert f"the smallest p is {fmt_p(low[0])} ({low[2]}), {fmt_p(low[1])} after" in v
+        assert "favoured" not in v and "disadvantaged" not in v and "more often" not in v
         return "none"
     assert not v.startswith("No significant")
-    top = max((eff[i] for i in rejected), key=lambda e: abs(e["advantage"]))
+    if not adv_rej:                      # only a win-rate gap: the side that wins more, said as such
+        top = max((eff[i] for i in win_rej if eff[i]["win_rate"] > eff[i]["others_win_rate"]),
+                  key=lambda e: e["win_rate"] - e["others_win_rate"])
+        assert " more often: " in v and pct(top["win_rate"]) in v and fmt_p(top["win_p_holm"]) in v
+        assert "points do not differ significantly" in v and fmt_p(top["p_holm"]) in v
+        assert "favoured" not in v and "disadvantaged" not in v
+        return "wins"
+    top = max((eff[i] for i in adv_rej), key=lambda e: abs(e["advantage"]))
     assert signed(top["advantage"]) in v and fmt_p(top["p_holm"]) in v
     assert pct(top["win_rate"]) in v and pct(top["others_win_rate"]) in v
+    if top["win_p"] is not None:
+        assert fmt_p(top["win_p_holm"]) in v
     agree = (top["win_rate"] - top["others_win_rate"]) * top["advantage"] > 0
     if agree:
         assert ("favoured" if top["advantage"] > 0 else "disadvantaged") in v
@@ -86,10 +129,14 @@ def check_agrees(s: Summary):
     return "sig"
 
 
+def _minq(s):
+    return min([x["p_holm"] for x in s.effects()] + [x["win_p_holm"] for x in s.effects() if x["win_p_holm"]])
+
+
 def _bisect_effect(make, target_holm, seed, lo=0.0, hi=1.0, n=300):
     """The effect at which the smallest Holm p of make(n, effect, seed) crosses target_holm."""
     def q(e):
-        return min(x["p_holm"] for x in make(n, e, seed).effects())
+        return _minq(make(n, e, seed))
     for _ in range(50):
         mid = (lo + hi) / 2
         if q(mid) > target_holm:
@@ -109,27 +156,46 @@ def test_holm_matches_the_step_down_procedure():
     assert holm([0.01, None, 0.04]) == [0.02, None, 0.04]
 
 
-@pytest.mark.parametrize("make", [two_player, partners])
+@pytest.mark.parametrize("make", [two_player, partners, three_player])
 def test_verdict_agrees_with_the_table_on_many_runs(make):
     kinds = set()
     for seed in range(12):
         for effect in (0.0, 0.05, 0.1, 0.15, 0.3):
             kinds.add(check_agrees(make(400, effect, seed)))
-    assert kinds == {"none", "sig"}
+    assert {"none", "sig"} <= kinds
 
 
-@pytest.mark.parametrize("make", [two_player, partners])
+@pytest.mark.parametrize("make", [two_player, partners, three_player])
 def test_verdict_agrees_just_below_and_just_above_the_threshold(make):
-    for seed in range(4):
+    done = 0
+    for seed in range(12):
+        if _minq(make(300, 0.0, seed)) < ALPHA:
+            continue                  # already significant without the effect (a seat by chance): no crossing
+        done += 1
+        if done > 4:
+            break
         lo, hi = _bisect_effect(make, ALPHA, seed)
         below, above = make(300, hi, seed), make(300, lo, seed)   # hi: Holm p just under 5%
-        qb = min(x["p_holm"] for x in below.effects())
-        qa = min(x["p_holm"] for x in above.effects())
-        assert qb < ALPHA <= qa and qa - qb < 1e-6
-        assert check_agrees(below) == "sig" and check_agrees(above) == "none"
+        qb, qa = _minq(below), _minq(above)
+        assert qb < ALPHA <= qa and hi - lo < 1e-9     # one step apart (a win count may jump there)
+        assert check_agrees(below) in ("sig", "wins") and check_agrees(above) == "none"
         # the raw p of the "no" case is below 5%: the verdict must say the correction removed it
-        raw = min(x["p"] for x in above.effects())
+        raw = min([x["p"] for x in above.effects()] + [x["win_p"] for x in above.effects() if x["win_p"]])
         assert raw < ALPHA and f"the smallest p is {fmt_p(raw)}" in above.verdict()
+    assert done >= 4
+
+
+def test_a_win_rate_gap_without_a_points_gap_is_said():
+    # the Syrian case: the first player wins more often, yet scores no more on average
+    rng = np.random.default_rng(3)
+    n = 20000
+    fp = rng.integers(0, 2, n)
+    first_wins = rng.random(n) < 0.53
+    margin = np.where(first_wins, 1.0, 1.13)            # wins small, loses big: same mean
+    x = np.where(first_wins, margin, -margin) * np.where(fp == 0, 1, -1)
+    s = _summary(np.stack([x, -x], axis=1), fp)
+    assert check_agrees(s) == "wins"
+    assert s.verdict().startswith("The first player wins more often: 52.8%")
 
 
 def test_points_and_wins_in_opposite_directions_are_said():
@@ -154,8 +220,8 @@ def test_partnership_verdicts_name_sides_not_seats():
     assert check_agrees(s) == "sig"
     assert "side" in v and "Seat 0 " not in v and "Seat 2 " not in v
     assert [x["label"] for x in s.sides()] == ["seats 0 & 2", "seats 1 & 3"]
-    assert len(s.effects()) == 4          # two sides, two position groups: the family the correction counts
-    assert "over the 4 tests" in v
+    assert len(s.effects()) == 4          # two sides, two position groups: 4 rows,
+    assert s.n_tests() == 4 and "over the 4 tests" in v    # each pair (+a, -a) one test, plus its win gap
 
 
 @pytest.mark.parametrize("name", ["basra", "karnoffel", "joffre_whist"])

@@ -427,7 +427,7 @@ def sweep_html(sw) -> str:
     out = _head(f"cardsim sweep: {sw.game}")
     out.append(f"<h1>{e(title(sw.game))}: {len(sw.runs)} configurations on the same deals</h1>")
     out.append("<p class='verdict' id='verdict'><b>Verdict.</b> " + "<br>".join(
-        e(f"[{i}] {lab}: {s.verdict()}") for i, ((lab, _), s) in enumerate(zip(sw.runs, sums))) + "</p>")
+        e(f"[{i}] {lab}: {s.verdict(with_test=False)}") for i, ((lab, _), s) in enumerate(zip(sw.runs, sums))) + "</p>")
     out.append(f"<p class='agents' id='agents'><b>Agents.</b> {e(s0.scope_note())}</p>")
     out.append(f"<p>{e(s0.header())}. Each verdict: {e(s0.test_text())}. Differences are paired against [0] "
                f"{e(sw.runs[0][0])}; terms in the <a href='#glossary'>glossary</a>.</p>")

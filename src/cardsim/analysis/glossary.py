@@ -10,7 +10,9 @@ TERMS: tuple[tuple[str, str, str], ...] = (
      "significant, in plain words, or that none is, with the smallest effect the sample would have detected; it "
      "names its test and correction, and says so when points and wins point in opposite directions.",
      "Each side's (or seat's) and each position's mean advantage is tested against 0 with a two-sided t test; "
-     "the k p-values are adjusted with Holm's step-down correction (the 'Holm p' column), and an effect is "
+     "the k p-values are adjusted with Holm's step-down correction (the 'Holm p' column; with two sides, seats "
+     "or position groups the two rows, +a and -a, are one test, and the gap between their win rates is tested "
+     "too: the per-deal difference of the two win indicators, t test), and an effect is "
      "significant when its Holm p < 0.05 (5% family-wise error). The detectable effect is 2.8 standard errors "
      "of the advantage (80% power, two-sided 5% level). Balance is measured between the run's agents only."),
     ("return",

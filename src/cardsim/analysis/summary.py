@@ -26,6 +26,21 @@ Z975 = 1.959963984540054
 ALPHA = 0.05                  # the verdict's family-wise level
 
 
+def win_gap_p(a, b, n) -> float | None:
+    """Two-sided p-value of H0: two win rates a, b of the same n deals are equal, when the two
+    never win the same deal (two sides, or two seats): the per-deal difference of the win
+    indicators is -1, 0 or 1 with mean a - b and variance a + b - (a - b)^2 (t test)."""
+    if a is None or b is None or n < 2:
+        return None
+    from scipy import stats as _st
+
+    d = a - b
+    var = (a + b - d * d) * n / (n - 1)
+    if var <= 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * _st.t.sf(abs(d) / math.sqrt(var / n), n - 1))
+
+
 def holm(ps) -> list:
     """Holm's step-down adjusted p-values (family-wise error control under any dependence), in
     the order given; None stays None and is not counted in the family."""
@@ -251,9 +266,24 @@ class Summary(dict):
         f = self.__dict__.get("_family_cache")
         if f is None:
             sides, pos = self._sides_raw(), self._positions_raw()
-            adj = holm([x["advantage_p"] for x in sides + pos])
-            for x, q in zip(sides + pos, adj):
-                x["p_holm"] = q
+            # with two sides (or seats, or position groups) the two rows are one test: their
+            # advantages are +a and -a; the family counts it once. Such a two-way split also gets
+            # a test of its win-rate gap (exact: the two never win the same deal)
+            fam = []            # (record, key of its p-value, key of its Holm p)
+            for g in (sides, pos):
+                for x in (g[:1] if len(g) == 2 else g):
+                    fam.append((x, "advantage_p", "p_holm"))
+                if len(g) == 2:
+                    g[0]["win_p"] = g[1]["win_p"] = win_gap_p(g[0]["win_rate"], g[1]["win_rate"], self.n)
+                    fam.append((g[0], "win_p", "win_p_holm"))
+            adj = holm([x[k] for x, k, _ in fam])
+            for (x, _, kh), q in zip(fam, adj):
+                x[kh] = q
+            for g in (sides, pos):
+                if len(g) == 2:
+                    g[1]["p_holm"] = g[0]["p_holm"]
+                    g[1]["win_p_holm"] = g[0]["win_p_holm"]
+            self.__dict__["_n_tests"] = sum(1 for x, k, _ in fam if x[k] is not None)
             for group in (sides, pos):
                 for x in group:
                     others = [y["win_rate"] for y in group if y is not x and y["win_rate"] is not None]
@@ -303,92 +333,119 @@ class Summary(dict):
     def effects(self) -> list:
         """Every effect the verdict tests: one per side (seat when there are no partners) and one
         per position group after the first player; dicts with kind, label, advantage, ci95, p
-        (two-sided t test of the mean advantage), p_holm (Holm-adjusted over all of them),
-        win_rate, win_ci95 and others_win_rate (the mean win rate of the other sides/positions)."""
+        (two-sided t test of the mean advantage), p_holm (Holm-adjusted over the whole family),
+        win_rate, win_ci95, others_win_rate (the mean win rate of the other sides/positions) and,
+        for a two-way split, win_p / win_p_holm (the t test of the win-rate gap)."""
         sides, pos = self._family()
-        out = [{"kind": "side" if len(x["seats"]) > 1 else "seat", "index": x["seats"][0], "label": x["label"],
-                "advantage": x["advantage"], "ci95": x["advantage_ci95"], "p": x["advantage_p"], "p_holm": x["p_holm"],
-                "win_rate": x["win_rate"], "win_ci95": x["win_ci95"], "others_win_rate": x["others_win_rate"]}
-               for x in sides]
-        out += [{"kind": "position", "index": x["offsets"][0], "offsets": x["offsets"], "label": x["label"],
-                 "advantage": x["advantage"], "ci95": x["advantage_ci95"], "p": x["advantage_p"],
-                 "p_holm": x["p_holm"], "win_rate": x["win_rate"], "win_ci95": x["win_ci95"],
-                 "others_win_rate": x["others_win_rate"]} for x in pos]
+
+        def rec(x, kind, index):
+            return {"kind": kind, "index": index, "label": x["label"], "advantage": x["advantage"],
+                    "ci95": x["advantage_ci95"], "p": x["advantage_p"], "p_holm": x["p_holm"],
+                    "win_rate": x["win_rate"], "win_ci95": x["win_ci95"], "others_win_rate": x["others_win_rate"],
+                    "win_p": x.get("win_p"), "win_p_holm": x.get("win_p_holm")}
+
+        out = [rec(x, "side" if len(x["seats"]) > 1 else "seat", x["seats"][0]) for x in sides]
+        out += [{**rec(x, "position", x["offsets"][0]), "offsets": x["offsets"]} for x in pos]
         return out
 
+    def n_tests(self) -> int:
+        """How many tests the verdict's Holm correction counts (two mirror rows count once)."""
+        self._family()
+        return self.__dict__["_n_tests"]
+
     def test_text(self) -> str:
-        """Which test and correction the verdict uses, in words."""
+        """Which tests and correction the verdict uses, in words."""
         who = "side" if self.get("teams") else "seat"
-        k = len([e for e in self.effects() if e["p"] is not None])
+        k = self.n_tests()
         frame = " and each position after the first player" if self.get("first_player") else ""
-        return (f"two-sided t tests of the mean advantage of each {who}{frame} against the table average, "
+        sides, pos = self._family()
+        two = [w for w, g in ((f"{who}s", sides), ("position groups", pos)) if len(g) == 2]
+        wins = (f" and of the win-rate gap between the two {' and between the two '.join(two)}" if two else "")
+        return (f"two-sided t tests of the mean advantage of each {who}{frame} against the table average{wins}, "
                 f"Holm correction over the {k} tests, 5% family-wise level")
 
-    def verdict(self) -> str:
-        """One or two sentences: the largest effect significant after the Holm correction, or none
-        with the detectable size; always naming the test and the correction, and agreeing with the
-        table (the p and Holm p columns, the win rates)."""
-        n = self.n
-        per = f"per {self.unit_row}"
-        if n < 2:
-            return f"Too few {plural(self.unit_row)} ({n}) to say anything."
-        eff = [e for e in self.effects() if e["advantage"] is not None and e["p"] is not None]
+    def _who(self, e) -> tuple[str, str, str]:
+        """(subject, verb 'is'/'are', the others it is compared with) for an effect."""
         teams = self.get("teams")
         what = "side" if teams else "seat"
-        how = f"({self.test_text()})"
-        sig = [e for e in eff if e["p_holm"] < ALPHA]
-        if not sig:
-            hw = [(e["ci95"][1] - e["ci95"][0]) / 2 for e in eff if e["ci95"] and e["ci95"][0] is not None]
-            mde = (Z975 + Z80) / Z975 * max(hw) if hw else None
-            wse = [math.sqrt(max(e["win_rate"] * (1 - e["win_rate"]), 0) / n) for e in eff if e["win_rate"] is not None]
-            wmde = (Z975 + Z80) * max(wse) if wse else None
-            low = min(eff, key=lambda e: e["p"]) if eff else None
-            smallest = (f"; the smallest p is {fmt_p(low['p'])} ({low['label']}), {fmt_p(low['p_holm'])} after the "
-                        f"correction") if low else ""
-            size = ""
-            if mde is not None:
-                size = (f" These {n:,} {plural(self.unit_row)} would detect (80% power, 5% level) an advantage of "
-                        f"about {mde:.3g} {self.unit} {per}" + (f" or {100 * wmde:.1f} points of win rate" if wmde
-                                                                  else "") + "; anything smaller may still be there.")
-            joint = ""
-            b = self.get("seat_balance") or {}
-            if b.get("p_value") is not None and b["p_value"] < ALPHA:
-                joint = (f" The joint test that every {what} scores the same (Hotelling T2) gives "
-                         f"{p_text(b['p_value'])}: the {what}s differ jointly, though no single one stands out.")
-            return f"No significant {what} or first-player effect at this sample size {how}{smallest}.{size}{joint}"
-        e = max(sig, key=lambda e: (abs(e["advantage"]), e["kind"] == "position"))
-        good = e["advantage"] > 0
         k = e["index"]
         if e["kind"] == "position":
             offs = e["offsets"]
             if len(offs) > 1:
                 who = "The first player's side" if 0 in offs else "The side after the first player"
-                verb = "is"
             else:
                 who = ("The first player" if k == 0 else
                        f"The player {k} seat{'s' if k > 1 else ''} after the first player")
-                verb = "is"
-        else:
-            who = f"Seats {' & '.join(map(str, self._team_of(k)))} (a side)" if teams else f"Seat {k}"
-            verb = "are" if teams else "is"
-        w, ow = e["win_rate"], e["others_win_rate"]
-        if e["kind"] == "position":
             two = len(self._family()[1]) == 2
             others = ("the other side" if two and len(offs) > 1 else "the other position" if two
                       else "the other positions on average")
-        else:
-            others = f"the other {what}" if len(self._family()[0]) == 2 else f"the other {what}s on average"
-        wins_txt = f"wins {pct(w)} {pct_ci(e['win_ci95'])}" + (f" against {pct(ow)} for {others}" if ow is not None else "")
-        stat = (f"{signed(e['advantage'])} {self.unit} {per} against the table average {fmt_ci(e['ci95'])} "
-                f"({p_text(e['p'])}, {fmt_p(e['p_holm'])} after the Holm correction)")
-        agree = w is None or ow is None or (w - ow) * e["advantage"] > 0
-        if agree:
-            return f"{who} {verb} {'favoured' if good else 'disadvantaged'}: {stat}; {wins_txt} {how}."
-        more, less = ("more", "less") if good else ("less", "more")
-        tie = w == ow
-        return (f"{who} {'score' if verb == 'are' else 'scores'} {more} than the table average but "
-                + ("wins as often as" if tie else f"{'win' if verb == 'are' else 'wins'} {less} often than")
-                + f" {others}: {stat}; {wins_txt} (points and wins disagree: read both) {how}.")
+            return who, "is", others
+        who = f"Seats {' & '.join(map(str, self._team_of(k)))} (a side)" if teams else f"Seat {k}"
+        others = f"the other {what}" if len(self._family()[0]) == 2 else f"the other {what}s on average"
+        return who, "are" if teams else "is", others
+
+    def verdict(self, with_test: bool = True) -> str:
+        """One or two sentences: the largest effect significant after the Holm correction (an
+        advantage in points, else a win-rate gap), or none with the detectable size; naming the
+        tests and the correction (`with_test=False` leaves that out, for a page that states it
+        once for several verdicts), and agreeing with the table (p, Holm p, the win rates and
+        their gap tests)."""
+        n = self.n
+        per = f"per {self.unit_row}"
+        if n < 2:
+            return f"Too few {plural(self.unit_row)} ({n}) to say anything."
+        eff = [e for e in self.effects() if e["advantage"] is not None and e["p"] is not None]
+        what = "side" if self.get("teams") else "seat"
+        how = f" ({self.test_text()})" if with_test else ""
+        sig = [e for e in eff if e["p_holm"] < ALPHA]
+        wsig = [e for e in eff if e["win_p_holm"] is not None and e["win_p_holm"] < ALPHA
+                and e["win_rate"] > e["others_win_rate"]]
+        if sig:
+            e = max(sig, key=lambda e: (abs(e["advantage"]), e["kind"] == "position"))
+            who, verb, others = self._who(e)
+            good = e["advantage"] > 0
+            w, ow = e["win_rate"], e["others_win_rate"]
+            gap = (f" (win-rate gap {p_text(e['win_p'])}, {fmt_p(e['win_p_holm'])} after the correction)"
+                   if e["win_p"] is not None else "")
+            wins_txt = (f"wins {pct(w)} {pct_ci(e['win_ci95'])}" + (f" against {pct(ow)} for {others}{gap}"
+                                                                    if ow is not None else ""))
+            stat = (f"{signed(e['advantage'])} {self.unit} {per} against the table average {fmt_ci(e['ci95'])} "
+                    f"({p_text(e['p'])}, {fmt_p(e['p_holm'])} after the Holm correction)")
+            if w is None or ow is None or (w - ow) * e["advantage"] > 0:
+                return f"{who} {verb} {'favoured' if good else 'disadvantaged'}: {stat}; {wins_txt}{how}."
+            more, less = ("more", "less") if good else ("less", "more")
+            return (f"{who} {'score' if verb == 'are' else 'scores'} {more} than the table average but "
+                    + ("wins as often as" if w == ow else f"{'win' if verb == 'are' else 'wins'} {less} often than")
+                    + f" {others}: {stat}; {wins_txt} (points and wins disagree: read both){how}.")
+        if wsig:
+            e = max(wsig, key=lambda e: (e["win_rate"] - e["others_win_rate"], e["kind"] == "position"))
+            who, verb, others = self._who(e)
+            return (f"{who} {'win' if verb == 'are' else 'wins'} more often: {pct(e['win_rate'])} "
+                    f"{pct_ci(e['win_ci95'])} against {pct(e['others_win_rate'])} for {others} (win-rate gap "
+                    f"{p_text(e['win_p'])}, {fmt_p(e['win_p_holm'])} after the Holm correction), though "
+                    f"{'their' if verb == 'are' else 'its'} points do not differ significantly from the table "
+                    f"average ({signed(e['advantage'])} {self.unit} {per}, {p_text(e['p'])}, {fmt_p(e['p_holm'])} "
+                    f"after the correction){how}.")
+        hw = [(e["ci95"][1] - e["ci95"][0]) / 2 for e in eff if e["ci95"] and e["ci95"][0] is not None]
+        mde = (Z975 + Z80) / Z975 * max(hw) if hw else None
+        wse = [math.sqrt(max(e["win_rate"] * (1 - e["win_rate"]), 0) / n) for e in eff if e["win_rate"] is not None]
+        wmde = (Z975 + Z80) * max(wse) if wse else None
+        tests = [(e["p"], e["p_holm"], e["label"]) for e in eff]
+        tests += [(e["win_p"], e["win_p_holm"], f"win-rate gap, {e['label']}") for e in eff if e["win_p"] is not None]
+        low = min(tests) if tests else None
+        smallest = (f"; the smallest p is {fmt_p(low[0])} ({low[2]}), {fmt_p(low[1])} after the correction"
+                    if low else "")
+        size = ""
+        if mde is not None:
+            size = (f" These {n:,} {plural(self.unit_row)} would detect (80% power, 5% level) an advantage of "
+                    f"about {mde:.3g} {self.unit} {per}" + (f" or {100 * wmde:.1f} points of win rate" if wmde
+                                                              else "") + "; anything smaller may still be there.")
+        joint = ""
+        b = self.get("seat_balance") or {}
+        if b.get("p_value") is not None and b["p_value"] < ALPHA:
+            joint = (f" The joint test that every {what} scores the same (Hotelling T2) gives "
+                     f"{p_text(b['p_value'])}: the {what}s differ jointly, though no single one stands out.")
+        return f"No significant {what} or first-player effect at this sample size{how}{smallest}.{size}{joint}"
 
     # -- header ----------------------------------------------------------------------------
     def header(self) -> str:
@@ -403,6 +460,14 @@ class Summary(dict):
         if self.get("complete") is False:
             text += f"  [INCOMPLETE: {self.n:,} of {self.get('planned')} planned]"
         return text
+
+    def _gap_lines(self, rows) -> list:
+        """The win-rate gap test of a two-way split, as a table line ([] otherwise)."""
+        if len(rows) != 2 or rows[0].get("win_p") is None:
+            return []
+        a, b = rows
+        return [f"  win-rate gap {a['label']} - {b['label']}: {100 * (a['win_rate'] - b['win_rate']):+.1f} points, "
+                f"p = {fmt_p(a['win_p'])}, Holm p = {fmt_p(a['win_p_holm'])}"]
 
     def scope_note(self) -> str:
         """What the balance figures measure: play between this run's agents, nowhere else."""
@@ -436,6 +501,7 @@ class Summary(dict):
             L.append(f"  {s['label']:<{w}}{fmt(s['mean']):>18}  {fmt_ci(s['ci95']):<22}{pct(s['win_rate']):>9}  "
                      f"{pct_ci(s['win_ci95']):<17}{signed(s['advantage']):>10}  {fmt_p(s['advantage_p']):<9} "
                      f"{fmt_p(s['p_holm'])}")
+        L += self._gap_lines(sides)
         b = self.get("seat_balance") or {}
         L.append(f"  seat balance (Hotelling T2, joint test that every seat scores the same): "
                  f"{p_text(b.get('p_value'))}; win-rate gap {pct(b.get('win_rate_gap'))}")
@@ -447,7 +513,9 @@ class Summary(dict):
                 L.append(f"  {lab:<{w}}{fmt(x['mean']):>18}  {fmt_ci(x['ci95']):<22}{pct(x['win_rate']):>9}  "
                          f"{pct_ci(x['win_ci95']):<17}{signed(x['advantage']):>10}  {fmt_p(x['advantage_p']):<9} "
                          f"{fmt_p(x['p_holm'])}")
-        L.append("  p: two-sided t test of the advantage; Holm p: adjusted over every row above (the verdict's test)")
+            L += self._gap_lines(self.positions())
+        L.append(f"  p: two-sided t test of the advantage (or of the win-rate gap); Holm p: adjusted over the "
+                 f"{self.n_tests()} tests above (two mirror rows, +a and -a, are one test); the verdict's test")
         d = self["duration"]
         L += ["", "Game measures",
               f"  draws {pct(self['draws']['rate'], 2)} {pct_ci(self['draws']['ci95'], 2)};  "
@@ -496,6 +564,7 @@ class Summary(dict):
                              fmt(s["advantage"]), fmt_ci(s["advantage_ci95"]), fmt_p(s["advantage_p"]),
                              fmt_p(s["p_holm"])]))
         out.append("</table>")
+        out += [f"<p>{e(t.strip())}</p>" for t in self._gap_lines(self.sides())]
         b = self.get("seat_balance") or {}
         out.append(f"<p>Seat balance (<a href='#{anchor('seat balance')}'>Hotelling T&sup2;</a>, joint test that every "
                    f"seat scores the same): "
@@ -511,8 +580,11 @@ class Summary(dict):
                                  fmt_ci(x["ci95"]), pct(x["win_rate"]), pct_ci(x["win_ci95"]), fmt(x["advantage"]),
                                  fmt_ci(x["advantage_ci95"]), fmt_p(x["advantage_p"]), fmt_p(x["p_holm"])]))
             out.append("</table>")
-        out.append("<p>p: two-sided t test of the advantage; Holm p: adjusted over every side or seat and position "
-                   "row (the verdict's test, 5% family-wise level).</p>")
+            out += [f"<p>{e(t.strip())}</p>" for t in self._gap_lines(self.positions())]
+        out.append(f"<p>p: two-sided t test of the advantage (or of the win-rate gap); Holm p: adjusted over the "
+                   f"{self.n_tests()} tests of the "
+                   "side or seat and position rows (two mirror rows, +a and -a, are one test; the verdict's test, 5% "
+                   "family-wise level).</p>")
         d = self["duration"]
         rows = [("draws (drawishness)", pct(self["draws"]["rate"], 2), pct_ci(self["draws"]["ci95"], 2)),
                 (f"actions per {per}", fmt(d["actions"]["mean"]), fmt_ci(d["actions"]["ci95"])),

@@ -31,12 +31,13 @@ class SweepResult:
     def rows(self) -> list:
         """(measure, [value per configuration]) for the side-by-side table."""
         sums = [r.summary() for _, r in self.runs]
-        out = [("verdict", [s.verdict() for s in sums])]
+        out = [("verdict", [s.verdict(with_test=False) for s in sums])]
         fp = [s.get("first_player") for s in sums]
         if all(fp):
             out.append(("first player wins", [f"{pct(f['positions'][0]['win_rate'])} "
                                               f"{pct_ci(f['positions'][0]['win_ci95'])}" for f in fp]))
-            out.append(("first-player advantage", [f"{fmt(f['advantage'], 3)} (p {fmt_p(f['p_value'])})" for f in fp]))
+            out.append(("first-player advantage", [f"{fmt(f['advantage'], 3)} (p {fmt_p(f['p_value'])}, Holm "
+                                                   f"{fmt_p(s.positions()[0]['p_holm'])})" for f, s in zip(fp, sums)]))
         for i, side in enumerate(sums[0].sides()):
             vals = []
             for s in sums:
@@ -59,7 +60,7 @@ class SweepResult:
         head = (f"{title(self.game)} sweep: {len(self.runs)} configurations on the same {s0.n:,} "
                 f"{plural(s0.unit_row)} (seed {s0.get('seed')}, agents {agents_text(s0.get('agents'))}); "
                 f"differences paired against the first")
-        L = [head, "", "Agents: " + s0.scope_note(), "Verdicts: " + s0.test_text() + ", per configuration", ""]
+        L = [head, "", "Agents: " + s0.scope_note(), "Verdicts (each configuration): " + s0.test_text(), ""]
         for i, (lab, _) in enumerate(self.runs):
             L.append(f"  [{i}] {lab}")
         L.append("")
