@@ -89,6 +89,7 @@ def test_make_and_simulate_warn_with_the_reason():
         warnings.simplefilter("error", NoEffectWarning)
         g = cardsim.make("basra", target=151, scope="match")          # applies: silent
         cardsim.make("basra", **g.options)                            # a complete copy of a Game: silent
+        cardsim.make("zhao_pengyou", game_end="reach_A", max_deals=1000)   # the values it has anyway (adapters)
         cardsim.simulate("basra", matches=2, seed=1, workers=1, target=51)   # matches= sets the scope
         cardsim.make("basra", variant="syrian")                       # a preset is not a choice of the user
         cardsim.make("joffre_whist", slam_value="row_plus_bonus", slam_bonus=60)

@@ -186,7 +186,7 @@ class GameInfo:
         unit = "depends on the options" if callable(self.unit) else self.unit
         L = [f"{self.title} ({self.name})",
              f"  players: {', '.join(map(str, self.players))} (default {self.default_players})",
-             f"  sides: {self.teams}", f"  returns in: {unit}",
+             f"  partnerships: {self.teams}", f"  returns in: {unit}",
              f"  rules page: {self.rules_doc}", "", "options (cardsim.make(name, option=value); CLI: -o option=value):"]
         for o in self.options:
             when = ""

@@ -138,6 +138,13 @@ class NoEffectWarning(UserWarning):
     `applies_when` is not met): the run is the same as without it."""
 
 
+def _same_value(a, b) -> bool:
+    try:
+        return bool(a == b) and _same_kind(a, b)
+    except Exception:  # noqa: BLE001 - values that do not compare (arrays): treat as chosen
+        return False
+
+
 def without_effect(options: tuple[Option, ...], resolved: Mapping, given) -> list[tuple[str, str]]:
     """[(name, reason)] for the options named in `given` that have no effect under `resolved`."""
     by_name = {o.name: o for o in options}
@@ -173,6 +180,7 @@ def resolve(game: str, options: tuple[Option, ...], presets: dict[str, dict], pl
             raise ConfigError(f"{game}: unknown variant {str(variant)[:40]!r}; variants: {sorted(presets) or 'none'}")
         for k, v in presets[variant].items():
             resolved[k] = by_name[k].check(game, v)
+    baseline = dict(resolved)         # defaults and preset: what an option is when not chosen
     for k, v in kwargs.items():
         if k not in by_name:
             raise ConfigError(f"{game}: unknown option {_short(k, 60)}; options: {sorted(['players', 'variant', *by_name])}")
@@ -181,7 +189,10 @@ def resolve(game: str, options: tuple[Option, ...], presets: dict[str, dict], pl
     resolved["variant"] = variant
     # an option the caller chose explicitly that changes nothing in this configuration is said (a
     # complete option dict, e.g. a Game rebuilt from its resolved options, is a copy, not a choice)
+    # (or an option set to the value it would have anyway: a Game's options passed on, as an
+    # adapter's parameters are, are not a choice either)
     if not set(by_name) <= set(kwargs):
-        for _, reason in without_effect(options, resolved, kwargs):
+        chosen = [k for k in kwargs if k in by_name and not _same_value(resolved[k], baseline[k])]
+        for _, reason in without_effect(options, resolved, chosen):
             warnings.warn(f"{game}: {reason}; the run is the same without it", NoEffectWarning, stacklevel=4)
     return resolved
