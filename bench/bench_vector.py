@@ -12,7 +12,7 @@ import pytest
 
 from cardsim.vector import VectorEnv
 
-from .conftest import smoke_mode
+from .conftest import smoke_mode, target
 
 TARGET_1024 = 300_000
 
@@ -37,7 +37,7 @@ def bench_vector_env_steps(benchmark, num_envs, request):
     print(f"\nVectorEnv joffre_whist x{num_envs}: {rate:,.0f} env-steps/s "
           f"(obs {env.observation_size} floats + mask {env.num_actions} written per step)")
     if num_envs == 1024:
-        assert rate >= TARGET_1024, f"{rate:,.0f} env-steps/s < {TARGET_1024:,}"
+        target(benchmark, "VectorEnv x1024 env-steps/s", rate, TARGET_1024)
 
 
 def bench_pgx_reference(request):

@@ -102,8 +102,10 @@ def test_summary_html_has_every_seat_and_figure():
     from cardsim.report import fmt, fmt_ci
     from cardsim.views import summary_html
 
+    from cardsim.report import pct
+
     s = cardsim.simulate("karnoffel", deals=300, seed=4, agents=["greedy", "random"] * 2).summary()
     text = _text(summary_html(s))
-    assert "karnoffel: 300 deals, seed 4" in text
-    for x in s["seats"]:
-        assert f"seat {x['seat']} {fmt(x['mean'])} {fmt_ci(x['ci95'])} {fmt(x['win_rate'])}" in text
+    assert "Karnoffel: 300 deals, seed 4, agents greedy, random, greedy, random" in text
+    for x in s.sides():                 # one row per side (partners grouped), as Summary._repr_html_
+        assert f"{x['label']} {fmt(x['mean'])} {fmt_ci(x['ci95'])} {pct(x['win_rate'])}" in text

@@ -1,6 +1,6 @@
 """The `cardsim` command line.
 
-    cardsim games                                     list games, options and variants
+    cardsim games [GAME]                              list games; one game's options, variants and rules page
     cardsim simulate GAME [--deals N | --matches N] [--seed S] [--agents greedy,random,...]
                      [--variant V] [--players P] [-o NAME=VALUE ...] [--workers W]
                      [--backend threads|dask] [--address tcp://host:8786] [--chunk-size C]
@@ -138,6 +138,16 @@ def _add_game_args(sp):
     sp.add_argument("--json", action="store_true", help="print the result as JSON (default: a readable summary)")
 
 
+def _add_quiet(sp):
+    sp.add_argument("--quiet", "-q", action="store_true",
+                    help="no progress bar (default: a bar with ETA on a terminal once the run has lasted 2 s)")
+
+
+def _show_progress(args):
+    """"auto" (a bar once the command has run 2 s) on a terminal unless --quiet; else False."""
+    return "auto" if not getattr(args, "quiet", False) and sys.stderr.isatty() else False
+
+
 def _check_new_file(path, force: bool):
     """Before any work: refuse to replace an existing file unless --force was given, and refuse a
     destination that cannot be written (missing or read-only folder, a folder as the file)."""
@@ -176,12 +186,16 @@ def _game_opts(args) -> dict:
 # cardsim games
 
 def _games_parser(sub):
-    sp = _sub(sub, "games", "list the registered games, their options with defaults, and variants",
-              ["cardsim games"])
+    sp = _sub(sub, "games", "list the registered games, or one game's options, variants and rules page",
+              ["cardsim games", "cardsim games basra"])
+    sp.add_argument("game", nargs="?", default=None, help="one game to describe in full (default: list them all)")
     sp.set_defaults(func=cmd_games)
 
 
 def cmd_games(args) -> int:
+    if getattr(args, "game", None) is not None:
+        print(cardsim.game.game_info(args.game).describe())
+        return 0
     for name in cardsim.GAMES:
         info = cardsim.game.game_info(name)
         print(f"{name}  (players {', '.join(map(str, info.players))})  rules: {rules_doc(name)}")
@@ -190,6 +204,7 @@ def cmd_games(args) -> int:
             print(f"    {o.name} = {o.default!r}{allowed}  {o.doc}")
         if info.presets:
             print(f"    variants: {', '.join(info.presets)}")
+    print("(one game in full: cardsim games GAME)")
     return 0
 
 
@@ -221,8 +236,10 @@ def _simulate_parser(sub):
     sp.add_argument("--lead-changes", action="store_true",
                     help="count lead changes of the running returns, kernel-side (default: off)")
     sp.add_argument("--progress", dest="progress", action="store_true", default=None,
-                    help="show a progress bar (default: on a terminal for runs of 200000 or more)")
+                    help="show a progress bar even when stderr is not a terminal (default: on a terminal, once "
+                         "the run has lasted 2 s)")
     sp.add_argument("--no-progress", dest="progress", action="store_false", help="never show a progress bar")
+    _add_quiet(sp)
     sp.set_defaults(func=cmd_simulate)
 
 
@@ -235,7 +252,7 @@ def cmd_simulate(args) -> int:
     for path in (args.out, args.summary_json):
         _check_new_file(path, args.force)
     count = args.matches if args.matches is not None else (args.deals if args.deals is not None else DEFAULT_DEALS)
-    progress = args.progress if args.progress is not None else (sys.stderr.isatty() and count >= 200_000)
+    progress = args.progress if args.progress is not None else _show_progress(args)
     out = args.out
     kw = {"matches": count} if args.matches is not None else {"deals": count}
     t0 = time.perf_counter()
@@ -297,6 +314,7 @@ def _compare_parser(sub):
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON (default: readable lines)")
     cp.add_argument("--out", default=None, help="also write an HTML page with side-by-side plots (default: none)")
     cp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
+    _add_quiet(cp)
     cp.set_defaults(func=cmd_compare)
 
 
@@ -304,7 +322,7 @@ def cmd_compare(args) -> int:
     from cardsim.analysis.compare import compare_text
 
     _check_new_file(args.out, args.force)
-    c = cardsim.compare(args.a, args.b, same_game=True)
+    c = cardsim.compare(args.a, args.b, progress=_show_progress(args))
     if args.out:
         from cardsim.report import write_compare_report
 
@@ -324,7 +342,8 @@ def cmd_compare(args) -> int:
 def _sweep_parser(sub):
     wp = _sub(sub, "sweep", "several variants or values of one option on the same deals, side by side",
               ["cardsim sweep basra --variant egyptian,yemeni,syrian --deals 100000 --out sweep.html",
-               "cardsim sweep basra --values target=51,101,151 --deals 50000"])
+               "cardsim sweep basra --values majority_points=0,30,60 --deals 50000",
+               "cardsim sweep basra --values target=51,101,151 -o scope=match --deals 2000   # matches"])
     _add_game_args(wp)
     wp.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per configuration (default: {DEFAULT_DEALS})")
     wp.add_argument("--agents", default=None, help="comma-separated agent per seat, or one for all (default: greedy)")
@@ -332,6 +351,7 @@ def _sweep_parser(sub):
                     help="sweep one option over these values (instead of --variant V1,V2,...)")
     wp.add_argument("--out", default=None, help="also write an HTML page (default: none)")
     wp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
+    _add_quiet(wp)
     wp.set_defaults(func=cmd_sweep)
 
 
@@ -351,7 +371,8 @@ def cmd_sweep(args) -> int:
         kw = {"variants": [v.strip() for v in args.variant.split(",") if v.strip()]}
     agents = _agent_names(cardsim.make(args.game, **opts), args.agents) if args.agents is not None else None
     sw = cardsim.sweep(args.game, deals=args.deals, seed=args.seed, agents=agents, workers=args.workers,
-                       backend=args.backend, address=args.address, chunk_size=args.chunk_size, **kw, **opts)
+                       backend=args.backend, address=args.address, chunk_size=args.chunk_size,
+                       progress=_show_progress(args), **kw, **opts)
     if args.out:
         from cardsim.report import write_sweep_report
 
@@ -376,13 +397,14 @@ def _skill_parser(sub):
     kp.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per comparison (default: {DEFAULT_DEALS})")
     kp.add_argument("--strong", default="greedy", help="the stronger agent (default: greedy)")
     kp.add_argument("--weak", default="random", help="the weaker agent (default: random)")
+    _add_quiet(kp)
     kp.set_defaults(func=cmd_skill)
 
 
 def cmd_skill(args) -> int:
     sk = cardsim.skill(args.game, deals=args.deals, seed=args.seed, strong=args.strong, weak=args.weak,
                        workers=args.workers, backend=args.backend, address=args.address,
-                       chunk_size=args.chunk_size, **_game_opts(args))
+                       chunk_size=args.chunk_size, progress=_show_progress(args), **_game_opts(args))
     if args.json:
         print(json.dumps(sk, indent=2))
     else:
@@ -533,6 +555,7 @@ def _tournament_parser(sub):
     sp.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     sp.add_argument("--out", default=None, metavar="FILE.md", help="also write the table to this Markdown file")
     sp.add_argument("--force", action="store_true", help="replace --out if it exists (default: refuse)")
+    _add_quiet(sp)
     sp.set_defaults(func=cmd_tournament)
 
 
@@ -547,7 +570,7 @@ def cmd_tournament(args) -> int:
     _check_new_file(args.out, args.force)
     agents = args.agents or list(tournament.DEFAULT_BUDGETS)
     rows = tournament.run(None if args.all else args.games, agents, baseline=args.baseline, deals=args.deals,
-                          seed=args.seed, workers=args.workers,
+                          seed=args.seed, workers=args.workers, bar=_show_progress(args),
                           progress=lambda r: print(f"{r['game']:>13}  {r['agent']:<40} {r['mean_diff']:+.3f} "
                                                    f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]  {r['verdict']} "
                                                    f"({r['seconds']:.0f} s)", flush=True))
@@ -608,8 +631,16 @@ COMMANDS = (
 )
 
 
+def _version() -> str:
+    from cardsim.result import cardsim_version
+
+    v = cardsim_version()
+    return cardsim.__version__ if v == "unknown" else v
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="cardsim", description=cardsim.__doc__)
+    ap.add_argument("--version", action="version", version=f"cardsim {_version()}")
     sub = ap.add_subparsers(dest="cmd", required=True)
     for add in COMMANDS:
         add(sub)
@@ -692,6 +723,23 @@ def main(argv=None) -> int:
                 pass
 
 
+def _warnings_as_lines():
+    """cardsim's warnings (an option with no effect, ...) as one `cardsim: warning: ...` line on
+    stderr each, instead of Python's file:line form."""
+    import contextlib
+    import warnings
+
+    @contextlib.contextmanager
+    def ctx():
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.showwarning = lambda message, category, *a, **k: print(f"cardsim: warning: {message}",
+                                                                            file=sys.stderr)
+            yield
+
+    return ctx()
+
+
 def _main(argv=None) -> int:
     try:
         try:
@@ -702,7 +750,8 @@ def _main(argv=None) -> int:
     except BrokenPipeError:
         return _stdout_closed()
     try:
-        code = args.func(args)
+        with _warnings_as_lines():
+            code = args.func(args)
         sys.stdout.flush()              # a closed pipe shows up here, not in the flush at exit
         return code
     except BrokenPipeError:

@@ -117,6 +117,10 @@ class GameInfo:
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ConfigError(f"{where}: option names repeat: {names}")
+        for o in self.options:
+            for k in o.applies_when or {}:
+                if k not in names and k != "players":
+                    raise ConfigError(f"{where}: option {o.name!r}: applies_when names an unknown option {k!r}")
         blocks = [b.name for b in self.observation]
         if not self.observation or len(set(blocks)) != len(blocks):
             raise ConfigError(f"{where}: observation blocks must be non-empty and distinct: {blocks}")
@@ -158,9 +162,47 @@ class GameInfo:
                               f"got {short(game)}")
         return game
 
+    def without_effect(self, options: Mapping | None = None, names=None) -> list[tuple[str, str]]:
+        """[(option, reason)]: which of `names` (default: every option) has no effect in the
+        configuration `options` (resolved first), by the options' `applies_when`."""
+        import warnings
+
+        from cardsim.options import NoEffectWarning, without_effect
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NoEffectWarning)      # this is the question asked
+            resolved = self.resolve(options)
+        return without_effect(self.options, resolved, [o.name for o in self.options] if names is None else names)
+
     def defaults(self) -> dict:
         """The resolved options of cardsim.make(name) with no arguments."""
         return self.resolve({})
+
+    def describe(self) -> str:
+        """What `cardsim games GAME` prints: seats, sides, unit, the rules page, every option
+        (type, default, allowed values, when it has an effect, doc) and every preset."""
+        from cardsim.options import option_type
+
+        unit = "depends on the options" if callable(self.unit) else self.unit
+        L = [f"{self.title} ({self.name})",
+             f"  players: {', '.join(map(str, self.players))} (default {self.default_players})",
+             f"  partnerships: {self.teams}", f"  returns in: {unit}",
+             f"  rules page: {self.rules_doc}", "", "options (cardsim.make(name, option=value); CLI: -o option=value):"]
+        for o in self.options:
+            when = ""
+            if o.applies_when:
+                when = "  [only when " + ", ".join(f"{k} is {' or '.join(map(repr, v))}"
+                                                   for k, v in o.applies_when.items()) + "]"
+            L.append(f"  {o.name}: {option_type(o)}, default {o.default!r}{when}")
+            L.append(f"      {o.doc}")
+        L.append("")
+        if self.presets:
+            L.append("variants (variant=NAME; CLI: --variant NAME), the options each sets:")
+            for k, v in self.presets.items():
+                L.append(f"  {k}: " + (", ".join(f"{a}={b!r}" for a, b in v.items()) or "the defaults"))
+        else:
+            L.append("variants: none")
+        return "\n".join(L)
 
     # ---- returns and length ---------------------------------------------------------------------
     def return_bounds(self, options: Mapping | None = None) -> tuple[float, float]:

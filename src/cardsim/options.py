@@ -7,7 +7,10 @@ options, and raises ConfigError naming the valid choices for anything unknown or
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable
 
 import numpy as np
@@ -29,6 +32,28 @@ class Option:
     min: float | None = None
     max: float | None = None
     validate: Callable[[Any], Any] | None = field(default=None, compare=False)
+    # when the option has an effect at all: {other option: the values under which it matters}, e.g.
+    # {"scope": ("match",)} for a match target. An option given explicitly in a configuration
+    # where it has no effect draws a NoEffectWarning naming the reason (make, simulate), and a
+    # sweep over it is refused (cardsim.analysis.sweep).
+    applies_when: Mapping[str, tuple] | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.applies_when is not None:
+            if not isinstance(self.applies_when, Mapping) or not all(
+                    isinstance(k, str) and isinstance(v, tuple) and v for k, v in self.applies_when.items()):
+                raise ConfigError(f"Option {self.name}: applies_when must map option names to non-empty tuples "
+                                  f"of values, got {_short(self.applies_when)}")
+            object.__setattr__(self, "applies_when", MappingProxyType(dict(self.applies_when)))
+
+    def no_effect_reason(self, resolved: Mapping) -> str | None:
+        """Why this option has no effect under the resolved options `resolved`, or None if it may."""
+        for k, allowed in (self.applies_when or {}).items():
+            if k in resolved and not any(_same_kind(resolved[k], a) and resolved[k] == a for a in allowed):
+                need = " or ".join(repr(a) for a in allowed)
+                return (f"option {self.name!r} has no effect here: it only matters when {k} is {need} "
+                        f"(here {k}={resolved[k]!r})")
+        return None
 
     def check(self, game: str, value: Any) -> Any:
         where = f"{game}: option {self.name!r}"
@@ -97,6 +122,43 @@ def _same_kind(value, choice) -> bool:
     return type(value) is type(choice) or isinstance(value, type(choice))
 
 
+def option_type(o: Option) -> str:
+    """The option's type in words: 'one of [...]', 'int in 0..10', 'bool', or the default's type."""
+    if o.choices is not None:
+        return f"one of {_short(list(o.choices))}"
+    if o.kind is not None:
+        return o.kind.__name__ + _range(o.min, o.max)
+    if o.default is None:
+        return "value checked by the game (see the doc)"
+    return f"{type(o.default).__name__} (checked by the game; see the doc)"
+
+
+class NoEffectWarning(UserWarning):
+    """An option was given explicitly in a configuration where it has no effect (its Option's
+    `applies_when` is not met): the run is the same as without it."""
+
+
+def _same_value(a, b) -> bool:
+    try:
+        return bool(a == b) and _same_kind(a, b)
+    except Exception:  # noqa: BLE001 - values that do not compare (arrays): treat as chosen
+        return False
+
+
+def without_effect(options: tuple[Option, ...], resolved: Mapping, given) -> list[tuple[str, str]]:
+    """[(name, reason)] for the options named in `given` that have no effect under `resolved`."""
+    by_name = {o.name: o for o in options}
+    out = []
+    for k in given:
+        o = by_name.get(k)
+        r = o.no_effect_reason(resolved) if o is not None else None
+        if r is not None:
+            out.append((k, r))
+    return out
+
+
+MATCH_ONLY = {"scope": ("match",)}     # applies_when of an option that only matters in a whole match
+
 SCOPE = Option("scope", "deal", "what a state covers: one deal, or the whole match", choices=("deal", "match"))
 
 
@@ -118,10 +180,19 @@ def resolve(game: str, options: tuple[Option, ...], presets: dict[str, dict], pl
             raise ConfigError(f"{game}: unknown variant {str(variant)[:40]!r}; variants: {sorted(presets) or 'none'}")
         for k, v in presets[variant].items():
             resolved[k] = by_name[k].check(game, v)
+    baseline = dict(resolved)         # defaults and preset: what an option is when not chosen
     for k, v in kwargs.items():
         if k not in by_name:
             raise ConfigError(f"{game}: unknown option {_short(k, 60)}; options: {sorted(['players', 'variant', *by_name])}")
         resolved[k] = by_name[k].check(game, v)
     resolved["players"] = players
     resolved["variant"] = variant
+    # an option the caller chose explicitly that changes nothing in this configuration is said (a
+    # complete option dict, e.g. a Game rebuilt from its resolved options, is a copy, not a choice)
+    # (or an option set to the value it would have anyway: a Game's options passed on, as an
+    # adapter's parameters are, are not a choice either)
+    if not set(by_name) <= set(kwargs):
+        chosen = [k for k in kwargs if k in by_name and not _same_value(resolved[k], baseline[k])]
+        for _, reason in without_effect(options, resolved, chosen):
+            warnings.warn(f"{game}: {reason}; the run is the same without it", NoEffectWarning, stacklevel=4)
     return resolved

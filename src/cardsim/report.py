@@ -265,8 +265,9 @@ def render_html(s: dict, skill: dict | None = None) -> str:
     if s.get("complete") is False:
         out.append(f"<p class='warn'><b>INCOMPLETE RUN</b>: {s.n:,} of {s.get('planned')} planned "
                    f"{plural(s.unit_row)} (the run was interrupted); every figure below covers only these.</p>")
-    out.append(f"<p class='verdict' id='verdict'><b>Verdict.</b> {e(s.verdict())}</p>")
+    out.append(f"<p class='verdict' id='verdict'><b>Verdict.</b> {html.escape(s.verdict(), quote=False)}</p>")
     out += [f"<p class='warn'>{e(c)}</p>" for c in s.caveats()]
+    out.append(f"<p class='agents' id='agents'><b>Agents.</b> {e(s.scope_note())}</p>")
     out.append(f"<p>{e(s.header())}; returns in {e(s.unit)}; cardsim {e(str(s.get('cardsim_version')))}. "
                f"Every term is defined in the <a href='#glossary'>glossary</a>.</p>")
     out.append("<h2>Who is favoured</h2>")
@@ -355,7 +356,10 @@ def render_compare_html(c: dict, sa: dict, sb: dict) -> str:
     out.append(f"<h1>Comparison: {e(c['b']['label'])} minus {e(c['a']['label'])}</h1>")
     out.append(f"<p class='verdict' id='verdict'><b>Verdict.</b> {e(c['verdict'])}</p>")
     out += [f"<p class='warn'>{e(w)}</p>" for w in c.get("warnings", [])]
-    out.append(f"<p>Method: {e(c['method'])} (see the <a href='#glossary'>glossary</a>).</p>")
+    from cardsim.analysis.compare import agents_note, side_rows, test_text
+
+    out.append(f"<p class='agents' id='agents'><b>Agents.</b> {e(agents_note(c))}</p>")
+    out.append(f"<p>Method: {e(c['method'])}; {e(test_text(c))} (see the <a href='#glossary'>glossary</a>).</p>")
     out.append("<div class='cols'>")
     for tag, s in (("A", sa), ("B", sb)):
         out.append(f"<div><h2>{tag}</h2><p>{e(s.header())}</p><p><i>{e(s.verdict())}</i></p></div>")
@@ -363,17 +367,19 @@ def render_compare_html(c: dict, sa: dict, sb: dict) -> str:
     out.append(f"<img id='side_by_side' alt='Win rates side by side' src='{figs['side_by_side']}'>")
     out.append(f"<img id='differences' alt='Differences with intervals' src='{figs['differences']}'>")
     out.append("<h2>Differences B - A</h2><table>")
-    out.append(_row(["measure", "A", "B", "B - A", "95% CI", "p"], "th"))
-    from cardsim.analysis.compare import side_rows
-
+    out.append(_row(["measure", "A", "B", "B - A", "95% CI", "p", "Holm p"], "th"))
     for label, x in side_rows(c):
         for k, lab in (("mean", "mean return"), ("win_rate", "win rate")):
             v = x[k]
             out.append(_row([f"{label} {lab}", fmt(v["a"]), fmt(v["b"]), fmt(v["diff"]), fmt_ci(v["ci95"]),
-                             fmt_p(v["p_value"])]))
+                             fmt_p(v["p_value"]), fmt_p(v.get("p_holm"))]))
+    if "first_player_win_rate" in c:
+        v = c["first_player_win_rate"]
+        out.append(_row(["first player win rate", fmt(v.get("a")), fmt(v.get("b")), fmt(v.get("diff")),
+                         fmt_ci(v.get("ci95")), fmt_p(v.get("p_value")), fmt_p(v.get("p_holm"))]))
     for k, v in [("draws", c["draws"])] + list(c["duration"].items()) + list(c["metrics"].items()):
         out.append(_row([k, fmt(v.get("a")), fmt(v.get("b")), fmt(v.get("diff")), fmt_ci(v.get("ci95")),
-                         fmt_p(v.get("p_value"))]))
+                         fmt_p(v.get("p_value")), fmt_p(v.get("p_holm"))]))
     out.append("</table>")
     out.append(_glossary_section())
     out.append("</body></html>")
@@ -421,9 +427,10 @@ def sweep_html(sw) -> str:
     out = _head(f"cardsim sweep: {sw.game}")
     out.append(f"<h1>{e(title(sw.game))}: {len(sw.runs)} configurations on the same deals</h1>")
     out.append("<p class='verdict' id='verdict'><b>Verdict.</b> " + "<br>".join(
-        e(f"[{i}] {lab}: {s.verdict()}") for i, ((lab, _), s) in enumerate(zip(sw.runs, sums))) + "</p>")
-    out.append(f"<p>{e(s0.header())}. Differences are paired against [0] {e(sw.runs[0][0])}; terms in the "
-               f"<a href='#glossary'>glossary</a>.</p>")
+        e(f"[{i}] {lab}: {s.verdict(with_test=False)}") for i, ((lab, _), s) in enumerate(zip(sw.runs, sums))) + "</p>")
+    out.append(f"<p class='agents' id='agents'><b>Agents.</b> {e(s0.scope_note())}</p>")
+    out.append(f"<p>{e(s0.header())}. Each verdict: {e(s0.test_text())}. Differences are paired against [0] "
+               f"{e(sw.runs[0][0])}; terms in the <a href='#glossary'>glossary</a>.</p>")
     out.append(f"<img id='sweep' alt='Win rates per configuration' src='{img}'>")
     out.append(sw.html_table())
     out.append(_glossary_section())

@@ -139,6 +139,17 @@ class SimResult:
     def __len__(self):
         return self.deals
 
+    def _repr_html_(self) -> str:
+        """The notebook view: what the result holds, then its summary's view (verdict, agents,
+        sides or seats, measures) — the same view `cardsim.views.summary_html` gives."""
+        import html
+
+        s = self.summary()
+        body = s._repr_html_() if hasattr(s, "_repr_html_") else f"<pre>{html.escape(str(s))}</pre>"
+        kept = "no table (keep_table=False)" if self.table is None else f"table of {len(self.table):,} rows (.table)"
+        return (f"<div class='cardsim-result'><p><code>SimResult</code>: {kept}"
+                f"{'' if self.complete else ', INCOMPLETE'}; <code>.summary()</code> below</p>{body}</div>")
+
     def __repr__(self):
         kept = "no table" if self.table is None else f"table of {len(self.table):,} rows"
         return (f"<SimResult {self.game}: {self.deals:,} {self.unit}{'es' if self.unit == 'match' else 's'}, seed {self.seed}, agents {self.agents}, "

@@ -113,11 +113,56 @@ class _DeferSigint:
         return False
 
 
-def _progress(total: int, unit: str, enabled: bool):
+PROGRESS_DELAY = 2.0     # seconds: a progress bar appears only once a run has lasted this long
+
+
+def progress_bar(total: int, unit: str, enabled, desc: str | None = None):
+    """A tqdm bar on stderr with rate and ETA. `enabled`: True shows it at once, "auto" only once
+    the run has lasted PROGRESS_DELAY seconds (a short run prints nothing: what the CLI does on a
+    terminal), False never. Every long command uses it."""
     from tqdm import tqdm
 
+    if enabled not in (True, False, "auto"):
+        raise ConfigError(f"progress must be True, False or 'auto', got {str(enabled)[:40]!r}")
     return tqdm(total=total, unit=f" {unit}s" if not unit.endswith("ch") else f" {unit}es", disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
+                file=sys.stderr, dynamic_ncols=True, mininterval=0.2,
+                delay=PROGRESS_DELAY if enabled == "auto" else 0, desc=desc)
+
+
+def progress_flag(progress):
+    """A command's `progress` argument as progress_bar takes it: True, False or "auto"."""
+    if isinstance(progress, str):
+        if progress != "auto":
+            raise ConfigError(f"progress must be True, False or 'auto', got {progress[:40]!r}")
+        return progress
+    return bool(progress)
+
+
+class _Shared:
+    """An outer bar several runs advance (sweep, tournament): closing is the owner's job."""
+
+    def __init__(self, bar):
+        self.bar = bar
+
+    def update(self, n):
+        self.bar.update(n)
+
+    def close(self):
+        pass
+
+
+def _progress(total: int, unit: str, progress):
+    if progress is not None and not isinstance(progress, (bool, str)) and hasattr(progress, "update"):
+        return _Shared(progress)
+    return progress_bar(total, unit, progress_flag(progress))
+
+
+def _search_chunk(count: int, workers: int, codes) -> int | None:
+    """Chunks for search agents (ISMCTS, PIMC: milliseconds per deal): about 25 per worker, so the
+    progress bar moves and its ETA appears within seconds (results do not depend on chunking)."""
+    if any(isinstance(c, AgentSpec) and c.params for c in codes):
+        return max(1, -(-count // (25 * workers)))
+    return None
 
 
 def simulate(game, deals: int | None = None, *, matches: int | None = None, seed: int = 0, agents=None,
@@ -141,7 +186,9 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     backend: "threads" (default) or "dask" (address: a scheduler address or Client; none starts a
       LocalCluster, closed at the end).
     chunk_size: deals per task (default: about 4 tasks per worker, at most 20,000).
-    progress: a progress bar on stderr (tqdm). keep_table: keep the table in memory (False:
+    progress: a progress bar on stderr (tqdm, with rate and ETA): True at once, "auto" once the run
+      has lasted 2 s (what the CLI does on a terminal), or a tqdm-like object with update(n) that
+      the run advances (an outer bar shared by several runs). keep_table: keep the table in memory (False:
       summary only, memory flat). out: also stream the rows to this .parquet/.csv file as they
       arrive (written beside it and renamed on success; a missing or read-only directory fails
       before the first deal; Ctrl-C keeps the rows as `<name>.partial.<ext>` and raises
@@ -164,6 +211,9 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
     block = stats.BLOCK
     if chunk_size is None:
         chunk_size = runner.default_chunk(count, workers, backend, executor is None)
+        small = _search_chunk(count, workers, codes)
+        if small is not None:
+            chunk_size = min(chunk_size, small)
     chunk_size = runner.check_count("chunk_size", chunk_size, 1)
     if out is not None:
         results_io.format_of(out)
@@ -200,7 +250,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
         # the same sequence of calls whatever the chunking
         executor, close = executors.open_executor(executor, backend, address, workers,
                                                   runner.num_tasks(count, chunk_size), inline=python_path)
-        bar = _progress(count, unit, bool(progress))
+        bar = _progress(count, unit, progress)
         for res in executors.ordered(executor, fn, tasks, inflight=max(4, 4 * workers)):
             sigint.check()
             cols = res["rows"]

@@ -36,19 +36,20 @@ GAME_OPTIONS = {"joffre_whist": {"all_pass": "dealer_bids"}}
 
 
 def strength(game: str, agent: str, *, baseline: str = "greedy", deals: int = 200, seed: int = 0,
-             workers: int | None = None, **options) -> dict:
-    """One row: `agent` against `baseline` in `game` (see the module docstring)."""
+             workers: int | None = None, bar=None, **options) -> dict:
+    """One row: `agent` against `baseline` in `game` (see the module docstring). `bar`: a progress
+    bar the row's deals advance (each of its players + 1 runs of `deals` deals)."""
     a, b = parse_agent(agent), parse_agent(baseline)
     opts = {**GAME_OPTIONS.get(game, {}), **options}
     g = make(game, **opts)
     P = g.num_players
     t0 = time.perf_counter()
-    base = simulate(g, deals=deals, seed=seed, agents=[b.text] * P, workers=workers)
+    base = simulate(g, deals=deals, seed=seed, agents=[b.text] * P, workers=workers, progress=bar)
     diffs = np.zeros(deals)
     for p in range(P):
         agents = [b.text] * P
         agents[p] = a.text
-        r = simulate(g, deals=deals, seed=seed, agents=agents, workers=workers)
+        r = simulate(g, deals=deals, seed=seed, agents=agents, workers=workers, progress=bar)
         diffs += r.table[f"return_{p}"] - base.table[f"return_{p}"]
     diffs /= P
     mean = float(diffs.mean())
@@ -73,18 +74,28 @@ def table(rows: list[dict]) -> str:
 
 
 def run(games=None, agents=DEFAULT_BUDGETS, *, baseline="greedy", deals=200, seed=0, workers=None,
-        progress=None) -> list[dict]:
-    """Rows for every game in `games` (default: all) and every agent spec in `agents`."""
+        progress=None, bar: bool = False) -> list[dict]:
+    """Rows for every game in `games` (default: all) and every agent spec in `agents`; `progress`
+    is called with each row; `bar=True` (or "auto": after 2 s) shows one progress bar over every
+    deal of every row, with an overall ETA."""
     games = list(GAMES) if games is None else list(games)
     bad = [x for x in games if x not in GAMES]
     if bad:
         shown = repr(bad) if len(repr(bad)) <= 200 else repr(bad)[:197] + "..."
         raise ConfigError(f"unknown game(s) {shown}; games: {list(GAMES)}")
+    from cardsim.simulate import progress_bar, progress_flag
+
+    total = sum((make(g, **GAME_OPTIONS.get(g, {})).num_players + 1) * deals * len(agents) for g in games)
     rows = []
-    for game in games:
-        for ag in agents:
-            row = strength(game, ag, baseline=baseline, deals=deals, seed=seed, workers=workers)
-            rows.append(row)
-            if progress:
-                progress(row)
+    pb = progress_bar(total, "deal", progress_flag(bar), desc="tournament")
+    try:
+        for game in games:
+            for ag in agents:
+                row = strength(game, ag, baseline=baseline, deals=deals, seed=seed, workers=workers, bar=pb)
+                rows.append(row)
+                if progress:
+                    pb.clear()
+                    progress(row)
+    finally:
+        pb.close()
     return rows

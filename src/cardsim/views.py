@@ -1,4 +1,8 @@
-"""HTML views of states for notebooks: `state_html(state)` shows the position — every seat's hand,
+"""HTML views for notebooks, one per object, each the object's own `_repr_html_`:
+`state_html(state)` (State), `summary_html(summary)` (Summary), `result_html(result)` (SimResult),
+`sweep_html(sweep)` (SweepResult), `compare_html(comparison)` (compare()'s Comparison).
+
+`state_html(state)` shows the position — every seat's hand,
 the cards in play and the scores — as a small self-contained table (no scripts, no external CSS).
 
 Generic over the public State API (`hand`, `phase`, `current_player`, `returns`, `str(state)`) and
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 import html
 
-from cardsim.analysis.summary import fmt, fmt_ci, fmt_p, plural
+from cardsim.analysis.summary import as_summary
 from cardsim.core._engine import State, check_int
 from cardsim.errors import ConfigError, short
 from cardsim.replay import SYMBOLS, with_symbols
@@ -101,27 +105,42 @@ def state_html(state, seat: int | None = None) -> str:
 
 
 def summary_html(s: dict) -> str:
-    """An HTML table of a run's summary (`SimResult.summary()`): one row per seat with the mean
-    return and its 95% CI, the win rate and its Wilson interval, the seat-advantage p-value; then
-    the seat balance, draws and duration. For `SimResult._repr_html_` in notebooks."""
+    """A run's summary (`SimResult.summary()`) as HTML: exactly `Summary._repr_html_` (the verdict
+    with its test and correction, the agents it is measured between, sides or seats with
+    intervals, p and Holm p, the first-player frame, the game measures and metrics)."""
     if not isinstance(s, dict) or not isinstance(s.get("seats"), list) or not all(
             isinstance(x, dict) and {"seat", "mean", "ci95", "win_rate", "win_ci95", "advantage_p"} <= x.keys()
-            for x in s["seats"]) or not {"game", "deals", "seed", "agents"} <= s.keys():
+            for x in s["seats"]) or not {"game", "seed", "agents"} <= s.keys() or not ({"deals", "matches"} & s.keys()):
         raise ConfigError("summary_html needs a run's summary (SimResult.summary(): a dict with game, deals, "
                           f"seed, agents and per-seat figures), got {type(s).__name__} {_short(s)}")
-    unit = s.get("unit", "deal")
-    e = html.escape
-    rows = "".join(
-        f"<tr><td>seat {x['seat']}</td><td>{e(fmt(x['mean']))}</td><td>{e(fmt_ci(x['ci95']))}</td>"
-        f"<td>{e(fmt(x['win_rate']))}</td><td>{e(fmt_ci(x['win_ci95']))}</td><td>{e(fmt_p(x['advantage_p']))}</td></tr>"
-        for x in s["seats"])
-    b, d = s.get("seat_balance", {}), s.get("duration", {})
-    foot = [f"seat balance p={fmt_p(b.get('p_value'))}", f"draws {fmt(s.get('draws', {}).get('rate'))}"]
-    if d.get("actions"):
-        foot.append(f"actions per {unit} {fmt(d['actions']['mean'])}")
-    head = f"{s['game']}: {s['deals']} {plural(unit)}, seed {s['seed']}, agents {s['agents']}"
-    return ("<div class='cardsim-summary'><table style='border-collapse:collapse;font-family:monospace'>"
-            f"<caption style='text-align:left'><b>{e(head)}</b></caption>"
-            "<tr><th></th><th>mean return</th><th>95% CI</th><th>win rate</th><th>95% CI</th><th>advantage p</th></tr>"
-            + rows + "</table>"
-            f"<div style='font-family:monospace'>{e(' · '.join(foot))}</div></div>")
+    return as_summary(s)._repr_html_()
+
+
+def result_html(result) -> str:
+    """A SimResult as HTML: `SimResult._repr_html_`."""
+    from cardsim.result import SimResult
+
+    if not isinstance(result, SimResult):
+        raise ConfigError(f"result_html needs a SimResult (cardsim.simulate(...)), got {type(result).__name__} "
+                          f"{_short(result)}")
+    return result._repr_html_()
+
+
+def sweep_html(sweep) -> str:
+    """A sweep (cardsim.sweep(...)) as HTML: `SweepResult._repr_html_`."""
+    from cardsim.analysis.sweep import SweepResult
+
+    if not isinstance(sweep, SweepResult):
+        raise ConfigError(f"sweep_html needs a SweepResult (cardsim.sweep(...)), got {type(sweep).__name__} "
+                          f"{_short(sweep)}")
+    return sweep._repr_html_()
+
+
+def compare_html(comparison) -> str:
+    """A comparison (cardsim.compare(a, b)) as HTML: `Comparison._repr_html_`."""
+    from cardsim.analysis.compare import Comparison
+
+    if not isinstance(comparison, dict) or not {"a", "b", "verdict", "seats", "draws", "duration"} <= comparison.keys():
+        raise ConfigError(f"compare_html needs a comparison (cardsim.compare(a, b)), got "
+                          f"{type(comparison).__name__} {_short(comparison)}")
+    return (comparison if isinstance(comparison, Comparison) else Comparison(comparison))._repr_html_()

@@ -1,18 +1,55 @@
 """compare(): the difference between two runs of one game, with intervals and p-values.
 
-Runs with different seat counts are refused (their seats do not correspond); runs of different
-games are compared as independent samples, seat by seat, with a warning. Runs are paired deal by deal only when they share the game, the seed and the
+Runs of different games, or with different seat counts, are refused with ConfigError (their
+seats, units and metrics do not correspond). Runs are paired deal by deal only when they share the game, the seed and the
 deal indices and both kept their tables; otherwise they are compared as independent samples and
 the result says why (`warnings`). Headers name each run's variant, the options that differ
 from the defaults and the agents (`label`)."""
 from __future__ import annotations
 
+import html
+
 import numpy as np
 
-from cardsim.analysis.summary import agents_text, as_summary, differing_options, p_text, pct
+from cardsim.analysis.summary import ALPHA, agents_text, as_summary, differing_options, fmt_p, holm, p_text, pct
 from cardsim.errors import ConfigError
 from cardsim.result import SimResult, as_result
 from cardsim.stats import count_of, paired_difference, two_proportions, welch
+
+
+class Comparison(dict):
+    """compare()'s result: a JSON-friendly dict that prints as readable text (compare_text) and
+    shows as an HTML table in notebooks (`_repr_html_`)."""
+
+    def text(self) -> str:
+        return compare_text(self)
+
+    __str__ = __repr__ = text
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(self.text())
+
+    def _repr_html_(self) -> str:
+        from cardsim.analysis.summary import _row, fmt, fmt_ci
+
+        e = html.escape
+        out = ["<div class='cardsim-compare'>", f"<p><b>A:</b> {e(self['a']['label'])} ({self['a']['deals']:,}, seed "
+               f"{self['a']['seed']})<br><b>B:</b> {e(self['b']['label'])} ({self['b']['deals']:,}, seed "
+               f"{self['b']['seed']})</p>"]
+        out += [f"<p><i>Warning: {e(w)}</i></p>" for w in self.get("warnings", [])]
+        out.append(f"<p class='verdict'><b>Verdict:</b> {e(self['verdict'])}</p>")
+        out.append(f"<p class='agents'><b>Agents:</b> {e(agents_note(self))}</p>")
+        out.append(f"<table class='compare'>{_row(['B - A (' + self['method'] + ')', 'A', 'B', 'difference', '95% CI', 'p', 'Holm p'], 'th')}")
+        rows = [(f"{lab} {what}", x[k]) for lab, x in side_rows(self) for k, what in (("mean", "mean return"),
+                                                                                     ("win_rate", "win rate"))]
+        if "first_player_win_rate" in self:
+            rows.append(("first player win rate", self["first_player_win_rate"]))
+        rows += [("draws", self["draws"])] + list(self["duration"].items()) + list(self["metrics"].items())
+        for name, v in rows:
+            out.append(_row([name, fmt(v.get("a")), fmt(v.get("b")), fmt(v.get("diff")), fmt_ci(v.get("ci95")),
+                             fmt_p(v.get("p_value")), fmt_p(v.get("p_holm"))]))
+        out.append("</table></div>")
+        return "\n".join(out)
 
 
 def run_label(s: dict, other: dict | None = None) -> str:
@@ -37,37 +74,54 @@ def _check_comparable(sa: dict, sb: dict):
         raise ConfigError("cannot compare a run of deals with a run of matches")
 
 
-def _verdict(out: dict) -> str:
+def _tests(out: dict) -> list:
+    """Every difference the verdict tests: (kind, who, what, record); side/seat rows first."""
     cands = []
     for label, x in side_rows(out):
         for k, lab in (("win_rate", "win rate"), ("mean", "mean return")):
-            v = x[k]
-            if v["p_value"] is not None and v["diff"] is not None:
-                cands.append((v["p_value"], k, label, lab, v))
+            cands.append((k, label, lab, x[k]))
     if "first_player_win_rate" in out:
-        v = out["first_player_win_rate"]
-        if v["p_value"] is not None:
-            cands.append((v["p_value"], "fp", "the first player", "win rate", v))
-    others = [(k, v) for k, v in [("draws", out["draws"])] + list(out["duration"].items()) + list(out["metrics"].items())
-              if v.get("p_value") is not None and v.get("diff") is not None]
-    alpha = 0.05 / max(len(cands) + len(others), 1)
-    sig = [c for c in cands if c[0] < alpha]
-    rest = sorted((v["p_value"], k, v) for k, v in others if v["p_value"] < alpha)[:3]
+        cands.append(("fp", "the first player", "win rate", out["first_player_win_rate"]))
+    for k, v in [("draws", out["draws"])] + list(out["duration"].items()) + list(out["metrics"].items()):
+        cands.append(("other", k, k, v))
+    return [c for c in cands if c[3].get("p_value") is not None and c[3].get("diff") is not None]
+
+
+def test_text(out: dict) -> str:
+    k = len(_tests(out))
+    how = ("paired t tests on the per-deal differences" if out["method"] == "paired"
+           else "Welch t tests") + " for means, two-proportion z tests for rates"
+    return f"{how}; Holm correction over the {k} tests, 5% family-wise level"
+
+
+def _verdict(out: dict) -> str:
+    tests = _tests(out)
+    adj = holm([c[3]["p_value"] for c in tests])
+    for c, q in zip(tests, adj):
+        c[3]["p_holm"] = q
+    how = f"({test_text(out)})"
+    sig = [c for c in tests if c[0] != "other" and c[3]["p_holm"] < ALPHA]
+    rest = sorted((c for c in tests if c[0] == "other" and c[3]["p_holm"] < ALPHA), key=lambda c: c[3]["p_value"])[:3]
     also = ""
     if rest:
         also = "; significant changes elsewhere: " + ", ".join(
-            f"{k} {_diff_text(k, v)} ({p_text(p)})" for p, k, v in rest)
+            f"{c[1]} {_diff_text(c[1], c[3])} ({p_text(c[3]['p_value'])}, Holm {fmt_p(c[3]['p_holm'])})" for c in rest)
+    what = "side" if out.get("teams") else "seat"
     if not sig:
-        return (f"No significant difference in seat results between B and A at this sample size ({out['method']} "
-                f"comparison){also}.")
-    wins = [c for c in sig if c[1] in ("win_rate", "fp")]
-    p, k, who, lab, v = max(wins, key=lambda c: abs(c[4]["diff"])) if wins else min(sig, key=lambda c: c[0])
+        low = min((c for c in tests if c[0] != "other"), key=lambda c: c[3]["p_value"], default=None)
+        smallest = (f"; the smallest p is {fmt_p(low[3]['p_value'])} ({low[1]}'s {low[2]}), "
+                    f"{fmt_p(low[3]['p_holm'])} after the correction") if low else ""
+        return (f"No significant difference in {what} results between B and A at this sample size {how}"
+                f"{smallest}{also}.")
+    wins = [c for c in sig if c[0] in ("win_rate", "fp")]
+    k, who, lab, v = max(wins, key=lambda c: abs(c[3]["diff"])) if wins else min(sig, key=lambda c: c[3]["p_value"])
     if k in ("win_rate", "fp"):
         what = (f"{who}'s win rate goes from {pct(v['a'])} to {pct(v['b'])} ({100 * v['diff']:+.1f} points, "
                 f"95% CI {100 * v['ci95'][0]:+.1f} to {100 * v['ci95'][1]:+.1f})")
     else:
         what = f"{who}'s {lab} changes by {v['diff']:+.3g} ({v['ci95'][0]:.3g} to {v['ci95'][1]:.3g})"
-    return f"B differs from A: {what}, {p_text(p)}{also}."
+    return (f"B differs from A: {what}, {p_text(v['p_value'])}, {fmt_p(v['p_holm'])} after the Holm correction"
+            f"{also} {how}.")
 
 
 def _diff_text(k: str, v: dict) -> str:
@@ -76,7 +130,7 @@ def _diff_text(k: str, v: dict) -> str:
     return f"{v['diff']:+.3g}"
 
 
-def compare(a, b, *, same_game: bool = False) -> dict:
+def compare(a, b, *, same_game: bool = False, progress: bool = False) -> dict:
     """The difference b - a between two runs of one game (two variants, option values, agent
     line-ups or seeds), with
     95% intervals and p-values, per seat (mean return, win rate), for draws, duration and every
@@ -88,22 +142,25 @@ def compare(a, b, *, same_game: bool = False) -> dict:
     numbers: much tighter intervals); otherwise Welch's t test on the two summaries, and
     Newcombe/z for win and draw rates (runs treated as independent).
 
-    Runs of different games are compared seat by seat with a warning; `same_game=True` (what the
-    `cardsim compare` command passes) refuses them with ConfigError instead."""
-    ra, rb = as_result(a), as_result(b)
-    sa = ra.summary() if isinstance(ra, SimResult) else as_summary(ra)
-    sb = rb.summary() if isinstance(rb, SimResult) else as_summary(rb)
-    if same_game and sa.get("game") != sb.get("game"):
+    Runs of different games are refused with ConfigError (`same_game` is accepted for
+    compatibility; runs must always be of one game).
+    progress: a bar over the steps (read and summarise A, then B) on stderr once it has lasted 2 s."""
+    from cardsim.simulate import progress_bar, progress_flag as _flag
+
+    with progress_bar(2, "run", _flag(progress), desc="compare") as bar:
+        ra = as_result(a)
+        sa = ra.summary() if isinstance(ra, SimResult) else as_summary(ra)
+        bar.update(1)
+        rb = as_result(b)
+        sb = rb.summary() if isinstance(rb, SimResult) else as_summary(rb)
+        bar.update(1)
+    if sa.get("game") != sb.get("game"):
         raise ConfigError(f"A is a run of {str(sa.get('game'))[:40]}, B of {str(sb.get('game'))[:40]}: runs of "
                           "different games are refused (their seats, units and metrics do not correspond); "
                           "compare two runs of one game (variants, options, agents or seeds)")
     _check_comparable(sa, sb)
     warnings = []
-    same_game = sa.get("game") == sb.get("game")
-    if not same_game:
-        warnings.append(f"A is {sa.get('game')}, B is {sb.get('game')}: different games, compared as independent "
-                        f"samples seat by seat only (their seats, units and metrics need not correspond); compare "
-                        f"variants, options or agents of one game for a meaningful difference.")
+    same_game = True
     tables = isinstance(ra, SimResult) and isinstance(rb, SimResult) and ra.table is not None and rb.table is not None
     same_deals = sa.get("seed") == sb.get("seed") and count_of(sa) == count_of(sb)
     paired = (same_game and tables and same_deals and len(ra.table) == len(rb.table)
@@ -157,7 +214,7 @@ def compare(a, b, *, same_game: bool = False) -> dict:
     # partners (identical returns in both runs) are one side: one row per side in text and plots
     out["teams"] = sa.get("teams") if sa.get("teams") == sb.get("teams") else None
     out["verdict"] = _verdict(out)
-    return out
+    return Comparison(out)
 
 
 def side_rows(c: dict) -> list:
@@ -174,19 +231,34 @@ def compare_text(c: dict) -> str:
     L = [f"A: {c['a']['label']} ({c['a']['deals']:,} {c['a'].get('unit') or 'deal'}s, seed {c['a']['seed']})",
          f"B: {c['b']['label']} ({c['b']['deals']:,} {c['b'].get('unit') or 'deal'}s, seed {c['b']['seed']})"]
     L += ["Warning: " + w for w in c.get("warnings", [])]
-    L += ["", "Verdict: " + c["verdict"], "", f"B - A ({c['method']} comparison)"]
+    L += ["", "Verdict: " + c["verdict"], "", "Agents: " + agents_note(c), "", f"B - A ({c['method']} comparison)"]
     for label, x in side_rows(c):
         m, w = x["mean"], x["win_rate"]
-        L.append(f"  {label}: mean return {fmt(m['diff'])} {fmt_ci(m['ci95'])} {p_text(m['p_value'])}   "
-                 f"win rate {_pts(w)} {p_text(w['p_value'])}")
+        L.append(f"  {label}: mean return {fmt(m['diff'])} {fmt_ci(m['ci95'])} {_p(m)}   "
+                 f"win rate {_pts(w)} {_p(w)}")
     if "first_player_win_rate" in c:
         v = c["first_player_win_rate"]
-        L.append(f"  first player's win rate: {_pts(v)} {p_text(v['p_value'])}")
+        L.append(f"  first player's win rate: {_pts(v)} {_p(v)}")
     d = c["draws"]
-    L.append(f"  draws: {_pts(d)} {p_text(d['p_value'])}")
+    L.append(f"  draws: {_pts(d)} {_p(d)}")
     for k, v in list(c["duration"].items()) + list(c["metrics"].items()):
-        L.append(f"  {k}: {fmt(v['diff'])} {fmt_ci(v['ci95'])} {p_text(v['p_value'])}")
+        L.append(f"  {k}: {fmt(v['diff'])} {fmt_ci(v['ci95'])} {_p(v)}")
+    L.append(f"  (p: each test alone; Holm: adjusted over the {len(_tests(c))} tests, the verdict's correction)")
     return "\n".join(L)
+
+
+def agents_note(c: dict) -> str:
+    """Who played: balance and its differences are measured between these agents only."""
+    a, b = agents_text(c["a"].get("agents")), agents_text(c["b"].get("agents"))
+    who = a if a == b else f"A {a}; B {b}"
+    return (f"{who}. The differences are measured between these agents, not at every level of play; for other "
+            f"levels see `cardsim skill` and docs/strength.md.")
+
+
+def _p(v: dict) -> str:
+    """'p = 0.012, Holm 0.09'."""
+    h = v.get("p_holm")
+    return p_text(v.get("p_value")) + ("" if h is None else f", Holm {fmt_p(h)}")
 
 
 def _pts(v: dict) -> str:

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 TERMS: tuple[tuple[str, str, str], ...] = (
     ("verdict",
-     "The first line of a summary: the largest seat or first-player effect that is significant, in plain words, "
-     "or that none is, with the smallest effect the sample would have detected.",
-     "Significant means p < 0.05 / k, where k is the number of effects tested (every seat's advantage and every "
-     "position's advantage relative to the first player: Bonferroni correction). The detectable effect is "
-     "2.8 standard errors of the advantage (80% power, two-sided 5% level)."),
+     "The first line of a summary: the largest seat (side, in a partnership game) or first-player effect that is "
+     "significant, in plain words, or that none is, with the smallest effect the sample would have detected; it "
+     "names its test and correction, and says so when points and wins point in opposite directions.",
+     "Each side's (or seat's) and each position's mean advantage is tested against 0 with a two-sided t test; "
+     "the k p-values are adjusted with Holm's step-down correction (the 'Holm p' column; with two sides, seats "
+     "or position groups the two rows, +a and -a, are one test, and the gap between their win rates is tested "
+     "too: the per-deal difference of the two win indicators, t test), and an effect is "
+     "significant when its Holm p < 0.05 (5% family-wise error). The detectable effect is 2.8 standard errors "
+     "of the advantage (80% power, two-sided 5% level). Balance is measured between the run's agents only."),
     ("return",
      "What a seat scores in one deal (or match), in the game's unit (points, chips, game points, rank levels).",
      "Reported by the game's kernel at the end of the deal; see the game's rules document in docs/rules/."),
@@ -85,8 +89,8 @@ TERMS: tuple[tuple[str, str, str], ...] = (
      "much tighter intervals.",
      "Paired t interval and test on the per-deal differences."),
     ("independent comparison",
-     "Two runs that do not share their deals (different seeds or deal counts, or summaries only). Runs of "
-     "different games are compared this way only, with a warning.",
+     "Two runs of one game that do not share their deals (different seeds or deal counts, or summaries "
+     "only). Runs of different games are not compared at all.",
      "Welch's t test for means; Newcombe's hybrid (Wilson) interval and a two-proportion z test for rates."),
     ("skill gain",
      "How much a stronger agent gains over a weaker one at each seat, on the same deals (restricted-play "

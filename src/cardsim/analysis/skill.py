@@ -16,14 +16,15 @@ from cardsim.stats import Moments, _f, t_interval, t_test
 
 def skill(game, deals: int = DEFAULT_DEALS, *, seed: int = 0, strong: str = "greedy", weak: str = "random",
           workers: int | None = None, executor: Executor | None = None, backend: str = "threads", address=None,
-          chunk_size: int | None = None, **options) -> dict:
+          chunk_size: int | None = None, progress=False, **options) -> dict:
     """How much a stronger agent gains over a weaker one, per seat (restricted-play balance
     analysis, Jaffe et al. AIIDE 2012): for each seat p, the same deals are played with `strong`
     at seat p and `weak` everywhere else, and with `weak` everywhere; the gain is the paired
     per-deal difference of seat p's return (and of its win indicator), with 95% t intervals and
     p-values. `gain_sd` is the gain in units of the baseline return's standard deviation (a
     game-independent skill measure). A large gain means a game rewards skill; a gain near 0
-    means luck dominates. Bit-identical for any workers/chunking/backend, like simulate()."""
+    means luck dominates. Bit-identical for any workers/chunking/backend, like simulate().
+    progress: a progress bar (deals, with ETA) on stderr once the run has lasted 2 s."""
     g = runner.resolve_game(game, None, options)
     P = g.num_players
     count = runner.check_count("deals", deals, 0)
@@ -54,14 +55,19 @@ def skill(game, deals: int = DEFAULT_DEALS, *, seed: int = 0, strong: str = "gre
         buf = [rest] if len(rest["actions"]) else []
         nbuf -= k
 
+    from cardsim.simulate import progress_bar, progress_flag as _flag
+
     executor, close = executors.open_executor(executor, backend, address, workers, runner.num_tasks(count, chunk_size))
+    bar = progress_bar(count, "deal", _flag(progress), desc=f"skill {name}")
     try:
         for part in executors.ordered(executor, runner.skill_task, tasks, inflight=max(4, 4 * workers)):
             buf.append(part)
             nbuf += len(part["actions"])
+            bar.update(len(part["actions"]))
             while nbuf >= block:
                 flush(block)
     finally:
+        bar.close()
         if close is not None:
             close()
     if nbuf:

@@ -23,6 +23,35 @@ from cardsim.stats import count_of, wilson
 
 Z80 = 0.8416212335729143      # power 80%
 Z975 = 1.959963984540054
+ALPHA = 0.05                  # the verdict's family-wise level
+
+
+def win_gap_p(a, b, n) -> float | None:
+    """Two-sided p-value of H0: two win rates a, b of the same n deals are equal, when the two
+    never win the same deal (two sides, or two seats): the per-deal difference of the win
+    indicators is -1, 0 or 1 with mean a - b and variance a + b - (a - b)^2 (t test)."""
+    if a is None or b is None or n < 2:
+        return None
+    from scipy import stats as _st
+
+    d = a - b
+    var = (a + b - d * d) * n / (n - 1)
+    if var <= 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * _st.t.sf(abs(d) / math.sqrt(var / n), n - 1))
+
+
+def holm(ps) -> list:
+    """Holm's step-down adjusted p-values (family-wise error control under any dependence), in
+    the order given; None stays None and is not counted in the family."""
+    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
+    m = len(idx)
+    out = [None] * len(ps)
+    run = 0.0
+    for r, i in enumerate(idx):
+        run = max(run, min(1.0, (m - r) * ps[i]))
+        out[i] = run
+    return out
 
 def game_facts(game: str, options: dict | None = None) -> dict:
     """{"unit": ..., "categories": {...}, "defaults": resolved default options or None,
@@ -184,8 +213,7 @@ class Summary(dict):
     def options_differing(self) -> dict:
         return differing_options(self.get("game"), self.get("options") or {}, self.facts)
 
-    def sides(self) -> list:
-        """One record per side (partners grouped) or per seat: seats, mean, ci95, win rate..."""
+    def _sides_raw(self) -> list:
         seats = self["seats"]
         groups = self.get("teams") or [[x["seat"]] for x in seats]
         out = []
@@ -197,17 +225,22 @@ class Summary(dict):
                         "advantage_ci95": x["advantage_ci95"], "advantage_p": x["advantage_p"]})
         return out
 
-    def positions(self) -> list:
-        """The first-player frame, positions with identical results grouped (in a partnership
-        game the first player's partners sit at the same team offsets): dicts with a label."""
+    def _positions_raw(self) -> list:
         fp = self.get("first_player")
         if not fp:
             return []
         out = []
+        teams = self.get("teams")
+        P = len(fp["positions"])
+        # partners sit at the same offsets from any seat when the sides are rotation-invariant
+        # ({0,2} {1,3}; {0,3} {1,4} {2,5}): offsets k and k' are one side iff seats k and k' are
+        rot = bool(teams) and {tuple(sorted((q + 1) % P for q in g)) for g in teams} == {tuple(sorted(g)) for g in teams}
+        side = {q: i for i, g in enumerate(teams or []) for q in g}
         for x in fp["positions"]:
             for g in out:
                 y = g["first"]
-                if self.get("teams") and (y["mean"], y["wins"], y["advantage"]) == (x["mean"], x["wins"], x["advantage"]):
+                if (rot and side.get(y["offset"]) == side.get(x["offset"])) or (
+                        teams and not rot and (y["mean"], y["wins"]) == (x["mean"], x["wins"])):
                     g["offsets"].append(x["offset"])
                     break
             else:
@@ -225,6 +258,49 @@ class Summary(dict):
                 lab = f"first + {offs[0]}"
             res.append({**g["first"], "offsets": offs, "label": lab})
         return res
+
+    def _family(self) -> tuple[list, list]:
+        """(sides, positions), each record with `p_holm`: its advantage p-value adjusted by Holm's
+        step-down correction over every test of the verdict (one per side or seat, one per
+        position group after the first player)."""
+        f = self.__dict__.get("_family_cache")
+        if f is None:
+            sides, pos = self._sides_raw(), self._positions_raw()
+            # with two sides (or seats, or position groups) the two rows are one test: their
+            # advantages are +a and -a; the family counts it once. Such a two-way split also gets
+            # a test of its win-rate gap (exact: the two never win the same deal)
+            fam = []            # (record, key of its p-value, key of its Holm p)
+            for g in (sides, pos):
+                for x in (g[:1] if len(g) == 2 else g):
+                    fam.append((x, "advantage_p", "p_holm"))
+                if len(g) == 2:
+                    g[0]["win_p"] = g[1]["win_p"] = win_gap_p(g[0]["win_rate"], g[1]["win_rate"], self.n)
+                    fam.append((g[0], "win_p", "win_p_holm"))
+            adj = holm([x[k] for x, k, _ in fam])
+            for (x, _, kh), q in zip(fam, adj):
+                x[kh] = q
+            for g in (sides, pos):
+                if len(g) == 2:
+                    g[1]["p_holm"] = g[0]["p_holm"]
+                    g[1]["win_p_holm"] = g[0]["win_p_holm"]
+            self.__dict__["_n_tests"] = sum(1 for x, k, _ in fam if x[k] is not None)
+            for group in (sides, pos):
+                for x in group:
+                    others = [y["win_rate"] for y in group if y is not x and y["win_rate"] is not None]
+                    x["others_win_rate"] = sum(others) / len(others) if others else None
+            f = self.__dict__["_family_cache"] = (sides, pos)
+        return f
+
+    def sides(self) -> list:
+        """One record per side (partners grouped) or per seat: seats, mean, ci95, win rate,
+        advantage with its t-test p-value and its Holm-adjusted `p_holm` (the verdict's test)."""
+        return [dict(x) for x in self._family()[0]]
+
+    def positions(self) -> list:
+        """The first-player frame, positions with identical results grouped (in a partnership
+        game the first player's partners sit at the same team offsets): dicts with a label and
+        `p_holm` (as sides())."""
+        return [dict(x) for x in self._family()[1]]
 
     def _team_of(self, seat: int):
         for g in self.get("teams") or []:
@@ -255,67 +331,121 @@ class Summary(dict):
 
     # -- the verdict -----------------------------------------------------------------------
     def effects(self) -> list:
-        """Every seat and first-player position effect: dicts with kind, index, advantage, ci, p."""
-        out = []
-        for x in self["seats"]:
-            out.append({"kind": "seat", "index": x["seat"], "advantage": x["advantage"], "ci95": x["advantage_ci95"],
-                        "p": x["advantage_p"], "win_rate": x["win_rate"], "win_ci95": x["win_ci95"]})
-        fp = self.get("first_player")
-        if fp:
-            for x in fp["positions"]:
-                out.append({"kind": "position", "index": x["offset"], "advantage": x["advantage"],
-                            "ci95": x["advantage_ci95"], "p": x["advantage_p"], "win_rate": x["win_rate"],
-                            "win_ci95": x["win_ci95"]})
+        """Every effect the verdict tests: one per side (seat when there are no partners) and one
+        per position group after the first player; dicts with kind, label, advantage, ci95, p
+        (two-sided t test of the mean advantage), p_holm (Holm-adjusted over the whole family),
+        win_rate, win_ci95, others_win_rate (the mean win rate of the other sides/positions) and,
+        for a two-way split, win_p / win_p_holm (the t test of the win-rate gap)."""
+        sides, pos = self._family()
+
+        def rec(x, kind, index):
+            return {"kind": kind, "index": index, "label": x["label"], "advantage": x["advantage"],
+                    "ci95": x["advantage_ci95"], "p": x["advantage_p"], "p_holm": x["p_holm"],
+                    "win_rate": x["win_rate"], "win_ci95": x["win_ci95"], "others_win_rate": x["others_win_rate"],
+                    "win_p": x.get("win_p"), "win_p_holm": x.get("win_p_holm")}
+
+        out = [rec(x, "side" if len(x["seats"]) > 1 else "seat", x["seats"][0]) for x in sides]
+        out += [{**rec(x, "position", x["offsets"][0]), "offsets": x["offsets"]} for x in pos]
         return out
 
-    def verdict(self) -> str:
-        """One or two sentences: the largest significant effect, or none with the detectable size."""
+    def n_tests(self) -> int:
+        """How many tests the verdict's Holm correction counts (two mirror rows count once)."""
+        self._family()
+        return self.__dict__["_n_tests"]
+
+    def test_text(self) -> str:
+        """Which tests and correction the verdict uses, in words."""
+        who = "side" if self.get("teams") else "seat"
+        k = self.n_tests()
+        frame = " and each position after the first player" if self.get("first_player") else ""
+        sides, pos = self._family()
+        two = [w for w, g in ((f"{who}s", sides), ("position groups", pos)) if len(g) == 2]
+        wins = (f" and of the win-rate gap between the two {' and between the two '.join(two)}" if two else "")
+        return (f"two-sided t tests of the mean advantage of each {who}{frame} against the table average{wins}, "
+                f"Holm correction over the {k} tests, 5% family-wise level")
+
+    def _who(self, e) -> tuple[str, str, str]:
+        """(subject, verb 'is'/'are', the others it is compared with) for an effect."""
+        teams = self.get("teams")
+        what = "side" if teams else "seat"
+        k = e["index"]
+        if e["kind"] == "position":
+            offs = e["offsets"]
+            if len(offs) > 1:
+                who = "The first player's side" if 0 in offs else "The side after the first player"
+            else:
+                who = ("The first player" if k == 0 else
+                       f"The player {k} seat{'s' if k > 1 else ''} after the first player")
+            two = len(self._family()[1]) == 2
+            others = ("the other side" if two and len(offs) > 1 else "the other position" if two
+                      else "the other positions on average")
+            return who, "is", others
+        who = f"Seats {' & '.join(map(str, self._team_of(k)))} (a side)" if teams else f"Seat {k}"
+        others = f"the other {what}" if len(self._family()[0]) == 2 else f"the other {what}s on average"
+        return who, "are" if teams else "is", others
+
+    def verdict(self, with_test: bool = True) -> str:
+        """One or two sentences: the largest effect significant after the Holm correction (an
+        advantage in points, else a win-rate gap), or none with the detectable size; naming the
+        tests and the correction (`with_test=False` leaves that out, for a page that states it
+        once for several verdicts), and agreeing with the table (p, Holm p, the win rates and
+        their gap tests)."""
         n = self.n
         per = f"per {self.unit_row}"
         if n < 2:
             return f"Too few {plural(self.unit_row)} ({n}) to say anything."
-        eff = [e for e in self.effects() if e["advantage"] is not None]
-        alpha = 0.05 / max(len(eff), 1)
-        sig = [e for e in eff if e["p"] is not None and e["p"] < alpha]
-        teams = self.get("teams")
-        if not sig:
-            hw = [(e["ci95"][1] - e["ci95"][0]) / 2 for e in eff if e["ci95"] and e["ci95"][0] is not None]
-            mde = (Z975 + Z80) / Z975 * max(hw) if hw else None
-            wse = [math.sqrt(max(e["win_rate"] * (1 - e["win_rate"]), 0) / n) for e in eff if e["win_rate"] is not None]
-            wmde = (Z975 + Z80) * max(wse) if wse else None
-            size = ""
-            if mde is not None:
-                size = (f" These {n:,} {plural(self.unit_row)} would detect (80% power, 5% level) an advantage of "
-                        f"about {mde:.3g} {self.unit} {per}" + (f" or {100 * wmde:.1f} points of win rate" if wmde
-                                                                  else "") + "; anything smaller may still be there.")
-            return f"No significant seat or first-player effect at this sample size.{size}"
-        e = max(sig, key=lambda e: (abs(e["advantage"]), e["kind"] == "position"))
-        good = e["advantage"] > 0
-        if e["kind"] == "position":
-            k = e["index"]
-            who = "The first player" if k == 0 else f"The player {k} seat{'s' if k > 1 else ''} after the first player"
-            frame = self.get("first_player")["positions"]
-            if teams:
-                team = [g for g in teams if 0 in g][0] if k == 0 else None
-                if team is not None and len(teams) == 2:
-                    other = frame[next(q for q in range(len(frame)) if q not in team)]
-                    return (f"The first player's side is {'favoured' if good else 'disadvantaged'}: it wins "
-                            f"{pct(e['win_rate'])} of {plural(self.unit_row)} {pct_ci(e['win_ci95'])} against "
-                            f"{pct(other['win_rate'])} for the other side; {signed(e['advantage'])} {self.unit} {per} "
-                            f"against the table average {fmt_ci(e['ci95'])} ({p_text(e['p'])}).")
-            others = [x["win_rate"] for x in frame if x["offset"] != k and x["win_rate"] is not None]
-            avg = sum(others) / len(others) if others else None
-            return (f"{who} is {'favoured' if good else 'disadvantaged'}: {signed(e['advantage'])} {self.unit} {per} "
-                    f"against the table average {fmt_ci(e['ci95'])} ({p_text(e['p'])}); wins {pct(e['win_rate'])} "
-                    f"{pct_ci(e['win_ci95'])}" + (f" against {pct(avg)} on average for the other positions." if avg
-                                                   is not None else "."))
-        p = e["index"]
-        team = self._team_of(p)
-        who = f"Seats {' & '.join(map(str, team))} (a side)" if team else f"Seat {p}"
-        verb = "are" if team else "is"
-        return (f"{who} {verb} {'favoured' if good else 'disadvantaged'}: {signed(e['advantage'])} {self.unit} {per} "
-                f"against the table average {fmt_ci(e['ci95'])} ({p_text(e['p'])}); "
-                f"win{'' if team else 's'} {pct(e['win_rate'])} {pct_ci(e['win_ci95'])}.")
+        eff = [e for e in self.effects() if e["advantage"] is not None and e["p"] is not None]
+        what = "side" if self.get("teams") else "seat"
+        how = f" ({self.test_text()})" if with_test else ""
+        sig = [e for e in eff if e["p_holm"] < ALPHA]
+        wsig = [e for e in eff if e["win_p_holm"] is not None and e["win_p_holm"] < ALPHA
+                and e["win_rate"] > e["others_win_rate"]]
+        if sig:
+            e = max(sig, key=lambda e: (abs(e["advantage"]), e["kind"] == "position"))
+            who, verb, others = self._who(e)
+            good = e["advantage"] > 0
+            w, ow = e["win_rate"], e["others_win_rate"]
+            gap = (f" (win-rate gap {p_text(e['win_p'])}, {fmt_p(e['win_p_holm'])} after the correction)"
+                   if e["win_p"] is not None else "")
+            wins_txt = (f"wins {pct(w)} {pct_ci(e['win_ci95'])}" + (f" against {pct(ow)} for {others}{gap}"
+                                                                    if ow is not None else ""))
+            stat = (f"{signed(e['advantage'])} {self.unit} {per} against the table average {fmt_ci(e['ci95'])} "
+                    f"({p_text(e['p'])}, {fmt_p(e['p_holm'])} after the Holm correction)")
+            if w is None or ow is None or (w - ow) * e["advantage"] > 0:
+                return f"{who} {verb} {'favoured' if good else 'disadvantaged'}: {stat}; {wins_txt}{how}."
+            more, less = ("more", "less") if good else ("less", "more")
+            return (f"{who} {'score' if verb == 'are' else 'scores'} {more} than the table average but "
+                    + ("wins as often as" if w == ow else f"{'win' if verb == 'are' else 'wins'} {less} often than")
+                    + f" {others}: {stat}; {wins_txt} (points and wins disagree: read both){how}.")
+        if wsig:
+            e = max(wsig, key=lambda e: (e["win_rate"] - e["others_win_rate"], e["kind"] == "position"))
+            who, verb, others = self._who(e)
+            return (f"{who} {'win' if verb == 'are' else 'wins'} more often: {pct(e['win_rate'])} "
+                    f"{pct_ci(e['win_ci95'])} against {pct(e['others_win_rate'])} for {others} (win-rate gap "
+                    f"{p_text(e['win_p'])}, {fmt_p(e['win_p_holm'])} after the Holm correction), though "
+                    f"{'their' if verb == 'are' else 'its'} points do not differ significantly from the table "
+                    f"average ({signed(e['advantage'])} {self.unit} {per}, {p_text(e['p'])}, {fmt_p(e['p_holm'])} "
+                    f"after the correction){how}.")
+        hw = [(e["ci95"][1] - e["ci95"][0]) / 2 for e in eff if e["ci95"] and e["ci95"][0] is not None]
+        mde = (Z975 + Z80) / Z975 * max(hw) if hw else None
+        wse = [math.sqrt(max(e["win_rate"] * (1 - e["win_rate"]), 0) / n) for e in eff if e["win_rate"] is not None]
+        wmde = (Z975 + Z80) * max(wse) if wse else None
+        tests = [(e["p"], e["p_holm"], e["label"]) for e in eff]
+        tests += [(e["win_p"], e["win_p_holm"], f"win-rate gap, {e['label']}") for e in eff if e["win_p"] is not None]
+        low = min(tests) if tests else None
+        smallest = (f"; the smallest p is {fmt_p(low[0])} ({low[2]}), {fmt_p(low[1])} after the correction"
+                    if low else "")
+        size = ""
+        if mde is not None:
+            size = (f" These {n:,} {plural(self.unit_row)} would detect (80% power, 5% level) an advantage of "
+                    f"about {mde:.3g} {self.unit} {per}" + (f" or {100 * wmde:.1f} points of win rate" if wmde
+                                                              else "") + "; anything smaller may still be there.")
+        joint = ""
+        b = self.get("seat_balance") or {}
+        if b.get("p_value") is not None and b["p_value"] < ALPHA:
+            joint = (f" The joint test that every {what} scores the same (Hotelling T2) gives "
+                     f"{p_text(b['p_value'])}: the {what}s differ jointly, though no single one stands out.")
+        return f"No significant {what} or first-player effect at this sample size{how}{smallest}.{size}{joint}"
 
     # -- header ----------------------------------------------------------------------------
     def header(self) -> str:
@@ -331,6 +461,22 @@ class Summary(dict):
             text += f"  [INCOMPLETE: {self.n:,} of {self.get('planned')} planned]"
         return text
 
+    def _gap_lines(self, rows) -> list:
+        """The win-rate gap test of a two-way split, as a table line ([] otherwise)."""
+        if len(rows) != 2 or rows[0].get("win_p") is None:
+            return []
+        a, b = rows
+        return [f"  win-rate gap {a['label']} - {b['label']}: {100 * (a['win_rate'] - b['win_rate']):+.1f} points, "
+                f"p = {fmt_p(a['win_p'])}, Holm p = {fmt_p(a['win_p_holm'])}"]
+
+    def scope_note(self) -> str:
+        """What the balance figures measure: play between this run's agents, nowhere else."""
+        return (f"Balance is measured between the agents of this run ({agents_text(self.get('agents'))}): every "
+                f"figure says how these agents fare against each other, not how the game plays at every level "
+                f"(an agent's habits, e.g. never doubling, show up as the game's). For other levels of play see "
+                f"`cardsim skill {self.get('game')}` (what a stronger agent gains at each seat) and docs/strength.md "
+                f"(search agents against greedy).")
+
     def caveats(self) -> list:
         out = []
         if any(str(a) == "random" for a in self.get("agents") or []):
@@ -343,26 +489,33 @@ class Summary(dict):
         u, per = self.unit, self.unit_row
         L = [self.header(), "", "Verdict: " + self.verdict()]
         L += ["Note: " + c for c in self.caveats()]
+        L.append("Agents: " + self.scope_note())
         L.append("")
         sides = self.sides()
         teams = self.get("teams")
         L.append(("Sides (partners score the same every " + per + ")") if teams else "Seats")
         w = max(len(x["label"]) for x in sides + self.positions()) + 2
         L.append(f"  {'':<{w}}{f'mean {u}/{per}':>18}  {'95% CI':<22}{'win rate':>9}  {'95% CI':<17}"
-                 f"{'advantage':>10}  p")
+                 f"{'advantage':>10}  {'p':<9} Holm p")
         for s in sides:
             L.append(f"  {s['label']:<{w}}{fmt(s['mean']):>18}  {fmt_ci(s['ci95']):<22}{pct(s['win_rate']):>9}  "
-                     f"{pct_ci(s['win_ci95']):<17}{signed(s['advantage']):>10}  {fmt_p(s['advantage_p'])}")
+                     f"{pct_ci(s['win_ci95']):<17}{signed(s['advantage']):>10}  {fmt_p(s['advantage_p']):<9} "
+                     f"{fmt_p(s['p_holm'])}")
+        L += self._gap_lines(sides)
         b = self.get("seat_balance") or {}
-        L.append(f"  seat balance (Hotelling T2): {p_text(b.get('p_value'))}; win-rate gap "
-                 f"{pct(b.get('win_rate_gap'))}")
+        L.append(f"  seat balance (Hotelling T2, joint test that every seat scores the same): "
+                 f"{p_text(b.get('p_value'))}; win-rate gap {pct(b.get('win_rate_gap'))}")
         if self.get("first_player"):
             L.append("")
             L.append("By position after the first player")
             for x in self.positions():
                 lab = x["label"]
                 L.append(f"  {lab:<{w}}{fmt(x['mean']):>18}  {fmt_ci(x['ci95']):<22}{pct(x['win_rate']):>9}  "
-                         f"{pct_ci(x['win_ci95']):<17}{signed(x['advantage']):>10}  {fmt_p(x['advantage_p'])}")
+                         f"{pct_ci(x['win_ci95']):<17}{signed(x['advantage']):>10}  {fmt_p(x['advantage_p']):<9} "
+                         f"{fmt_p(x['p_holm'])}")
+            L += self._gap_lines(self.positions())
+        L.append(f"  p: two-sided t test of the advantage (or of the win-rate gap); Holm p: adjusted over the "
+                 f"{self.n_tests()} tests above (two mirror rows, +a and -a, are one test); the verdict's test")
         d = self["duration"]
         L += ["", "Game measures",
               f"  draws {pct(self['draws']['rate'], 2)} {pct_ci(self['draws']['ci95'], 2)};  "
@@ -404,25 +557,34 @@ class Summary(dict):
         out = []
         teams = self.get("teams")
         out.append(f"<h3>{'Sides' if teams else 'Seats'}</h3><table class='seats'>")
-        out.append(_row(["", f"mean {u} per {per}", "95% CI", "win rate", "95% CI", "advantage", "95% CI", "p"], "th"))
+        out.append(_row(["", f"mean {u} per {per}", "95% CI", "win rate", "95% CI", "advantage", "95% CI", "p",
+                         "Holm p"], "th"))
         for s in self.sides():
             out.append(_row([s["label"], fmt(s["mean"]), fmt_ci(s["ci95"]), pct(s["win_rate"]), pct_ci(s["win_ci95"]),
-                             fmt(s["advantage"]), fmt_ci(s["advantage_ci95"]), fmt_p(s["advantage_p"])]))
+                             fmt(s["advantage"]), fmt_ci(s["advantage_ci95"]), fmt_p(s["advantage_p"]),
+                             fmt_p(s["p_holm"])]))
         out.append("</table>")
+        out += [f"<p>{e(t.strip())}</p>" for t in self._gap_lines(self.sides())]
         b = self.get("seat_balance") or {}
-        out.append(f"<p>Seat balance (<a href='#{anchor('seat balance')}'>Hotelling T&sup2;</a>): "
+        out.append(f"<p>Seat balance (<a href='#{anchor('seat balance')}'>Hotelling T&sup2;</a>, joint test that every "
+                   f"seat scores the same): "
                    f"{e(p_text(b.get('p_value')))}; win-rate gap {e(pct(b.get('win_rate_gap')))}; balance "
                    f"{fmt(b.get('balance'))}.</p>")
         fp = self.get("first_player")
         if fp:
             out.append("<h3>By position after the first player</h3><table class='positions'>")
             out.append(_row(["position", f"mean {u} per {per}", "95% CI", "win rate", "95% CI", "advantage", "95% CI",
-                             "p"], "th"))
+                             "p", "Holm p"], "th"))
             for x in self.positions():
                 out.append(_row([x["label"], fmt(x["mean"]),
                                  fmt_ci(x["ci95"]), pct(x["win_rate"]), pct_ci(x["win_ci95"]), fmt(x["advantage"]),
-                                 fmt_ci(x["advantage_ci95"]), fmt_p(x["advantage_p"])]))
+                                 fmt_ci(x["advantage_ci95"]), fmt_p(x["advantage_p"]), fmt_p(x["p_holm"])]))
             out.append("</table>")
+            out += [f"<p>{e(t.strip())}</p>" for t in self._gap_lines(self.positions())]
+        out.append(f"<p>p: two-sided t test of the advantage (or of the win-rate gap); Holm p: adjusted over the "
+                   f"{self.n_tests()} tests of the "
+                   "side or seat and position rows (two mirror rows, +a and -a, are one test; the verdict's test, 5% "
+                   "family-wise level).</p>")
         d = self["duration"]
         rows = [("draws (drawishness)", pct(self["draws"]["rate"], 2), pct_ci(self["draws"]["ci95"], 2)),
                 (f"actions per {per}", fmt(d["actions"]["mean"]), fmt_ci(d["actions"]["ci95"])),
@@ -460,7 +622,8 @@ class Summary(dict):
         e = _html.escape
         cav = "".join(f"<p><i>Note: {e(c)}</i></p>" for c in self.caveats())
         return (f"<div class='cardsim-summary'><p><b>{e(self.header())}</b></p>"
-                f"<p class='verdict'><b>Verdict:</b> {e(self.verdict())}</p>{cav}{self.html_tables()}"
+                f"<p class='verdict'><b>Verdict:</b> {e(self.verdict())}</p>{cav}"
+                f"<p class='agents'><b>Agents:</b> {e(self.scope_note())}</p>{self.html_tables()}"
                 f"<p>Definitions: docs/glossary.md</p></div>")
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.basra.notation import RANKS, parse_card
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 
 # Card points in half points (Syrian J = 12.5), by rank / by card (§2, §8.1).
@@ -134,7 +134,8 @@ OPTIONS = (
            validate=_onoff("lone_rule")),
     Option("lone_value", "flat20", "lone-card basra value: flat 20, or twice the card's value (B-D16)",
            choices=("flat20", "double_value")),
-    Option("face_value_for_basra", 10, "value of Q/K for double_value", kind=int, min=0, max=1000),
+    Option("face_value_for_basra", 10, "value of Q/K for double_value", kind=int, min=0, max=1000,
+           applies_when={"lone_value": ("double_value",)}),
     Option("seven_d_rule", "egyptian", "when a ♦7 sweep is a basra", choices=("egyptian", "yemeni")),
     Option("jack_on_lone_jack", 0, "basra points for a J on a lone J", kind=int, min=0, max=1000),
     Option("queen_on_lone_queen", True, "a Q on a lone Q is a basra (False: Ethiopian)",
@@ -148,11 +149,14 @@ OPTIONS = (
            choices=("carry", "none")),
     Option("basra_on_last_play", True, "a basra with the last card of the deal counts (B-D11)",
            validate=_onoff("basra_on_last_play")),
-    Option("target", 101, "game target: 101, 51, 121, 151 or 'ladder' (51/61/71)", validate=_target),
-    Option("tie_rule", "draw", "a tie for the highest total at the end", choices=("draw", "sudden_death")),
-    Option("match", "single", "one game, or best of 5 games to 150", choices=("single", "best_of_5_150")),
+    Option("target", 101, "game target: 101, 51, 121, 151 or 'ladder' (51/61/71)", validate=_target,
+           applies_when=MATCH_ONLY),
+    Option("tie_rule", "draw", "a tie for the highest total at the end", choices=("draw", "sudden_death"),
+           applies_when=MATCH_ONLY),
+    Option("match", "single", "one game, or best of 5 games to 150", choices=("single", "best_of_5_150"),
+           applies_when=MATCH_ONLY),
     Option("max_deals", 5000, "scope 'match': the match ends with no winner after this many deals (B-D26)",
-           kind=int, min=1, max=30_000),
+           kind=int, min=1, max=30_000, applies_when=MATCH_ONLY),
     SCOPE,
 )
 

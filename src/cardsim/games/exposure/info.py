@@ -8,7 +8,7 @@ from numbers import Integral
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 MELD_TYPES = ("three_of_a_kind", "four_of_a_kind", "sequence_4", "sequence_5", "sequence_6")
 DEFAULT_MELD_POINTS = (1, 2, 1, 2, 3)
@@ -128,13 +128,14 @@ INFO = GameInfo(
         Option("table_card_reuse", "once_per_player",
                "a face-up card serves one meld of a player (D2), or several (pagat)",
                choices=("once_per_player", "reusable")),
-        Option("target_score", 50, "a match ends once someone reaches this score", kind=int, min=1, max=10_000),
+        Option("target_score", 50, "a match ends once someone reaches this score", kind=int, min=1, max=10_000,
+               applies_when=MATCH_ONLY),
         Option("meld_points", DEFAULT_MELD_POINTS,
                "points of 3 of a kind, 4 of a kind, 4, 5 and 6 in sequence (D3)", validate=_meld_points),
         Option("points_per_trick", 2, "points per trick won", kind=int, min=0, max=100),
         Option("contract_bonus", 5, "bonus for exactly the contract target", kind=int, min=0, max=100),
         Option("max_deals", 10_000, "scope 'match': the match ends after this many deals, the higher score "
-               "winning (D6)", kind=int, min=1, max=30_000),
+               "winning (D6)", kind=int, min=1, max=30_000, applies_when=MATCH_ONLY),
         SCOPE,
     ),
     presets={

@@ -6,7 +6,7 @@ import numbers
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 HONOURS = ("A", "K", "Q", "J")
 
@@ -70,8 +70,10 @@ OPTIONS = (
     Option("mournival_values", (8, 6, 4, 2), "mournival (4 of a rank) from each opponent, A K Q J (D6)",
            validate=_table("mournival_values", (8, 6, 4, 2))),
     Option("trick_value", 3, "points per trick in the trick settlement", kind=int, min=0, max=1000),
-    Option("num_deals", 6, "deals in a match (scope='match'; D11)", kind=int, min=1, max=10_000),
-    Option("starting_chips", 200, "chips each player starts a match with (D11)", kind=int, min=1, max=1_000_000),
+    Option("num_deals", 6, "deals in a match (scope='match'; D11)", kind=int, min=1, max=10_000,
+           applies_when=MATCH_ONLY),
+    Option("starting_chips", 200, "chips each player starts a match with (D11)", kind=int, min=1, max=1_000_000,
+           applies_when=MATCH_ONLY),
     SCOPE,
 )
 

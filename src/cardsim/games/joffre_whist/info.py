@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 STRAINS = ("NT", "S", "D", "C", "H", "TA", "JTA")
 DEFAULT_UNIT_TABLE = (6, 8, 10, 12, 14, 16, 20)
@@ -34,7 +34,8 @@ OPTIONS = (
            validate=_unit_table),
     Option("slam_value", "double_row", "slam = 2 x row(7) (D3), or row(7) + slam_bonus",
            choices=("double_row", "row_plus_bonus")),
-    Option("slam_bonus", 50, "bonus added to row(7) when slam_value='row_plus_bonus'", kind=int, min=0, max=10_000),
+    Option("slam_bonus", 50, "bonus added to row(7) when slam_value='row_plus_bonus'", kind=int, min=0, max=10_000,
+           applies_when={"slam_value": ("row_plus_bonus",)}),
     Option("jta_joffre_holder", "either", "JTA needs both Joffre cards with one partner (either) or the declarer (D4)",
            choices=("either", "declarer")),
     Option("ta_length_rule", "named_suit", "TA needs 4+ cards of the named suit, or of any suit (D6)",
@@ -48,9 +49,10 @@ OPTIONS = (
     Option("jta_joffre_bonus", 50, "Joffre bonus in a JTA contract (D12)", kind=int, min=0, max=10_000),
     Option("honours_bonus", 2, "honours bonus", kind=int, min=0, max=10_000),
     Option("royal_bonus", 8, "royal honours bonus", kind=int, min=0, max=10_000),
-    Option("num_deals", 8, "deals in a match (scope='match')", kind=int, min=1, max=10_000),
+    Option("num_deals", 8, "deals in a match (scope='match')", kind=int, min=1, max=10_000, applies_when=MATCH_ONLY),
     Option("max_redeals", 10, "throw-ins allowed in one deal (all_pass='throw_in'); the next all-pass "
-           "passes the deal out, scored 0-0 (D14)", kind=int, min=0, max=1000),
+           "passes the deal out, scored 0-0 (D14)", kind=int, min=0, max=1000,
+                  applies_when={"all_pass": ("throw_in",)}),
     SCOPE,
 )
 

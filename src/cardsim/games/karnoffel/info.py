@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 SUITS = ("S", "H", "D", "C")          # suit 0..3 of a card id suit*12 + rank
 
@@ -67,12 +67,14 @@ INFO = GameInfo(
     returns_sum="zero",
     options=(
         Option("stop_at_three", True, "end the deal as soon as a team has 3 tricks, or play all 5 (D2)", kind=bool),
-        Option("match_target", 5, "game points that win a match, scope='match' (D3)", kind=int, min=1, max=1000),
+        Option("match_target", 5, "game points that win a match, scope='match' (D3)", kind=int, min=1, max=1000,
+               applies_when=MATCH_ONLY),
         Option("kaiser_banners", False, "Swiss Banner-as-Kaiser declaration: not specified, only False (§8)",
                validate=_kaiser_banners),
         Option("stakes", "none", "no stakes, or an ante into a pot won by the deal's winning team (§8)",
                choices=("none", "ante")),
-        Option("ante", 1, "chips each player antes per deal when stakes='ante'", kind=int, min=1, max=1_000_000),
+        Option("ante", 1, "chips each player antes per deal when stakes='ante'", kind=int, min=1, max=1_000_000,
+               applies_when={"stakes": ("ante",)}),
         SCOPE,
     ),
     presets={},

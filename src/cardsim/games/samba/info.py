@@ -5,7 +5,7 @@ length (docs/rules/samba.md "Bounds"). Pure Python: nothing compiled is imported
 from __future__ import annotations
 
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 _OPTIONS = (
     Option("hand_size", 0, "cards dealt to each player; 0 = 15 (13 with 6 players)", kind=int, min=0, max=20),
@@ -30,13 +30,14 @@ _OPTIONS = (
     Option("allow_go_out_query", False, "a player may ask the partner before going out (S-D11)", kind=bool),
     Option("going_out_min_canastas", 2, "canastas or sambas a side needs to go out", kind=int, min=0, max=10),
     Option("target_score", 10000, "cumulative score that ends a match (scope='match')", kind=int, min=1,
-           max=1_000_000),
+           max=1_000_000, applies_when=MATCH_ONLY),
     Option("concealed_bonus", 0, "bonus for going out without having melded before that turn", kind=int, min=0,
            max=10_000),
     Option("max_failed_melds", 10, "penalize: failed initial batches per side and deal before a short batch is "
-           "refused as under 'reject' (S-D23)", kind=int, min=0, max=100),
+           "refused as under 'reject' (S-D23)", kind=int, min=0, max=100,
+                  applies_when={"insufficient_initial_meld": ("penalize",)}),
     Option("max_deals", 100, "scope='match': the match ends after this many deals even if no side reached "
-           "target_score (S-D24)", kind=int, min=1, max=10_000),
+           "target_score (S-D24)", kind=int, min=1, max=10_000, applies_when=MATCH_ONLY),
     SCOPE,
 )
 _PRESETS: dict[str, dict] = {

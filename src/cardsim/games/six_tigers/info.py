@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 DEFAULT_TABLE = (1, 2, 4, 8, 16, 32, 128)
 
@@ -46,8 +46,10 @@ OPTIONS = (
            choices=("all_played", "public")),
     Option("auto_claim", False, "a player reaching a count of 6 claims at once (X10 variant)", kind=bool),
     Option("scoring", "table", "the point table of §6.1, or Sung's score (§7)", choices=("table", "sung")),
-    Option("point_table", DEFAULT_TABLE, "points for a win with 6..12 tricks (X12)", validate=_point_table),
-    Option("rounds", 4, "counted rounds of a match, scope='match' (§6.3)", kind=int, min=1, max=1000),
+    Option("point_table", DEFAULT_TABLE, "points for a win with 6..12 tricks (X12)", validate=_point_table,
+           applies_when={"scoring": ("table",)}),
+    Option("rounds", 4, "counted rounds of a match, scope='match' (§6.3)", kind=int, min=1, max=1000,
+           applies_when=MATCH_ONLY),
     Option("claim_after_last_trick", True, "a claim window follows the last trick too (§5.5 'after every trick', "
            "X16); False: X11 settles the round at once", kind=bool),
     Option("max_redeals", 10, "void deals redealt in one round; one more void ends it with no winner (X17)",

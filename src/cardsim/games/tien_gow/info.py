@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 
 def _bankroll(value):
@@ -31,9 +31,10 @@ OPTIONS = (
            kind=bool),
     Option("hk_bonuses", False, "Hong Kong extras (T10): Supreme/5-1 pair payments, quad x4, 2-1 caught by 4-2",
            kind=bool),
-    Option("num_deals", 16, "deals of a match, scope='match' (T5)", kind=int, min=1, max=10_000),
+    Option("num_deals", 16, "deals of a match, scope='match' (T5)", kind=int, min=1, max=10_000,
+           applies_when=MATCH_ONLY),
     Option("bankroll", None, "stop a match when a balance falls below -bankroll (None: no stop)",
-           validate=_bankroll),
+           validate=_bankroll, applies_when=MATCH_ONLY),
     SCOPE,
 )
 

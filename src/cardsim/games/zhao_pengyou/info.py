@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
 from cardsim.info import GameInfo, Metric, ObsBlock
-from cardsim.options import SCOPE, Option
+from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 PLAYERS = (5, 6, 7, 8, 9, 10, 11, 12)
 DEFAULT_PLAYERS = 6
@@ -59,7 +59,7 @@ OPTIONS = (
     Option("declaration_windows", "every_draw", "declare in a window after every draw (D1) or only right after "
            "one's own draw (V8)", choices=("every_draw", "own_draw_only")),
     Option("game_end", "reach_A", "the match ends when a rank reaches A (seed) or when A is defended (V9)",
-           choices=("reach_A", "defend_A")),
+           choices=("reach_A", "defend_A"), applies_when=MATCH_ONLY),
     Option("game_points", DEFAULT_GAME_POINTS, "game-point table (§6.2): DECL with P_opp = 0 (base, per "
            "missing friend), DECL below t1 (base, per missing friend), OPP in [t1, t2), [t2, t3), >= t3",
            validate=_int_tuple("game_points", 7, 0, 12)),
@@ -90,7 +90,7 @@ OPTIONS = (
     Option("notrump_declaration", False, "two copies of a joker declare a no-trump deal (shengji's joker bid)",
            kind=bool),
     Option("max_deals", 1000, "cap on deals in a match (scope='match'): the match then ends with the ranks "
-           "reached, no winner (D23)", kind=int, min=1, max=100_000),
+           "reached, no winner (D23)", kind=int, min=1, max=100_000, applies_when=MATCH_ONLY),
     Option("max_redeals", 10, "redeals (nobody declared) allowed in one deal; when nobody declares once more "
            "the deal is void: nobody scores (D24)", kind=int, min=0, max=1000),
     SCOPE,
