@@ -11,7 +11,7 @@ import pytest
 import cardsim
 from cardsim.cli import main
 from cardsim.core._engine import AGENT_CODES, kernel_actions
-from cardsim.replay import from_symbols, replay_lines, resolve_agents, turn_visibility, with_symbols
+from cardsim.replay import from_symbols, replay_lines, resolve_agents, seat_names, turn_visibility, with_symbols
 
 
 @pytest.mark.parametrize("game", cardsim.GAMES)
@@ -21,13 +21,14 @@ def test_replay_shows_the_kernels_deal(game):
     text = "\n".join(lines)
     acts = kernel_actions(g.spec, 3, 2, [AGENT_CODES["greedy"]] * g.num_players)
     st = g.new_state(seed=3, deal=2)
+    names = seat_names(game, g.num_players)
     for p in range(g.num_players):
-        assert f"seat {p}: {' '.join(st.hand(p))}" in text        # every starting hand
+        assert f"{names[p]}: {' '.join(st.hand(p))}" in text        # every starting hand
     for a in acts:
         st.apply(a)
     r = st.returns()
-    assert "  returns: " + "  ".join(f"seat {p}: {float(x) + 0.0:g}" for p, x in enumerate(r)) in lines
-    assert f"docs/rules/{game}.md" in text
+    assert "  returns: " + "  ".join(f"{names[p]}: {float(x) + 0.0:g}" for p, x in enumerate(r)) in lines
+    assert f"cardsim rules {game}" in text and "docs/" not in text
     assert f"{st.phase}" == "end" or st.is_terminal()
 
 
@@ -50,8 +51,9 @@ def test_trick_lines_name_the_engines_winners(game):
                 winners.append(v["trick_winners"][-1] if v.get("trick_winners") else
                                v["last_winner"] if v.get("last_winner") is not None else v["leader"])
         assert len(tricks) == len(winners) > 0
+        names = seat_names(game, g.num_players)
         for k, (line, w) in enumerate(zip(tricks, winners), 1):
-            assert line.startswith(f"  trick {k}: ") and line.endswith(f"-> seat {w} wins"), line
+            assert line.startswith(f"  trick {k}: ") and line.endswith(f"-> {names[w]} wins"), line
 
 
 def test_seat_view_hides_other_hands_and_hidden_moves():
@@ -158,7 +160,7 @@ def test_a_match_is_shown_deal_by_deal():
         before = g.spec.view(st)["deal_no"]
         st.apply(a)
         deals += g.spec.view(st)["deal_no"] != before
-    overs = [x for x in lines if x.startswith("deal ") and " over" in x]
+    overs = [x for x in lines if x.startswith("match deal ") and " over" in x]
     assert len(overs) == deals >= 2
     # trick numbers restart with every deal, and each deal's first trick follows its 'over' line
     firsts = [i for i, x in enumerate(lines) if x.startswith("  trick 1: ")]
