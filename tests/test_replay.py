@@ -166,3 +166,91 @@ def test_a_match_is_shown_deal_by_deal():
     firsts = [i for i, x in enumerate(lines) if x.startswith("  trick 1: ")]
     assert len(firsts) == deals
     assert all(a < b < c for a, b, c in zip(firsts, [lines.index(x) for x in overs], firsts[1:] + [len(lines)]))
+
+
+# ---- issue 30: what the replay and play print -------------------------------------------------
+
+def _play_text(game, seat=1, seed=4):
+    from cardsim.play import Session
+
+    out = []
+
+    class Out:
+        def write(self, s):
+            out.append(s)
+
+        def flush(self):
+            pass
+
+    sess = None
+
+    def typed(prompt):
+        out.append(prompt)
+        return sess.state.action_to_string(int(sess.state.legal_actions()[0]))
+
+    sess = Session(game, seat=seat, seed=seed, input=typed, out=Out())
+    sess.run()
+    return "".join(out)
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_seats_are_named_as_the_rules_page_names_them(game):
+    """One naming per game in replay and play (GameInfo.seat_names): no bare numbers next to
+    N/E/S/W, no P1 (Gleek's state rendering), no 'seat 2' in Joffre Whist."""
+    g = cardsim.make(game)
+    names = seat_names(game, g.num_players)
+    assert names == cardsim.game.game_info(game).seat_names_for(g.num_players)
+    texts = ["\n".join(replay_lines(game, seed=1, deal=0)), "\n".join(replay_lines(game, seed=1, deal=0, seat=0))]
+    if game in ("joffre_whist", "gleek"):                 # play is slow in the others' long deals: two suffice
+        texts.append(_play_text(game))
+    for text in texts:
+        assert not re.search(r"\bP\d\b", text)
+        if names[0] == "seat 0":
+            assert not re.search(r"(^|\s)[NESW]:", text, re.M)
+        else:
+            assert not re.search(r"\bseat \d", text)
+            for n in names:
+                assert f"{n}: " in text
+    if game == "joffre_whist":
+        assert "W> " in _play_text(game, seat=3)            # the prompt names the seat too
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_deal_0_is_shown_as_deal_0_and_the_result_is_a_table(game):
+    lines = replay_lines(game, seed=5, deal=0)
+    text = "\n".join(lines)
+    assert lines[0].startswith(f"{game}  seed 5  deal 0  ")
+    assert not re.search(r"\bdeal 1\b", text), "a deal-scope replay of deal 0 mentions deal 1"
+    res = lines[lines.index("result:") + 1:]
+    assert res[-1].startswith("  returns: ") and len(res) >= 2
+    for x in res:                                          # label: name value, ... (no dict, no list)
+        assert re.match(r"  [\w ,()-]+: ", x) and not re.search(r"[{}\[\]]", x), x
+    assert " mean " not in text                            # nothing averaged (category codes least of all)
+
+
+def test_samba_shows_the_real_deal_scores():
+    """The deal's score of each side, as the returns count it (not scores=[0, 0] next to them)."""
+    for seed in (1, 2):
+        lines = replay_lines("samba", seed=seed, deal=0)
+        (row,) = [x for x in lines if x.startswith("  deal score: ")]
+        scores = [float(v.rsplit(" ", 1)[1]) for v in row.split(": ", 1)[1].split(", ")]
+        g = cardsim.make("samba")
+        st = g.new_state(seed=seed, deal=0)
+        for a in kernel_actions(g.spec, seed, 0, [AGENT_CODES["greedy"]] * 4):
+            st.apply(a)
+        r = st.returns()
+        assert scores == [float(r[0]), float(r[1])] and any(scores)
+
+
+def test_gleek_result_is_a_table_of_chips_by_step():
+    lines = replay_lines("gleek", seed=1, deal=0)
+    text = "\n".join(lines + [_play_text("gleek")])
+    assert "{" not in text and "parts" not in text
+    res = lines[lines.index("result:") + 1:]
+    assert any(x.startswith("  chips: stock: ") or x.startswith("  chips: tricks: ") for x in res)
+    assert res[-2].startswith("  chips: seat 0 ")
+
+
+def test_a_match_names_its_deals_apart_from_the_seeds_deal():
+    lines = replay_lines(cardsim.make("karnoffel", scope="match"), seed=0, deal=0)
+    assert "(a whole match)" in lines[0] and any(x.startswith("match deal 1 over") for x in lines)

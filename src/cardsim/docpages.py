@@ -61,11 +61,17 @@ def installed_files() -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# the commands (registered in cardsim.cli.COMMANDS)
+# the commands (registered in cardsim.cli.COMMANDS; built like cli._sub's, without importing cli)
+
+def _sub(sub, name, help, examples):
+    import argparse
+
+    return sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".",
+                          epilog="examples:\n" + "\n".join("  " + e for e in examples),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
 
 def glossary_parser(sub):
-    from cardsim.cli import _sub
-
     sp = _sub(sub, "glossary", "print the glossary: what every statistic of a summary, report or comparison means",
               ["cardsim glossary", "cardsim glossary | less"])
     sp.set_defaults(func=cmd_glossary)
@@ -77,8 +83,6 @@ def cmd_glossary(args) -> int:
 
 
 def rules_parser(sub):
-    from cardsim.cli import _sub
-
     sp = _sub(sub, "rules", "print a game's rules page: the rules as implemented, options, decisions, notation",
               ["cardsim rules basra", "cardsim rules tien_gow | less"])
     sp.add_argument("game", help="a registered game (list: cardsim games)")
