@@ -282,3 +282,50 @@ def test_seat_names_are_the_rules_pages(game):
         assert re.search(r"\bseats? 0\b|`0 … N−1`|Seats 0\.\.N-1|seat `?p`?", doc), "the rules page numbers the seats"
     else:
         assert ", ".join(names) in doc, f"{game}: the rules page does not name the seats {names}"
+
+
+# ---- docs/strength.md: the stated command reproduces the rows ------------------------------------
+
+def strength_doc():
+    text = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
+    specs = dict(re.findall(r"^- (\w+ \d+): `([^`]+)`$", text, re.M))
+    rows = {}
+    for m in re.finditer(r"^\| (\w+) \| (\w+ \d+) \| (\d+) x (\d+) \| ([^|]+) \| ([^|]+) \|$", text, re.M):
+        rows[(m.group(1), m.group(2))] = (int(m.group(3)), int(m.group(4)), m.group(5).strip(), m.group(6).strip())
+    return text, specs, rows
+
+
+def figure_matches(figure: str, mean: float, lo: float, hi: float) -> bool:
+    """'+0.105 [+0.038, +0.172] game points' printed from (mean, lo, hi) at the precision shown."""
+    nums = re.findall(r"[+-]\d+(?:\.(\d+))?", figure)
+    vals = [float(x) for x in re.findall(r"[+-]\d+(?:\.\d+)?", figure)]
+    if len(vals) != 3:
+        return False
+    return all(round(v, len(d)) == round(x, len(d)) for v, x, d in zip((mean, lo, hi), vals, nums))
+
+
+def test_strength_doc_states_every_rows_command():
+    text, specs, rows = strength_doc()
+    from cardsim.agents import parse_agent
+
+    assert len(rows) >= 25 and set(a for _, a in rows) == set(specs), (set(a for _, a in rows), specs)
+    for short_name, spec in specs.items():
+        assert parse_agent(spec).text == spec, f"{short_name}: {spec} is not written out in full"
+    assert f"cardsim tournament basra --deals 100 --seed 0 --agents {specs['ismcts 200']}" in text
+    assert all(deals == 100 for deals, _, _, _ in rows.values()), "the command says --deals 100"
+    for (game, _), (_, seats, _, _) in rows.items():
+        assert seats == cardsim.make(game).num_players
+
+
+def test_a_strength_row_reproduces_with_the_stated_command():
+    """The Karnöffel ismcts-200 row (3 s), run as the doc says: the same figure and verdict."""
+    from cardsim import tournament
+
+    _, specs, rows = strength_doc()
+    deals, _, figure, verdict = rows[("karnoffel", "ismcts 200")]
+    r = tournament.strength("karnoffel", specs["ismcts 200"], deals=deals, seed=0, workers=2)
+    assert figure_matches(figure, r["mean_diff"], *r["ci95"]), (figure, r["mean_diff"], r["ci95"])
+    assert r["verdict"] == verdict
+    # the comparison is not vacuous: the row as it would read after a change of the engine fails it
+    assert not figure_matches(figure, r["mean_diff"] + 0.04, *r["ci95"])
+    assert not figure_matches("+5.750 [+2.996, +8.504] points", 5.790, 2.791, 8.789)   # Basra's stale row

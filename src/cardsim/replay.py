@@ -178,7 +178,7 @@ class Narrator:
         seat = before.current_player
         phase = phase or before.phase
         vb, va = _view(before), _view(after)
-        tricks = vb is not None and "tricks_done" in vb
+        tricks = _tricks_done(vb) is not None
         if phase != self.phase:
             self._flush_turn(before, tricks)
             self._flush_trick(None)
@@ -201,10 +201,10 @@ class Narrator:
         if va is not None and "basras" in va and va["basras"] != vb["basras"]:
             self.turn.notes.append("(basra)")
         new_deal = vb is not None and any(k in vb and vb[k] != va.get(k) for k in ("deal_no", "deals"))
-        if tricks and va["tricks_done"] != vb["tricks_done"]:
+        if tricks and _tricks_done(va) != _tricks_done(vb):
             self._flush_turn(after, tricks)
             # the last trick of a deal in a match: the view already shows the next deal
-            self._flush_trick(None if new_deal and not after.is_terminal() else self._winner(va))
+            self._flush_trick(None if new_deal and not after.is_terminal() else _trick_winner(vb, va))
         if new_deal and (self.deals > 0 or not after.is_terminal()):
             self._flush_turn(after, tricks)
             self._flush_trick(None)
@@ -249,8 +249,7 @@ class Narrator:
         return ",  ".join(parts)
 
     def finish(self, state) -> None:
-        v = _view(state)
-        self._flush_turn(state, v is not None and "tricks_done" in v)
+        self._flush_turn(state, _tricks_done(_view(state)) is not None)
         self._flush_trick(None)
 
 
