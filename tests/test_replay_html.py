@@ -218,3 +218,41 @@ def test_the_page_steps_through_the_deal_in_chromium(game, browser_results):
         for tag, k in (("mid", str(mid)), ("end", "end")):
             subprocess.run(base + [f"--screenshot={shot}/replay_{game}_{tag}.png", "--window-size=1280,900",
                                    path.as_uri() + f"#step={k}"], capture_output=True, timeout=120)
+
+
+# ---- bad input -----------------------------------------------------------------------------------
+
+JUNK = [None, -1, 2**70, 1.5, "nope", "x" * 10_000, [], {}, ["AS"] * 500, object(), True]
+
+
+@pytest.mark.parametrize("module", ["cardsim.replay", "cardsim.replay_html", "cardsim.docpages"])
+def test_every_public_function_refuses_junk_with_a_typed_error(module):
+    """Each positional argument of every public function replaced by junk (the others valid or
+    junk too): only cardsim's typed errors, with short messages."""
+    import importlib
+    import inspect
+
+    mod = importlib.import_module(module)
+    g = cardsim.make("karnoffel")
+    st = g.new_state(seed=1, deal=0)
+    good = {"game": "karnoffel", "game_name": "karnoffel", "state": st, "seat": None, "seed": 1, "deal": 0,
+            "players": 4, "agents": "greedy", "card": "AS", "text": "AS", "lines": ["a"], "title": "t",
+            "data": replay_data("karnoffel", seed=1, deal=0), "table": table_of(st), "actions": [],
+            "start": st, "end": st, "viewer": None, "stream": None, "sub": None, "args": None}
+    calls = 0
+    for name, fn in vars(mod).items():
+        if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != mod.__name__ \
+                or name.endswith("_parser") or name.startswith("cmd_"):
+            continue
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for i in range(len(params)):
+            for junk in JUNK:
+                args = [good.get(p.name, junk) for p in params]
+                args[i] = junk
+                try:
+                    fn(*args)
+                except cardsim.CardsimError as e:
+                    assert len(str(e)) < 600, (name, str(e)[:200])
+                calls += 1
+    assert calls > 20

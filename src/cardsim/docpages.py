@@ -92,3 +92,8 @@ def rules_parser(sub):
 def cmd_rules(args) -> int:
     print(rules_text(args.game), end="")
     return 0
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

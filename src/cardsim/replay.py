@@ -26,11 +26,38 @@ import numpy as np
 
 from cardsim.game import make as _make_game
 from cardsim.agents import kernel_args, parse_agent, resolve_agents as _resolve_specs
-from cardsim.errors import CardsimError, ConfigError
+from cardsim.errors import CardsimError, ConfigError, short
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _CARD = re.compile(r"(?<![\w-])(10|[1-9JQKAT])([SHDC])(?![\w-])")
 _SYMBOL_CARD = re.compile(r"(?<![\w-])(10|[1-9JQKAT])([♠♥♦♣])")
+
+
+def _state(state, what="state"):
+    """`state` checked to be a cardsim State (ConfigError otherwise)."""
+    from cardsim.core._engine import State
+
+    if not isinstance(state, State):
+        raise ConfigError(f"{what} must be a cardsim State (game.new_state(...)), got {short(state)}")
+    return state
+
+
+def _actions(actions):
+    """A list of action ids checked to be ints (ConfigError otherwise)."""
+    if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+        raise ConfigError(f"actions must be a list of action ids, got {short(actions)}")
+    out = list(actions)
+    if len(out) > 1_000_000 or not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in out):
+        raise ConfigError(f"actions must be a list of action ids (ints), got {short(out)}")
+    return [int(a) for a in out]
+
+
+def _viewer(state, viewer):
+    n = state.spec.num_players
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, (int, np.integer))
+                               or not 0 <= viewer < n):
+        raise ConfigError(f"{state.spec.name}: a viewer is None or a seat 0..{n - 1}, got {short(viewer)}")
+    return None if viewer is None else int(viewer)
 
 
 def symbols_supported(stream=None) -> bool:
@@ -74,6 +101,8 @@ def turn_visibility(start, actions, end, viewer: int | None) -> list[bool]:
     kitty discard stays hidden; the first card of a factored multi-card play is revealed when
     the play is complete). `observation` encodes every public fact and nothing hidden, so this
     needs no knowledge of the game."""
+    start, end, actions = _state(start, "start"), _state(end, "end"), _actions(actions)
+    viewer = _viewer(start, viewer)
     if viewer is None or start.current_player == viewer:
         return [True] * len(actions)
     target = end.observation(viewer)
@@ -258,19 +287,35 @@ _PUBLIC = ("floor", "up", "turnup", "high_card", "trump_card", "contract_card", 
            "trump_rank", "contract", "declarer", "calls", "exposed", "tricks", "team_tricks", "score")
 
 
+_SEAT_KEYS = ("declarer",)               # view keys whose value is a seat number
+
+
 def public_facts(state) -> str:
     """The public facts of a position that its `view()` reports (face-up cards, trump, contract,
-    tricks, score), as one line; '' for a game without a view."""
-    v = _view(state) or {}
+    tricks, score), as one line, seats by their names (GameInfo.seat_names) and per-seat or
+    per-side lists labelled with them; '' for a game without a view."""
+    from cardsim.game import game_info
+
+    v = _view(_state(state)) or {}
+    n = state.spec.num_players
+    info = game_info(state.spec.name)
+    names = info.seat_names_for(n)
     parts = []
     for k in _PUBLIC:
         x = v.get(k)
         if x is None or x == [] or (isinstance(x, list) and all(not y for y in x)):
             continue
-        if isinstance(x, list) and all(isinstance(y, tuple) for y in x):
-            x = ", ".join(" ".join(str(z) for z in y if z is not None) for y in x)
+        if k in _SEAT_KEYS and isinstance(x, int) and 0 <= x < n:
+            x = names[x]
+        elif isinstance(x, list) and all(isinstance(y, tuple) for y in x):      # Zhao Pengyou's calls
+            x = ", ".join(f"{y[0]} #{y[1]}" + (f" -> {names[y[2]]}" if len(y) > 2 and y[2] is not None else "")
+                          if len(y) == 3 else " ".join(str(z) for z in y if z is not None) for y in x)
         elif isinstance(x, list) and all(isinstance(y, list) for y in x):
             x = " | ".join(" ".join(map(str, y)) or "-" for y in x)
+        elif isinstance(x, list) and all(isinstance(y, (int, float)) and not isinstance(y, bool) for y in x) \
+                and 1 < len(x) <= n and n % len(x) == 0:
+            cols = names if len(x) == n else info.side_names(n, len(x))
+            x = ", ".join(f"{c} {y:g}" for c, y in zip(cols, x))
         elif isinstance(x, list):
             x = " ".join(map(str, x))
         parts.append(f"{k.replace('_', ' ')}: {x}")
@@ -281,7 +326,8 @@ def section_phases(state, actions) -> list[str]:
     """The phase each action is shown under. A phase a seat enters and leaves again within its
     own turn (Basra's choice of capture after playing a card) is a step of that turn, not a
     section: its actions are shown under the phase the turn began in."""
-    s = state.clone()
+    s = _state(state).clone()
+    actions = _actions(actions)
     seats, phases = [], []
     for a in actions:
         seats.append(s.current_player)
@@ -330,8 +376,8 @@ def table_of(state, viewer: int | None = None) -> dict:
     """What the game's replay face shows of `state` (public facts only when `viewer` is a seat):
     {"zones": [{"name", "groups": [{"seat", "label", "cards"}], "trick"}], "facts": [[label, text]],
     "scores": [{"label", "cols", "values"}]}, checked to have that shape."""
-    hook = replay_hook(state.spec.name)
-    out = hook.table(state, viewer) if hook is not None else {}
+    hook = replay_hook(_state(state).spec.name)
+    out = hook.table(state, _viewer(state, viewer)) if hook is not None else {}
     if not isinstance(out, dict):
         raise CardsimError(f"{state.spec.name}: Replay.table must return a dict, got {type(out).__name__}")
     zones = [dict(z) for z in out.get("zones", ())]
@@ -368,6 +414,8 @@ def _fmt(x) -> str:
 
 def score_lines(table: dict) -> list[str]:
     """The scores of a table as text lines: '  tricks: N 3, E 5, S 2, W 3'."""
+    if not isinstance(table, dict) or not isinstance(table.get("scores"), list):
+        raise ConfigError(f"expected a table of cardsim.replay.table_of(state), got {short(table)}")
     return [f"  {s['label']}: " + ", ".join(f"{c} {_fmt(v)}" for c, v in zip(s["cols"], s["values"]))
             for s in table["scores"]]
 
@@ -433,6 +481,8 @@ _FRENCH = re.compile(r"^(10|[2-9JQKAT1])([SHDC])(\*?)$")
 def french_glyph(card: str) -> dict:
     """How a card string of a French-suited pack is drawn: {"rank", "suit"} ('10H' -> 10 of hearts;
     'T' is written 10), a joker {"joker": "big"|"small"}, or {"text"} for anything else."""
+    if not isinstance(card, str):
+        raise ConfigError(f"a card is a string such as 'AS' or '10H', got {short(card)}")
     m = _FRENCH.match(card)
     if m:
         r = m.group(1)
@@ -603,3 +653,8 @@ def to_html(lines: list[str], title: str) -> str:
             "<style>body{font-family:system-ui,sans-serif;margin:2em}"
             "pre{font-size:15px;line-height:1.45}.red{color:#c00}</style></head>"
             f"<body><h1>{html.escape(title)}</h1><pre>{body}</pre></body></html>\n")
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())

@@ -40,3 +40,8 @@ def render(game, seed: int = 0, deal: int = 0, agents="greedy", seat: int | None
     """The web page of deal `deal` of seed `seed` played by `agents` (as `cardsim replay`), seen
     by `seat` (None: every hand face up). Bad arguments raise ConfigError before anything is built."""
     return page(replay_data(game, seed=seed, deal=deal, agents=agents, seat=seat))
+
+
+from cardsim._api import guard_public as _guard_public  # noqa: E402
+
+_guard_public(globals())
