@@ -12,8 +12,14 @@ every registered game, including games added later:
   card given face down stays hidden) — judged by `observation(P)`, which by contract encodes
   every public fact and nothing hidden;
 - where the game's `view()` reports tricks (`tricks_done`, `leader`, `trick_winners`,
-  `last_winner`) each trick is printed with its winner; where it reports a `floor`, captures are
-  printed as the cards that left the floor.
+  `last_winner`, or per-seat `tricks` counts) each trick is printed with its winner; where it
+  reports a `floor`, captures are printed as the cards that left the floor;
+- seats are named as the game's rules page names them (`GameInfo.seat_names`: N E S W in Joffre
+  Whist, "seat 0", "seat 1", ... elsewhere), and the result is the table of scores the game's
+  replay face gives (`table_of`: `cardsim.games.<game>.Replay.table`), then the returns.
+
+`replay_data` is the same deal as JSON-ready data, one snapshot of the table per turn (hands,
+zones in play, public facts, scores), which `cardsim.replay_html` draws as a web page.
 """
 from __future__ import annotations
 
