@@ -23,7 +23,6 @@ zones in play, public facts, scores), which `cardsim.replay_html` draws as a web
 """
 from __future__ import annotations
 
-import html
 import re
 import sys
 from dataclasses import dataclass, field
@@ -647,18 +646,6 @@ def _outcome(r, seats) -> str:
         return "a draw: every seat has the same result"
     best = [seats[p] for p, x in enumerate(r) if x == hi]
     return ("winner: " if len(best) == 1 else "winners: ") + ", ".join(best)
-
-
-def to_html(lines: list[str], title: str) -> str:
-    """A standalone HTML page of replay lines, hearts and diamonds in red (the text replay; the
-    table view is cardsim.replay_html.render)."""
-    body = html.escape("\n".join(lines))
-    body = re.sub(r"(\S*[♥♦])", r'<span class="red">\1</span>', body)
-    return ("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title>"
-            "<style>body{font-family:system-ui,sans-serif;margin:2em}"
-            "pre{font-size:15px;line-height:1.45}.red{color:#c00}</style></head>"
-            f"<body><h1>{html.escape(title)}</h1><pre>{body}</pre></body></html>\n")
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
