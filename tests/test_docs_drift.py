@@ -329,3 +329,24 @@ def test_a_strength_row_reproduces_with_the_stated_command():
     # the comparison is not vacuous: the row as it would read after a change of the engine fails it
     assert not figure_matches(figure, r["mean_diff"] + 0.04, *r["ci95"])
     assert not figure_matches("+5.750 [+2.996, +8.504] points", 5.790, 2.791, 8.789)   # Basra's stale row
+
+
+def test_seat_names_are_checked_when_declared():
+    import copy
+
+    info = game_info("karnoffel")
+    kw = dict(name="x", title="X", players=(2, 3), default_players=2, teams="", unit="points", returns_sum="zero",
+              options=(), presets={}, metrics=(), observation=info.observation,
+              return_bounds=lambda o: (-1, 1), max_game_length=lambda o: 10)
+    from cardsim.info import GameInfo
+
+    assert GameInfo(**kw).seat_names_for(3) == ("seat 0", "seat 1", "seat 2")
+    assert GameInfo(**kw, seat_names=("A", "B", "C")).seat_names_for(2) == ("A", "B")
+    assert GameInfo(**kw, seat_names=("A", "B", "C")).side_names(3, 1) == ("A & B & C",)
+    for bad in (("A", "B"), ("A", "A", "B"), ("A", "", "B"), ("A", 1, "B"), "ABC", ("A", "B", "x" * 40)):
+        with pytest.raises(cardsim.ConfigError, match="seat_names"):
+            GameInfo(**kw, seat_names=bad)
+    with pytest.raises(cardsim.ConfigError, match="players must be one of"):
+        GameInfo(**kw).seat_names_for(4)
+    with pytest.raises(cardsim.ConfigError, match="sides must be"):
+        copy.copy(info).side_names(4, 0)
