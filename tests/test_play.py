@@ -63,7 +63,7 @@ class Pty:
         return self.p.returncode
 
 
-PROMPT = r"seat (\d+)> "
+PROMPT = r"(seat \d+|[NESW])> "          # the seat's name as the rules page writes it (GameInfo.seat_names)
 
 
 def _legal(text):
@@ -114,7 +114,8 @@ def test_play_a_whole_deal_in_a_terminal(game):
         before, m = t.expect(PROMPT + r"|deal over", timeout=120)
     assert decisions >= 2
     rest, _ = t.expect(r"you (win|lose|finish).*|a draw.*")
-    assert "returns: " in rest and "seat 1 (you)" in rest
+    me = cardsim.game.game_info(game).seat_names_for(cardsim.make(game).num_players)[1]
+    assert "returns: " in rest and f"{me} (you)" in rest
     assert t.close() == 0
 
 

@@ -11,7 +11,7 @@ import pytest
 import cardsim
 from cardsim.cli import main
 from cardsim.core._engine import AGENT_CODES, kernel_actions
-from cardsim.replay import from_symbols, replay_lines, resolve_agents, turn_visibility, with_symbols
+from cardsim.replay import from_symbols, replay_lines, resolve_agents, seat_names, turn_visibility, with_symbols
 
 
 @pytest.mark.parametrize("game", cardsim.GAMES)
@@ -21,13 +21,14 @@ def test_replay_shows_the_kernels_deal(game):
     text = "\n".join(lines)
     acts = kernel_actions(g.spec, 3, 2, [AGENT_CODES["greedy"]] * g.num_players)
     st = g.new_state(seed=3, deal=2)
+    names = seat_names(game, g.num_players)
     for p in range(g.num_players):
-        assert f"seat {p}: {' '.join(st.hand(p))}" in text        # every starting hand
+        assert f"{names[p]}: {' '.join(st.hand(p))}" in text        # every starting hand
     for a in acts:
         st.apply(a)
     r = st.returns()
-    assert "  returns: " + "  ".join(f"seat {p}: {float(x) + 0.0:g}" for p, x in enumerate(r)) in lines
-    assert f"docs/rules/{game}.md" in text
+    assert "  returns: " + "  ".join(f"{names[p]}: {float(x) + 0.0:g}" for p, x in enumerate(r)) in lines
+    assert f"cardsim rules {game}" in text and "docs/" not in text
     assert f"{st.phase}" == "end" or st.is_terminal()
 
 
@@ -50,8 +51,9 @@ def test_trick_lines_name_the_engines_winners(game):
                 winners.append(v["trick_winners"][-1] if v.get("trick_winners") else
                                v["last_winner"] if v.get("last_winner") is not None else v["leader"])
         assert len(tricks) == len(winners) > 0
+        names = seat_names(game, g.num_players)
         for k, (line, w) in enumerate(zip(tricks, winners), 1):
-            assert line.startswith(f"  trick {k}: ") and line.endswith(f"-> seat {w} wins"), line
+            assert line.startswith(f"  trick {k}: ") and line.endswith(f"-> {names[w]} wins"), line
 
 
 def test_seat_view_hides_other_hands_and_hidden_moves():
@@ -158,9 +160,97 @@ def test_a_match_is_shown_deal_by_deal():
         before = g.spec.view(st)["deal_no"]
         st.apply(a)
         deals += g.spec.view(st)["deal_no"] != before
-    overs = [x for x in lines if x.startswith("deal ") and " over" in x]
+    overs = [x for x in lines if x.startswith("match deal ") and " over" in x]
     assert len(overs) == deals >= 2
     # trick numbers restart with every deal, and each deal's first trick follows its 'over' line
     firsts = [i for i, x in enumerate(lines) if x.startswith("  trick 1: ")]
     assert len(firsts) == deals
     assert all(a < b < c for a, b, c in zip(firsts, [lines.index(x) for x in overs], firsts[1:] + [len(lines)]))
+
+
+# ---- issue 30: what the replay and play print -------------------------------------------------
+
+def _play_text(game, seat=1, seed=4):
+    from cardsim.play import Session
+
+    out = []
+
+    class Out:
+        def write(self, s):
+            out.append(s)
+
+        def flush(self):
+            pass
+
+    sess = None
+
+    def typed(prompt):
+        out.append(prompt)
+        return sess.state.action_to_string(int(sess.state.legal_actions()[0]))
+
+    sess = Session(game, seat=seat, seed=seed, input=typed, out=Out())
+    sess.run()
+    return "".join(out)
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_seats_are_named_as_the_rules_page_names_them(game):
+    """One naming per game in replay and play (GameInfo.seat_names): no bare numbers next to
+    N/E/S/W, no P1 (Gleek's state rendering), no 'seat 2' in Joffre Whist."""
+    g = cardsim.make(game)
+    names = seat_names(game, g.num_players)
+    assert names == cardsim.game.game_info(game).seat_names_for(g.num_players)
+    texts = ["\n".join(replay_lines(game, seed=1, deal=0)), "\n".join(replay_lines(game, seed=1, deal=0, seat=0))]
+    if game in ("joffre_whist", "gleek"):                 # play is slow in the others' long deals: two suffice
+        texts.append(_play_text(game))
+    for text in texts:
+        assert not re.search(r"\bP\d\b", text)
+        if names[0] == "seat 0":
+            assert not re.search(r"(^|\s)[NESW]:", text, re.M)
+        else:
+            assert not re.search(r"\bseat \d", text)
+            for n in names:
+                assert f"{n}: " in text
+    if game == "joffre_whist":
+        assert "W> " in _play_text(game, seat=3)            # the prompt names the seat too
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_deal_0_is_shown_as_deal_0_and_the_result_is_a_table(game):
+    lines = replay_lines(game, seed=5, deal=0)
+    text = "\n".join(lines)
+    assert lines[0].startswith(f"{game}  seed 5  deal 0  ")
+    assert not re.search(r"\bdeal 1\b", text), "a deal-scope replay of deal 0 mentions deal 1"
+    res = lines[lines.index("result:") + 1:]
+    assert res[-1].startswith("  returns: ") and len(res) >= 2
+    for x in res:                                          # label: name value, ... (no dict, no list)
+        assert re.match(r"  [\w ,()-]+: ", x) and not re.search(r"[{}\[\]]", x), x
+    assert " mean " not in text                            # nothing averaged (category codes least of all)
+
+
+def test_samba_shows_the_real_deal_scores():
+    """The deal's score of each side, as the returns count it (not scores=[0, 0] next to them)."""
+    for seed in (1, 2):
+        lines = replay_lines("samba", seed=seed, deal=0)
+        (row,) = [x for x in lines if x.startswith("  deal score: ")]
+        scores = [float(v.rsplit(" ", 1)[1]) for v in row.split(": ", 1)[1].split(", ")]
+        g = cardsim.make("samba")
+        st = g.new_state(seed=seed, deal=0)
+        for a in kernel_actions(g.spec, seed, 0, [AGENT_CODES["greedy"]] * 4):
+            st.apply(a)
+        r = st.returns()
+        assert scores == [float(r[0]), float(r[1])] and any(scores)
+
+
+def test_gleek_result_is_a_table_of_chips_by_step():
+    lines = replay_lines("gleek", seed=1, deal=0)
+    text = "\n".join(lines + [_play_text("gleek")])
+    assert "{" not in text and "parts" not in text
+    res = lines[lines.index("result:") + 1:]
+    assert any(x.startswith("  chips: stock: ") or x.startswith("  chips: tricks: ") for x in res)
+    assert res[-2].startswith("  chips: seat 0 ")
+
+
+def test_a_match_names_its_deals_apart_from_the_seeds_deal():
+    lines = replay_lines(cardsim.make("karnoffel", scope="match"), seed=0, deal=0)
+    assert "(a whole match)" in lines[0] and any(x.startswith("match deal 1 over") for x in lines)

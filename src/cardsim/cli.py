@@ -14,6 +14,7 @@
                                                       a seeded deal move by move
     cardsim play GAME [--seat P] [--agents ...] [--seed S]   play one seat in the terminal
     cardsim bench [GAME ...] [--deals N]              deals/s on 1 and all cores, ratio to the C reference
+    cardsim glossary / cardsim rules GAME             the glossary / a game's rules page (installed with cardsim)
 
 `simulate --out x.parquet` streams the rows to disk as they arrive (the table is not kept in
 memory) with the run's metadata, so `cardsim report x.parquet` rebuilds exactly the same summary.
@@ -34,6 +35,7 @@ import sys
 import time
 
 import cardsim
+from cardsim import docpages
 from cardsim.errors import CardsimError, short
 from cardsim.results_io import Terminated
 from cardsim.runner import DEFAULT_DEALS
@@ -115,7 +117,7 @@ def _sub(sub, name, help, examples, description=None):
 
 
 def _add_game_arg(sp):
-    sp.add_argument("game", help="a registered game (list: cardsim games; rules: docs/rules/<game>.md)")
+    sp.add_argument("game", help="a registered game (list: cardsim games; rules: cardsim rules GAME)")
 
 
 def _add_options_args(sp):
@@ -169,8 +171,10 @@ def _agent_names(game, text: str) -> list[str]:
 
 
 def rules_doc(game: str) -> str:
-    """Where a game's rules are documented (its GameInfo's rules_doc, in the cardsim repository)."""
-    return cardsim.game.game_info(game).rules_doc
+    """How to read a game's rules page: the command that prints the copy installed with the package
+    (docs/rules/<game>.md in the repository; cardsim.docpages)."""
+    cardsim.game.game_info(game)           # an unknown game raises ConfigError
+    return f"cardsim rules {game}"
 
 
 def _game_opts(args) -> dict:
@@ -437,7 +441,8 @@ def _replay_parser(sub):
     sp.add_argument("--seat", type=int, default=None,
                     help="show only what this seat sees: its own hand and the public moves (default: everything)")
     _add_options_args(sp)
-    sp.add_argument("--html", default=None, metavar="FILE", help="also write the replay as a web page (default: no)")
+    sp.add_argument("--html", default=None, metavar="FILE", help="also write the deal as a web page: the table step by step, buttons and arrow keys, "
+                         "self-contained (default: no)")
     sp.add_argument("--force", action="store_true", help="replace the --html file if it exists (default: refuse)")
     sp.add_argument("--ascii", action="store_true",
                     help="suit letters instead of the symbols ♠♥♦♣ (default: symbols when the terminal can show them)")
@@ -445,7 +450,8 @@ def _replay_parser(sub):
 
 
 def cmd_replay(args) -> int:
-    from cardsim.replay import replay_lines, symbols_supported, to_html
+    from cardsim.replay import replay_lines, symbols_supported
+    from cardsim.replay_html import render
     from cardsim.results_io import write_text_atomic
 
     game = cardsim.make(args.game, **_game_opts(args))
@@ -455,9 +461,7 @@ def cmd_replay(args) -> int:
     for line in lines:
         print(line)
     if args.html:
-        page = to_html(replay_lines(game, seed=args.seed, deal=args.deal, agents=args.agents, seat=args.seat,
-                                    symbols=True), f"{game.name}: seed {args.seed}, deal {args.deal}")
-        write_text_atomic(args.html, page)
+        write_text_atomic(args.html, render(game, seed=args.seed, deal=args.deal, agents=args.agents, seat=args.seat))
         print(f"written: {args.html}")
     return 0
 
@@ -628,6 +632,8 @@ COMMANDS = (
     _bench_parser,
     _sort_tiles_parser,
     _tournament_parser,
+    docpages.glossary_parser,
+    docpages.rules_parser,
 )
 
 

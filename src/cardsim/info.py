@@ -81,10 +81,11 @@ class GameInfo:
     conformance_configs: tuple[dict, ...] = ({},)
     rules_doc: str = ""
     check_options: Callable[[dict], None] | None = field(default=None, repr=False)
+    seat_names: tuple[str, ...] = ()
 
     def __init__(self, *, name, title, players, default_players, teams, unit, returns_sum, options,
                  presets, metrics, observation, return_bounds, max_game_length,
-                 conformance_configs=({},), rules_doc="", check_options=None):
+                 conformance_configs=({},), rules_doc="", check_options=None, seat_names=()):
         s = object.__setattr__
         s(self, "name", name)
         s(self, "title", title)
@@ -102,6 +103,8 @@ class GameInfo:
         s(self, "conformance_configs", tuple(dict(c) for c in conformance_configs))
         s(self, "rules_doc", rules_doc or f"docs/rules/{name}.md")
         s(self, "check_options", check_options)   # cross-option rules: f(resolved) raises ConfigError
+        # what the rules page calls seat 0, 1, ... (e.g. N E S W); () = "seat 0", "seat 1", ...
+        s(self, "seat_names", tuple(seat_names) if isinstance(seat_names, (tuple, list)) else seat_names)
         self._check()
 
     def _check(self):
@@ -126,6 +129,11 @@ class GameInfo:
             raise ConfigError(f"{where}: observation blocks must be non-empty and distinct: {blocks}")
         if not callable(self.return_bounds_of) or not callable(self.max_game_length_of):
             raise ConfigError(f"{where}: return_bounds and max_game_length must be functions of the options")
+        sn = self.seat_names
+        if not isinstance(sn, tuple) or not all(isinstance(x, str) and x.strip() and len(x) <= 24 for x in sn) \
+                or len(set(sn)) != len(sn) or (sn and len(sn) < max(self.players)):
+            raise ConfigError(f"{where}: seat_names must be () or {max(self.players)} or more distinct non-empty "
+                              f"names (at most 24 characters), got {short(sn)}")
 
     # ---- options ------------------------------------------------------------------------------
     def resolve(self, options: Mapping | None = None) -> dict:
@@ -203,6 +211,22 @@ class GameInfo:
         else:
             L.append("variants: none")
         return "\n".join(L)
+
+    # ---- seats ----------------------------------------------------------------------------------
+    def seat_names_for(self, players: int) -> tuple[str, ...]:
+        """The names of seats 0..players-1 as the rules page writes them (`seat_names`, e.g. N E S
+        W), or "seat 0", "seat 1", ... where the rules page numbers the seats."""
+        if isinstance(players, bool) or not isinstance(players, int) or players not in self.players:
+            raise ConfigError(f"{self.name}: players must be one of {list(self.players)}, got {short(players)}")
+        return self.seat_names[:players] if self.seat_names else tuple(f"seat {p}" for p in range(players))
+
+    def side_names(self, players: int, sides: int) -> tuple[str, ...]:
+        """Names of the sides (teams) 0..sides-1 where side = seat % sides: the seat names joined
+        ("N & S", "seat 0 & seat 2"); a side of one seat is that seat's name."""
+        names = self.seat_names_for(players)
+        if isinstance(sides, bool) or not isinstance(sides, int) or not 1 <= sides <= players:
+            raise ConfigError(f"{self.name}: sides must be 1..{players}, got {short(sides)}")
+        return tuple(" & ".join(names[p] for p in range(players) if p % sides == i) for i in range(sides))
 
     # ---- returns and length ---------------------------------------------------------------------
     def return_bounds(self, options: Mapping | None = None) -> tuple[float, float]:

@@ -22,7 +22,8 @@ import cardsim
 import cardsim.agents
 from cardsim.errors import CardsimError, ConfigError, IllegalActionError, short
 from cardsim.game import check_seed
-from cardsim.replay import Narrator, from_symbols, public_facts, resolve_agents, with_symbols
+from cardsim.replay import (Narrator, from_symbols, public_facts, resolve_agents, score_lines, seat_names, table_of,
+                             with_symbols)
 
 HELP = ("type a move as listed (e.g. AS, 10H, PASS, BID 3D), several cards for one play "
         "(e.g. AS AS KS), or: undo, hint, moves, help, quit")
@@ -147,11 +148,12 @@ class Session:
         self.agents = [None if p == seat else cardsim.agents.from_name(names[p], (seed + p + 1) % 2**64)
                        for p in range(n)]
         self.names = names
+        self.seats = seat_names(self.game.name, n)          # as the rules page names them
         self.symbols = symbols
         self.input = input
         self.out = out or sys.stdout
         self.state = self.game.new_state(seed=seed, deal=deal)
-        self.nar = Narrator(self.game.name, n, seat, [len(self.state.hand(p)) for p in range(n)])
+        self.nar = Narrator(self.game.name, n, seat, [len(self.state.hand(p)) for p in range(n)], names=self.seats)
         self.shown = 0
         self.undo: list[tuple] = []
 
@@ -180,14 +182,15 @@ class Session:
         facts = public_facts(s)
         if facts:
             self.say(f"  table: {facts}")
-        self.say(f"[{s.phase}] seat {self.seat}, your hand: {' '.join(s.hand(self.seat)) or '-'}")
+        self.say(f"[{s.phase}] {self.seats[self.seat]}, your hand: {' '.join(s.hand(self.seat)) or '-'}")
         self.say(f"  legal: {self.moves()}")
 
     def run(self):
         g, s = self.game, self.state
-        self.say(f"{g.name}: you are seat {self.seat} of {g.num_players}; seed {self.seed} deal {self.deal}; "
-                 f"others: {', '.join(f'{p} {self.names[p]}' for p in range(g.num_players) if p != self.seat)}")
-        self.say(f"rules: docs/rules/{g.name}.md   ({HELP})", plain=True)
+        self.say(f"{g.name}: you are {self.seats[self.seat]} (seats {', '.join(self.seats)}); seed {self.seed} "
+                 f"deal {self.deal}; others: "
+                 f"{', '.join(f'{self.seats[p]} {self.names[p]}' for p in range(g.num_players) if p != self.seat)}")
+        self.say(f"rules: cardsim rules {g.name}   ({HELP})", plain=True)
         while not self.state.is_terminal():
             p = self.state.current_player
             if p != self.seat:
@@ -196,7 +199,7 @@ class Session:
             self.show_position()
             while True:
                 try:
-                    line = self.input(f"seat {self.seat}> ")
+                    line = self.input(f"{self.seats[self.seat]}> ")
                 except EOFError:
                     self.say("\n(end of input: game abandoned)")
                     return None
@@ -237,9 +240,9 @@ class Session:
         self._flush_log()
         r = self.state.returns()
         self.say("match over:" if self.game.options.get("scope") == "match" else "deal over:")
-        for line in str(self.state).splitlines():
-            self.say("  " + line)
-        self.say("returns: " + "  ".join(f"seat {p}{' (you)' if p == self.seat else ''}: {float(x):g}"
+        for line in score_lines(table_of(self.state, None)):
+            self.say(line)
+        self.say("returns: " + "  ".join(f"{self.seats[p]}{' (you)' if p == self.seat else ''}: {float(x) + 0.0:g}"
                                          for p, x in enumerate(r)))
         self.say(outcome(r, self.seat))
         return self.state

@@ -413,3 +413,33 @@ _Spec = scenario_spec(_spec.BasraSpec, scenario)   # build() returns it: spec.sc
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay basra --html`, cardsim.replay.table_of) draws of a
+    position: the floor, the card being played while its capture is chosen, each side's captured
+    pile, and the points (per side). `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        n = state.spec.num_players
+        S = len(v["piles"])
+        sides = INFO.side_names(n, S)
+        zones = [{"name": "floor", "groups": [{"cards": v["floor"]}]}]
+        if v["pending"]:
+            zones.append({"name": "capturing with", "groups": [{"seat": v["turn"], "cards": [v["pending"]],
+                                                                  "label": "chose " + (" ".join(v["chosen"]) or "nothing yet")}]})
+        zones.append({"name": "captured piles", "groups": [
+            {"cards": ["?"] if pile else [], "label": f"{sides[i]}: {len(pile)}"} for i, pile in enumerate(v["piles"])]})
+        facts = [("dealer", INFO.seat_names_for(n)[v["dealer"]]), ("stock", f"{len(v['stock'])} cards"),
+                 ("target", v["target"])]
+        if v["carry"]:
+            facts.append(("carried over", v["carry"]))
+        scores = [
+            {"label": "cards captured", "cols": sides, "values": [len(p) for p in v["piles"]]},
+            {"label": "basras", "cols": sides, "values": v["basras"]},
+            {"label": "deal points", "cols": sides, "values": v["deal_points"]},
+            {"label": "game points", "cols": sides, "values": v["game_points"]},
+        ]
+        return {"zones": zones, "facts": facts, "scores": scores}

@@ -358,4 +358,5 @@ INFO = GameInfo(
     return_bounds=_return_bounds,
     max_game_length=_max_game_length,
     conformance_configs=CONFORMANCE_CONFIGS,
+    seat_names=("seat 0", "seat 1", "seat 2", "seat 3"),   # docs/rules/basra.md numbers the seats
 )

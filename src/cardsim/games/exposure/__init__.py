@@ -209,3 +209,36 @@ _Spec = scenario_spec(_spec.ExposureSpec, scenario)   # build() returns it: spec
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay exposure --html`, cardsim.replay.table_of) draws of a
+    position: the three face-up table cards, each player's exposed cards and melds, the trick, and
+    the tricks, meld points and scores. `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        names = INFO.seat_names_for(2)
+        zones = [{"name": "face-up table cards", "groups": [
+            {"cards": [v["high_card"]], "label": f"high: {v['high_rank']}"},
+            {"cards": [v["trump_card"]], "label": f"trump: {v['trump']}"},
+            {"cards": [v["contract_card"]], "label": f"contract: {v['target']} tricks"}]}]
+        melds = [{"seat": p, "cards": m, "label": f"{names[p]} meld"} for p in range(2) for m in v["melds"][p]]
+        if melds:
+            zones.append({"name": "melds", "groups": melds})
+        if any(v["exposed"]):
+            zones.append({"name": "exposed cards", "groups": [{"seat": p, "cards": v["exposed"][p]}
+                                                              for p in range(2) if v["exposed"][p]]})
+        if v["led"] is not None:
+            zones.append({"name": "trick", "trick": True, "groups": [{"seat": v["leader"], "cards": [v["led"]]}]})
+        else:
+            zones.append({"name": "trick", "trick": True, "groups": []})
+        facts = [("dealer", names[v["dealer"]]), ("trump", v["trump"]), ("contract", f"{v['target']} tricks")]
+        scores = [
+            {"label": "tricks", "cols": names, "values": v["tricks"]},
+            {"label": "meld points", "cols": names, "values": v["meld_points"]},
+            {"label": "deal points", "cols": names, "values": v["deal_points"]},
+            {"label": "score", "cols": names, "values": v["score"]},
+        ]
+        return {"zones": zones, "facts": facts, "scores": scores}

@@ -183,4 +183,5 @@ INFO = GameInfo(
         # core's _rebuild_spec drops `variant`)
         {"declaration_order": "simultaneous", "min_hand_cards_per_meld": 1, "table_card_reuse": "reusable"},
     ),
+    seat_names=("seat 0", "seat 1"),   # docs/rules/exposure.md numbers the seats
 )

@@ -204,3 +204,40 @@ _Spec = scenario_spec(_spec.GleekSpec, scenario)   # build() returns it: spec.sc
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay gleek --html`, cardsim.replay.table_of) draws of a
+    position: the turn-up, the stock (face down unless everything is shown), the cards shown for
+    the ruff and the gleeks, the trick, and the chips by step of the deal as a table (not the
+    view's dict). `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        names = INFO.seat_names_for(3)
+        zones = [{"name": "turn-up", "groups": [{"cards": [v["turnup"]], "label": f"trump {v['trump']}"}]}]
+        if v["stock"]:
+            zones.append({"name": "stock", "groups": [{"cards": v["stock"] if viewer is None else ["?"] * len(v["stock"])}]})
+        if any(v["shown"]):
+            zones.append({"name": "shown", "groups": [{"seat": p, "cards": v["shown"][p]} for p in range(3) if v["shown"][p]]})
+        zones.append({"name": "trick", "trick": True,
+                      "groups": [{"seat": p, "cards": [c]} for p, c in enumerate(v["trick"]) if c is not None]})
+        facts = [("dealer", names[v["dealer"]]), ("trump", v["trump"])]
+        if v["buyer"] is not None:
+            facts.append(("stock bought", f"by {names[v['buyer']]} for {v['price']}"))
+        elif v["phase"] == "auction":
+            facts.append(("stock bid", f"{v['high']}" + (f" by {names[v['high_bidder']]}" if v["high_bidder"] >= 0 else "")))
+        if v["passed"] and v["phase"] == "auction":
+            facts.append(("passed", ", ".join(names[p] for p in v["passed"])))
+        if v["stake"]:
+            facts.append(("stake", v["stake"]))
+        if v["folded"]:
+            facts.append(("folded", ", ".join(names[p] for p in v["folded"])))
+        parts = {"turnup": "chips: turn-up", "stock": "chips: stock", "ruff": "chips: ruff",
+                 "gleeks": "chips: gleeks", "tricks": "chips: tricks"}
+        scores = [{"label": "tricks", "cols": names, "values": v["tricks"]}]
+        scores += [{"label": parts[k], "cols": names, "values": list(x)} for k, x in v["parts"].items() if any(x)]
+        scores += [{"label": "chips this deal", "cols": names, "values": v["deal_chips"]},
+                   {"label": "chips", "cols": names, "values": v["chips"]}]
+        return {"zones": zones, "facts": facts, "scores": scores}

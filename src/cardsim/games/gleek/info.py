@@ -239,4 +239,5 @@ INFO = GameInfo(
     max_game_length=_max_game_length,
     conformance_configs=_CONFORMANCE_CONFIGS,
     check_options=_check_options,
+    seat_names=("seat 0", "seat 1", "seat 2"),   # docs/rules/gleek.md numbers the seats
 )

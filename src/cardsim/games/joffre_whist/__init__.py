@@ -152,3 +152,31 @@ _Spec = scenario_spec(_spec.JoffreWhistSpec, scenario)   # build() returns it: s
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay joffre_whist --html`, cardsim.replay.table_of) draws of
+    a position: the auction or the contract and trump, the trick, and the tricks and points of N & S
+    and E & W. `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        names = INFO.seat_names_for(4)
+        teams = INFO.side_names(4, 2)
+        zones = [{"name": "trick", "trick": True,
+                  "groups": [{"seat": p, "cards": [c]} for p, c in enumerate(v["trick"]) if c is not None]}]
+        facts = [("dealer", names[v["dealer"]])]
+        if v["contract"] is not None:
+            facts.append(("contract", f"{v['contract']} by {names[v['declarer']]}"
+                          + (" doubled" if v["contract_doubled"] else "")))
+            facts.append(("trump", v["trump"] or "none"))
+        elif v["high"] is not None:
+            facts.append(("high bid", f"{v['high']} by {names[v['high_bidder']]}" + (" doubled" if v["doubled"] else "")))
+        if v["passed"] and v["phase"] == "auction":
+            facts.append(("passed", ", ".join(names[p] for p in v["passed"])))
+        tricks = list(v["tricks"])
+        scores = [{"label": "tricks", "cols": names if len(tricks) == 4 else teams, "values": tricks},
+                  {"label": "deal points", "cols": teams, "values": list(v["deal_points"])},
+                  {"label": "match points", "cols": teams, "values": list(v["score"])}]
+        return {"zones": zones, "facts": facts, "scores": scores}

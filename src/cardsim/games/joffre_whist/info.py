@@ -180,4 +180,5 @@ INFO = GameInfo(
         {"scope": "match", "num_deals": 2},
         {"all_pass": "dealer_bids", "honours_mode": "per_card", "jta_joffre_holder": "declarer"},
     ),
+    seat_names=("N", "E", "S", "W"),       # docs/rules/joffre_whist.md §1: seats 0..3 clockwise N, E, S, W
 )

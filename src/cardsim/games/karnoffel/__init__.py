@@ -94,3 +94,25 @@ _Spec = scenario_spec(_spec.KarnoffelSpec, scenario)   # build() returns it: spe
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay karnoffel --html`, cardsim.replay.table_of) draws of a
+    position: the face-up cards that chose the suit, the trick, and each team's tricks and game
+    points. `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        n = len(v["up"])
+        names = INFO.seat_names_for(n)
+        teams = INFO.side_names(n, 2)
+        zones = [{"name": "trick", "trick": True,
+                  "groups": [{"seat": p, "cards": [c]} for p, c in enumerate(v["trick"]) if c is not None]}]
+        if v["phase"] != "play" or v["tricks_done"] == 0:
+            zones.append({"name": "face-up cards (they chose the suit)",
+                          "groups": [{"seat": p, "cards": [c]} for p, c in enumerate(v["up"]) if c]})
+        facts = [("dealer", names[v["dealer"]]), ("chosen suit", v["chosen"])]
+        scores = [{"label": "tricks", "cols": teams, "values": list(v["team_tricks"])},
+                  {"label": "game points", "cols": teams, "values": list(v["score"])}]
+        return {"zones": zones, "facts": facts, "scores": scores}

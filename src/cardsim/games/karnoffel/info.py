@@ -116,4 +116,5 @@ INFO = GameInfo(
         {"players": 6, "scope": "match", "match_target": 2, "stakes": "ante", "ante": 3},
         {"stop_at_three": False},
     ),
+    seat_names=("seat 0", "seat 1", "seat 2", "seat 3", "seat 4", "seat 5"),   # docs/rules/karnoffel.md numbers the seats
 )

@@ -488,3 +488,43 @@ _Spec = scenario_spec(_s.SambaSpec, scenario)   # build() returns it: spec.scena
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay samba --html`, cardsim.replay.table_of) draws of a
+    position: the stock and the discard pile, each side's melds and red threes, the cards being
+    melded, and each side's canastas and scores (the deal's and the running total, as the returns
+    count them). `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        n = len(v["hands"])
+        S = len(v["melds"])
+        names = INFO.seat_names_for(n)
+        sides = INFO.side_names(n, S)
+        pile = v["pile"]
+        zones = [{"name": "stock and discard pile", "groups": [
+            {"cards": ["?"] if v["stock"] else [], "label": f"stock {len(v['stock'])}"},
+            {"cards": pile[-1:], "label": f"pile {len(pile)}"}]}]
+        for side in range(S):
+            groups = [{"cards": m["cards"], "label": m["type"] + (" (pending)" if m["pending"] else "")}
+                      for m in v["melds"][side]]
+            if v["red3"][side]:
+                groups.append({"cards": v["red3"][side], "label": "red threes"})
+            if groups:
+                zones.append({"name": f"melds of {sides[side]}", "groups": groups})
+        if v["staged"] or v["take_top"]:
+            zones.append({"name": "being melded", "groups": [{"seat": v["turn"], "cards": v["staged"] + (
+                [v["take_top"]] if v["take_top"] else []), "label": names[v["turn"]]}]})
+        facts = [("dealer", names[v["dealer"]])]
+        if v["out_seat"] is not None:
+            facts.append(("went out", names[v["out_seat"]]))
+        if v["end_type"]:
+            facts.append(("deal ended", v["end_type"].replace("_", " ")))
+        scores = [{"label": "canastas", "cols": sides, "values": list(v["canastas"])},
+                  {"label": "opened", "cols": sides, "values": [bool(x) for x in v["opened"]]},
+                  {"label": "deal score", "cols": sides, "values": list(v["deal_scores"])}]
+        if state.spec.options.get("scope") == "match":          # the running total counts in a match only
+            scores.append({"label": "match score", "cols": sides, "values": list(v["cum_scores"])})
+        return {"zones": zones, "facts": facts, "scores": scores}

@@ -208,4 +208,5 @@ INFO = GameInfo(
     return_bounds=_return_bounds,
     max_game_length=_max_game_length,
     conformance_configs=_CONFORMANCE_CONFIGS,
+    seat_names=("seat 0", "seat 1", "seat 2", "seat 3", "seat 4", "seat 5"),   # docs/rules/samba.md numbers the seats
 )

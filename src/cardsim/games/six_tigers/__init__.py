@@ -249,3 +249,51 @@ _Spec = scenario_spec(_spec.SixTigersSpec, scenario)   # build() returns it: spe
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+_CHARS = {"SHI": "拾", "GUAN": "貫", "SUO": "索", "XIAN": "綫"}
+
+
+class Replay:
+    """What the web replay (`cardsim replay six_tigers --html`, cardsim.replay.table_of) draws of
+    a position: the cards in play (a face-down play as backs unless it is the viewer's), the aside
+    card and the cards shown, the roles, and the tricks and points. Cards are drawn as long cards
+    with their suit character and number (`glyph`). `viewer`: the seat the page is seen by."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        n = len(v["trick"])
+        names = INFO.seat_names_for(n)
+        groups = []
+        for q in range(n):
+            cards = v["trick"][q]
+            if cards:
+                down = v["trick_down"][q]
+                groups.append({"seat": q, "cards": ["?"] * len(cards) if down and viewer not in (None, q) else cards,
+                               "label": "face down" if down else ""})
+        zones = [{"name": "trick", "trick": True, "groups": groups}]
+        if v["shown"]:
+            zones.append({"name": "shown", "groups": [{"cards": v["shown"]}]})
+        if v["aside"]:
+            zones.append({"name": "aside", "groups": [{"cards": v["aside"] if viewer is None else ["?"] * len(v["aside"])}]})
+        facts = [("dealer", names[v["dealer"]])]
+        if v["dreamer"] is not None:
+            facts.append(("dreamer", names[v["dreamer"]]))
+        if v["declarer"] is not None:
+            facts.append(("declarer", names[v["declarer"]]))
+        if v["winner"] is not None:
+            facts.append(("round won by", names[v["winner"]]))
+        scores = [{"label": "tricks", "cols": names, "values": list(v["tricks"])},
+                  {"label": "round payments", "cols": names, "values": list(v["last"])},
+                  {"label": "points", "cols": names, "values": list(v["score"])}]
+        return {"zones": zones, "facts": facts, "scores": scores}
+
+    @staticmethod
+    def glyph(card: str) -> dict:
+        """A Six Tigers card as a long card: its suit character, its number, its suit word."""
+        if card == "CLOUD":
+            return {"top": "雲", "mid": "☁", "small": "CLOUD", "color": "#c8102e"}
+        suit, num = card[:-1], card[-1]
+        return {"top": _CHARS.get(suit, suit[:1]), "mid": num, "small": suit,
+                "color": "#c8102e" if suit in ("SHI", "XIAN") else "#111"}

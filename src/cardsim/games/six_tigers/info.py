@@ -186,4 +186,5 @@ INFO = GameInfo(
         {"claim_after_last_trick": False},
         {"scope": "match", "rounds": 3, "max_redeals": 0},
     ),
+    seat_names=("seat 0", "seat 1", "seat 2", "seat 3"),   # docs/rules/six_tigers.md numbers the seats
 )

@@ -292,3 +292,44 @@ _Spec = scenario_spec(_spec.TienGowSpec, scenario)   # build() returns it: spec.
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay tien_gow --html`, cardsim.replay.table_of) draws of a
+    position: the trick in play (a face-down tile as a back unless it is the viewer's), the tiles
+    being staged, the banker, and the tricks, payments and balances. Tiles are drawn as dominoes
+    with their pips (`glyph`). `viewer`: the seat the page is seen by (None: everything)."""
+
+    piece = "tile"
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        names = INFO.seat_names_for(4)
+        groups = []
+        log = v["trick_log"]
+        if log and log[-1]["winner"] is None:
+            for q, play in sorted(log[-1]["plays"].items()):
+                up = play["face_up"]
+                groups.append({"seat": q, "cards": play["tiles"] if up or viewer in (None, q) else ["?"] * len(play["tiles"]),
+                               "label": "" if up else "face down"})
+        zones = [{"name": "trick", "trick": True, "groups": groups}]
+        if v["stage"] and viewer in (None, v["turn"]):
+            zones.append({"name": "being played", "groups": [{"seat": v["turn"], "cards": v["stage"],
+                                                              "label": f"{names[v['turn']]}, {v['stage_mode']}"}]})
+        facts = [("banker", names[v["banker"]])]
+        if v["streak"]:
+            facts.append(("banker streak", v["streak"]))
+        if v["high_seat"] is not None and groups:
+            facts.append(("highest so far", names[v["high_seat"]]))
+        scores = [{"label": "tricks", "cols": names, "values": list(v["tricks"])},
+                  {"label": "deal payments", "cols": names, "values": list(v["deal_pay"])},
+                  {"label": "balance", "cols": names, "values": list(v["balance"])}]
+        return {"zones": zones, "facts": facts, "scores": scores}
+
+    @staticmethod
+    def glyph(tile: str) -> dict:
+        """A tile as a domino: its two ends' pips (high end on top) and its suit."""
+        k = _n.TILES.index(tile)
+        a, b = (int(x) for x in tile.split("-"))
+        return {"tile": [a, b], "suit": "civil" if k < 11 else "military"}

@@ -164,4 +164,5 @@ INFO = GameInfo(
     return_bounds=return_bounds,
     max_game_length=max_game_length,
     conformance_configs=CONFORMANCE_CONFIGS,
+    seat_names=("seat 0", "seat 1", "seat 2", "seat 3"),   # docs/rules/tien_gow.md numbers the seats
 )

@@ -580,3 +580,36 @@ _Spec = scenario_spec(_k.ZhaoPengyouSpec, scenario)   # build() returns it: spec
 from cardsim._api import guard_public as _guard_public  # noqa: E402
 
 _guard_public(globals())
+
+
+class Replay:
+    """What the web replay (`cardsim replay zhao_pengyou --html`, cardsim.replay.table_of) draws
+    of a position: the trick, the cards exposed to declare, the kitty (face down unless everything
+    is shown), the declarer, trump and calls, and each seat's rank, captured points and gain.
+    `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        n = len(v["trick"])
+        names = INFO.seat_names_for(n)
+        zones = [{"name": "trick", "trick": True,
+                  "groups": [{"seat": q, "cards": v["trick"][q]} for q in range(n) if v["trick"][q]]}]
+        if any(v["exposed"]) and not v["tricks_done"]:
+            zones.append({"name": "exposed to declare",
+                          "groups": [{"seat": q, "cards": v["exposed"][q]} for q in range(n) if v["exposed"][q]]})
+        if v["kitty"]:
+            zones.append({"name": "kitty", "groups": [{"cards": v["kitty"] if viewer is None else ["?"] * len(v["kitty"]),
+                                                       "label": f"{v['kitty_points']} points" if viewer is None else ""}]})
+        facts = []
+        if v["declarer"] is not None:
+            facts.append(("declarer", names[v["declarer"]]))
+            facts.append(("trump", f"{v['trump_suit']} / rank {v['trump_rank']}"))
+        for card, k, by in v["calls"]:
+            facts.append(("calls", f"{card} #{k}" + (f" \u2192 {names[by]}" if by is not None else "")))
+        if v["decl"] and v["declarer"] is not None:
+            facts.append(("declarer's team", ", ".join(names[q] for q in v["decl"])))
+        scores = [{"label": "rank", "cols": names, "values": list(v["ranks"])},
+                  {"label": "points captured", "cols": names, "values": list(v["captured"])},
+                  {"label": "gained", "cols": names, "values": list(v["gained"])}]
+        return {"zones": zones, "facts": facts, "scores": scores}

@@ -289,4 +289,5 @@ INFO = GameInfo(
     return_bounds=return_bounds,
     max_game_length=max_game_length,
     conformance_configs=CONFORMANCE_CONFIGS,
+    seat_names=tuple(f"seat {p}" for p in range(max(PLAYERS))),   # docs/rules/zhao_pengyou.md numbers the seats
 )
