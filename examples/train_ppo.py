@@ -49,6 +49,10 @@ def parse_args(argv=None):
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--hidden", type=int, default=128)
+    p.add_argument("--warm-start", type=int, default=0, metavar="STEPS",
+                   help="first imitate the game's greedy agent on this many learner decisions per environment "
+                        "(behaviour cloning, cross-entropy), then run PPO from there (default 0: from scratch)")
+    p.add_argument("--warm-epochs", type=int, default=8)
     p.add_argument("--save", default=None, help="where to write the policy (.npz)")
     p.add_argument("--curve", default=None, help="where to write the learning curve (.png)")
     p.add_argument("--log", default=None, help="where to write the learning curve's points (.json)")
@@ -129,6 +133,34 @@ class Adam:
             params[k] -= (self.lr * mh / (np.sqrt(vh) + 1e-5)).astype(np.float32)
 
 
+def warm_start(args, envs, params, opt, rng):
+    """Behaviour cloning of the game's greedy agent: play `args.warm_start` learner decisions per
+    environment with the greedy choice (asked of a copy of each position, so slow: a Python call per
+    environment and step), then fit the policy head to those choices by cross-entropy. Returns the
+    agreement of the fitted policy's argmax with greedy on the collected positions."""
+    X, M, Y = [], [], []
+    for t in range(args.warm_start):
+        for e in envs:
+            acts = np.array([e.game.spec.greedy_action(e.state(i), int(rng.integers(2**63)))
+                             for i in range(e.num_envs)])
+            X.append(e.obs.copy()), M.append(e.legal_mask.copy()), Y.append(acts)
+            e.step(acts)
+    X, M, Y = np.concatenate(X), np.concatenate(M), np.concatenate(Y)
+    B = len(Y)
+    mb = max(256, B // 16)
+    for _ in range(args.warm_epochs):
+        perm = rng.permutation(B)
+        for s in range(0, B, mb):
+            idx = perm[s:s + mb]
+            logp, v, cache = forward(params, X[idx], M[idx])
+            n = len(idx)
+            dl = np.exp(logp) * M[idx]
+            dl[np.arange(n), Y[idx]] -= 1.0                    # d(-log p(greedy's action)) / d logits
+            grads = backward(params, cache, (dl / n).astype(np.float32), np.zeros(n, np.float32))
+            opt.step(params, grads, args.max_grad_norm)
+    return float((np.argmax(forward(params, X, M)[0], 1) == Y).mean())
+
+
 def save_policy(path, params, game, options):
     """Write the policy atomically (temporary file, renamed on success)."""
     tmp = path + ".part.npz"
@@ -162,10 +194,16 @@ def train(args) -> dict:
     done_b = np.zeros((T, N), np.float32)
     for k, e in enumerate(envs):
         e.reset(seed=args.seed * 1000 + k)
+    t_start = time.perf_counter()
+    if args.warm_start:
+        agree = warm_start(args, envs, params, opt, rng)
+        opt = Adam(params, args.lr)
+        print(f"warm start: imitated greedy on {args.warm_start * N} decisions in "
+              f"{time.perf_counter() - t_start:.0f}s; argmax agrees with greedy on {agree:.1%}", flush=True)
     ep_ret = np.zeros(N)
     finished: list[float] = []
     curve = []
-    t0 = time.perf_counter()
+    t0 = t_start                       # the time budget includes the warm start
     steps = 0
     update = 0
     while update < args.max_updates and time.perf_counter() - t0 < args.minutes * 60:

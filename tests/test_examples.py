@@ -85,6 +85,21 @@ def test_ppo_smoke_trains_saves_and_plays_as_a_named_agent(tmp_path):
         agent.act(cardsim.make("karnoffel").new_state(0, 0))
 
 
+def test_ppo_warm_start_imitates_greedy():
+    """--warm-start: behaviour cloning of the greedy agent fits its choices (agreement well above
+    what a uniform choice among the legal actions gets) before PPO starts."""
+    ppo = _load("train_ppo")
+    args = ppo.parse_args(["--game", "exposure", "--num-envs", "8", "--warm-start", "40", "--warm-epochs", "30",
+                           "--hidden", "32", "--lr", "3e-3"])
+    rng = np.random.default_rng(0)
+    envs = ppo.make_envs(args, {})
+    for k, e in enumerate(envs):
+        e.reset(seed=k)
+    params = ppo.init_params(rng, envs[0].observation_size, 32, envs[0].num_actions)
+    agree = ppo.warm_start(args, envs, params, ppo.Adam(params, args.lr), rng)
+    assert agree > 0.6
+
+
 def test_tournament_accepts_a_batch_policy_and_an_act_object():
     from cardsim import tournament
 
@@ -117,3 +132,15 @@ def test_openspiel_ismcts_example_runs():
     pytest.importorskip("pyspiel")
     diffs = _load("openspiel_ismcts").run("exposure", games=2, simulations=5)
     assert diffs.shape == (2,) and np.all(np.isfinite(diffs))
+
+
+@pytest.mark.parametrize("path", sorted((EXAMPLES.parent / "policies").glob("*_ppo.npz")), ids=lambda p: p.name)
+def test_shipped_policies_load_by_name_and_play_legally(path):
+    from cardsim.agents import from_name
+
+    agent = from_name(f"policy:{path}")
+    g = cardsim.make(agent.meta["game"], **agent.meta["options"])
+    st = g.new_state(11, 0)
+    while not st.is_terminal():
+        st.apply(agent.act(st))              # apply raises IllegalActionError on an illegal choice
+    assert path.stat().st_size < 400_000     # small numpy weight files
