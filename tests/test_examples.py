@@ -144,3 +144,12 @@ def test_shipped_policies_load_by_name_and_play_legally(path):
     while not st.is_terminal():
         st.apply(agent.act(st))              # apply raises IllegalActionError on an illegal choice
     assert path.stat().st_size < 400_000     # small numpy weight files
+
+
+def test_cli_tournament_takes_a_learned_policy(capsys):
+    from cardsim.cli import main
+
+    path = EXAMPLES.parent / "policies" / "tien_gow_ppo.npz"
+    assert main(["tournament", "tien_gow", "--agents", f"policy:{path}", "--deals", "6", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"`policy:{path}` | greedy | 6 x 4 |" in out
