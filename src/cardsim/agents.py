@@ -260,8 +260,72 @@ class ISMCTSAgent:
         return int(state.spec.ismcts_action(state, self.iterations, _draw(self.seed, self.calls), self.c))
 
 
+class PolicyAgent:
+    """A learned policy saved as numpy weights (`.npz`, as examples/train_ppo.py writes it: a
+    two-tanh-layer MLP over `state.observation(p)` with a masked policy head), playing the legal
+    action of highest probability. Named `"policy:<path>"` wherever a Python agent is accepted
+    (`from_name`, `cardsim tournament --agents`). `act_batch(obs, mask)` is the same policy on a
+    batch (a VectorEnv opponent policy: `VectorEnv(..., opponents=agent.batch_policy)`)."""
+
+    KEYS = ("W1", "b1", "W2", "b2", "Wp", "bp")
+
+    def __init__(self, path):
+        import json
+        import os
+
+        if not isinstance(path, (str, os.PathLike)):
+            raise ConfigError(f"a policy is loaded from a path to an .npz file, got {short(path)}")
+        self.path = os.fspath(path)
+        try:
+            with np.load(self.path, allow_pickle=False) as z:
+                self.params = {k: np.asarray(z[k], dtype=np.float32) for k in self.KEYS}
+                self.meta = json.loads(str(z["meta"])) if "meta" in z.files else {}
+        except (OSError, KeyError, ValueError) as e:
+            raise ConfigError(f"policy {_cut(self.path)}: cannot load an .npz with arrays {', '.join(self.KEYS)} "
+                              f"({type(e).__name__}: {short(str(e), 80)})") from None
+        P = self.params
+        if not (P["W1"].ndim == 2 and P["W2"].shape == (P["W1"].shape[1],) * 2
+                and P["Wp"].shape[0] == P["W1"].shape[1]):
+            raise ConfigError(f"policy {_cut(self.path)}: weight shapes do not chain "
+                              f"({P['W1'].shape}, {P['W2'].shape}, {P['Wp'].shape})")
+        self.name = "policy:" + self.path
+
+    def logits(self, obs):
+        P = self.params
+        h = np.tanh(np.asarray(obs, np.float32) @ P["W1"] + P["b1"])
+        h = np.tanh(h @ P["W2"] + P["b2"])
+        return h @ P["Wp"] + P["bp"]
+
+    def act_batch(self, obs, mask) -> np.ndarray:
+        return np.argmax(np.where(mask, self.logits(obs), -np.inf), axis=1)
+
+    def batch_policy(self, obs, mask, seat):
+        return self.act_batch(obs, mask)
+
+    def act(self, state) -> int:
+        p = state.current_player
+        obs = state.observation(p)
+        if obs.shape[0] != self.params["W1"].shape[0]:
+            raise ConfigError(f"policy {_cut(self.path)} takes observations of {self.params['W1'].shape[0]} floats; "
+                              f"{state.spec.name} gives {obs.shape[0]} (trained for {self.meta.get('game', '?')})")
+        mask = np.zeros(self.params["Wp"].shape[1], dtype=bool)
+        mask[state.legal_actions()] = True
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+    def __repr__(self):
+        return f"<PolicyAgent {self.path}>"
+
+
+def is_python_agent_name(name) -> bool:
+    """True for the names of Python agents ("policy:<path>")."""
+    return isinstance(name, str) and name.strip().lower().startswith("policy:")
+
+
 def from_name(name: str, seed: int | None = None):
-    """An agent spec ('random', 'greedy', 'first', 'ismcts:...', 'pimc:...') -> an agent object."""
+    """An agent spec ('random', 'greedy', 'first', 'ismcts:...', 'pimc:...', 'policy:<path>') ->
+    an agent object."""
+    if is_python_agent_name(name):
+        return PolicyAgent(name.strip()[len("policy:"):])
     spec = parse_agent(name)
     if spec.name == "random":
         return RandomAgent(seed)

@@ -551,7 +551,8 @@ def _tournament_parser(sub):
     sp.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default with --all: every game)")
     sp.add_argument("--all", action="store_true", help="every game (default: only the games named)")
     sp.add_argument("--agents", nargs="+", default=None, metavar="SPEC",
-                    help="agent specs to measure (default: ismcts:iterations=200 and ismcts:iterations=2000 "
+                    help="agent specs to measure, or policy:PATH.npz for a learned policy (a Python agent; "
+                         "examples/train_ppo.py) (default: ismcts:iterations=200 and ismcts:iterations=2000 "
                          "and pimc:iterations=2000,worlds=20, all with rollout=greedy,reward=points)")
     sp.add_argument("--baseline", default="greedy", help="the opponents' agent (default: greedy)")
     sp.add_argument("--deals", type=int, default=200, help="deals per seat rotation (default: 200)")

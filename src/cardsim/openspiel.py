@@ -115,6 +115,28 @@ def bounds(g) -> tuple[float, float, int]:
     return _BOUNDS[key]
 
 
+_NUM_PREFIX = {int: "int_", float: "float_"}
+
+
+def _encode(v) -> str:
+    """A number held by an option whose default is a string (basra_floor_max: "none" | 2 | 1), as
+    a pyspiel string parameter ("int_2"): pyspiel types parameters by the default's type, and a
+    serialized game must load back as the same configuration."""
+    return _NUM_PREFIX[type(v)] + repr(v)
+
+
+def _decode(v):
+    """The inverse of _encode; any other value unchanged."""
+    if isinstance(v, str):
+        for typ, prefix in _NUM_PREFIX.items():
+            if v.startswith(prefix):
+                try:
+                    return typ(v[len(prefix):])
+                except ValueError:
+                    return v
+    return v
+
+
 class CardsimGame(pyspiel.Game):
     """A configured cardsim game as a pyspiel.Game (see the module docstring)."""
 
@@ -125,7 +147,7 @@ class CardsimGame(pyspiel.Game):
             raise ConfigError("use cardsim.openspiel.load_game(game, **options)")
         self._deals = check_int(params.pop("deals", DEFAULT_DEALS), "deals", 1, MAX_DEALS, ConfigError)
         self._seed = check_int(params.pop("seed", 0), "seed", 0, 2**63 - 1, ConfigError)
-        options = {k: v for k, v in params.items() if not (k == "variant" and v == "")}
+        options = {k: _decode(v) for k, v in params.items() if not (k == "variant" and v == "")}
         options.update(_extra or {})
         self.cardsim = make(name, **options)
         mn, mx, length = bounds(self.cardsim)
@@ -160,6 +182,8 @@ class CardsimGame(pyspiel.Game):
                 v = opts.get(k, default)
             if type(v) is type(default):
                 out[k] = v
+            elif isinstance(default, str) and type(v) in (int, float):
+                out[k] = _encode(v)     # e.g. a preset's basra_floor_max=2 where the default is "none"
         return out
 
     def new_initial_state(self):

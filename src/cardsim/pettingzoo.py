@@ -17,6 +17,10 @@ the change of its ``state.returns()``, so the cumulative reward of an episode eq
 final returns (its own points; see the game's docs). An illegal action raises
 ``cardsim.IllegalActionError`` and leaves the game unchanged.
 
+Truncation: ``max_cycles`` (default: the game's ``GameInfo.max_game_length``, a bound no legal deal
+exceeds) is the most actions a deal may take; a deal that reaches it unfinished is truncated
+(every agent's ``truncated`` is True, as in PettingZoo's classic environments).
+
 Seeding: ``reset(seed=s)`` starts deal 0 of seed s; each later ``reset()`` without a seed plays the
 next deal of the same seed, so an episode sequence is a pure function of the first seed.
 """
@@ -40,19 +44,26 @@ __all__ = ["env", "CardsimAECEnv"]
 _short = short          # cardsim.errors.short: what a message may quote of an input
 
 
-def env(game: str, render_mode: str | None = None, **options) -> "CardsimAECEnv":
+def env(game: str, render_mode: str | None = None, max_cycles: int | None = None, **options) -> "CardsimAECEnv":
     """An AEC environment for `game` configured with `options` (as ``cardsim.make``)."""
-    return CardsimAECEnv(game, render_mode=render_mode, **options)
+    return CardsimAECEnv(game, render_mode=render_mode, max_cycles=max_cycles, **options)
 
 
 class CardsimAECEnv(AECEnv):
     """One cardsim game as a PettingZoo AEC environment (see the module docstring)."""
 
-    def __init__(self, game: str, render_mode: str | None = None, **options):
+    def __init__(self, game: str, render_mode: str | None = None, max_cycles: int | None = None, **options):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {_short(render_mode)}")
         self.game = make(game, **options)
+        bound = int(self.game.info.max_game_length(dict(self.game.options)))
+        if max_cycles is None:
+            max_cycles = bound
+        if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1:
+            raise ConfigError(f"max_cycles must be an int >= 1 (default {bound}), got {_short(max_cycles)}")
+        self.max_cycles = int(max_cycles)
+        self._cycles = 0
         self.render_mode = render_mode
         n = self.game.num_players
         self.metadata = {"name": f"cardsim_{self.game.name}", "render_modes": ["ansi", "human"],
@@ -108,6 +119,7 @@ class CardsimAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._last_returns = self.state.returns()
+        self._cycles = 0
         self._select()
 
     def _select(self):
@@ -132,7 +144,10 @@ class CardsimAECEnv(AECEnv):
             self.rewards[a] = float(delta[p])
         self._cumulative_rewards[self.agent_selection] = 0.0
         self._accumulate_rewards()
+        self._cycles += 1
         self._select()
+        if self._cycles >= self.max_cycles and not self.state.is_terminal():
+            self.truncations = dict.fromkeys(self.agents, True)
         if self.render_mode == "human":
             print(self.render())
 

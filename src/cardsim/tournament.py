@@ -30,16 +30,61 @@ from cardsim.simulate import simulate
 DEFAULT_BUDGETS = ("ismcts:iterations=200,rollout=greedy,reward=points",
                    "ismcts:iterations=2000,rollout=greedy,reward=points",
                    "pimc:iterations=2000,worlds=20,rollout=greedy,reward=points")
-# Options that make a game playable by every agent to the end (a Joffre Whist deal of passes is
-# thrown in forever unless the dealer must bid).
+# Options the tournament plays a game with unless the caller gives others (said in the table's game
+# column): Joffre Whist with the dealer bidding, so that deals of passing agents are played out
+# rather than thrown in (up to max_redeals times) and passed out with no score.
 GAME_OPTIONS = {"joffre_whist": {"all_pass": "dealer_bids"}}
 
 
-def strength(game: str, agent: str, *, baseline: str = "greedy", deals: int = 200, seed: int = 0,
+class _BatchPolicyAgent:
+    """A batch policy `policy(obs, action_mask, seat) -> actions` (as VectorEnv opponents take it)
+    played through act(state), one decision at a time (the slow Python path)."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        self.name = getattr(policy, "__name__", type(policy).__name__)
+
+    def act(self, state) -> int:
+        p = state.current_player
+        mask = np.zeros(state.spec.num_actions, dtype=bool)
+        mask[state.legal_actions()] = True
+        out = np.asarray(self.policy(state.observation(p)[None], mask[None], np.array([p], np.int32)))
+        if out.shape != (1,) or not np.issubdtype(out.dtype, np.integer):
+            raise ConfigError(f"batch policy {self.name} must return one int action per row, got {out.dtype} {out.shape}")
+        return int(out[0])
+
+    def __repr__(self):
+        return f"batch:{self.name}"
+
+
+def _contender(agent):
+    """(what simulate takes for the seat, the row's name): a C agent spec, a Python agent
+    ("policy:<path>" or an object with act(state); it must not keep state across deals), or a batch policy."""
+    from cardsim.agents import from_name, is_python_agent_name
+
+    if is_python_agent_name(agent):
+        obj = from_name(agent)
+        return obj, obj.name
+    if isinstance(agent, str):
+        return parse_agent(agent).text, parse_agent(agent).text
+    if callable(getattr(agent, "act", None)):
+        return agent, getattr(agent, "name", repr(agent))
+    if callable(agent):
+        obj = _BatchPolicyAgent(agent)
+        return obj, repr(obj)
+    raise ConfigError(f"an agent is a spec ('greedy', 'ismcts:...'), 'policy:<path>', an object with act(state) "
+                      f"or a batch policy callable, got {str(agent)[:60]}")
+
+
+def strength(game: str, agent, *, baseline: str = "greedy", deals: int = 200, seed: int = 0,
              workers: int | None = None, bar=None, **options) -> dict:
-    """One row: `agent` against `baseline` in `game` (see the module docstring). `bar`: a progress
-    bar the row's deals advance (each of its players + 1 runs of `deals` deals)."""
-    a, b = parse_agent(agent), parse_agent(baseline)
+    """One row: `agent` against `baseline` in `game` (see the module docstring). `agent` is a C
+    agent spec or a Python agent (see _contender); Python agents play on the slow path, in deal
+    order, paired with the baseline exactly as C agents are (the C seats' streams do not depend
+    on the other seats' agents). `bar`: a progress bar the row's deals advance (each of its
+    players + 1 runs of `deals` deals)."""
+    a_seat, a_name = _contender(agent)
+    b = parse_agent(baseline)
     opts = {**GAME_OPTIONS.get(game, {}), **options}
     g = make(game, **opts)
     P = g.num_players
@@ -48,7 +93,7 @@ def strength(game: str, agent: str, *, baseline: str = "greedy", deals: int = 20
     diffs = np.zeros(deals)
     for p in range(P):
         agents = [b.text] * P
-        agents[p] = a.text
+        agents[p] = a_seat
         r = simulate(g, deals=deals, seed=seed, agents=agents, workers=workers, progress=bar)
         diffs += r.table[f"return_{p}"] - base.table[f"return_{p}"]
     diffs /= P
@@ -57,7 +102,7 @@ def strength(game: str, agent: str, *, baseline: str = "greedy", deals: int = 20
     half = float(_st.t.ppf(0.975, deals - 1) * sd / math.sqrt(deals)) if deals > 1 else float("nan")
     lo, hi = mean - half, mean + half
     verdict = "stronger" if lo > 0 else "weaker" if hi < 0 else "no difference detected"
-    return {"game": game, "agent": a.text, "baseline": b.text, "deals": deals, "seats": P, "seed": seed,
+    return {"game": game, "agent": a_name, "baseline": b.text, "deals": deals, "seats": P, "seed": seed,
             "mean_diff": mean, "ci95": (lo, hi), "verdict": verdict, "options": opts,
             "seconds": time.perf_counter() - t0}
 
@@ -68,7 +113,9 @@ def table(rows: list[dict]) -> str:
            "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["ci95"]
-        out.append(f"| {r['game']} | `{r['agent']}` | {r['baseline']} | {r['deals']} x {r['seats']} | "
+        forced = GAME_OPTIONS.get(r["game"], {})
+        name = r["game"] + "".join(f" ({k}={v})" for k, v in forced.items() if r.get("options", {}).get(k) == v)
+        out.append(f"| {name} | `{r['agent']}` | {r['baseline']} | {r['deals']} x {r['seats']} | "
                    f"{r['mean_diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {r['verdict']} |")
     return "\n".join(out)
 

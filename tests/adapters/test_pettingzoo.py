@@ -67,3 +67,28 @@ def test_errors():
     assert e.state.state_bytes() == before
     with pytest.raises(cardsim.ConfigError):
         e.reset(seed=-1)
+
+
+def test_max_cycles_truncates_every_agent():
+    """max_cycles: a deal reaching that many actions unfinished is truncated for every agent (and
+    the episode loop ends); the default is the game's declared max_game_length."""
+    e = env("karnoffel", max_cycles=5)
+    assert env("karnoffel").max_cycles == cardsim.make("karnoffel").info.max_game_length(
+        dict(cardsim.make("karnoffel").options))
+    e.reset(seed=2)
+    actions = 0
+    truncated = set()
+    for agent in e.agent_iter(max_iter=100):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            assert trunc and not term
+            truncated.add(agent)
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        actions += 1
+    assert actions == 5 and truncated == set(e.possible_agents) and not e.agents
+    api_test(env("exposure", max_cycles=7), num_cycles=50)
+    for bad in (0, -1, 2.5, True, "x"):
+        with pytest.raises(cardsim.ConfigError):
+            env("karnoffel", max_cycles=bad)
