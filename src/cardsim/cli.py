@@ -593,6 +593,8 @@ def cmd_sort_tiles(args) -> int:
 # ---------------------------------------------------------------------------------------------
 # the command table and entry point: one line per subcommand, in --help order
 
+from cardsim.atlas_site import atlas_parser as _atlas_parser, tune_parser as _tune_parser  # noqa: E402 - atlas, tune
+
 COMMANDS = (
     _games_parser,
     _simulate_parser,
@@ -605,6 +607,8 @@ COMMANDS = (
     _bench_parser,
     _sort_tiles_parser,
     _tournament_parser,
+    _atlas_parser,
+    _tune_parser,
 )
 
 
