@@ -379,8 +379,9 @@ def index_page(atlas, rows, img: str) -> Doc:
     d.p("`cardsim atlas --out docs/balance` (add game names to rebuild only those). Cells are cached in "
         "`docs/balance/cells/` by game, options, agents, seed, deals and engine version: a rerun computes only "
         "missing or outdated cells. Definitions and method: [docs/balance.md](../balance.md).")
-    d.p(f"This build: seed {atlas.seed}; {atlas.computed} cells computed ({atlas.compute_seconds:,.0f} s of "
-        f"simulation), {atlas.cached} read from the cache; engine versions: "
+    total = sum(r.get("seconds", 0) for r in atlas.records.values())
+    d.p(f"Seed {atlas.seed}; {len(atlas.records)} cells, {total / 60:,.0f} minutes of simulation when computed (wall "
+        f"time, all cores, on a shared machine); engine versions: "
         + ", ".join(f"{g} {v}" for g, v in atlas.engines.items()) + ".", "note")
     return d
 

@@ -432,6 +432,14 @@ def build_atlas(games=None, *, results="atlas-cells", budget: Budget = DEFAULT_B
             atlas.computed += 1
             atlas.compute_seconds += rec["seconds"]
             bar.update(1)
+    except KeyboardInterrupt as e:        # Ctrl-C or SIGTERM: every finished cell is on disk
+        from cardsim.results_io import RunInterrupted
+
+        text = str(e) or "interrupted"
+        stop = RunInterrupted(f"{text}; the atlas kept {atlas.computed + atlas.cached} of {len(cells)} cells in "
+                              f"{results} (a rerun computes the {len(cells) - atlas.computed - atlas.cached} others)")
+        stop.signal = getattr(e, "signal", "SIGINT")
+        raise stop from None
     finally:
         bar.close()
         if close is not None:

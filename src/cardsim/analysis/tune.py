@@ -128,9 +128,10 @@ class TuneResult(dict):
         what = {"first_player": "first player's win-rate edge", "seat": "largest seat win-rate edge",
                 "skill": "win-rate gain of greedy over random play"}[obj]
         L = [f"{self['title']} tune: {what} over {self['n_configs']} configurations "
-             f"({self['method']}; {self['deals']:,} deals per finalist, seed {self['seed']}, agents {self['agents']}, "
+             f"({self['method']}; {self['deals']:,} deals per finalist, seed {self['seed']}, "
+             f"{'one greedy seat among random ones' if obj == 'skill' else 'agents ' + str(self['agents'])}, "
              f"common random numbers)", "", "Verdict: " + self["verdict"], ""]
-        L.append(f"{'rank':<5}{'options':<50}{'deals':>8}  {'value [95% CI]':<26}{'change vs current [adj. CI]':<32}"
+        L.append(f"{'rank':<5}{'options':<50}{'deals':>8}  {'value [95% CI]':<28}{'change vs current [adj. CI]':<32}"
                  f"{'Holm p':>9}{'P(best)':>9}")
         for i, c in enumerate(self["ranking"][:self.get("show", 10)]):
             e = c["value"]
@@ -139,9 +140,9 @@ class TuneResult(dict):
             dtxt = ("(current rules)" if c["current"] else
                     f"{100 * d['diff']:+.2f} pp [{100 * d['ci_adj'][0]:+.2f}, {100 * d['ci_adj'][1]:+.2f}]" if d else "n/a")
             p = "" if c["current"] or not d else f"{d['p_holm']:.2g}"
-            L.append(f"{i + 1:<5}{c['label'][:49]:<50}{c['deals']:>8,}  "
-                     f"{100 * e:+.2f} pp [{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]".ljust(26 + 59) +
-                     f"{dtxt:<32}{p:>9}{100 * c['p_best']:>8.0f}%")
+            val = f"{100 * e:+.2f} pp [{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]"
+            L.append(f"{i + 1:<5}{c['label'][:49]:<50}{c['deals']:>8,}  {val:<28}{dtxt:<32}{p:>9}"
+                     f"{100 * c['p_best']:>8.0f}%")
         L += ["", self["method_text"]]
         return "\n".join(L)
 
@@ -153,7 +154,7 @@ class TuneResult(dict):
 
 def tune(game: str, objective: str = "first_player", over: dict | None = None, *, deals: int = 20_000, seed: int = 0,
          agents: str = "greedy", method: str = "auto", bootstrap: int = 400, base: dict | None = None,
-         workers: int | None = None, backend: str = "threads", address=None, progress=None) -> TuneResult:
+         workers: int | None = None, backend: str = "threads", address=None) -> TuneResult:
     """Search the grid `over` ({option: [values]}) of `game` (other options: `base`) for the
     configuration with the smallest loss of `objective` (see the module docstring), on the same
     deals of `seed`. Returns a TuneResult: every configuration's objective with a 95% interval,
