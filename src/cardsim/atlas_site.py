@@ -38,6 +38,11 @@ CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto
 # ---------------------------------------------------------------------------------------------
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _marks(escaped: str) -> str:
+    return _CODE.sub(r"<code>\1</code>", _BOLD.sub(r"<b>\1</b>", escaped))
 
 
 def _target(t: str, ext: str) -> str:
@@ -55,10 +60,10 @@ def _md_inline(s: str) -> str:
 def _html_inline(s: str) -> str:
     out, pos = [], 0
     for m in _LINK.finditer(s):
-        out.append(_BOLD.sub(r"<b>\1</b>", html.escape(s[pos:m.start()])))
+        out.append(_marks(html.escape(s[pos:m.start()])))
         out.append(f"<a href='{html.escape(_target(m.group(2), 'html'))}'>{html.escape(m.group(1))}</a>")
         pos = m.end()
-    out.append(_BOLD.sub(r"<b>\1</b>", html.escape(s[pos:])))
+    out.append(_marks(html.escape(s[pos:])))
     return "".join(out)
 
 
@@ -392,7 +397,7 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
     rf = A.ranked(rows, "fairness")
     rs = A.ranked(rows, "skill")
     unit = rows[0]["unit"] if rows else "points"
-    lead = f"**{len(rows)} configurations.** Fairest: {_game_link(rf[0])}: {rf[0]['fairness_verdict']}"
+    lead = f"**{len(rows)} configuration{'s' if len(rows) != 1 else ''}.** Fairest: {_game_link(rf[0])}: {rf[0]['fairness_verdict']}"
     if len(rf) > 1:
         lead += f" Least fair: {_game_link(rf[-1])}: {rf[-1]['fairness_verdict']}"
     if rs and rs[0]["skill"] is not None:

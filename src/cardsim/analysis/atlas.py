@@ -564,6 +564,9 @@ def skill_verdict(g1: dict | None, g2: dict | None) -> str:
             text += f"; search ({_short_agent(g2['strong'])}) does worse than greedy ({g2['gain']:+.3g} points per deal)"
         else:
             text += f"; search ({_short_agent(g2['strong'])}) shows no detectable gain over greedy at {g2['deals']} deals"
+        wlo, whi = g2["win_gain_ci95"]
+        if wlo is not None and (wlo > 0 or whi < 0):
+            text += f" (and wins {abs(100 * g2['win_gain']):.1f} pp {'more' if wlo > 0 else 'less'} often)"
     return text + "."
 
 
