@@ -552,9 +552,10 @@ def _budget(args) -> "A.Budget":
     b = A.DEFAULT_BUDGET
     over = {k: v for k, v in (("play", args.deals), ("gap", args.gap_deals), ("search", args.search_deals))
             if v is not None}
+    flags = {"play": "--deals", "gap": "--gap-deals", "search": "--search-deals"}
     for k, v in over.items():
         if v < 0:
-            raise A.ConfigError(f"--{k.replace('play', 'deals')} must be >= 0, got {v}")
+            raise A.ConfigError(f"{flags[k]} must be >= 0, got {v}")
     if not over:
         return b
     per = {g: {k: v for k, v in d.items() if k not in over} for g, d in b.per_game.items()}
