@@ -186,6 +186,11 @@ def _plt():
     return plt()
 
 
+def _latin(text: str) -> str:
+    """Text for a plot: matplotlib's default font has no CJK glyphs (Zhao Pengyou 找朋友 -> Zhao Pengyou)."""
+    return re.sub(r"\s+", " ", re.sub(r"[^\x00-\u024f]+", "", text)).replace("( ", "(").strip()
+
+
 def _save(fig, path: Path):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80, bbox_inches="tight", metadata={"Software": None})
@@ -219,7 +224,7 @@ def _forest(rows, path: Path, title: str):
     ax.set_yticklabels([r["config"].label.split(", ", 1)[1] for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("first player's win rate minus the average position's (percentage points, 95% CI)")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_latin(title), fontsize=10)
     ax.legend(fontsize=8, loc="best")
     _save(fig, path)
 
@@ -240,7 +245,7 @@ def _skill_plot(rows, path: Path, title: str):
     ax.set_yticklabels([r["config"].label.split(", ", 1)[1] for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("win rate gained by one greedy player among random ones (percentage points, 95% CI)")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_latin(title), fontsize=10)
     _save(fig, path)
     return True
 
@@ -253,7 +258,7 @@ def _overview_plot(rows, path: Path):
     for k, g in enumerate(games):
         rs = [r for r in rows if r["config"].game == g and r["imbalance"] is not None and r["skill"] is not None]
         ax.scatter([100 * r["imbalance"] for r in rs], [100 * r["skill"] for r in rs], s=22, color=f"C{k % 10}",
-                   label=game_info(g).title, alpha=.8, marker="os^Dv<>ph*"[k % 10])
+                   label=_latin(game_info(g).title), alpha=.8, marker="os^Dv<>ph*"[k % 10])
     ax.set_xlabel("imbalance under greedy play: largest seat or position win-rate edge (pp)")
     ax.set_ylabel("skill: win-rate gain of greedy over random (pp)")
     ax.set_title("Every configuration: fairness against skill (lower right = unfair and luck-driven)", fontsize=10)
