@@ -303,7 +303,17 @@ def _precision(atlas) -> list:
         ns = b.get(g, "search")
         searched = [c for c in atlas.cells if c.config.game == g and A.SEARCH_SPEC in c.agents]
         if searched and ns:
-            txt += f", {ns:,} deals x every seat for search (`{A.SEARCH_SPEC}`, default rules only)"
+            txt += f", {ns:,} deals x every seat for search (`{A.SEARCH_SPEC}`, default rules only"
+            extra = A.SEARCH_OPTIONS.get(g)
+            if extra:
+                txt += ", with " + ", ".join(f"{k}={v}" for k, v in extra.items()) + " so that every deal ends"
+            rec = atlas.record(searched[0].config, searched[0].name)
+            if rec:
+                gp = rec["gap"]
+                unit = game_info(g).unit_for(searched[0].options)
+                txt += (f"; its interval is ±{(gp['gain_ci95'][1] - gp['gain_ci95'][0]) / 2:.3g} {unit} per deal, "
+                        f"±{50 * (gp['win_gain_ci95'][1] - gp['win_gain_ci95'][0]):.1f} pp of win rate")
+            txt += ")"
         elif b.search_scope != "none":
             txt += ", search not measured (a deal with a search agent costs too much here: docs/strength.md)"
         out.append(txt + ".")
@@ -372,8 +382,9 @@ def index_page(atlas, rows, img: str) -> Doc:
             [(i + 1, _game_link(r), _skill_cell(r), _search_cell(r), r["skill_verdict"]) for i, r in enumerate(rs)])
     d.img(f"{img}/overview.png", "fairness against skill, every configuration")
     d.h(2, "Precision")
-    d.p(f"Cells of {A.WIN_HALF_WIDTH * 100:.1f}-pp precision need {A.deals_for_half_width():,} deals; where a "
-        "game is slow the atlas uses fewer and says so:")
+    d.p(f"Win-rate intervals of ±{A.WIN_HALF_WIDTH * 100:.1f} pp need {A.deals_for_half_width():,} deals; the play "
+        "cells of every game have more. The skill cells and the search cells have fewer (a search deal costs "
+        "hundreds of greedy deals); their widths:")
     d.ul(_precision(atlas))
     if atlas.skipped:
         d.h(2, "Configurations the games refuse")
