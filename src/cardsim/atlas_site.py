@@ -413,7 +413,10 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
     rf = A.ranked(rows, "fairness")
     rs = A.ranked(rows, "skill")
     unit = rows[0]["unit"] if rows else "points"
-    lead = f"**{len(rows)} configuration{'s' if len(rows) != 1 else ''}.** Fairest: {_game_link(rf[0])}: {rf[0]['fairness_verdict']}"
+    f0 = rf[0]["fair"].get("greedy") or rf[0]["fair"].get("random")
+    best = "Fairest" if f0 and not f0["significant"] else "Least unbalanced (none is fair)"
+    lead = (f"**{len(rows)} configuration{'s' if len(rows) != 1 else ''}.** {best}: {_game_link(rf[0])}: "
+            f"{rf[0]['fairness_verdict']}")
     if len(rf) > 1:
         lead += f" Least fair: {_game_link(rf[-1])}: {rf[-1]['fairness_verdict']}"
     if rs and rs[0]["skill"] is not None:
