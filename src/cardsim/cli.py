@@ -621,6 +621,8 @@ def cmd_sort_tiles(args) -> int:
 # ---------------------------------------------------------------------------------------------
 # the command table and entry point: one line per subcommand, in --help order
 
+from cardsim.atlas_site import atlas_parser as _atlas_parser, tune_parser as _tune_parser  # noqa: E402 - atlas, tune
+
 COMMANDS = (
     _games_parser,
     _simulate_parser,
@@ -635,6 +637,8 @@ COMMANDS = (
     _tournament_parser,
     docpages.glossary_parser,
     docpages.rules_parser,
+    _atlas_parser,
+    _tune_parser,
 )
 
 
