@@ -201,6 +201,8 @@ def _exists(rel: str) -> bool:
         return any(list(ROOT.glob(rel.replace("<game>", g).replace("<role>", "*"))) for g in cardsim.GAMES)
     if "<game>" in rel:
         return all(_exists(rel.replace("<game>", g)) for g in cardsim.GAMES)
+    if "<module>" in rel or "*" in rel:                       # a pattern: some file must match it
+        return bool(list(ROOT.glob(rel.replace("<module>", "*"))))
     return _file_exists(rel)
 
 
@@ -233,7 +235,7 @@ def adding_a_game_problems(text: str) -> list[str]:
         ref = m.group(1)
         if not re.match(r"^[\w.-][\w<>.-]*(/[\w<>.*-]*)+$", ref) or ref.startswith("<"):
             continue                                       # `<game>/` (a folder you create), not a path
-        if "*" in ref:
+        if "*" in ref and "<" not in ref:
             if not list(ROOT.glob(ref)):
                 bad.append(ref)
         elif not _exists(ref):

@@ -39,7 +39,7 @@ def test_report_end_to_end(name, tmp_path):
     body = text.split("<body>", 1)[1]
     assert body.index("id='verdict'") < body.index("<img")
     assert html.escape(s.verdict().split(":")[0], quote=False) in text     # labels such as "seats 0 & 2"
-    assert "href='#glossary'" in text and "id='glossary'" in text and "docs/glossary.md" in text
+    assert "href='#glossary'" in text and "id='glossary'" in text and "cardsim glossary" in text
     assert f"{s.n:,} deals" in text
     for x in s.sides():
         for v in (fmt(x["mean"]), fmt_ci(x["ci95"]), fmt(x["advantage"])):

@@ -36,7 +36,7 @@ def test_summary_faces():
     assert first.startswith("Basra: 300 deals") and "variant yemeni" in first and "target=51" in first
     assert "agents greedy x4" in first
     assert text.splitlines()[2].startswith("Verdict: ")
-    assert "docs/glossary.md" in text and "{" not in text
+    assert "cardsim glossary" in text and "{" not in text
     h = s._repr_html_()
     assert "Verdict:" in h and "<table" in h
     d = s.to_dict()

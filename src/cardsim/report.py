@@ -252,7 +252,7 @@ def _head(title_text: str) -> list:
 
 
 def _glossary_section() -> str:
-    return ("<h2 id='glossary'>Glossary</h2><p>Also in the repository as docs/glossary.md.</p>" + glossary.html())
+    return ("<h2 id='glossary'>Glossary</h2><p>Also printed by <code>cardsim glossary</code>.</p>" + glossary.html())
 
 
 def render_html(s: dict, skill: dict | None = None) -> str:

@@ -537,7 +537,7 @@ class Summary(dict):
             L.append("  " + "   ".join(f"{lab} {pct(sh)} {pct_ci(ci)}" for lab, _, sh, ci in rows))
         if const:
             L += ["", "Constant in every " + per + " (left out): " + ", ".join(f"{k}={fmt(v, 3)}" for k, v in const.items())]
-        L += ["", "Definitions: docs/glossary.md"]
+        L += ["", "Definitions: cardsim glossary"]
         return "\n".join(L)
 
     def __str__(self) -> str:
@@ -624,7 +624,7 @@ class Summary(dict):
         return (f"<div class='cardsim-summary'><p><b>{e(self.header())}</b></p>"
                 f"<p class='verdict'><b>Verdict:</b> {e(self.verdict())}</p>{cav}"
                 f"<p class='agents'><b>Agents:</b> {e(self.scope_note())}</p>{self.html_tables()}"
-                f"<p>Definitions: docs/glossary.md</p></div>")
+                f"<p>Definitions: <code>cardsim glossary</code></p></div>")
 
 
 def _row(cells, tag="td") -> str:

@@ -16,7 +16,7 @@ from cardsim.games.hearts._observe cimport ht_observe, ht_resample
 from cardsim.games.hearts._layout cimport OBS_SIZE
 
 from cardsim.errors import ParseError, short
-from cardsim.games.hearts.notation import _scenario, card_str, mask_to_cards, parse_card
+from cardsim.games.hearts.notation import card_str, mask_to_cards, parse_card
 from cardsim.games.hearts.info import INFO, PASS_DIRS, ROTATIONS
 
 
@@ -129,12 +129,6 @@ cdef class HeartsSpec(GameSpec):
         return "\n".join(lines)
 
     # ---- scenario set-up --------------------------------------------------------------------
-    def scenario(self, hands, dealer=None, pass_dir=None):
-        """Same as cardsim.games.hearts.scenario(game, hands, dealer=dealer, pass_dir=pass_dir):
-        a fresh deal at the start of the pass with these hands (card strings); the arguments are
-        checked there (ConfigError / ParseError before anything is built)."""
-        return _scenario(self, hands, dealer, pass_dir)
-
     def _set_deal(self, hands, int dealer, int pass_dir):
         """The scenario's struct setter (checked arguments only: the face's `_scenario`): a state
         dealt by `dealer` with hands[q] (disjoint masks of the table's pack, hand_size cards each)

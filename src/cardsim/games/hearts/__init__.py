@@ -17,7 +17,8 @@ kernel sees it: bad input raises ConfigError or ParseError, never reaches C.
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, ParseError, short
-from cardsim.games.hearts import _rules
+from cardsim.games.hearts import _rules, _spec
+from cardsim.info import scenario_spec
 from cardsim.games.hearts.info import INFO, PASS_DIRS, SUITS, deck_size  # noqa: F401
 
 __doc__ += "\n" + INFO.layout_doc() + "\n"
@@ -32,9 +33,7 @@ from cardsim.games.hearts.notation import (DISPLAY_ORDER, RANKS, REMOVED, _scena
 
 def build(opts: dict):
     """The compiled spec of the resolved options `opts` (cardsim.make calls it)."""
-    from cardsim.games.hearts._spec import HeartsSpec
-
-    return HeartsSpec(opts)
+    return _Spec(opts)
 
 
 # ---- rule oracles on card strings (docs/rules/hearts.md §5-§7) ------------------------------------
@@ -136,6 +135,9 @@ def scenario(game, hands: list[list[str]], dealer: int | None = None, pass_dir: 
     (State.replayable is False). Same as game.spec.scenario(hands, dealer=..., pass_dir=...).
     Raises ConfigError (or ParseError for a card that does not parse) before building."""
     return _scenario(INFO.game_of(game).spec, hands, dealer, pass_dir)
+
+
+_Spec = scenario_spec(_spec.HeartsSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
 from cardsim._api import guard_public as _guard_public  # noqa: E402
