@@ -137,6 +137,36 @@ def scenario(game, hands: list[list[str]], dealer: int | None = None, pass_dir: 
     return _scenario(INFO.game_of(game).spec, hands, dealer, pass_dir)
 
 
+
+class Replay:
+    """What the web replay (`cardsim replay hearts --html`, cardsim.replay.table_of) draws of a
+    position: the trick in play, the cards passed (only a viewer's own, and those it received,
+    when the page is seen by one seat), and per seat the tricks, the points of this deal and the
+    match score. `viewer`: the seat the page is seen by (None: everything)."""
+
+    @staticmethod
+    def table(state, viewer=None) -> dict:
+        v = state.spec.view(state)
+        n = len(v["trick"])
+        names = INFO.seat_names_for(n)
+        zones = [{"name": "trick", "trick": True,
+                  "groups": [{"seat": p, "cards": [c]} for p, c in enumerate(v["trick"]) if c is not None]}]
+        if v["phase"] == "pass" or v["tricks_done"] == 0:
+            seen = range(n) if viewer is None else [viewer]
+            passed = [{"seat": p, "label": "passed", "cards": v["passed"][p]} for p in seen if v["passed"][p]]
+            got = [{"seat": p, "label": "received", "cards": v["received"][p]} for p in seen if v["received"][p]]
+            if passed or got:
+                zones.append({"name": f"the pass ({v['pass_dir']})", "groups": passed + got})
+        facts = [("dealer", names[v["dealer"]]), ("pass", v["pass_dir"]),
+                 ("hearts broken", "yes" if v["hearts_broken"] else "no")]
+        if v["shooter"] is not None:
+            facts.append(("shot the moon", names[v["shooter"]]))
+        scores = [{"label": "tricks", "cols": names, "values": list(v["tricks"])},
+                  {"label": "points this deal", "cols": names, "values": list(v["deal_points"])},
+                  {"label": "match score", "cols": names, "values": list(v["score"])}]
+        return {"zones": zones, "facts": facts, "scores": scores}
+
+
 _Spec = scenario_spec(_spec.HeartsSpec, scenario)   # build() returns it: spec.scenario forwards to scenario()
 
 
