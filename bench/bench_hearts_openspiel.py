@@ -27,13 +27,12 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.core._engine import AGENT_CODES, kernel_actions
 
 try:
     from .bench_ismcts_openspiel import N as ISMCTS_N, _openspiel_rate
-    from .conftest import smoke_mode
+    from .conftest import ismcts_sims_per_s, smoke_mode
 except ImportError:                       # run as a script (the strength match)
-    smoke_mode = _openspiel_rate = None
+    smoke_mode = _openspiel_rate = ismcts_sims_per_s = None
     ISMCTS_N = 200
 FIGURES = {}
 
@@ -178,20 +177,7 @@ def bench_hearts_python_loop_and_clone(benchmark, request):
 
 
 def _cardsim_ismcts_rate(deals, n=ISMCTS_N):
-    g = cardsim.make("hearts", variant="openspiel")
-    codes = [AGENT_CODES["ismcts"]] + [AGENT_CODES["random"]] * 3
-    search = [{"kind": "ismcts", "iterations": n, "c": 0.7, "rollout": "random"}, None, None, None]
-    t = time.perf_counter()
-    g.spec.run_batch(1, 0, deals, codes, search=search)
-    dt = time.perf_counter() - t
-    searched = 0
-    for d in range(deals):
-        st = g.new_state(1, d)
-        for a in kernel_actions(g.spec, 1, d, codes, search=search):
-            if st.current_player == 0 and len(st.legal_actions()) > 1:
-                searched += 1
-            st.apply(a)
-    return searched * n / dt
+    return ismcts_sims_per_s(cardsim.make("hearts", variant="openspiel"), deals, n)
 
 
 def bench_hearts_ismcts_vs_openspiel(benchmark, request):

@@ -14,29 +14,15 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.core._engine import AGENT_CODES, kernel_actions
 
-from .conftest import smoke_mode, target
+from .conftest import ismcts_sims_per_s, smoke_mode, target
 
 N = 200
 TARGET = 5.0
 
 
 def _cardsim_rate(deals):
-    g = cardsim.make("joffre_whist", all_pass="dealer_bids")
-    codes = [AGENT_CODES["ismcts"]] + [AGENT_CODES["random"]] * 3
-    search = [{"kind": "ismcts", "iterations": N, "c": 0.7, "rollout": "random"}, None, None, None]
-    t = time.perf_counter()
-    g.spec.run_batch(1, 0, deals, codes, search=search)
-    dt = time.perf_counter() - t
-    searched = 0
-    for d in range(deals):
-        st = g.new_state(1, d)
-        for a in kernel_actions(g.spec, 1, d, codes, search=search):
-            if st.current_player == 0 and len(st.legal_actions()) > 1:
-                searched += 1
-            st.apply(a)
-    return searched * N / dt
+    return ismcts_sims_per_s(cardsim.make("joffre_whist", all_pass="dealer_bids"), deals, N)
 
 
 def _openspiel_rate(pyspiel, name, games):

@@ -120,3 +120,28 @@ def kernel_speed(benchmark, request):
         return ours
 
     return run
+
+
+def ismcts_sims_per_s(game, deals: int, iterations: int) -> float:
+    """Search simulations per second of seat 0 (ISMCTS, random rollouts, c = 0.7) inside the batch
+    kernel, the other seats random: one timed run_batch of `deals` deals of `game` (a made Game),
+    then its decisions of seat 0 with more than one legal action counted by replaying the same
+    actions (kernel_actions), untimed. The settings are OpenSpiel's ISMCTSBot's in the peer benches."""
+    import time
+
+    from cardsim.core._engine import AGENT_CODES, kernel_actions
+
+    P = game.num_players
+    codes = [AGENT_CODES["ismcts"]] + [AGENT_CODES["random"]] * (P - 1)
+    search = [{"kind": "ismcts", "iterations": iterations, "c": 0.7, "rollout": "random"}] + [None] * (P - 1)
+    t = time.perf_counter()
+    game.spec.run_batch(1, 0, deals, codes, search=search)
+    dt = time.perf_counter() - t
+    searched = 0
+    for d in range(deals):
+        st = game.new_state(1, d)
+        for a in kernel_actions(game.spec, 1, d, codes, search=search):
+            if st.current_player == 0 and len(st.legal_actions()) > 1:
+                searched += 1
+            st.apply(a)
+    return searched * iterations / dt
