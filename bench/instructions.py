@@ -1,0 +1,199 @@
+"""Instructions per deal under callgrind: every game's batch kernel against the C reference loop.
+
+    python bench/instructions.py                      # every game, random agents, the issue-26 table
+    python bench/instructions.py gleek hearts --agent greedy
+    python bench/instructions.py --agent both --json out.json
+    python bench/instructions.py --smoke              # few deals, two games (CI: it runs, numbers > 0)
+
+What is counted: the instructions (callgrind's Ir, the whole process) of a Python process that makes
+the game and calls `game.spec.run_batch(1, 0, N, [agent] * players)` once, run twice, with N and 2N
+deals; the difference divided by N is the cost of one deal of that kernel, with the interpreter's
+start-up, the imports and the game's construction cancelled out. A warm-up batch of 200 deals runs
+first in both processes, so one-time costs (lazy tables, first-touch pages) cancel too. The C loop
+(bench/reference/trick_limit.c, built with gcc -O2 -mpopcnt as the engine is) is counted the same
+way: its process run with N and 2N deals. Instruction counts do not depend on the machine's load:
+the same build gives the same figure to a few instructions per deal, so a change of 1% is real.
+
+OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1 are set for the measured processes: numpy's OpenBLAS
+threads otherwise spin while idle, and callgrind counts their instructions too.
+
+Needs valgrind (Debian's `valgrind` package) and gcc; without them it says so and exits 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = pathlib.Path(__file__).resolve().parent
+REFERENCE = HERE / "reference" / "trick_limit.c"
+
+# label, game, options, deals N (the measured run plays N, then 2N), C loop to compare with,
+# issue 26's target for random agents (instructions per deal; None: no target)
+CONFIGS = [
+    ("joffre_whist", "joffre_whist", {}, 6000, "1", 8000),
+    ("karnoffel", "karnoffel", {}, 6000, "1", 3500),
+    ("gleek", "gleek", {}, 6000, "1", 8000),
+    ("exposure", "exposure", {}, 6000, "1", 9000),
+    ("basra (4 players)", "basra", {"players": 4}, 3000, "1", 12000),
+    ("tien_gow", "tien_gow", {}, 6000, "1", 11000),
+    ("six_tigers", "six_tigers", {}, 3000, "1", 12000),
+    ("zhao_pengyou 6 players", "zhao_pengyou", {"players": 6}, 1200, "2deck", 55000),
+    ("zhao_pengyou 12 players", "zhao_pengyou", {"players": 12}, 600, "2deck", 100000),
+    ("samba 4 players", "samba", {"players": 4}, 300, None, 160000),
+    ("hearts", "hearts", {}, 6000, "1", 7000),
+]
+AGENTS = {"random": 0, "greedy": 1}
+SMOKE_GAMES = ("karnoffel", "hearts")
+SMOKE_DEALS = 1000
+
+_SCRIPT = """
+import sys, json, cardsim
+g = cardsim.make({game!r}, **json.loads({opts!r}))
+P = g.spec.num_players
+g.spec.run_batch(1, 10**9, 200, [{code}] * P)
+g.spec.run_batch(1, 0, int(sys.argv[1]), [{code}] * P)
+"""
+
+
+def _env():
+    env = dict(os.environ)
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
+    return env
+
+
+def _ir(cmd, tmp):
+    """Total instructions of one process under callgrind."""
+    fd, out = tempfile.mkstemp(dir=tmp, suffix=".cg")
+    os.close(fd)
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
+                   check=True, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    text = pathlib.Path(out).read_text()
+    m = re.search(r"^(?:totals|summary):\s+(\d+)", text, flags=re.M)
+    if not m:
+        raise RuntimeError(f"no instruction total in callgrind's output for {cmd}")
+    return int(m.group(1))
+
+
+def per_deal(cmd_for_n, n, tmp):
+    """(Ir(2n) - Ir(n)) / n: instructions of one deal, start-up cancelled."""
+    a = _ir(cmd_for_n(n), tmp)
+    b = _ir(cmd_for_n(2 * n), tmp)
+    return (b - a) / n
+
+
+def game_cmd(game, opts, code, tmp):
+    path = pathlib.Path(tmp) / f"run_{game}_{abs(hash(json.dumps(opts, sort_keys=True)))}_{code}.py"
+    path.write_text(_SCRIPT.format(game=game, opts=json.dumps(opts), code=code))
+    return lambda n: [sys.executable, str(path), str(n)]
+
+
+def build_reference(tmp):
+    exe = pathlib.Path(tmp) / "trick_limit"
+    flags = ["-O2"] + (["-mpopcnt"] if os.uname().machine in ("x86_64", "AMD64") else [])
+    subprocess.run(["gcc", *flags, "-o", str(exe), str(REFERENCE)], check=True)
+    return exe
+
+
+def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
+    """Rows of dicts: label, game, options, agent, deals, instructions per deal, C loop, ratio,
+    target (random agents), met."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build_reference(tmp)
+        loops = sorted({c[4] for c in configs if c[4]})
+        tasks = [("ref", mode, None, max(20, int(6000 * deals_scale))) for mode in loops]
+        for cfg in configs:
+            for agent in agents:
+                tasks.append(("game", cfg, agent, max(10, int(cfg[3] * deals_scale))))
+
+        def run(task):
+            kind, what, agent, n = task
+            if kind == "ref":
+                return task, per_deal(lambda k: [str(exe), what, str(k), "1", "42"], n, tmp)
+            label, game, opts = what[:3]
+            return task, per_deal(game_cmd(game, opts, AGENTS[agent], tmp), n, tmp)
+
+        results = {}
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for task, value in pool.map(run, tasks):
+                results[(task[0], task[1] if task[0] == "ref" else task[1][0], task[2])] = (value, task[3])
+                if progress:
+                    progress(task, value)
+        rows = []
+        for label, game, opts, _n, loop, target in configs:
+            ref = results[("ref", loop, None)][0] if loop else None
+            for agent in agents:
+                value, n = results[("game", label, agent)]
+                tgt = target if agent == "random" else None
+                rows.append({"label": label, "game": game, "options": opts, "agent": agent, "deals": n,
+                             "instructions_per_deal": round(value, 1),
+                             "c_loop": ({"1": "1 deck", "2deck": "2 decks"}[loop] if loop else None),
+                             "c_loop_instructions_per_deal": round(ref, 1) if ref else None,
+                             "ratio_to_c_loop": round(value / ref, 2) if ref else None,
+                             "target": tgt, "met": (value <= tgt) if tgt else None})
+        return rows
+
+
+def table(rows):
+    lines = ["| game | agent | instructions per deal | C loop | ratio to the C loop | issue-26 target | met |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        loop = (f"{r['c_loop_instructions_per_deal']:,.0f} ({r['c_loop']})" if r["c_loop"] else "—")
+        ratio = f"{r['ratio_to_c_loop']:.2f}×" if r["ratio_to_c_loop"] else "—"
+        tgt = f"≤ {r['target']:,}" if r["target"] else "—"
+        met = {True: "yes", False: "no", None: "—"}[r["met"]]
+        lines.append(f"| {r['label']} | {r['agent']} | {r['instructions_per_deal']:,.0f} | {loop} | {ratio} | {tgt} | {met} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Figures: instructions per deal (callgrind Ir), (Ir(2N) - Ir(N)) / N.")
+    ap.add_argument("games", nargs="*", help="games to measure (default: every row of the issue-26 table)")
+    ap.add_argument("--agent", choices=["random", "greedy", "both"], default="random",
+                    help="the agents at every seat (default random; both = two rows per game)")
+    ap.add_argument("--smoke", action="store_true",
+                    help=f"CI mode: {SMOKE_DEALS} deals, {' and '.join(SMOKE_GAMES)} only unless games are named")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every row's deal count (default 1)")
+    ap.add_argument("--jobs", type=int, default=1, help="callgrind processes at once (default 1)")
+    ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON (atomically)")
+    args = ap.parse_args(argv)
+    for tool in ("valgrind", "gcc"):
+        if shutil.which(tool) is None:
+            print(f"bench/instructions.py needs {tool} on PATH", file=sys.stderr)
+            return 2
+    known = sorted({c[1] for c in CONFIGS})
+    unknown = [g for g in args.games if g not in known]
+    if unknown:
+        ap.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    if args.scale <= 0 or args.jobs < 1:
+        ap.error("--scale must be > 0 and --jobs >= 1")
+    wanted = args.games or (list(SMOKE_GAMES) if args.smoke else known)
+    configs = [c for c in CONFIGS if c[1] in wanted]
+    agents = ["random", "greedy"] if args.agent == "both" else [args.agent]
+    scale = args.scale
+    if args.smoke:
+        configs = [(*c[:3], SMOKE_DEALS, *c[4:]) for c in configs]
+        scale = 1.0
+    rows = measure(configs, agents, scale, args.jobs,
+                   progress=lambda t, v: print(f"  {t[1] if t[0] == 'ref' else t[1][0]} {t[2] or 'C loop'}: "
+                                               f"{v:,.0f} instructions per deal", file=sys.stderr))
+    print(table(rows))
+    if args.json:
+        path = pathlib.Path(args.json)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(rows, indent=1) + "\n")
+        os.replace(tmp, path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
