@@ -65,6 +65,7 @@ ctypedef struct DealRecord:
     long legal_sum               # out: sum of legal counts over decisions
     int first_player             # out: seat to act in the initial state
     int lead_changes             # out: lead changes (see GameSpec.run_batch), when track_leads
+    int lead_from                # out: actions after which the final leaders led for good (lead_see), when track_leads
     int track_leads              # in: 1 = count lead changes (vt.returns after every action)
 
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
@@ -97,21 +98,33 @@ ctypedef struct LeadCount:
     int have_last                # last is set
     int prev                     # bit mask of the previous leaders (0: none yet)
     int changes                  # lead changes counted
+    int cur                      # bit mask of the current leaders (0: none, all returns equal)
+    int seen                     # returns seen so far (one per action)
+    int since                    # value of `seen` when the leaders last became `cur`
 
 
 cdef inline void lead_start(LeadCount* lc) noexcept nogil:
     lc.have_last = 0
     lc.prev = 0
     lc.changes = 0
+    lc.cur = 0
+    lc.seen = 0
+    lc.since = 0
 
 
 cdef inline void lead_see(LeadCount* lc, const double* cur, int n) noexcept nogil:
     """Count lead changes over running returns: the leaders are the seats with the highest return
     (none while all are equal); a change is a new set of leaders sharing no seat with the previous
     one (a partnership taking the lead counts once; a tie keeping the old leader counts nothing).
-    Returns equal to the last ones seen change nothing."""
-    cdef int q, lead, same = lc.have_last
+    Returns equal to the last ones seen change nothing.
+
+    Also keeps who leads now (lc.cur: the seats with the highest return, 0 while all are equal,
+    any change counting) and since when (lc.since: how many returns had been seen when lc.cur last
+    changed), so that at the end of a deal lc.since is the number of actions after which the final
+    leaders, the winners, held the lead for good: the deal was decided from then on."""
+    cdef int q, lead = 0, same = lc.have_last
     cdef double hi = cur[0], lo = cur[0]
+    lc.seen += 1
     for q in range(n):
         if same and cur[q] != lc.last[q]:
             same = 0
@@ -123,10 +136,12 @@ cdef inline void lead_see(LeadCount* lc, const double* cur, int n) noexcept nogi
         hi = cur[q] if cur[q] > hi else hi
         lo = cur[q] if cur[q] < lo else lo
     if hi != lo:
-        lead = 0
         for q in range(n):
             if cur[q] == hi:
                 lead |= 1 << q
         if lc.prev and not (lead & lc.prev):
             lc.changes += 1
         lc.prev = lead
+    if lead != lc.cur:
+        lc.cur = lead
+        lc.since = lc.seen

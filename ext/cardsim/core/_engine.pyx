@@ -433,7 +433,10 @@ cdef class GameSpec:
         decisions) as int64, metrics (count, M) float64, first_player (count,) int8 (the seat to
         act in the initial state) and, with lead_changes=True, lead_changes (count,) int32: how
         often the set of seats with the highest running return changed to one sharing no seat
-        with the previous set (vt.returns after every action; ties of all seats are no lead).
+        with the previous set (vt.returns after every action; ties of all seats are no lead), and
+        lead_from (count,) int32: the number of actions after which the final leaders (the seats
+        with the highest returns at the end; none if all tie) held the lead without interruption,
+        so a deal of `actions` actions was decided lead_from actions in (0: led from the start).
         The kernel fills one DealRecord of counters per deal (play_one)."""
         cdef int P = self.num_players
         cdef int M = len(self.metric_names)
@@ -456,8 +459,10 @@ cdef class GameSpec:
         mets = np.zeros((n_deals, M), dtype=np.float64)
         fps = np.zeros(n_deals, dtype=np.int8)
         lcs = np.zeros(n_deals, dtype=np.int32)
+        lfs = np.zeros(n_deals, dtype=np.int32)
         cdef int8_t[::1] fv = fps
         cdef int32_t[::1] lcv = lcs
+        cdef int32_t[::1] lfv = lfs
         cdef double[:, ::1] rv = rets
         cdef int64_t[::1] av = acts
         cdef int64_t[::1] dv = decs
@@ -488,6 +493,7 @@ cdef class GameSpec:
                     av[d] = rec.steps
                     fv[d] = rec.first_player
                     lcv[d] = rec.lead_changes
+                    lfv[d] = rec.lead_from
                     dv[d] = rec.decisions
                     lv[d] = rec.legal_sum
         finally:
@@ -498,6 +504,7 @@ cdef class GameSpec:
                "first_player": fps}
         if lead_changes:
             out["lead_changes"] = lcs
+            out["lead_from"] = lfs
         return out
 
     cdef int _agent_codes(self, agents, int* codes) except -1:
@@ -566,6 +573,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     vt.init(st, cfg, &r)
     rec.first_player = vt.current_player(st, cfg)
     rec.lead_changes = 0
+    rec.lead_from = 0
     for p in range(num_players):
         rng_seed(&ar[p], seed, deal, STREAM_SEAT0 + p)
     while True:
@@ -593,6 +601,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     rec.decisions = dec
     rec.legal_sum = ls
     rec.lead_changes = lc.changes
+    rec.lead_from = lc.since
     return 0
 
 

@@ -91,3 +91,9 @@ cdef class LeadTracker:
     @property
     def changes(self):
         return self.lc.changes
+
+    @property
+    def lead_from(self):
+        """Returns seen (one per action) when the current leaders last changed: at the end of a
+        deal, the number of actions after which the final leaders held the lead for good."""
+        return self.lc.since

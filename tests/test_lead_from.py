@@ -1,0 +1,52 @@
+"""run_batch(lead_changes=True)'s lead_from: the number of actions after which the final leaders
+(the seats with the highest running return at the end; none when all tie) held the lead without
+interruption. Checked against an independent Python reading of the running returns along the
+kernel's own action sequence, in every game, with random and greedy agents."""
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.runner import kernel_actions, kernel_args
+
+
+def _leaders(r):
+    r = np.asarray(r, dtype=np.float64)
+    if r.max() == r.min():
+        return frozenset()
+    return frozenset(np.flatnonzero(r == r.max()).tolist())
+
+
+def _lead_from_reference(g, seed, deal, codes):
+    st = g.new_state(seed, deal)
+    sets = []
+    ints, search = kernel_args(codes)
+    for a in kernel_actions(g.spec, seed, deal, ints, search=search):
+        st.apply(a)
+        sets.append(_leaders(st.returns()))
+    final = sets[-1]
+    k = len(sets)
+    while k > 0 and sets[k - 1] == final:
+        k -= 1
+    # k actions were applied before the final leaders' unbroken run began; the kernel counts the
+    # returns seen when they took over, i.e. k + 1, unless the run spans the whole deal from a
+    # start where no one leads (then nothing changed: 0)
+    return 0 if (k == 0 and not final) else k + 1
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+@pytest.mark.parametrize("agent", ["random", "greedy"])
+def test_lead_from_matches_the_running_returns(game, agent):
+    g = cardsim.make(game)
+    P = g.num_players
+    code = {"random": 0, "greedy": 1}[agent]
+    n = 6 if game in ("samba", "zhao_pengyou") else 25
+    r = g.spec.run_batch(9, 0, n, [code] * P, lead_changes=True)
+    assert r["lead_from"].dtype == np.int32
+    assert (r["lead_from"] >= 0).all() and (r["lead_from"] <= r["actions"]).all()
+    for d in range(n):
+        assert r["lead_from"][d] == _lead_from_reference(g, 9, d, [code] * P), (game, d)
+
+
+def test_lead_from_only_with_lead_changes():
+    g = cardsim.make("karnoffel")
+    assert "lead_from" not in g.spec.run_batch(1, 0, 3, [0] * g.num_players)
