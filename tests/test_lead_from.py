@@ -50,3 +50,18 @@ def test_lead_from_matches_the_running_returns(game, agent):
 def test_lead_from_only_with_lead_changes():
     g = cardsim.make("karnoffel")
     assert "lead_from" not in g.spec.run_batch(1, 0, 3, [0] * g.num_players)
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_the_hot_loop_and_the_recording_loop_play_the_same_deals(game):
+    """run_batch without recording runs the game's own copy of the hot loop (vt.play, from
+    core/_play_loop.pxi) where it has one; with lead_changes=True it runs the generic recording
+    loop through the vtable. Both must play the same deals, for every agent."""
+    g = cardsim.make(game)
+    P = g.num_players
+    n = 8 if game in ("samba", "zhao_pengyou") else 200
+    for codes in ([0] * P, [1] * P, [i % 3 for i in range(P)]):
+        a = g.spec.run_batch(4, 0, n, codes)
+        b = g.spec.run_batch(4, 0, n, codes, lead_changes=True)
+        for k in a:
+            assert np.array_equal(a[k], b[k]), (game, codes, k)

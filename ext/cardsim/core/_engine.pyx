@@ -547,6 +547,19 @@ def kernel_actions(GameSpec spec not None, seed, deal, agents, max_steps=100_000
     return rec_actions[:rec.steps].tolist()
 
 
+# ---- the generic instantiation of the hot loop (core/_play_loop.pxi): through the vtable --------
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return vt.legal(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return vt.current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    vt.apply(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
+
+
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
                   DealRecord* rec, int32_t* actions, SearchWork* sw) noexcept nogil:
@@ -565,6 +578,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     cdef ActionSet las
     cdef int p, n, a
     cdef long k = 0, dec = 0, ls = 0
+    cdef long cnt[2]
     cdef double cur[MAX_PLAYERS]
     cdef LeadCount lc
     cdef int leads = rec.track_leads
@@ -576,27 +590,41 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     rec.lead_from = 0
     for p in range(num_players):
         rng_seed(&ar[p], seed, deal, STREAM_SEAT0 + p)
-    while True:
-        n = vt.legal(st, cfg, &las)
-        if n == 0:
-            break
-        if n == 1:
-            a = as_first(&las, nw)          # a forced move: whose turn it is does not matter
+    if leads or actions != NULL:
+        while True:
+            n = vt.legal(st, cfg, &las)
+            if n == 0:
+                break
+            if n == 1:
+                a = as_first(&las, nw)          # a forced move: whose turn it is does not matter
+            else:
+                p = vt.current_player(st, cfg)
+                dec += 1
+                ls += n
+                a = seat_choose(vt, cfg, st, &las, n, nw, agents[p], &ar[p], sw, p)
+            vt.apply(st, cfg, a)
+            if actions != NULL:
+                actions[k] = a
+            if leads:
+                vt.returns(st, cfg, cur)
+                lead_see(&lc, cur, num_players)
+            k += 1
+            if k >= max_steps:
+                rec.steps = k
+                return -1
+    else:
+        # the hot path: the game's own copy of the loop (its functions inlined), else the generic one
+        cnt[0] = 0
+        cnt[1] = 0
+        if vt.play != NULL:
+            k = vt.play(vt, cfg, st, nw, agents, ar, sw, max_steps, cnt)
         else:
-            p = vt.current_player(st, cfg)
-            dec += 1
-            ls += n
-            a = seat_choose(vt, cfg, st, &las, n, nw, agents[p], &ar[p], sw, p)
-        vt.apply(st, cfg, a)
-        if actions != NULL:
-            actions[k] = a
-        if leads:
-            vt.returns(st, cfg, cur)
-            lead_see(&lc, cur, num_players)
-        k += 1
-        if k >= max_steps:
-            rec.steps = k
+            k = play_loop(vt, cfg, st, nw, agents, ar, sw, max_steps, cnt)
+        if k < 0:
+            rec.steps = max_steps
             return -1
+        dec = cnt[0]
+        ls = cnt[1]
     rec.steps = k
     rec.decisions = dec
     rec.legal_sum = ls

@@ -18,6 +18,10 @@ ctypedef int (*resample_fn)(void* st, const void* cfg, int player, Rng* rng) noe
 ctypedef int (*agent_fn)(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                          Rng* rng) noexcept nogil
 ctypedef void (*metrics_fn)(const void* st, const void* cfg, double* out) noexcept nogil
+# the batch kernel's loop compiled with the game's own functions (core/_play_loop.pxi): vt is the
+# GameVTable, ar the seats' streams, sw NULL or the SearchWork array, counts decisions and legal sum
+ctypedef long (*play_fn)(const void* vt, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                         void* sw, long max_steps, long* counts) noexcept nogil
 
 ctypedef struct GameVTable:
     init_fn init                 # deal a fresh state from the deal stream rng (keep rng if needed later)
@@ -30,3 +34,4 @@ ctypedef struct GameVTable:
     resample_fn resample         # redeal hidden cards consistently with what player knows; 1, or 0 if no consistent world was found (st then unspecified)
     agent_fn greedy              # the game's documented heuristic agent
     metrics_fn metrics           # num_metrics game-specific numbers for the result table
+    play_fn play                 # optional (NULL: the generic loop): core/_play_loop.pxi compiled in the game's module
