@@ -5,6 +5,7 @@ here. The Python API (`cardsim.game`, `cardsim.simulate`) is a thin layer over t
 """
 cimport cython
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.string cimport memcpy, memset
 cimport numpy as cnp
 import numpy as np
@@ -755,15 +756,20 @@ cdef class State:
     def apply(self, action):
         """Apply one action. An illegal, out-of-range or non-integer action raises
         IllegalActionError naming the legal ones; the state is then unchanged."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            self._action(action)             # raises the typed error naming what is allowed
-        v = int(action)
+        cdef long v
+        cdef int overflow = 0
+        if type(action) is int:              # the common case, without a conversion
+            v = PyLong_AsLongAndOverflow(action, &overflow)
+        else:
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                self._action(action)         # raises the typed error naming what is allowed
+            v = PyLong_AsLongAndOverflow(int(action), &overflow)
         cdef int n = self._legal()
-        if v < 0 or v >= self.spec.num_actions or not as_has(&self.legal_cache, <int>v):
-            self._raise_illegal(v, n)
-        cdef int a = <int>v
-        self._push(a)
-        self.spec.vt.apply(self.data, self.spec.cfg, a)
+        cdef GameSpec spec = self.spec
+        if overflow or v < 0 or v >= spec.num_actions or not as_has(&self.legal_cache, <int>v):
+            self._raise_illegal(int(action), n)
+        self._push(<int>v)
+        spec.vt.apply(self.data, spec.cfg, <int>v)
         self.legal_n = -1
         return self
 
