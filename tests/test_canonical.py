@@ -378,3 +378,34 @@ def test_canonical_observation_checks_its_arguments():
     np.testing.assert_array_equal(out, canonical_observation(s, 2))
     with pytest.raises(cardsim.ConfigError):
         canonical_observation(s, 2, np.empty(3, np.float32))
+    for bad in ("yes", 1, None):
+        with pytest.raises(cardsim.ConfigError, match="canonical"):
+            VectorEnv("karnoffel", 1, canonical=bad)
+
+
+@pytest.mark.parametrize("name", ["karnoffel", "basra", "exposure"])
+def test_pettingzoo_canonical_observations(name):
+    """cardsim.pettingzoo.env(game, canonical=True): every agent's observation is the canonical
+    form of its plain one (as canonical_observation gives it), through a whole deal; the option
+    is checked."""
+    from cardsim.pettingzoo import env as pz_env
+
+    plain, canon = pz_env(name), pz_env(name, canonical=True)
+    plain.reset(seed=4)
+    canon.reset(seed=4)
+    info, o = plain.game.info, _options(plain.game)
+    rng = np.random.default_rng(2)
+    steps = 0
+    for agent in canon.agent_iter():
+        obs, _, term, trunc, _ = canon.last()
+        p = canon.possible_agents.index(agent)
+        ref = reference_canonical(info, o, plain.observe(agent)["observation"], p)
+        np.testing.assert_array_equal(obs["observation"], ref)
+        np.testing.assert_array_equal(obs["observation"], canonical_observation(canon.state, p))
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        canon.step(action)
+        plain.step(action)
+        steps += 1
+    assert steps > 4
+    with pytest.raises(cardsim.ConfigError, match="canonical"):
+        pz_env(name, canonical="yes")

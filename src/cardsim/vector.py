@@ -44,8 +44,11 @@ of that seed; without one, every environment moves on to its next deal (the firs
 environment built with `seed=s` starts at deal 0 of s). Environment i plays deals
 `(i << 32) | k`, k = 0, 1, ..., so its deal sequence depends only on (seed, i).
 
-**Canonical observations** (`canonical=True`): the observation is written relative to the
-acting seat (the seat to act is seat 0 of every per-seat block): see `canonical_permutation`.
+**Canonical observations** (`canonical=True`): every observation (`obs`, `final_obs`, what a
+Python opponent policy gets) is written relative to the seat it is for: that seat is seat 0 of
+every block the game's layout declares per seat, the next seat is seat 1, and so on, and its side
+is side 0 (see `canonical_permutation`; `canonical_observation(state, p)` gives the same from the
+State API; docs/observations.md says what happens to each block).
 
 **Zero-copy.** With `copy=False`, `reset`/`step` return the preallocated arrays themselves
 (rewritten in place by the next call): `obs`, `legal_mask`, `current_player`, `rewards` (per
@@ -210,6 +213,8 @@ class VectorEnv(_Base):
         self.normalize_rewards = bool(normalize_rewards)
         self.mask_in_obs = bool(mask_in_obs)
         self.copy = bool(copy)
+        if not isinstance(canonical, (bool, np.bool_)):
+            raise ConfigError(f"canonical must be True or False, got {_short(canonical)}")
         self.canonical = bool(canonical)
         stop = [p in self.learner_seats or self._py_policy is not None for p in range(P)]
         self._k = VectorKernel(self.game.spec, num_envs, seed, stop, codes, search, self.max_episode_steps)
