@@ -23,7 +23,7 @@ CONFIGS = [(g, {}) for g in cardsim.GAMES] + [
     ("karnoffel", {"players": 6}), ("basra", {"players": 3}), ("basra", {"players": 2}),
     ("basra", {"partnership": False}), ("samba", {"players": 2}), ("samba", {"players": 3}),
     ("samba", {"players": 5}), ("samba", {"players": 6}), ("six_tigers", {"players": 3}),
-    ("zhao_pengyou", {"players": 5}), ("zhao_pengyou", {"players": 7}),
+    ("zhao_pengyou", {"players": 5}), ("zhao_pengyou", {"players": 7}), ("zhao_pengyou", {"players": 12}),
 ]
 IDS = [g + "".join(f"-{k}={v}" for k, v in o.items()) for g, o in CONFIGS]
 
@@ -182,11 +182,14 @@ def _rotated_scenarios():
             ("karnoffel", {}, karnoffel), ("karnoffel", {"players": 6}, karnoffel), ("tien_gow", {}, tien_gow),
             ("six_tigers", {}, six_tigers), ("six_tigers", {"players": 3}, six_tigers), ("exposure", {}, exposure),
             ("gleek", {}, gleek), ("basra", {}, basra), ("basra", {"players": 3}, basra),
-            ("zhao_pengyou", {}, zhao), ("zhao_pengyou", {"players": 5}, zhao)]
+            ("zhao_pengyou", {}, zhao), ("zhao_pengyou", {"players": 5}, zhao),
+            # matches: the side scores (Joffre Whist's NS / EW, Basra's sides) carry across deals
+            ("joffre_whist", {"scope": "match", "all_pass": "dealer_bids"}, joffre),
+            ("karnoffel", {"scope": "match"}, karnoffel), ("basra", {"scope": "match"}, basra)]
 
 
 @pytest.mark.parametrize("name,opts,build", _rotated_scenarios(),
-                         ids=[f"{n}-{len(o) and o['players']}" for n, o, _ in _rotated_scenarios()])
+                         ids=[n + "".join(f"-{k}={v}" for k, v in o.items()) for n, o, _ in _rotated_scenarios()])
 def test_symmetric_positions_have_the_same_canonical_observation(name, opts, build):
     """The same position with every hand and the dealer r seats on: seat q + r's canonical
     observation equals seat q's in the original, at the start (the same hand dealt to another
@@ -199,7 +202,7 @@ def test_symmetric_positions_have_the_same_canonical_observation(name, opts, bui
     for r in range(1, n):
         a, b = build(g, src, 0), build(g, src, r)
         moves = 0
-        while not a.is_terminal() and moves < 400:
+        while not a.is_terminal() and moves < 1500:
             assert b.current_player == (a.current_player + r) % n
             for q in range(n):
                 np.testing.assert_array_equal(canonical_observation(b, (q + r) % n), canonical_observation(a, q),
