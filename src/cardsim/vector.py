@@ -148,11 +148,10 @@ def canonical_observation(state, p, out=None) -> np.ndarray:
         raise ConfigError(f"canonical_observation needs a cardsim State, got {type(state).__name__} {_short(state)}")
     perm = _perm_of(state)
     p = check_int(p, f"{state.spec.name}: canonical_observation seat p", 0, state.num_players - 1, ConfigError)
-    plain = np.asarray(state.observation(p), dtype=np.float32)
     if out is None:
-        return plain[perm[p]]
-    observe_into(state, p, out)          # validates out the same way
-    out[:] = plain[perm[p]]
+        return np.asarray(state.observation(p), dtype=np.float32)[perm[p]]
+    observe_into(state, p, out)          # validates out as observe_into does, writes the plain form
+    out[:] = out[perm[p]]                # (the gather copies before the write)
     return out
 
 
