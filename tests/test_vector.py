@@ -288,24 +288,30 @@ def test_bad_configuration_raises_config_error():
 
 def test_canonical_permutation_rotates_declared_seat_blocks():
     """canonical_permutation from a layout that declares per-seat blocks (ObsBlock.seats): seat p's
-    slot moves to slot 0, the others follow in seat order; undeclared blocks stay. A layout with no
-    declared per-seat block (every game today: ObsBlock has no `seats` field yet) raises."""
+    slot moves to slot 0, the others follow in seat order; undeclared blocks stay. Every game
+    declares its per-seat blocks, so canonical=True builds in every game (tests/test_canonical.py
+    checks what it gives)."""
     from types import SimpleNamespace
 
+    from cardsim.info import GameInfo, ObsBlock, one_hot_seat, per_seat
     from cardsim.vector import canonical_permutation
 
-    blocks = (SimpleNamespace(name="hand", size=3), SimpleNamespace(name="played", size=6, seats="seat"),
-              SimpleNamespace(name="to_act", size=3, seats="one_hot_seat"))
-    fake = SimpleNamespace(name="fake", num_players=3, observation_size=12, info=SimpleNamespace(observation=blocks))
+    blocks = (ObsBlock("hand", 3, "own hand"), ObsBlock("played", 6, "played by each seat", seats=per_seat(3)),
+              ObsBlock("to_act", 3, "seat to act", seats=one_hot_seat(3)))
+    info = GameInfo(name="fake", title="Fake", players=(3,), default_players=3, teams="none", unit="points",
+                    returns_sum="zero", options=(), presets={}, metrics=(), observation=blocks,
+                    return_bounds=lambda o: (-1, 1), max_game_length=lambda o: 10)
+    fake = SimpleNamespace(name="fake", num_players=3, observation_size=12, options={}, info=info)
     perm = canonical_permutation(fake)
     x = np.arange(12)
     np.testing.assert_array_equal(x[perm[0]], x)
     np.testing.assert_array_equal(x[perm[1]], [0, 1, 2, 5, 6, 7, 8, 3, 4, 10, 11, 9])
     np.testing.assert_array_equal(x[perm[2]], [0, 1, 2, 7, 8, 3, 4, 5, 6, 11, 9, 10])
     for g in cardsim.GAMES:
-        if not any(getattr(b, "seats", None) for b in cardsim.make(g).info.observation):
-            with pytest.raises(cardsim.ConfigError, match="canonical"):
-                VectorEnv(g, 1, canonical=True)
+        env = VectorEnv(g, 1, canonical=True)
+        assert env.canonical
+        env.reset()
+        assert env.obs[0, env.game.info.obs_offsets()["observer"]] == 1.0
 
 
 def test_reward_scale_table_in_docs_is_current():

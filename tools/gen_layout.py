@@ -54,6 +54,21 @@ def render_doc(games) -> str:
            "length per game; it holds the observing seat's own cards and every public fact, nothing hidden",
            "(checked by the conformance suite). Action counts are for the default options.",
            "",
+           "Seats are absolute (seat 0 is seat 0 for every observer) unless canonical observations are",
+           "asked for (`cardsim.VectorEnv(..., canonical=True)`, `cardsim.vector.canonical_observation`):",
+           "then the observing seat p is seat 0, seat p + 1 seat 1, and so on (mod players). The column",
+           "*canonical* says what that does to each block, as the block declares it (`ObsBlock.seats`,",
+           "`about_seat`; see `cardsim.info.SeatField`): \"4 seat slots x 52\" = the block is 4 groups of",
+           "52 floats, group k about seat k, whose first `players` groups are rotated (canonical group j =",
+           "plain group (p + j) mod players; groups beyond the table's players are zero and stay); \"... in",
+           "each of 91 records of 4\" = the field repeats in every record (e.g. 91 one-hots of a seat), each",
+           "rotated the same way, \"from +58\" = it starts 58 floats into the record; *side*",
+           "slots (side = seat % sides) are rotated by p mod sides, so canonical seat j plays for canonical",
+           "side j mod sides and side 0 is always the observer's own; \"about seat q\" = the block is",
+           "exchanged with its counterpart about seat (q + p) mod players; *fixed* = the meaning names a",
+           "seat but the floats are not indexed by seat (the same in both forms); blank = no seat. The",
+           "rotation only moves the seat's own floats: it reveals nothing hidden.",
+           "",
            "| game | observation length | actions | blocks |",
            "|---|---|---|---|"]
     details = []
@@ -61,11 +76,15 @@ def render_doc(games) -> str:
         info = _info(g)
         game = cardsim.make(g)
         out.append(f"| {g} | {game.observation_size} | {game.num_actions} | {len(info.observation)} |")
-        details += ["", f"## {g}", "", f"{info.title}: {info.obs_size} floats.", "",
-                    "| block | offset | size | meaning |", "|---|---|---|---|"]
+        sides = info.sides_of
+        sides = ("" if sides is None else
+                 f" Sides (side = seat % sides): {sides if not callable(sides) else 'depending on the options'}"
+                 f", {info.sides(dict(game.options))} with the default options.")
+        details += ["", f"## {g}", "", f"{info.title}: {info.obs_size} floats.{sides}", "",
+                    "| block | offset | size | meaning | canonical |", "|---|---|---|---|---|"]
         off = info.obs_offsets()
-        details += [f"| `{b.name}` | {off[b.name]} | {b.size} | {' '.join(b.meaning.split()).replace('|', '/')} |"
-                    for b in info.observation]
+        details += [f"| `{b.name}` | {off[b.name]} | {b.size} | {' '.join(b.meaning.split()).replace('|', '/')} "
+                    f"| {b.seat_summary()} |" for b in info.observation]
     return "\n".join(out + details) + "\n"
 
 

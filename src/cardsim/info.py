@@ -46,19 +46,162 @@ class Metric:
         return self.categories is not None
 
 
+SEAT_OF = ("seat", "side")          # what a SeatField's slots are indexed by
+# words that, in a block's meaning, name a seat or a seat's role: such a block must declare how it
+# names seats (ObsBlock.seats, about_seat), which GameInfo.untagged_seat_blocks checks
+SEAT_WORDS = ("seat", "side", "team", "partner", "player", "dealer", "leader", "winner", "declarer",
+              "banker", "bidder", "buyer", "passer", "dreamer", "starter", "drawer", "capturer",
+              "blocker", "mover", "observer", "NS", "EW")
+FIXED = "fixed"                     # ObsBlock.seats: names a seat but is not indexed by seat
+
+
+@dataclass(frozen=True)
+class SeatField:
+    """Where an observation block is indexed by seat (or by side): `slots` consecutive groups of
+    `width` floats, group k about seat k (side k), starting `offset` floats into every record of
+    `record` floats (the block is size / record records; record 0 = the whole block is one
+    record; width 0 = (record - offset) / slots, which must divide). Only the first `players`
+    (`sides`) slots of a configuration are used; the rest are zero and stay where they are.
+
+    Canonical observations (the observing seat p as seat 0) rotate every record's first n slots
+    (n = players, or the configuration's sides for of="side"): slot j of the canonical form is
+    slot (p + j) mod n of the plain one. A side field is rotated by p mod sides, which keeps
+    canonical seat j on canonical side j mod sides (side = seat % sides): canonical side 0 is
+    the observer's own side. Most blocks use one of the shorthands `per_seat`, `one_hot_seat`,
+    `per_side`, `one_hot_side`."""
+
+    slots: int
+    width: int = 0
+    offset: int = 0
+    record: int = 0
+    of: str = "seat"
+
+    def resolved(self, size: int, block: str = "?") -> SeatField:
+        """This field with `record` and `width` made explicit for a block of `size` floats
+        (ConfigError if it does not fit the block)."""
+        where = f"ObsBlock {block}: seat field {self}"
+        ints = (self.slots, self.width, self.offset, self.record)
+        if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in ints) or self.slots < 1:
+            raise ConfigError(f"{where}: slots must be a positive int and width, offset, record ints >= 0")
+        if self.of not in SEAT_OF:
+            raise ConfigError(f"{where}: of must be one of {SEAT_OF}")
+        record = self.record or size
+        if size % record:
+            raise ConfigError(f"{where}: the block's {size} floats are not whole records of {record}")
+        width = self.width
+        if not width:
+            if self.offset >= record or (record - self.offset) % self.slots:
+                raise ConfigError(f"{where}: {record - self.offset} floats are not {self.slots} equal slots")
+            width = (record - self.offset) // self.slots
+        if self.offset + self.slots * width > record:
+            raise ConfigError(f"{where}: {self.slots} slots of {width} from {self.offset} overrun the "
+                              f"record of {record} floats")
+        return SeatField(self.slots, width, self.offset, record, self.of)
+
+
+def per_seat(slots: int) -> SeatField:
+    """The block is `slots` equal groups, group k about seat k (e.g. cards played by each seat)."""
+    return SeatField(slots)
+
+
+def one_hot_seat(slots: int) -> SeatField:
+    """The block is one or more one-hots of a seat over `slots` (e.g. the dealer; the leader of
+    each trick)."""
+    return SeatField(slots, width=1, record=slots)
+
+
+def per_side(slots: int) -> SeatField:
+    """The block is `slots` equal groups, group k about side k (side = seat % sides)."""
+    return SeatField(slots, of="side")
+
+
+def one_hot_side(slots: int) -> SeatField:
+    """The block is one or more one-hots of a side over `slots`."""
+    return SeatField(slots, width=1, record=slots, of="side")
+
+
 @dataclass(frozen=True)
 class ObsBlock:
-    """One named block of the observation vector: `size` floats meaning `meaning`."""
+    """One named block of the observation vector: `size` floats meaning `meaning`.
+
+    `seats` declares how the block names seats, for canonical (seat-relative) observations:
+    None (the default): it names no seat (the observer's own cards, public cards, counters);
+    "fixed": its meaning names a seat but its floats are not indexed by seat (a count about the
+    declarer, the observer's own cards "if this seat saw it"), so it is the same in canonical form;
+    a SeatField (or a tuple of them): where the block is indexed by seat or side, see SeatField.
+    `about_seat` = q: the whole block is about seat q, and the blocks named like it with `_k` in
+    place of its final `_q` are the same facts about seat k (rotated as whole blocks)."""
 
     name: str                       # identifier; the kernel's offset is OBS_<NAME upper-cased>
     size: int                       # floats in the block
     meaning: str                    # what the floats hold and how they are scaled
+    seats: SeatField | tuple | str | None = None
+    about_seat: int | None = None
 
     def __post_init__(self):
         if not self.name.isidentifier() or self.name != self.name.lower():
             raise ConfigError(f"ObsBlock name must be a lower-case identifier, got {short(self.name)}")
         if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size <= 0:
             raise ConfigError(f"ObsBlock {self.name}: size must be a positive int, got {short(self.size)}")
+        s = self.seats
+        if isinstance(s, SeatField):
+            object.__setattr__(self, "seats", (s,))
+        elif isinstance(s, list):
+            object.__setattr__(self, "seats", tuple(s))
+        s = self.seats
+        if not (s is None or s == FIXED or (isinstance(s, tuple) and s and all(isinstance(f, SeatField) for f in s))):
+            raise ConfigError(f"ObsBlock {self.name}: seats must be None, {FIXED!r} or SeatField(s), got {short(s)}")
+        if isinstance(s, tuple):
+            cover = set()
+            for f in self.seat_fields:
+                if f.record != self.seat_fields[0].record:
+                    raise ConfigError(f"ObsBlock {self.name}: its seat fields must share one record length")
+                span = set(range(f.offset, f.offset + f.slots * f.width))
+                if cover & span:
+                    raise ConfigError(f"ObsBlock {self.name}: its seat fields overlap")
+                cover |= span
+        q = self.about_seat
+        if q is not None:
+            if isinstance(q, bool) or not isinstance(q, int) or q < 0 or not self.name.endswith(f"_{q}"):
+                raise ConfigError(f"ObsBlock {self.name}: about_seat must be a seat q >= 0 and the name must "
+                                  f"end in _q, got {short(q)}")
+            if s is not None:
+                raise ConfigError(f"ObsBlock {self.name}: about_seat and seats exclude each other")
+
+    @property
+    def seat_fields(self) -> tuple[SeatField, ...]:
+        """The block's seat fields with record and width explicit (() if it is not indexed by seat)."""
+        if not isinstance(self.seats, tuple):
+            return ()
+        return tuple(f.resolved(self.size, self.name) for f in self.seats)
+
+    @property
+    def seat_stem(self) -> str | None:
+        """For a block about one seat (about_seat = q): its name without the final `_q`."""
+        return None if self.about_seat is None else self.name[: -len(f"_{self.about_seat}")]
+
+    @property
+    def declares_seats(self) -> bool:
+        """True if the block says how it names seats (seats or about_seat given)."""
+        return self.seats is not None or self.about_seat is not None
+
+    def seat_summary(self) -> str:
+        """How canonical observations treat the block, in words (docs/observations.md)."""
+        if self.about_seat is not None:
+            return f"about seat {self.about_seat} (swapped with `{self.seat_stem}_k`)"
+        if self.seats == FIXED:
+            return "fixed"
+        if self.seats is None:
+            return ""
+        out = []
+        for f in self.seat_fields:
+            what = f"{f.slots} {f.of} slots" + (f" x {f.width}" if f.width > 1 else "")
+            if f.record != self.size:
+                what += f" in each of {self.size // f.record} records of {f.record}"
+            if f.offset:
+                what += f" from +{f.offset}"
+            out.append(what)
+        return "; ".join(out)
 
 
 @dataclass(frozen=True, init=False, eq=False)
@@ -82,10 +225,11 @@ class GameInfo:
     rules_doc: str = ""
     check_options: Callable[[dict], None] | None = field(default=None, repr=False)
     seat_names: tuple[str, ...] = ()
+    sides_of: int | Callable[[dict], int] | None = field(default=None, repr=False)
 
     def __init__(self, *, name, title, players, default_players, teams, unit, returns_sum, options,
                  presets, metrics, observation, return_bounds, max_game_length,
-                 conformance_configs=({},), rules_doc="", check_options=None, seat_names=()):
+                 conformance_configs=({},), rules_doc="", check_options=None, seat_names=(), sides=None):
         s = object.__setattr__
         s(self, "name", name)
         s(self, "title", title)
@@ -105,6 +249,9 @@ class GameInfo:
         s(self, "check_options", check_options)   # cross-option rules: f(resolved) raises ConfigError
         # what the rules page calls seat 0, 1, ... (e.g. N E S W); () = "seat 0", "seat 1", ...
         s(self, "seat_names", tuple(seat_names) if isinstance(seat_names, (tuple, list)) else seat_names)
+        # sides of a configuration (side = seat % sides): an int or f(resolved options); what the
+        # observation's side fields (SeatField of="side") are rotated by; None: no side fields
+        s(self, "sides_of", sides)
         self._check()
 
     def _check(self):
@@ -129,11 +276,36 @@ class GameInfo:
             raise ConfigError(f"{where}: observation blocks must be non-empty and distinct: {blocks}")
         if not callable(self.return_bounds_of) or not callable(self.max_game_length_of):
             raise ConfigError(f"{where}: return_bounds and max_game_length must be functions of the options")
+        self._check_seat_blocks(where)
         sn = self.seat_names
         if not isinstance(sn, tuple) or not all(isinstance(x, str) and x.strip() and len(x) <= 24 for x in sn) \
                 or len(set(sn)) != len(sn) or (sn and len(sn) < max(self.players)):
             raise ConfigError(f"{where}: seat_names must be () or {max(self.players)} or more distinct non-empty "
                               f"names (at most 24 characters), got {short(sn)}")
+
+    def _check_seat_blocks(self, where):
+        """The observation's seat declarations fit (ObsBlock.seats / about_seat): every field fits
+        its block and has a slot per seat of the largest table, and every block about one seat has
+        a same-sized counterpart for every seat. (Side fields need `sides`: canonical_source checks
+        that, with the number of sides of the configuration.)"""
+        top = max(self.players)
+        sides = self.sides_of
+        if sides is not None and not callable(sides) and (isinstance(sides, bool) or not isinstance(sides, int)
+                                                          or sides < 1):
+            raise ConfigError(f"{where}: sides must be a positive int or a function of the options")
+        stems: dict[str, dict[int, int]] = {}
+        for b in self.observation:
+            if not isinstance(b, ObsBlock):
+                raise ConfigError(f"{where}: observation blocks must be ObsBlock records")
+            for f in b.seat_fields:
+                if f.of == "seat" and f.slots < top:
+                    raise ConfigError(f"{where}: block {b.name} has {f.slots} seat slots for up to {top} players")
+            if b.about_seat is not None:
+                stems.setdefault(b.seat_stem, {})[b.about_seat] = b.size
+        for stem, got in stems.items():
+            if sorted(got) != list(range(max(top, len(got)))) or len(set(got.values())) != 1:
+                raise ConfigError(f"{where}: blocks {stem}_0..{stem}_{top - 1} (about_seat) must all exist "
+                                  f"with one size, got {dict(sorted(got.items()))}")
 
     # ---- options ------------------------------------------------------------------------------
     def resolve(self, options: Mapping | None = None) -> dict:
@@ -268,6 +440,53 @@ class GameInfo:
             out[b.name] = k
             k += b.size
         return out
+
+    def sides(self, options: Mapping | None = None) -> int | None:
+        """Number of sides of this configuration (side = seat % sides), or None if the game
+        declares none."""
+        f = self.sides_of
+        return f(self.resolve(options)) if callable(f) else f
+
+    def untagged_seat_blocks(self) -> list[str]:
+        """Blocks whose meaning mentions a seat or a seat's role (SEAT_WORDS) but which do not
+        declare how they name seats (ObsBlock.seats / about_seat): what canonical observations
+        could get wrong. Empty for every game (tests/test_canonical.py)."""
+        import re
+
+        pat = re.compile(r"\b(" + "|".join(SEAT_WORDS) + r")", re.IGNORECASE)
+        return [b.name for b in self.observation if not b.declares_seats and pat.search(b.meaning)]
+
+    def canonical_source(self, options: Mapping | None = None, p: int = 0) -> list[int]:
+        """Seat p's canonical observation as indexes into its plain one: canonical[j] =
+        plain[src[j]], in which seat p is seat 0, seat p + 1 seat 1, and so on (mod players), and
+        its side is side 0 (see SeatField). Floats not in a seat field are copied in place."""
+        resolved = self.resolve(options)
+        n = resolved["players"] if "players" in resolved else self.default_players
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+            raise ConfigError(f"{self.name}: seat p must be in 0..{n - 1}, got {short(p)}")
+        sides = self.sides(resolved)
+        src = list(range(self.obs_size))
+        off = self.obs_offsets()
+        for b in self.observation:
+            base = off[b.name]
+            for f in b.seat_fields:
+                m = n if f.of == "seat" else sides
+                if f.of == "side" and sides is None:
+                    raise ConfigError(f"{self.name}: block {b.name} has side slots but the game declares no sides "
+                                      "(GameInfo sides=)")
+                if not m or m > f.slots or (f.of == "side" and n % m):
+                    raise ConfigError(f"{self.name}: block {b.name}: {f.slots} {f.of} slots for {m} {f.of}s "
+                                      f"with {n} players")
+                shift = p % m
+                for r in range(b.size // f.record):
+                    at = base + r * f.record + f.offset
+                    for j in range(m):
+                        k = (j + shift) % m
+                        src[at + j * f.width: at + (j + 1) * f.width] = range(at + k * f.width, at + (k + 1) * f.width)
+            if b.about_seat is not None and b.about_seat < n:
+                other = f"{b.seat_stem}_{(b.about_seat + p) % n}"
+                src[base: base + b.size] = range(off[other], off[other] + b.size)
+        return src
 
     def layout_doc(self) -> str:
         """The observation layout as text (appended to the face module's docstring)."""

@@ -17,6 +17,11 @@ the change of its ``state.returns()``, so the cumulative reward of an episode eq
 final returns (its own points; see the game's docs). An illegal action raises
 ``cardsim.IllegalActionError`` and leaves the game unchanged.
 
+Canonical observations: ``env(game, canonical=True)`` writes each agent's observation relative to
+its own seat (the agent is seat 0, the next seat 1, ...; its side is side 0), as
+``cardsim.VectorEnv(..., canonical=True)`` does (``cardsim.vector.canonical_observation``; what
+each block does is in docs/observations.md). Default: absolute seats.
+
 Truncation: ``max_cycles`` (default: the game's ``GameInfo.max_game_length``, a bound no legal deal
 exceeds) is the most actions a deal may take; a deal that reaches it unfinished is truncated
 (every agent's ``truncated`` is True, as in PettingZoo's classic environments).
@@ -44,15 +49,17 @@ __all__ = ["env", "CardsimAECEnv"]
 _short = short          # cardsim.errors.short: what a message may quote of an input
 
 
-def env(game: str, render_mode: str | None = None, max_cycles: int | None = None, **options) -> "CardsimAECEnv":
+def env(game: str, render_mode: str | None = None, max_cycles: int | None = None, canonical: bool = False,
+        **options) -> "CardsimAECEnv":
     """An AEC environment for `game` configured with `options` (as ``cardsim.make``)."""
-    return CardsimAECEnv(game, render_mode=render_mode, max_cycles=max_cycles, **options)
+    return CardsimAECEnv(game, render_mode=render_mode, max_cycles=max_cycles, canonical=canonical, **options)
 
 
 class CardsimAECEnv(AECEnv):
     """One cardsim game as a PettingZoo AEC environment (see the module docstring)."""
 
-    def __init__(self, game: str, render_mode: str | None = None, max_cycles: int | None = None, **options):
+    def __init__(self, game: str, render_mode: str | None = None, max_cycles: int | None = None,
+                 canonical: bool = False, **options):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {_short(render_mode)}")
@@ -63,6 +70,14 @@ class CardsimAECEnv(AECEnv):
         if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1:
             raise ConfigError(f"max_cycles must be an int >= 1 (default {bound}), got {_short(max_cycles)}")
         self.max_cycles = int(max_cycles)
+        if not isinstance(canonical, (bool, np.bool_)):
+            raise ConfigError(f"canonical must be True or False, got {_short(canonical)}")
+        self.canonical = bool(canonical)
+        self._perm = None
+        if self.canonical:
+            from cardsim.vector import canonical_permutation
+
+            self._perm = canonical_permutation(self.game)
         self._cycles = 0
         self.render_mode = render_mode
         n = self.game.num_players
@@ -104,6 +119,8 @@ class CardsimAECEnv(AECEnv):
         if self.state is not None and not self.state.is_terminal() and self.state.current_player == p:
             mask[self.state.legal_actions()] = 1
         obs = self.state.observation(p) if self.state is not None else np.zeros(self.game.observation_size, np.float32)
+        if self._perm is not None:
+            obs = obs[self._perm[p]]
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None):

@@ -44,8 +44,11 @@ of that seed; without one, every environment moves on to its next deal (the firs
 environment built with `seed=s` starts at deal 0 of s). Environment i plays deals
 `(i << 32) | k`, k = 0, 1, ..., so its deal sequence depends only on (seed, i).
 
-**Canonical observations** (`canonical=True`): the observation is written relative to the
-acting seat (the seat to act is seat 0 of every per-seat block): see `canonical_permutation`.
+**Canonical observations** (`canonical=True`): every observation (`obs`, `final_obs`, what a
+Python opponent policy gets) is written relative to the seat it is for: that seat is seat 0 of
+every block the game's layout declares per seat, the next seat is seat 1, and so on, and its side
+is side 0 (see `canonical_permutation`; `canonical_observation(state, p)` gives the same from the
+State API; docs/observations.md says what happens to each block).
 
 **Zero-copy.** With `copy=False`, `reset`/`step` return the preallocated arrays themselves
 (rewritten in place by the next call): `obs`, `legal_mask`, `current_player`, `rewards` (per
@@ -75,7 +78,7 @@ except ImportError:                       # pragma: no cover - exercised only wi
     _AutoresetMode = None
     _Base = object
 
-__all__ = ["VectorEnv", "observe_into", "canonical_permutation", "reward_scale_table"]
+__all__ = ["VectorEnv", "observe_into", "canonical_permutation", "canonical_observation", "reward_scale_table"]
 
 
 def _int(name, v, lo, hi):
@@ -111,34 +114,60 @@ def observe_into(state, p, out) -> None:
 
 def canonical_permutation(game) -> np.ndarray:
     """(num_players, observation_size) int32: row p maps seat p's observation to its canonical
-    form (out[j] = observation(p)[perm[p, j]]), in which seat p appears as seat 0. Built from the
-    game's declared layout: a block whose `ObsBlock.seats` is "seat" holds `seats`-many equal
-    slots, one per seat (slot k describes seat k), rotated so that slot j describes seat
-    (p + j) mod players; "one_hot_seat" is a one-hot seat index (num_players floats), rotated the
-    same way; blocks without the attribute are copied. A layout that declares no per-seat block
-    raises ConfigError (canonical observations are then not available for that game)."""
+    form (out[j] = observation(p)[perm[p, j]]), in which seat p appears as seat 0, seat p + 1 as
+    seat 1 and so on (mod players), and p's side as side 0. Built from the game's declared layout
+    (`GameInfo.canonical_source`, from the blocks' `ObsBlock.seats` / `about_seat`): every
+    record of a per-seat field (`cardsim.info.SeatField`: the groups of a per-seat block, the
+    one-hots of a seat) has its first `players` slots rotated so that slot j holds what plain slot
+    (p + j) mod players held; side fields are rotated by p mod sides; blocks about one seat are
+    exchanged with their counterparts; everything else is copied. Only the observation's own
+    floats move: the canonical form reveals nothing the seat does not see. A layout that declares
+    no per-seat field raises ConfigError (canonical observations are then not available)."""
     g = game if not isinstance(game, str) else make(game)
-    P, size = g.num_players, g.observation_size
-    perm = np.tile(np.arange(size, dtype=np.int32), (P, 1))
-    found = False
-    off = 0
-    for b in g.info.observation:
-        kind = getattr(b, "seats", None)
-        if kind in ("seat", "one_hot_seat"):
-            if b.size % P:
-                raise ConfigError(f"{g.name}: block {b.name} ({b.size} floats) is not {P} equal seat slots")
-            k = b.size // P
-            found = True
-            for p in range(P):
-                for j in range(P):
-                    src = off + ((p + j) % P) * k
-                    perm[p, off + j * k: off + (j + 1) * k] = np.arange(src, src + k, dtype=np.int32)
-        off += b.size
-    if off != size:
-        raise ConfigError(f"{g.name}: declared layout has {off} floats, observation {size}")
-    if not found:
-        raise ConfigError(f"{g.name}: its observation layout (INFO.observation) declares no per-seat "
+    return _permutation(g.name, g.info, dict(getattr(g, "options", {}) or {}), g.num_players, g.observation_size)
+
+
+def _permutation(name, info, options, P, size) -> np.ndarray:
+    blocks = info.observation
+    if sum(b.size for b in blocks) != size:
+        raise ConfigError(f"{name}: declared layout has {sum(b.size for b in blocks)} floats, observation {size}")
+    if not any(getattr(b, "seat_fields", ()) or getattr(b, "about_seat", None) is not None for b in blocks):
+        raise ConfigError(f"{name}: its observation layout (INFO.observation) declares no per-seat "
                           "block (ObsBlock.seats), so canonical=True is not available for it")
+    options = {k: v for k, v in options.items() if not str(k).startswith("_")}
+    options["players"] = P
+    return np.array([info.canonical_source(options, p) for p in range(P)], dtype=np.int32)
+
+
+def canonical_observation(state, p, out=None) -> np.ndarray:
+    """Seat p's observation of `state` in canonical form (seat p as seat 0): what
+    `VectorEnv(..., canonical=True)` gives for p, computed from `state.observation(p)` and
+    `canonical_permutation` (ConfigError for a state that is not a State or a p that is not one
+    of its seats). With `out` (as for `observe_into`) it is written there and returned."""
+    if not isinstance(state, State):
+        raise ConfigError(f"canonical_observation needs a cardsim State, got {type(state).__name__} {_short(state)}")
+    perm = _perm_of(state)
+    p = check_int(p, f"{state.spec.name}: canonical_observation seat p", 0, state.num_players - 1, ConfigError)
+    if out is None:
+        return np.asarray(state.observation(p), dtype=np.float32)[perm[p]]
+    observe_into(state, p, out)          # validates out as observe_into does, writes the plain form
+    out[:] = out[perm[p]]                # (the gather copies before the write)
+    return out
+
+
+_PERMS: dict = {}
+
+
+def _perm_of(state) -> np.ndarray:
+    """canonical_permutation of a state's configuration, cached by (game, options)."""
+    from cardsim.game import game_info
+
+    spec = state.spec
+    opts = dict(spec.options)
+    key = (spec.name, repr(sorted(opts.items(), key=lambda kv: str(kv[0]))))
+    perm = _PERMS.get(key)
+    if perm is None:
+        perm = _PERMS[key] = _permutation(spec.name, game_info(spec.name), opts, spec.num_players, spec.obs_size)
     return perm
 
 
@@ -183,6 +212,8 @@ class VectorEnv(_Base):
         self.normalize_rewards = bool(normalize_rewards)
         self.mask_in_obs = bool(mask_in_obs)
         self.copy = bool(copy)
+        if not isinstance(canonical, (bool, np.bool_)):
+            raise ConfigError(f"canonical must be True or False, got {_short(canonical)}")
         self.canonical = bool(canonical)
         stop = [p in self.learner_seats or self._py_policy is not None for p in range(P)]
         self._k = VectorKernel(self.game.spec, num_envs, seed, stop, codes, search, self.max_episode_steps)

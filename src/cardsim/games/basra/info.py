@@ -11,7 +11,7 @@ import numpy as np
 
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.basra.notation import RANKS, parse_card
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, SeatField, one_hot_seat, per_seat, per_side
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 
@@ -322,6 +322,7 @@ INFO = GameInfo(
     players=(2, 3, 4), default_players=4,
     teams="sides: with 4 players in partnership (the default) seat p plays for side p % 2 (partners "
           "opposite); otherwise every seat is its own side",
+    sides=_sides,
     unit="points",
     returns_sum="zero",
     options=OPTIONS,
@@ -331,29 +332,30 @@ INFO = GameInfo(
     observation=(
         ObsBlock("hand", 52, "own hand: 1 per card held"),
         ObsBlock("floor", 52, "face-up floor cards"),
-        ObsBlock("played", 4 * 52, "cards each seat played this deal (seat slots 0..3)"),
-        ObsBlock("piles", 4 * 52, "cards captured by each side this deal (side slots 0..3)"),
+        ObsBlock("played", 4 * 52, "cards each seat played this deal (seat slots 0..3)", seats=per_seat(4)),
+        ObsBlock("piles", 4 * 52, "cards captured by each side this deal (side slots 0..3)", seats=per_side(4)),
         ObsBlock("buried", 52, "J / ♦7 buried in the stock during floor cleaning"),
-        ObsBlock("peek", 52, "the peeked bottom card, if this seat saw it"),
+        ObsBlock("peek", 52, "the peeked bottom card, if this seat saw it", seats=FIXED),
         ObsBlock("pending", 52, "choose phase: the card being played"),
         ObsBlock("chosen", 52, "choose phase: floor cards chosen so far"),
-        ObsBlock("doubled", 52, "Syrian doubled face cards (any side)"),
-        ObsBlock("hand_sizes", 4, "cards held per seat / 6"),
+        ObsBlock("doubled", 52, "Syrian doubled face cards (any side)", seats=FIXED),
+        ObsBlock("hand_sizes", 4, "cards held per seat / 6", seats=per_seat(4)),
         ObsBlock("stock", 1, "cards in the stock / 52"),
-        ObsBlock("basra_points", 4, "basra points per side this deal / 20"),
-        ObsBlock("basras", 4, "basras per side this deal / 5"),
-        ObsBlock("game_points", 4, "points per side in the current game / 100"),
-        ObsBlock("total_points", 4, "points per side over the whole deal / match / 100"),
-        ObsBlock("games_won", 4, "best_of_5_150: games won per side / 3"),
+        ObsBlock("basra_points", 4, "basra points per side this deal / 20", seats=per_side(4)),
+        ObsBlock("basras", 4, "basras per side this deal / 5", seats=per_side(4)),
+        ObsBlock("game_points", 4, "points per side in the current game / 100", seats=per_side(4)),
+        ObsBlock("total_points", 4, "points per side over the whole deal / match / 100", seats=per_side(4)),
+        ObsBlock("games_won", 4, "best_of_5_150: games won per side / 3", seats=per_side(4)),
         ObsBlock("carry", 1, "majority ties carried over / 3"),
-        ObsBlock("last_capturer", 5, "side of the last capture this deal (slot 4 = none)"),
-        ObsBlock("dealer", 4, "dealer seat"),
-        ObsBlock("to_act", 4, "seat to act (none at the end)"),
-        ObsBlock("observer", 4, "observing seat"),
+        ObsBlock("last_capturer", 5, "side of the last capture this deal (slot 4 = none)",
+                 seats=SeatField(4, width=1, of="side")),
+        ObsBlock("dealer", 4, "dealer seat", seats=one_hot_seat(4)),
+        ObsBlock("to_act", 4, "seat to act (none at the end)", seats=one_hot_seat(4)),
+        ObsBlock("observer", 4, "observing seat", seats=one_hot_seat(4)),
         ObsBlock("phase", 3, "phase: play, choose, end"),
         ObsBlock("ladder", 3, "ladder target 51 / 61 / 71"),
         ObsBlock("deals", 1, "deals completed / 10"),
-        ObsBlock("deal_points", 4, "points per side of the last scored deal / 100"),
+        ObsBlock("deal_points", 4, "points per side of the last scored deal / 100", seats=per_side(4)),
     ),
     return_bounds=_return_bounds,
     max_game_length=_max_game_length,

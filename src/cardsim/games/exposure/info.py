@@ -7,7 +7,7 @@ from __future__ import annotations
 from numbers import Integral
 
 from cardsim.errors import ConfigError, short
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, one_hot_seat, per_seat
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 MELD_TYPES = ("three_of_a_kind", "four_of_a_kind", "sequence_4", "sequence_5", "sequence_6")
@@ -103,13 +103,14 @@ def _seat_blocks(q: int) -> tuple[ObsBlock, ...]:
     """The blocks of seat q's public facts (declarations blank to the other seat under
     simultaneous declaration until both have finished)."""
     return (
-        ObsBlock(f"exposed_{q}", 24, f"seat {q}'s exposed cards (melded hand cards not yet played)"),
-        ObsBlock(f"played_{q}", 24, f"cards seat {q} has played this deal"),
-        ObsBlock(f"melds_{q}", 9 * 24, f"seat {q}'s declared melds, 9 slots x 24 (hand and face-up cards)"),
-        ObsBlock(f"meld_points_{q}", 1, f"seat {q}'s meld points this deal / 10"),
-        ObsBlock(f"tricks_{q}", 1, f"tricks seat {q} has won this deal / 9"),
-        ObsBlock(f"declared_{q}", 1, f"1 once seat {q} has finished declaring"),
-        ObsBlock(f"voids_{q}", 4, f"suits seat {q} has shown void in by play (S H D C)"),
+        ObsBlock(f"exposed_{q}", 24, f"seat {q}'s exposed cards (melded hand cards not yet played)", about_seat=q),
+        ObsBlock(f"played_{q}", 24, f"cards seat {q} has played this deal", about_seat=q),
+        ObsBlock(f"melds_{q}", 9 * 24, f"seat {q}'s declared melds, 9 slots x 24 (hand and face-up cards)",
+                 about_seat=q),
+        ObsBlock(f"meld_points_{q}", 1, f"seat {q}'s meld points this deal / 10", about_seat=q),
+        ObsBlock(f"tricks_{q}", 1, f"tricks seat {q} has won this deal / 9", about_seat=q),
+        ObsBlock(f"declared_{q}", 1, f"1 once seat {q} has finished declaring", about_seat=q),
+        ObsBlock(f"voids_{q}", 4, f"suits seat {q} has shown void in by play (S H D C)", about_seat=q),
     )
 
 
@@ -158,21 +159,21 @@ INFO = GameInfo(
     ),
     observation=(
         ObsBlock("hand", 24, "own cards held (exposed ones included)"),
-        ObsBlock("observer", 2, "observing seat, one-hot"),
+        ObsBlock("observer", 2, "observing seat, one-hot", seats=one_hot_seat(2)),
         ObsBlock("table", 3 * 24, "face-up H-card, T-card and C-card, 3 x one-hot card"),
         *_seat_blocks(0),
         *_seat_blocks(1),
         ObsBlock("card_trick", 24, "per card: (trick number + 1) / 9 if played this deal, else 0"),
         ObsBlock("led", 24, "card led to the current trick (all 0 before the lead)"),
-        ObsBlock("leader", 2, "leader of the current trick, one-hot"),
-        ObsBlock("turn", 2, "seat to act, one-hot (all 0 at the end)"),
-        ObsBlock("dealer", 2, "dealer, one-hot"),
+        ObsBlock("leader", 2, "leader of the current trick, one-hot", seats=one_hot_seat(2)),
+        ObsBlock("turn", 2, "seat to act, one-hot (all 0 at the end)", seats=one_hot_seat(2)),
+        ObsBlock("dealer", 2, "dealer, one-hot", seats=one_hot_seat(2)),
         ObsBlock("phase", 3, "phase one-hot: declaration, play, end"),
         ObsBlock("building", 24, "the meld under construction (declaration phase; blank to the other "
-                 "seat under simultaneous declaration)"),
-        ObsBlock("score", 2, "cumulative scores / target_score"),
+                 "seat under simultaneous declaration)", seats=FIXED),
+        ObsBlock("score", 2, "cumulative scores / target_score", seats=per_seat(2)),
         ObsBlock("deals", 1, "deals done / 10"),
-        ObsBlock("deal_points", 2, "points of the last scored deal / 50"),
+        ObsBlock("deal_points", 2, "points of the last scored deal / 50", seats=per_seat(2)),
     ),
     return_bounds=_return_bounds,
     max_game_length=_max_game_length,

@@ -26,7 +26,7 @@ Options:
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, one_hot_seat, per_seat
 from cardsim.options import SCOPE, Option
 
 SUITS = ("S", "H", "D", "C")           # suit 0..3 of a card id suit*13 + rank
@@ -172,19 +172,19 @@ INFO = GameInfo(
     # 6 seat slots whatever the table size
     observation=(
         ObsBlock("hand", 52, "own hand: 1 per card held"),
-        ObsBlock("passed", 52, "cards this seat passes (chosen so far) or passed this deal"),
-        ObsBlock("received", 52, "cards this seat received in the pass"),
-        ObsBlock("played", 6 * 52, "cards played by each seat slot this deal, 6 x 52"),
-        ObsBlock("trick", 6 * 52, "current trick: the card played by each seat slot, 6 x 52"),
-        ObsBlock("points", 6, "points in the cards each seat slot took this deal, / 26"),
-        ObsBlock("tricks", 6, "tricks each seat slot won this deal, / 13"),
+        ObsBlock("passed", 52, "cards this seat passes (chosen so far) or passed this deal", seats=FIXED),
+        ObsBlock("received", 52, "cards this seat received in the pass", seats=FIXED),
+        ObsBlock("played", 6 * 52, "cards played by each seat slot this deal, 6 x 52", seats=per_seat(6)),
+        ObsBlock("trick", 6 * 52, "current trick: the card played by each seat slot, 6 x 52", seats=per_seat(6)),
+        ObsBlock("points", 6, "points in the cards each seat slot took this deal, / 26", seats=per_seat(6)),
+        ObsBlock("tricks", 6, "tricks each seat slot won this deal, / 13", seats=per_seat(6)),
         ObsBlock("broken", 1, "1 once hearts are broken (or when they need no breaking)"),
         ObsBlock("pass_dir", 4, "pass direction one-hot: hold, left, across, right"),
         ObsBlock("phase", 3, "phase one-hot: pass, play, end"),
-        ObsBlock("turn", 6, "seat to act, one-hot (all 0 at the end)"),
-        ObsBlock("dealer", 6, "dealer, one-hot"),
-        ObsBlock("observer", 6, "observing seat, one-hot"),
-        ObsBlock("score", 6, "scores of each seat slot, / match_target"),
+        ObsBlock("turn", 6, "seat to act, one-hot (all 0 at the end)", seats=one_hot_seat(6)),
+        ObsBlock("dealer", 6, "dealer, one-hot", seats=one_hot_seat(6)),
+        ObsBlock("observer", 6, "observing seat, one-hot", seats=one_hot_seat(6)),
+        ObsBlock("score", 6, "scores of each seat slot, / match_target", seats=per_seat(6)),
         ObsBlock("deals", 1, "deals finished, / max_deals"),
     ),
     return_bounds=_return_bounds,

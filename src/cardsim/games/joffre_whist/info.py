@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, one_hot_seat, per_seat, per_side
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 STRAINS = ("NT", "S", "D", "C", "H", "TA", "JTA")
@@ -131,6 +131,7 @@ INFO = GameInfo(
     name="joffre_whist", title="Joffre Whist",
     players=(4,), default_players=4,
     teams="two partnerships: seat p plays for team p % 2 (NS = 0, EW = 1)",
+    sides=2,
     unit="points",
     returns_sum="zero",
     options=OPTIONS,
@@ -149,26 +150,27 @@ INFO = GameInfo(
     ),
     observation=(
         ObsBlock("hand", 52, "own hand: 1 per card held"),
-        ObsBlock("played", 4 * 52, "cards played this deal by each seat 0..3 (52 each)"),
+        ObsBlock("played", 4 * 52, "cards played this deal by each seat 0..3 (52 each)", seats=per_seat(4)),
         ObsBlock("card_trick", 52, "trick number + 1 of each played card / 13 (0 = not played)"),
-        ObsBlock("trick", 4 * 52, "current trick: the card each seat 0..3 played to it (52 each)"),
-        ObsBlock("bid_by", 91 * 4, "auction: for each bid 0..90, one-hot of the seat that made it"),
-        ObsBlock("doubled_at", 4 * 91, "auction: for each seat, one-hot of the bid it doubled"),
+        ObsBlock("trick", 4 * 52, "current trick: the card each seat 0..3 played to it (52 each)", seats=per_seat(4)),
+        ObsBlock("bid_by", 91 * 4, "auction: for each bid 0..90, one-hot of the seat that made it",
+                 seats=one_hot_seat(4)),
+        ObsBlock("doubled_at", 4 * 91, "auction: for each seat, one-hot of the bid it doubled", seats=per_seat(4)),
         ObsBlock("passed_at", 4 * 92, "auction: for each seat that passed, one-hot of the high bid "
-                 "then (slot 0 = no bid yet, else bid + 1)"),
+                 "then (slot 0 = no bid yet, else bid + 1)", seats=per_seat(4)),
         ObsBlock("strain", 7, "contract strain NT S D C H TA JTA"),
         ObsBlock("level", 7, "contract level 1..7"),
         ObsBlock("named", 4, "suit named in a TA/JTA contract"),
-        ObsBlock("declarer", 4, "declarer's seat"),
+        ObsBlock("declarer", 4, "declarer's seat", seats=one_hot_seat(4)),
         ObsBlock("contract_doubled", 1, "1 if the contract is doubled"),
         ObsBlock("trump", 4, "trump suit S H D C (none in NT)"),
         ObsBlock("phase", 3, "phase: auction, play, end"),
-        ObsBlock("turn", 4, "seat to act (none at the end)"),
-        ObsBlock("dealer", 4, "dealer's seat"),
-        ObsBlock("observer", 4, "the observing seat"),
-        ObsBlock("tricks", 4, "tricks won by each seat / 13"),
-        ObsBlock("ta_count", 1, "trump leads made by the TA declarer's partner / 3"),
-        ObsBlock("score", 2, "cumulative team scores NS, EW / 100"),
+        ObsBlock("turn", 4, "seat to act (none at the end)", seats=one_hot_seat(4)),
+        ObsBlock("dealer", 4, "dealer's seat", seats=one_hot_seat(4)),
+        ObsBlock("observer", 4, "the observing seat", seats=one_hot_seat(4)),
+        ObsBlock("tricks", 4, "tricks won by each seat / 13", seats=per_seat(4)),
+        ObsBlock("ta_count", 1, "trump leads made by the TA declarer's partner / 3", seats=FIXED),
+        ObsBlock("score", 2, "cumulative team scores NS, EW / 100", seats=per_side(2)),
         ObsBlock("deals_done", 1, "deals completed / num_deals"),
         ObsBlock("throw_ins", 1, "throw-ins so far / 10"),
         ObsBlock("redeals", 1, "throw-ins in this deal / 10"),

@@ -16,7 +16,7 @@ Options:
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import GameInfo, Metric, ObsBlock, one_hot_seat, per_seat, per_side
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 SUITS = ("S", "H", "D", "C")          # suit 0..3 of a card id suit*12 + rank
@@ -63,6 +63,7 @@ INFO = GameInfo(
     name="karnoffel", title="Karnöffel",
     players=(4, 6), default_players=4,
     teams="two teams: seat p plays for team p % 2 (partners opposite with 4, alternating with 6)",
+    sides=2,
     unit=lambda o: "chips" if o["stakes"] == "ante" else "game points",
     returns_sum="zero",
     options=(
@@ -92,19 +93,20 @@ INFO = GameInfo(
     # 6 seat slots whatever the table size (4 players leave slots 4 and 5 empty)
     observation=(
         ObsBlock("hand", 48, "own hand: 1 per card held"),
-        ObsBlock("up", 6 * 48, "face-up card of each seat slot, 6 x 48 (public even after it is played, D5)"),
-        ObsBlock("played", 6 * 48, "cards played by each seat slot this deal, 6 x 48"),
+        ObsBlock("up", 6 * 48, "face-up card of each seat slot, 6 x 48 (public even after it is played, D5)",
+                 seats=per_seat(6)),
+        ObsBlock("played", 6 * 48, "cards played by each seat slot this deal, 6 x 48", seats=per_seat(6)),
         ObsBlock("card_trick", 48, "per card: (trick number + 1) / 5 if played this deal, else 0"),
-        ObsBlock("trick", 6 * 48, "current trick: the card played by each seat slot, 6 x 48"),
-        ObsBlock("trick_leader", 5 * 6, "leader of each trick of the deal, 5 x one-hot seat"),
-        ObsBlock("trick_winner", 5 * 6, "winner of each completed trick, 5 x one-hot seat"),
+        ObsBlock("trick", 6 * 48, "current trick: the card played by each seat slot, 6 x 48", seats=per_seat(6)),
+        ObsBlock("trick_leader", 5 * 6, "leader of each trick of the deal, 5 x one-hot seat", seats=one_hot_seat(6)),
+        ObsBlock("trick_winner", 5 * 6, "winner of each completed trick, 5 x one-hot seat", seats=one_hot_seat(6)),
         ObsBlock("chosen", 4, "chosen suit, one-hot S H D C"),
-        ObsBlock("team_tricks", 2, "tricks won this deal by team 0 and team 1, / 3"),
+        ObsBlock("team_tricks", 2, "tricks won this deal by team 0 and team 1, / 3", seats=per_side(2)),
         ObsBlock("phase", 2, "phase one-hot: play, end"),
-        ObsBlock("turn", 6, "seat to act, one-hot (all 0 at the end)"),
-        ObsBlock("dealer", 6, "dealer, one-hot"),
-        ObsBlock("observer", 6, "observing seat, one-hot"),
-        ObsBlock("score", 2, "game points of team 0 and team 1, / match_target"),
+        ObsBlock("turn", 6, "seat to act, one-hot (all 0 at the end)", seats=one_hot_seat(6)),
+        ObsBlock("dealer", 6, "dealer, one-hot", seats=one_hot_seat(6)),
+        ObsBlock("observer", 6, "observing seat, one-hot", seats=one_hot_seat(6)),
+        ObsBlock("score", 2, "game points of team 0 and team 1, / match_target", seats=per_side(2)),
         ObsBlock("deals", 1, "deals finished, / (2 match_target)"),
     ),
     return_bounds=_return_bounds,

@@ -4,7 +4,7 @@ generated from it by tools/gen_layout.py) and the exact bounds of the returns an
 length (docs/rules/samba.md "Bounds"). Pure Python: nothing compiled is imported here."""
 from __future__ import annotations
 
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, one_hot_seat, per_seat, per_side
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 _OPTIONS = (
@@ -80,24 +80,26 @@ _OBSERVATION = (
     ObsBlock("hand", 53, "own hand: copies of each card kind / 3"),
     ObsBlock("staged", 53, "the move under construction's staged cards (public): copies / 3"),
     ObsBlock("take_top", 53, "the top card being taken in a pile take: 1 at its kind"),
-    ObsBlock("known", 6 * 53, "per seat: cards every player knows it holds (taken from the pile) / 3"),
-    ObsBlock("hand_sizes", 6, "cards in each seat's hand / 30"),
+    ObsBlock("known", 6 * 53, "per seat: cards every player knows it holds (taken from the pile) / 3",
+             seats=per_seat(6)),
+    ObsBlock("hand_sizes", 6, "cards in each seat's hand / 30", seats=per_seat(6)),
     ObsBlock("melds", 5 * 32 * 54, "per side and meld slot (5 x 32): the meld's card counts / 3 (53), then "
-             "1 placed / 2 pending (part of an unfinished initial batch)"),
-    ObsBlock("red3", 5, "exposed red threes per side / 6"),
-    ObsBlock("opened", 5, "per side: 1 if it made its initial meld"),
-    ObsBlock("requirement", 5, "per side: initial-meld requirement / 200"),
+             "1 placed / 2 pending (part of an unfinished initial batch)", seats=per_side(5)),
+    ObsBlock("red3", 5, "exposed red threes per side / 6", seats=per_side(5)),
+    ObsBlock("opened", 5, "per side: 1 if it made its initial meld", seats=per_side(5)),
+    ObsBlock("requirement", 5, "per side: initial-meld requirement / 200", seats=per_side(5)),
     ObsBlock("pile", 53, "the discard pile's card counts / 3"),
     ObsBlock("pile_top", 53, "the pile's top card: 1 at its kind"),
     ObsBlock("pile_state", 3, "pile size / 162, 1 if the pile is frozen, stock size / 162"),
     ObsBlock("phase", 4, "one-hot phase: draw, meld, answer, end"),
-    ObsBlock("to_act", 6, "one-hot seat to act (zero at the end)"),
-    ObsBlock("mover", 6, "one-hot seat whose turn it is (zero at the end)"),
-    ObsBlock("dealer", 6, "one-hot dealer"),
-    ObsBlock("observer", 6, "one-hot observing seat"),
+    ObsBlock("to_act", 6, "one-hot seat to act (zero at the end)", seats=one_hot_seat(6)),
+    ObsBlock("mover", 6, "one-hot seat whose turn it is (zero at the end)", seats=one_hot_seat(6)),
+    ObsBlock("dealer", 6, "one-hot dealer", seats=one_hot_seat(6)),
+    ObsBlock("observer", 6, "one-hot observing seat", seats=one_hot_seat(6)),
     ObsBlock("merge_from", 32, "one-hot meld slot chosen by MERGE_FROM"),
-    ObsBlock("flags", 5, "partner said no, go-out query asked, must go out, drew this turn, pile take stage (0..2)"),
-    ObsBlock("cum", 5, "cumulative score per side / 10000"),
+    ObsBlock("flags", 5, "partner said no, go-out query asked, must go out, drew this turn, pile take stage (0..2)",
+             seats=FIXED),
+    ObsBlock("cum", 5, "cumulative score per side / 10000", seats=per_side(5)),
     ObsBlock("deals", 1, "deals finished / 20"),
 )
 
@@ -199,6 +201,7 @@ INFO = GameInfo(
     players=(2, 3, 4, 5, 6), default_players=4,
     teams="sides: N = 2, 3, 5 each player alone; N = 4 partners {0,2} {1,3}; N = 6 {0,3} {1,4} {2,5} "
           "(side = seat % sides); every seat's return is its side's score",
+    sides=lambda o: {4: 2, 6: 3}.get(o["players"], o["players"]),
     unit=lambda o: "cumulative points" if o["scope"] == "match" else "deal points",
     returns_sum="none",
     options=_OPTIONS,

@@ -3,7 +3,7 @@ tests know about the game without playing it (docs/rules/tien_gow.md), declared 
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, SeatField, one_hot_seat, per_seat
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 
@@ -58,19 +58,21 @@ OBSERVATION = (
     ObsBlock("stage", 21, "own staged tiles (the play under construction): count / 2"),
     ObsBlock("stage_mode", 2, "own staging mode: up (lead or BEAT), down (DISCARD)"),
     ObsBlock("plays", 8 * 4 * 22, "for each of the 8 tricks and each seat: the tiles it played (count / 2; "
-             "face-up tiles for everybody, face-down tiles only for their owner) and a face-down flag (22)"),
-    ObsBlock("trick_meta", 8 * 9, "for each of the 8 tricks: leader one-hot (4), winner one-hot (4), size / 4 (1)"),
-    ObsBlock("high_seat", 4, "seat of the current high play (one-hot, during play)"),
+             "face-up tiles for everybody, face-down tiles only for their owner) and a face-down flag (22)",
+             seats=SeatField(4, width=22, record=88)),
+    ObsBlock("trick_meta", 8 * 9, "for each of the 8 tricks: leader one-hot (4), winner one-hot (4), size / 4 (1)",
+             seats=(SeatField(4, width=1, record=9), SeatField(4, width=1, offset=4, record=9))),
+    ObsBlock("high_seat", 4, "seat of the current high play (one-hot, during play)", seats=one_hot_seat(4)),
     ObsBlock("high_cat", 11, "category of the current high play (one-hot over the 11 categories)"),
-    ObsBlock("tricks", 4, "tricks credited per seat this deal / 8"),
-    ObsBlock("banker", 4, "banker (one-hot)"),
-    ObsBlock("turn", 4, "seat to act (one-hot, during play)"),
-    ObsBlock("observer", 4, "observing seat (one-hot)"),
+    ObsBlock("tricks", 4, "tricks credited per seat this deal / 8", seats=per_seat(4)),
+    ObsBlock("banker", 4, "banker (one-hot)", seats=one_hot_seat(4)),
+    ObsBlock("turn", 4, "seat to act (one-hot, during play)", seats=one_hot_seat(4)),
+    ObsBlock("observer", 4, "observing seat (one-hot)", seats=one_hot_seat(4)),
     ObsBlock("phase", 2, "phase: play, end"),
-    ObsBlock("deal_pay", 4, "chips won this deal per seat / 20"),
-    ObsBlock("balance", 4, "match balances per seat / 100"),
+    ObsBlock("deal_pay", 4, "chips won this deal per seat / 20", seats=per_seat(4)),
+    ObsBlock("balance", 4, "match balances per seat / 100", seats=per_seat(4)),
     ObsBlock("deals", 1, "deals settled / num_deals"),
-    ObsBlock("streak", 1, "banker streak (consecutive deals won as banker) / 8"),
+    ObsBlock("streak", 1, "banker streak (consecutive deals won as banker) / 8", seats=FIXED),
 )
 
 # Configurations the generic conformance suite runs (tests/conformance): the default game and each §7 option.

@@ -6,7 +6,7 @@ bounds of the returns and of the game length. Pure Python: no compiled module.
 from __future__ import annotations
 
 from cardsim.errors import ConfigError, short
-from cardsim.info import GameInfo, Metric, ObsBlock
+from cardsim.info import FIXED, GameInfo, Metric, ObsBlock, SeatField, one_hot_seat, per_seat
 from cardsim.options import MATCH_ONLY, SCOPE, Option
 
 PLAYERS = (5, 6, 7, 8, 9, 10, 11, 12)
@@ -176,45 +176,47 @@ NID = 54                 # card identities: 52 plain + 2 jokers
 
 OBSERVATION = (
     ObsBlock("hand", NID, "own hand: copies of each identity / 4"),
-    ObsBlock("building", NID, "the play being built: copies / 4 (only for the seat to act)"),
-    ObsBlock("played", NSEATS * NID, "cards each seat played this deal: copies / 4 (12 seat slots x 54)"),
-    ObsBlock("trick", NSEATS * NID, "cards each seat played to the current trick: copies / 4"),
+    ObsBlock("building", NID, "the play being built: copies / 4 (only for the seat to act)", seats=FIXED),
+    ObsBlock("played", NSEATS * NID, "cards each seat played this deal: copies / 4 (12 seat slots x 54)",
+             seats=per_seat(NSEATS)),
+    ObsBlock("trick", NSEATS * NID, "cards each seat played to the current trick: copies / 4", seats=per_seat(NSEATS)),
     ObsBlock("exposed", NSEATS * NID, "cards publicly known to be in each seat's hand (declared card, failed "
-             "throws): copies / 4"),
-    ObsBlock("kitty", NID, "the kitty discards: copies / 4 (the declarer only)"),
-    ObsBlock("voids", NSEATS * 5, "effective suits (S H D C, trumps) each seat has shown void in"),
+             "throws): copies / 4", seats=per_seat(NSEATS)),
+    ObsBlock("kitty", NID, "the kitty discards: copies / 4 (the declarer only)", seats=FIXED),
+    ObsBlock("voids", NSEATS * 5, "effective suits (S H D C, trumps) each seat has shown void in",
+             seats=per_seat(NSEATS)),
     ObsBlock("trump_suit", 4, "trump suit one-hot (none before the declaration or in a no-trump deal)"),
     ObsBlock("trump_rank", 13, "trump rank one-hot (2..A)"),
-    ObsBlock("declarer", NSEATS, "declarer one-hot"),
+    ObsBlock("declarer", NSEATS, "declarer one-hot", seats=one_hot_seat(NSEATS)),
     ObsBlock("calls", 5 * (NID + 4 + 13), "each call (5 slots): called identity (54), N (4), fulfilled by "
-             "(13: seat, or 12 = open)"),
-    ObsBlock("decl", NSEATS, "seats known to be in DECL"),
-    ObsBlock("captured", NSEATS, "points captured by each seat this deal / 100"),
-    ObsBlock("ranks", NSEATS * 13, "personal rank of each seat (one-hot 2..A)"),
-    ObsBlock("active", NSEATS, "active seats (may declare: won the previous deal)"),
+             "(13: seat, or 12 = open)", seats=SeatField(NSEATS, width=1, offset=NID + 4, record=NID + 4 + 13)),
+    ObsBlock("decl", NSEATS, "seats known to be in DECL", seats=per_seat(NSEATS)),
+    ObsBlock("captured", NSEATS, "points captured by each seat this deal / 100", seats=per_seat(NSEATS)),
+    ObsBlock("ranks", NSEATS * 13, "personal rank of each seat (one-hot 2..A)", seats=per_seat(NSEATS)),
+    ObsBlock("active", NSEATS, "active seats (may declare: won the previous deal)", seats=per_seat(NSEATS)),
     ObsBlock("phase", 5, "phase one-hot: draw, kitty, call, play, end"),
-    ObsBlock("turn", NSEATS, "seat to act (none at the end)"),
-    ObsBlock("observer", NSEATS, "the observing seat"),
-    ObsBlock("leader", NSEATS, "leader of the current trick"),
-    ObsBlock("starter", NSEATS, "starter of the deal"),
-    ObsBlock("drawer", NSEATS, "seat that drew last"),
+    ObsBlock("turn", NSEATS, "seat to act (none at the end)", seats=one_hot_seat(NSEATS)),
+    ObsBlock("observer", NSEATS, "the observing seat", seats=one_hot_seat(NSEATS)),
+    ObsBlock("leader", NSEATS, "leader of the current trick", seats=one_hot_seat(NSEATS)),
+    ObsBlock("starter", NSEATS, "starter of the deal", seats=one_hot_seat(NSEATS)),
+    ObsBlock("drawer", NSEATS, "seat that drew last", seats=one_hot_seat(NSEATS)),
     ObsBlock("drawn", 1, "cards drawn / cards in the pack"),
-    ObsBlock("window", 1, "offset in the current declaration window / players"),
+    ObsBlock("window", 1, "offset in the current declaration window / players", seats=FIXED),
     ObsBlock("lead_format", 5, "format of the current trick's lead: none, single, set, sequence, throw"),
     ObsBlock("lead_k", 1, "group size of the lead / 4"),
     ObsBlock("lead_m", 1, "groups in the lead / 16"),
     ObsBlock("lead_suit", 5, "effective suit of the lead (S H D C, trumps)"),
-    ObsBlock("fails", NSEATS, "failed throw attempts of each seat this deal"),
+    ObsBlock("fails", NSEATS, "failed throw attempts of each seat this deal", seats=per_seat(NSEATS)),
     ObsBlock("blocker", 13, "seat that stopped the last failed throw (only with reveal_blocker), else 12 = a "
-             "throw failed"),
+             "throw failed", seats=SeatField(NSEATS, width=1)),
     ObsBlock("tricks_done", 1, "completed tricks / 25"),
-    ObsBlock("last_winner", NSEATS, "winner of the last trick"),
+    ObsBlock("last_winner", NSEATS, "winner of the last trick", seats=one_hot_seat(NSEATS)),
     ObsBlock("deals_done", 1, "deals completed / 20 (match)"),
     ObsBlock("redeals", 1, "redeals in this deal / 10"),
     ObsBlock("discards", 1, "kitty discards made / 8"),
     ObsBlock("calls_made", 1, "calls made / 5"),
     ObsBlock("dk_known", NID, "cards known to be in the declarer's hand or the kitty (the declared card once "
-             "the declarer has discarded face down): copies / 4"),
+             "the declarer has discarded face down): copies / 4", seats=FIXED),
 )
 
 
