@@ -462,7 +462,7 @@ def test_run_batch_keys_and_lead_changes_from_the_deal_record():
     g = cardsim.make("karnoffel", scope="match")
     out = g.spec.run_batch(4, 10, 6, [1, 0, 1, 0], lead_changes=True)
     assert set(out) == {"returns", "actions", "decisions", "legal_sum", "metrics", "first_player",
-                        "lead_changes"}
+                        "lead_changes", "lead_from"}
     assert "lead_changes" not in g.spec.run_batch(4, 10, 6, [1, 0, 1, 0])
     for i in range(6):
         assert out["lead_changes"][i] == lead_changes_of(g, 4, 10 + i, [1, 0, 1, 0])
