@@ -8,34 +8,55 @@ three or more, meld runs of three or more of a suit, put a wild on a group of fi
 fit it and committed as soon as nothing more fits; it discards a black three if it has one, else
 its lowest-valued card of a rank it holds once (never a wild while it has anything else).
 """
-from cardsim.core._types cimport int8_t
+from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng
+from cardsim.core._bits cimport cs_ctz, bit_high
+from cardsim.core._hand cimport Hand, hand_size, hand_size_in
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.games.samba._rules cimport (
-    SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_GROUP, MT_SEQ, sb_card_value, sb_counts, rank_of, suit_of, is_wild,
-    is_natural, is_red3, sb_nat_of_rank, sb_wilds, sb_total)
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_MAXMELDS, MT_GROUP, MT_SEQ, rank_of, suit_of, is_wild, is_red3,
+    is_black3, sb_rank_value, rank_mask, nat_kinds, wild_ids, spread)
+from cardsim.games.samba._masks cimport rank_counts
 from cardsim.games.samba._state cimport (
-    SBState, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_MELD, A_RED3, A_ASK, A_YES, A_LAYOFF, A_TAKE_LAYOFF,
-    A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_ANSWER, side_of)
+    SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_MELD, A_RED3, A_ASK, A_YES, A_LAYOFF, A_TAKE_LAYOFF,
+    A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_ANSWER, side_of, count_kind)
 
-cdef int first_in(const ActionSet* legal, int lo, int hi) noexcept nogil:
-    cdef int a
-    for a in range(lo, hi):
-        if as_has(legal, a):
-            return a
-    return -1
+cdef inline uint64_t bits_at(const ActionSet* legal, int base) noexcept nogil:
+    """The 64 actions base .. base + 63 of the set as a mask (bit j: action base + j; the
+    action space's words past NW read as zero: ActionSet holds 16 words)."""
+    cdef int w = base >> 6, sh = base & 63
+    if sh == 0:
+        return legal.w[w]
+    return (legal.w[w] >> sh) | (legal.w[w + 1] << (64 - sh))
 
-cdef int discard_choice(const SBState* s, const ActionSet* legal, const int8_t* H) noexcept nogil:
+cdef inline int first_in(const ActionSet* legal, int lo, int hi) noexcept nogil:
+    """The lowest legal action in lo .. hi - 1 (hi - lo <= 64), -1 if none."""
+    cdef uint64_t m = bits_at(legal, lo)
+    if hi - lo < 64:
+        m &= (<uint64_t>1 << (hi - lo)) - 1
+    return lo + cs_ctz(m) if m else -1
+
+cdef inline int card_value(int k) noexcept nogil:
+    """sb_card_value (§2) without the call: joker 50, black three 5, red three 0, else by rank."""
+    if k == SB_JK:
+        return 50
+    if k % 13 == 1:
+        return 5 if is_black3(k) else 0
+    return sb_rank_value(k % 13)
+
+cdef int discard_choice(const SBState* s, const ActionSet* legal, const Hand* hand) noexcept nogil:
     """A black three if legal; else the lowest-valued natural held once; else the lowest-valued
-    legal discard, wilds last."""
+    legal discard, wilds last (ties: the lowest kind)."""
     cdef int k, best = -1, bv = 100000, v
-    for k in range(1, 41, 39):
-        if as_has(legal, A_DISCARD + k):
-            return A_DISCARD + k
-    for k in range(SB_KINDS):
-        if not as_has(legal, A_DISCARD + k):
-            continue
-        v = sb_card_value(k) * 10 + H[k] * 100
+    cdef uint64_t m = bits_at(legal, A_DISCARD) & ((<uint64_t>1 << SB_KINDS) - 1)
+    if m & (<uint64_t>1 << 1):
+        return A_DISCARD + 1
+    if m & (<uint64_t>1 << 40):
+        return A_DISCARD + 40
+    while m:
+        k = cs_ctz(m)
+        m &= m - 1
+        v = card_value(k) * 10 + count_kind(hand, k) * 100
         if is_wild(k):
             v += 10000
         if is_red3(k):
@@ -47,18 +68,23 @@ cdef int discard_choice(const SBState* s, const ActionSet* legal, const int8_t* 
 
 cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                    Rng* rng) noexcept nogil:
+    """The policy of the module docstring. The candidates are read off the legal set's words
+    and the packed hands' bits (lowest action first, as a scan in action order would find)."""
     cdef const SBState* s = <const SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
-    cdef int p = s.turn, side = side_of(c, p), a, k, r, i, su, lo, hi
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
-    cdef int ssize
+    cdef int p = s.turn, side = side_of(c, p), a, k, r, i, su, lo, hi, ssize, sr
+    cdef uint64_t adds, m, held, st0
+    cdef uint32_t R, R1, R2, R3
+    cdef const Meld* mm
+    cdef const MeldIndex* mi
+    cdef const Hand* hand = &s.hand[p]
+    cdef const Hand* stage = &s.stage.cards
     if n_legal == 1:
         return as_first(legal, NW)
     if s.phase == PH_ANSWER:
         return A_YES
     if s.phase == PH_DRAW:
-        a = first_in(legal, A_TAKE_LAYOFF, A_TAKE_SEQ + SB_MAXMELDS)
+        a = first_in(legal, A_TAKE_LAYOFF, A_TAKE_SEQ + SB_MAXMELDS)     # (64 actions)
         if a >= 0:
             return a
         if as_has(legal, A_TAKE_PAIR):
@@ -66,51 +92,44 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         if as_has(legal, A_DRAW):
             return A_DRAW
         return as_first(legal, NW)
-    sb_counts(&s.hand[p], H)
-    sb_counts(&s.stage.cards, S)
-    ssize = sb_total(S)
     if s.merge_from >= 0:
         return first_in(legal, A_MERGE_TO, A_MERGE_TO + SB_MAXMELDS)
+    adds = bits_at(legal, A_ADD) & ((<uint64_t>1 << SB_KINDS) - 1)
     if s.pile_take == 1:
-        r = rank_of(s.take_top)
-        for su in range(4):
-            if as_has(legal, A_ADD + su * 13 + r):
-                return A_ADD + su * 13 + r
+        m = adds & rank_mask(rank_of(s.take_top))
+        if m:
+            return A_ADD + cs_ctz(m)
         if as_has(legal, A_MELD):
             return A_MELD
-        return first_in(legal, A_ADD, A_DISCARD)
+        return A_ADD + cs_ctz(adds) if adds else -1
+    ssize = hand_size(stage)
     if ssize:
         # continue the staged move with cards that fit it, then commit
-        for k in range(52):
-            if S[k] and is_natural(k):
-                r = rank_of(k)
-                su = suit_of(k)
-                break
-        else:
-            r = -1
-            su = -1
-        if r >= 0:
-            # same rank (a group or a lay-off on one)
-            for i in range(4):
-                if as_has(legal, A_ADD + i * 13 + r) and sb_nat_of_rank(S, r) == sb_total(S) - sb_wilds(S):
-                    return A_ADD + i * 13 + r
+        st0 = stage.layer[0] & nat_kinds()         # the staged naturals (kinds 0..51)
+        if st0:
+            k = cs_ctz(st0)
+            r = rank_of(k)
+            su = suit_of(k)
+            sr = hand_size_in(stage, rank_mask(r))  # staged naturals of rank r
+            # same rank (a group or a lay-off on one): every staged card but the wilds of rank r
+            m = adds & rank_mask(r)
+            if m and sr == ssize - hand_size_in(stage, wild_ids()):
+                return A_ADD + cs_ctz(m)
             # the next card of a run
-            lo = 13
-            hi = -1
-            for k in range(su * 13 + 2, su * 13 + 13):
-                if S[k]:
-                    lo = rank_of(k) if rank_of(k) < lo else lo
-                    hi = rank_of(k) if rank_of(k) > hi else hi
-            if hi > lo or sb_nat_of_rank(S, r) == 1:
-                if hi + 1 <= 12 and as_has(legal, A_ADD + su * 13 + hi + 1) and S[su * 13 + hi + 1] == 0:
-                    if not (hi == lo and H[su * 13 + hi + 1] == 0):
-                        return A_ADD + su * 13 + hi + 1
+            R = <uint32_t>((st0 >> (13 * su)) & 0x1FFC)
+            lo = cs_ctz(R)
+            hi = bit_high(R)
+            if hi > lo or sr == 1:
+                k = su * 13 + hi + 1
+                if hi + 1 <= 12 and (adds >> k) & 1 and not (stage.layer[0] >> k) & 1:
+                    if not (hi == lo and not (hand.layer[0] >> k) & 1):
+                        return A_ADD + k
         a = first_in(legal, A_LAYOFF, A_LAYOFF + SB_MAXMELDS)
         if a >= 0:
             return a
         if as_has(legal, A_MELD):
             return A_MELD
-        return first_in(legal, A_ADD, A_DISCARD)
+        return A_ADD + cs_ctz(adds) if adds else -1
     # nothing staged: pick the next move
     a = first_in(legal, A_MERGE_FROM, A_MERGE_FROM + SB_MAXMELDS)
     if a >= 0:
@@ -120,43 +139,62 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     for i in range(2):
         if as_has(legal, A_RED3 + i):
             return A_RED3 + i
-    # naturals that extend the side's melds (lay-offs), then ranks held three times or more,
-    # then runs of three
-    for k in range(52):
-        if as_has(legal, A_ADD + k) and is_natural(k):
-            for i in range(SB_MAXMELDS):
-                if (s.melds[side][i].type == MT_GROUP and s.melds[side][i].key == rank_of(k)
-                        and not s.melds[side][i].pending):
-                    return A_ADD + k
-                if (s.melds[side][i].type == MT_SEQ and s.melds[side][i].key == suit_of(k)
-                        and (rank_of(k) == s.melds[side][i].lo - 1 or rank_of(k) == s.melds[side][i].hi + 1)
-                        and s.melds[side][i].n < 7):
-                    return A_ADD + k
-    for r in range(12, 1, -1):
-        if sb_nat_of_rank(H, r) >= 3:
-            for su in range(4):
-                if as_has(legal, A_ADD + su * 13 + r):
-                    return A_ADD + su * 13 + r
-    for k in range(52):
-        if as_has(legal, A_ADD + k) and is_natural(k) and rank_of(k) <= 10:
-            if H[k + 1] and H[k + 2]:
-                return A_ADD + k
+    # naturals that extend the side's melds (lay-offs): a placed GROUP's rank, the ranks next to
+    # a SEQUENCE's ends (< 7 cards); then ranks held three times or more, then runs of three.
+    # The side's melds come indexed (s.mi: the GROUPs, their ranks, the other melds); an opened
+    # side has no pending meld (open_side clears them all).
+    mi = &s.mi[side]
+    if s.opened[side]:
+        m = spread(mi.grp_ranks)
+    else:
+        m = 0
+        for i in range(mi.ngrp):
+            mm = &s.melds[side][mi.grp[i]]
+            if not mm.pending:
+                m |= rank_mask(mm.key)
+    for i in range(mi.nlive - mi.ngrp):
+        mm = &s.melds[side][mi.oth[i]]
+        if mm.type == MT_SEQ and mm.n < 7:
+            if mm.lo - 1 >= 0:
+                m |= <uint64_t>1 << (mm.key * 13 + mm.lo - 1)
+            if mm.hi + 1 <= 12:
+                m |= <uint64_t>1 << (mm.key * 13 + mm.hi + 1)
+    m &= adds & nat_kinds()
+    if m:
+        return A_ADD + cs_ctz(m)
+    # the ranks held >= 3 (R3) and >= 2 (R2) times over the four suits, highest rank first
+    rank_counts(hand, &R1, &R2, &R3)
+    R = R3 & 0x1FFC
+    while R:
+        r = bit_high(R)
+        R &= ~(<uint32_t>1 << r)
+        m = adds & rank_mask(r)
+        if m:
+            return A_ADD + cs_ctz(m)
+    # a natural of rank <= 10 (a queen at most) whose next two ranks of its suit are held
+    held = hand.layer[0]
+    m = adds & nat_kinds() & (held >> 1) & (held >> 2) & ~(rank_mask(11) | rank_mask(12))
+    if m:
+        return A_ADD + cs_ctz(m)
     # a wild onto a group of five or six cards
-    for i in range(SB_MAXMELDS):
-        if s.melds[side][i].type == MT_GROUP and 5 <= s.melds[side][i].n <= 6 and s.melds[side][i].wild < 2:
-            if as_has(legal, A_ADD + SB_JK):
+    for i in range(mi.ngrp):
+        mm = &s.melds[side][mi.grp[i]]
+        if 5 <= mm.n <= 6 and mm.wild < 2:
+            if adds & (<uint64_t>1 << SB_JK):
                 return A_ADD + SB_JK
-            for su in range(4):
-                if as_has(legal, A_ADD + su * 13):
-                    return A_ADD + su * 13
+            m = adds & rank_mask(0)
+            if m:
+                return A_ADD + cs_ctz(m)
     # an opening that needs pairs with wilds: any legal ADD of a natural pair rank
     if not s.opened[side]:
-        for r in range(12, 1, -1):
-            if sb_nat_of_rank(H, r) >= 2:
-                for su in range(4):
-                    if as_has(legal, A_ADD + su * 13 + r):
-                        return A_ADD + su * 13 + r
-    a = discard_choice(s, legal, H)
+        R = R2 & 0x1FFC
+        while R:
+            r = bit_high(R)
+            R &= ~(<uint32_t>1 << r)
+            m = adds & rank_mask(r)
+            if m:
+                return A_ADD + cs_ctz(m)
+    a = discard_choice(s, legal, hand)
     if a >= 0:
         return a
     return as_first(legal, NW)

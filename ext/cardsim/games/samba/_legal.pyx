@@ -38,9 +38,9 @@ from cardsim.games.samba._rules cimport (
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_of_hand,
     rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
-from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged
+from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
-from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_out, opening_ok
+from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_out, opening_ok
 from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
@@ -82,6 +82,7 @@ ctypedef struct AddCtx:
     int nb                   # black threes staged
     int r3                   # red threes staged
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
+    int cbound               # sb_canasta_bound of the same cards (-1 until needed)
     int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok), -1 unknown
     int8_t wild_memo         # ... from a wild (-1 unknown)
     uint64_t open_yes        # unopened side: kinds a batch already found shows completable (sb_opening_ok's wit)
@@ -108,6 +109,24 @@ cdef bint add_completable(const void* ctx, const Staged* play) noexcept nogil:
     if x.H[added] == 0:
         return False
     return check_one(x, added)
+
+cdef inline bint batch_out_ok(AddCtx* x, const int8_t* S, const int8_t* H, int min_nat) noexcept nogil:
+    """sb_opening_out(S, H, x.need, min_nat, x.kneed) for a candidate: its first test, the
+    canasta bound of the cards S + H, is the same for every candidate of the legal set (each
+    moves one card from H to S; a pile take's top card is in S for all of them), so it is
+    computed once (x.cbound)."""
+    if x.kneed > 0:
+        if x.cbound < 0:
+            x.cbound = sb_canasta_bound(S, H)
+        if x.cbound < x.kneed:
+            return False        # sb_opening_out's own first test
+    return sb_opening_out(S, H, x.need, min_nat, x.kneed, x.c) != 0
+
+cdef inline bint batch_ok(AddCtx* x, const int8_t* S, const int8_t* H, int min_nat, bint rest_too) noexcept nogil:
+    """opening_ok (_opening.pxd) for a candidate, with batch_out_ok for the batch emptying the
+    hand."""
+    return (sb_opening_ok(S, H, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
+            or (x.mo and batch_out_ok(x, S, H, min_nat)))
 
 cdef inline int merge_key(int key, int v) noexcept nogil:
     """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
@@ -236,19 +255,19 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
         S[s.take_top] += 1
-        ok = opening_ok(S, H, x.need, x.extra, 3, x.kneed, x.mo, c, &x.open_yes, False)
+        ok = batch_ok(x, S, H, 3, False)
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
         if not (is_natural(added) or is_wild(added)) or not x.mi.slot:
             return False
         if x.mode == ADD_PENALIZE:
-            return sb_complete_new(S, H, 0, False, c) != 0 or (x.mo and sb_opening_out(S, H, x.need, 0, x.kneed, c) != 0)
+            return sb_complete_new(S, H, 0, False, c) != 0 or (x.mo and batch_out_ok(x, S, H, 0))
         if (x.open_yes >> added) & 1:
             return True         # a batch found for another candidate holds it (where it may stand)
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
-        return opening_ok(S, H, x.need, x.extra, 0, x.kneed, x.mo, c, &x.open_yes, x.nS == 0)
+        return batch_ok(x, S, H, 0, x.nS == 0)
     nS = x.nS + 1
     hsize = x.hsize - 1
     if x.nS == 0 and not is_black3(added):
@@ -354,6 +373,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.extra = extra
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
     x.vbound = 0
+    x.cbound = -1
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
     x.open_yes = 0

@@ -57,14 +57,9 @@ cdef int sb_card_value(int kind) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
-cdef int sb_layoff_ok_n(const Meld* m, const int8_t* add, int n, const SBConfig* c) noexcept nogil
-cdef int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil
 cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
 cdef int sb_counts_value(const int8_t* cnt) noexcept nogil
-cdef int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base_wild, int base_n,
-                          int hsize, int C, int was_canasta, bint wild_ok, bint may_out,
-                          const SBConfig* c) noexcept nogil
 cdef int seq_completion(int s, int lo, int hi, int fixed_n, int gaps_ok, const int8_t* H, int hsize,
                         int C, int was_samba, bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_complete_new(const int8_t* S, const int8_t* H, int C, bint may_out, const SBConfig* c) noexcept nogil
@@ -72,8 +67,6 @@ cdef int sb_complete_new_n(const int8_t* S, uint64_t smask, const int8_t* H, int
                            bint may_out, const SBConfig* c) noexcept nogil
 cdef int sb_complete_layoff(const Meld* m, const int8_t* S, const int8_t* H, int n, int hsize, int C,
                             bint may_out, const SBConfig* c) noexcept nogil
-cdef int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
-                          const SBConfig* c) noexcept nogil
 
 cdef inline int kind_of(int ident) noexcept nogil:
     """Card kind of a card identity (both joker identities are the joker kind)."""
@@ -226,3 +219,106 @@ cdef inline bint sb_group_ok(int nat, int wild, const SBConfig* c) noexcept nogi
     if c.dutch_groups and nat < 2 * wild:
         return False
     return True
+
+# ---- hot rules, inline (the legal-move generation calls them for every legal set; a call across
+# modules goes through a pointer and is never inlined)
+
+cdef inline int seq_span(const Meld* m, const int8_t* add, int* lo, int* hi) noexcept nogil:
+    """Cards of add in sequence m's suit, each once and outside m's run, widening lo..hi to
+    cover them; -1 if a card repeats or falls inside the run."""
+    cdef int k, r, n = 0
+    lo[0] = m.lo
+    hi[0] = m.hi
+    for k in range(m.key * 13 + 2, m.key * 13 + 13):
+        if add[k]:
+            r = rank_of(k)
+            if add[k] > 1 or m.lo <= r <= m.hi:
+                return -1
+            lo[0] = r if r < lo[0] else lo[0]
+            hi[0] = r if r > hi[0] else hi[0]
+            n += 1
+    return n
+
+
+cdef inline int sb_layoff_ok_n(const Meld* m, const int8_t* add, int n, const SBConfig* c) noexcept nogil:
+    """LAY_OFF validity (§4.4): the cards `add` (non-empty) join meld m and the result is valid.
+    GROUP: naturals of its rank and/or wilds within the wild limits and the wild_onto_canasta
+    option; SEQUENCE: naturals of its suit making one longer consecutive run of <= 7 cards
+    (either or both ends, S-D8); BLACK3: black threes, <= 6 in all (the going-out conditions are
+    the hand guard's). n = the cards in add. Returns 1 or 0."""
+    cdef int k, sn = 0, sw, r, lo, hi
+    if n == 0:
+        return 0
+    if m.type == MT_GROUP:
+        sw = sb_wilds(add)
+        sn = sb_nat_of_rank(add, m.key)
+        if sn + sw != n:
+            return 0
+        if sw and woc_blocks(m, c):
+            return 0
+        return sb_group_ok(m.nat + sn, m.wild + sw, c)
+    if m.type == MT_SEQ:
+        sn = seq_span(m, add, &lo, &hi)
+        if sn != n or hi - lo + 1 != m.n + n or hi - lo + 1 > 7:
+            return 0
+        return 1
+    if m.type == MT_BLACK3:
+        return 1 if add[1] + add[40] == n and m.n + n <= 6 else 0
+    return 0
+
+
+cdef inline int sb_merge_ok(const Meld* a, const Meld* b, const SBConfig* c) noexcept nogil:
+    """MERGE validity (§4.4, S-D8): two GROUPs of one rank; the union within the wild limits; and
+    no wild joins a canasta that wild_onto_canasta protects (EX-S10)."""
+    if a.type != MT_GROUP or b.type != MT_GROUP or a.key != b.key:
+        return 0
+    if not sb_group_ok(a.nat + b.nat, a.wild + b.wild, c):
+        return 0
+    if (b.wild and woc_blocks(a, c)) or (a.wild and woc_blocks(b, c)):
+        return 0
+    return 1
+
+
+cdef inline int group_completion(int sn, int sw, int hn, int hw, int base_nat, int base_wild, int base_n,
+                          int hsize, int C, int was_canasta, bint wild_ok, bint may_out,
+                          const SBConfig* c) noexcept nogil:
+    """Some x <= hn naturals and y <= hw wilds join the staged sn naturals and sw wilds (on top of
+    a meld of base_nat/base_wild/base_n, 0 for a new meld) making a valid GROUP that passes HG."""
+    cdef int x, y, nat, w, h, x0, ymax
+    # the iterations sb_group_ok refuses at once are skipped: nat < 2, wilds > 2
+    x0 = 2 - base_nat - sn if base_nat + sn < 2 else 0
+    ymax = hw if wild_ok else 0
+    if 2 - base_wild - sw < ymax:
+        ymax = 2 - base_wild - sw
+    if ymax < 0:
+        return 0
+    for x in range(x0, hn + 1):
+        for y in range(ymax + 1):
+            nat = base_nat + sn + x
+            w = base_wild + sw + y
+            if not sb_group_ok(nat, w, c):
+                continue
+            if sn + sw + x + y == 0:
+                continue
+            h = hsize - x - y
+            if sb_hg_ok(h, C - was_canasta + (1 if base_n + sn + sw + x + y >= 7 else 0), may_out, c):
+                return 1
+    return 0
+
+
+cdef inline int sb_pile_group_ok(int sn, int sw, int hn, int hw, int hsize, int rest, int C, bint may_out,
+                          const SBConfig* c) noexcept nogil:
+    """TAKE_PILE_PAIR for an opened side (§4.3): the group top + sn staged naturals + sw staged
+    wilds + x more naturals and y more wilds of the hand (hn, hw available) is valid with at
+    least two naturals from the hand, and HG holds with the hand left at hsize - x - y + rest
+    (the rest of the pile joins it)."""
+    cdef int x, y
+    for x in range(hn + 1):
+        if sn + x < 2:
+            continue
+        for y in range(hw + 1):
+            if not sb_group_ok(1 + sn + x, sw + y, c):
+                continue
+            if sb_hg_ok(hsize - x - y + rest, C + (1 if 1 + sn + sw + x + y >= 7 else 0), may_out, c):
+                return 1
+    return 0

@@ -38,7 +38,7 @@ from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
 from cardsim.games.samba._rules cimport (
     Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_meld_of, sb_meld_bonus,
     sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, suit_of, is_wild,
-    is_natural, is_black3, is_red3, sb_meld_of_hand, sb_layoff_ok_n, sb_hg_ok, sb_pile_group_ok, rank_mask, wild_ids)
+    is_natural, is_black3, is_red3, sb_meld_of_hand, sb_layoff_ok_n, sb_group_ok, sb_hg_ok, sb_pile_group_ok, rank_mask, wild_ids)
 from cardsim.games.samba._opening cimport opening_ok
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
@@ -94,16 +94,21 @@ cdef inline bint takeable_onto(const SBState* s, const SBConfig* c, int side, in
                         int C) noexcept nogil:
     """The top card alone extends slot i (not a canasta, not pending) and HG holds at h cards."""
     cdef const Meld* m = &s.melds[side][i]
-    cdef int8_t one[SB_KINDS]
+    cdef int r = rank_of(top), span
     if m.type == MT_NONE or m.pending or m.type == MT_BLACK3 or sb_is_canasta(m):
         return False
-    # the top is a natural (blocked_top): only a GROUP of its rank or a SEQUENCE of its suit
-    if (m.type == MT_GROUP and m.key != rank_of(top)) or (m.type == MT_SEQ and m.key != suit_of(top)):
-        return False
-    memset(one, 0, SB_KINDS)
-    one[top] = 1
-    if not sb_layoff_ok_n(m, one, 1, c):
-        return False
+    # the top is a natural (blocked_top): only a GROUP of its rank or a SEQUENCE of its suit;
+    # sb_layoff_ok_n of the one card: a GROUP with one more natural within the wild limits, a
+    # SEQUENCE with the rank next to either end (outside the run, the run then one longer, <= 7)
+    if m.type == MT_GROUP:
+        if m.key != r or not sb_group_ok(m.nat + 1, m.wild, c):
+            return False
+    elif m.type == MT_SEQ:
+        if m.key != suit_of(top) or m.lo <= r <= m.hi:
+            return False
+        span = (m.hi if m.hi > r else r) - (m.lo if m.lo < r else r) + 1
+        if span != m.n + 1 or span > 7:
+            return False
     return sb_hg_ok(h, C + (1 if m.n + 1 >= 7 else 0), may_out(s), c)
 
 cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
