@@ -153,32 +153,6 @@ cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit)
 
 
 # ---- trick winner (§5.5) ----------------------------------------------------------------------
-cdef int play_key(const ZPTrump* t, const Hand* P, int fmt, int k, int m, int suit) noexcept nogil:
-    """Strength key of a play for SINGLE/SET/SEQ leads (§5.5): -1 if it does not qualify; trumps
-    rank above the led suit."""
-    cdef int id0, e, kk, mm, ss, f
-    cdef uint64_t ids = P.layer[0]
-    if fmt == ZP_F_SINGLE or fmt == ZP_F_SET:
-        if cs_popcount(ids) != 1:
-            return -1
-        id0 = bit_low(ids)
-        e = t.eff[id0]
-        if e == ZP_TRUMP:
-            return 100 + t.strength[id0]
-        if e == suit:
-            return t.strength[id0]
-        return -1
-    f = zp_classify(t, P, &kk, &mm, &ss)
-    if f != ZP_F_SEQ or kk != k or mm != m or (ss != suit and ss != ZP_TRUMP):
-        return -1
-    e = -1
-    while ids:
-        id0 = bit_low(ids)
-        ids &= ids - 1
-        if t.seqpos[id0] > e:
-            e = t.seqpos[id0]
-    return e + (100 if ss == ZP_TRUMP else 0)
-
 cdef bint throw_hist(const ZPTrump* t, const Hand* P, int k, int m, int* hist) noexcept nogil:
     """Histogram (by strength 0..43) of a trump answer to a THROW(k, m) lead: every card for k = 1,
     every group for k >= 2 (which must have the lead's shape). False if it does not qualify."""
@@ -229,9 +203,9 @@ cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, in
                 for j in range(44):
                     bh[j] = h[j]
         return best
-    bkey = play_key(t, &plays[0], fmt, k, m, suit)
+    bkey = zp_play_key(t, &plays[0], fmt, k, m, suit)
     for i in range(1, n):
-        key = play_key(t, &plays[i], fmt, k, m, suit)
+        key = zp_play_key(t, &plays[i], fmt, k, m, suit)
         if key > bkey:
             bkey = key
             best = i

@@ -54,6 +54,8 @@ ctypedef struct ZPState:
     int16_t ncalls           # calls made
     int16_t discards         # kitty discards made
     int16_t trick_removed    # points of revealing copies removed from the current trick
+    int16_t trick_pts        # points played to the current trick so far (summed as the plays come)
+    int16_t tw_key           # zp_play_key of the current trick's winning play so far (not for a THROW lead)
     int16_t kitty_pts        # points in the discards
     int16_t p_opp            # opposition points of the finished deal
     int16_t tricks_done      # completed tricks
@@ -79,6 +81,7 @@ ctypedef struct ZPState:
     int8_t last_winner       # winner of the last trick
     int8_t blocker           # seat that stopped the last failed throw (-1; public only with reveal_blocker)
     int8_t fail_seat         # seat of the last failed throw, -1
+    int8_t tw_best           # play index (0 = lead) winning the current trick so far (not for a THROW lead)
     int8_t decl_won          # 1 DECL won the last deal, 0 OPP, -1 none yet
 
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil
