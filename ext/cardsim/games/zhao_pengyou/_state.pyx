@@ -307,6 +307,11 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     elif trick_empty(&s.rec) and s.cur.n == 0:
         as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])          # any card may start a lead
         return cs_popcount(out.w[0])
+    elif s.lead_len == 1 and not c.mixed and not trick_empty(&s.rec):
+        # a one-card follow (zp_follow_candidates with L = 1): a card of the led suit if any
+        cand = s.hand[p].layer[0] & s.tr.smask[s.lead_suit]
+        out.w[0] = cand if cand else s.hand[p].layer[0]
+        return cs_popcount(out.w[0])
     else:
         # a staged lead or follow: the candidates, then the completability callback where one is
         # needed (without one every candidate is completable: added a mask at a time)
@@ -512,6 +517,53 @@ cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
     else:
         s.turn = (p + 1) % c.n
 
+cdef void play_single(ZPState* s, const ZPConfig* c, int k) noexcept nogil:
+    """play_cur for a play of one card k (not under throw_units 'mixed'; nothing staged): the
+    same bookkeeping without the multiset steps."""
+    cdef int p = s.turn, e = s.tr.eff[k], key
+    cdef uint64_t b = (<uint64_t>1) << k
+    cdef Hand P
+    cdef int j
+    for j in range(s.ncalls):
+        if s.call_id[j] == k and s.call_by[j] < 0:
+            P.layer[0] = b
+            P.layer[1] = 0
+            P.layer[2] = 0
+            P.layer[3] = 0
+            count_copies(s, c, p, &P)
+            break
+    else:
+        s.played_count[k] += 1
+    hand_add(&s.played[p], k)
+    if s.exposed[p].layer[0]:
+        hand_remove(&s.exposed[p], k)
+    if p == s.declarer and s.dk_known.layer[0]:
+        hand_remove(&s.dk_known, k)
+    s.trick[p].layer[0] = b
+    s.trick[p].layer[1] = 0
+    s.trick[p].layer[2] = 0
+    s.trick[p].layer[3] = 0
+    s.trick_pts += 10 * <int>((<uint64_t>0x4802401200900 >> k) & 1) + 5 * <int>((<uint64_t>0x40020010008 >> k) & 1)
+    # zp_play_key of one card: a trump, the led suit, or nothing (a SEQ lead is never met by one card)
+    if s.lead_fmt == ZP_F_SINGLE or s.lead_fmt == ZP_F_SET:
+        key = 100 + s.tr.strength[k] if e == ZP_TRUMP else (s.tr.strength[k] if e == s.lead_suit else -1)
+    else:
+        key = -1
+    if trick_empty(&s.rec):
+        s.tw_key = key
+        s.tw_best = 0
+    else:
+        if (1 if e == s.lead_suit else 0) < s.lead_len:
+            s.void[p] |= 1 << s.lead_suit
+        if s.lead_fmt != ZP_F_THROW and key > s.tw_key:
+            s.tw_key = key
+            s.tw_best = s.rec.n
+    trick_add_seat(&s.rec, p)
+    if trick_done(&s.rec):
+        finish_trick(s, c)
+    else:
+        s.turn = (p + 1) % c.n
+
 cdef void throw_failed(ZPState* s, const Hand* back, int b) noexcept nogil:
     """A failed throw (D3/D4, V4): the cards not led go back to the hand and become public; the
     attempt and its blocker are recorded."""
@@ -591,7 +643,12 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.lead_m = m
     s.lead_suit = suit
     s.lead_len = s.cur.n
-    play_cur(s, c)
+    if s.cur.n == 1:
+        kk = bit_low(s.cur.cards.layer[0])
+        staged_clear(&s.cur)
+        play_single(s, c, kk)
+    else:
+        play_cur(s, c)
 
 cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef ZPState* s = <ZPState*>st
@@ -600,6 +657,10 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
     if s.phase == ZP_PH_PLAY:
         if a == ZP_A_COMMIT:
             commit_lead(s, c)
+            return
+        if s.lead_len == 1 and not trick_empty(&s.rec) and not c.mixed:
+            hand_remove(&s.hand[p], a)          # a one-card follow: played at once
+            play_single(s, c, a)
             return
         hand_remove(&s.hand[p], a)
         staged_add(&s.cur, a)
