@@ -56,7 +56,32 @@ cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
     zp_set_adjacency(t, False)
 
 
+# the tables of every trump suit (-1..3, index suit + 1) and rank, computed once at import
+cdef ZPTrump TRUMP_TABLES[5][13]
+
+cdef void _fill_trump_tables():
+    cdef int su, r
+    memset(TRUMP_TABLES, 0, sizeof(TRUMP_TABLES))
+    for su in range(-1, 4):
+        for r in range(13):
+            trump_tables(&TRUMP_TABLES[su + 1][r], su, r)
+
+_fill_trump_tables()
+
+
 cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
+    """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5; trump_tables), copied
+    from the tables computed at import; t.succ is left alone."""
+    cdef const ZPTrump* src
+    if suit < -1 or suit > 3 or rank < 0 or rank > 12:
+        trump_tables(t, suit, rank)
+        return
+    src = &TRUMP_TABLES[suit + 1][rank]
+    memcpy(t, src, <size_t>(<const char*>&src.succ[0][0] - <const char*>src))
+    memcpy(t.ordinal, src.ordinal, sizeof(t.ordinal))
+
+
+cdef void trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
     """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5). Strength: plain cards
     0..12 by rank; trump-suit cards 20+rank; other-suit rank-R cards 40 (all equal); T-R 41;
     small joker 42; big joker 43. Sequence positions skip rank R; jokers and rank-R cards have

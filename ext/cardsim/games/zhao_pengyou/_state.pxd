@@ -28,13 +28,15 @@ cdef enum:
 
 ctypedef struct ZPState:
     Rng rng                  # deal stream: redeals and the next deals of a match
-    Hand hand[MAX_PLAYERS]   # cards held (the play being built is already out of the hand)
+    Hand hand[MAX_PLAYERS]   # cards held (the play being built is already out of the hand); hand, played,
+                             # trick, exposed, kitty and dk_known stay consecutive (start_deal clears them at once)
     Hand played[MAX_PLAYERS] # cards each seat played this deal
     Hand trick[MAX_PLAYERS]  # cards each seat played to the current trick
     Hand exposed[MAX_PLAYERS] # cards publicly known to be in a seat's hand (declared T-R, failed throws)
     Hand kitty               # the declarer's discards
     Hand dk_known            # cards public knowledge puts in the declarer's hand or the kitty (the declared
                              # card once the declarer has discarded face down)
+    uint64_t open_calls      # identities of the calls nobody has fulfilled yet (zp_open_calls)
     Staged cur               # play being built by the seat to act (core staged move)
     TrickRecord rec          # the current trick: leader, order of play (plays are in trick[])
     ZPTrump tr               # trump tables of this deal (valid once declared)
@@ -84,6 +86,7 @@ ctypedef struct ZPState:
     int8_t tw_best           # play index (0 = lead) winning the current trick so far (not for a THROW lead)
     int8_t decl_won          # 1 DECL won the last deal, 0 OPP, -1 none yet
 
+cdef void zp_open_calls(ZPState* s) noexcept nogil
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil
 cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil
 cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil

@@ -87,6 +87,7 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     memset(&s.tr, 0, sizeof(ZPTrump))
     s.deck_pos = 0
     s.ncalls = 0
+    s.open_calls = 0
     s.discards = 0
     s.trick_removed = 0
     s.trick_pts = 0
@@ -269,14 +270,38 @@ cdef bint mixed_follow_cb(const void* ctx, const Staged* play) noexcept nogil:
     cdef const PlayCtx* x = <const PlayCtx*>ctx
     return zp_mixed_completable(&x.s.tr, x.c, &x.s.fmt, &x.full, &play.cards)
 
+cdef int (*LEGAL_ALL)(const ZPState*, const ZPConfig*, ActionSet*) noexcept nogil
+cdef void (*APPLY_ALL)(ZPState*, const ZPConfig*, int) noexcept nogil
+
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    """Legal actions (legal_all); the two commonest cases, the first card of a lead and a one-card
+    follow, are answered here without its frame."""
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef uint64_t m
+    if s.phase != ZP_PH_PLAY or s.cur.n != 0:
+        return LEGAL_ALL(s, c, out)
+    m = s.hand[s.turn].layer[0]
+    if not trick_empty(&s.rec):
+        if s.lead_len != 1 or c.mixed:
+            return LEGAL_ALL(s, c, out)
+        # a one-card follow (zp_follow_candidates with L = 1): a card of the led suit if any
+        if m & s.tr.smask[s.lead_suit]:
+            m &= s.tr.smask[s.lead_suit]
+    out.w[0] = m                            # ADD k (0..53): word 0
+    out.w[1] = 0
+    out.w[2] = 0
+    out.w[3] = 0
+    out.w[4] = 0
+    out.w[5] = 0
+    return cs_popcount(m)
+
+cdef int legal_all(const ZPState* s, const ZPConfig* c, ActionSet* out) noexcept nogil:
     """Legal actions by phase. Play: the lead and the follow are core staged moves (one ADD per
     card, then COMMIT for a lead; a follow commits itself at the lead's length); an ADD is
     offered only if the play can still be completed (the lead: zp_lead_candidates, with V4
     'reject' the callback lead_cb; the follow: zp_follow_candidates, under the set obligation
     zp_follow_set_adds; shengji's formats: the mixed kernels), so there are no dead ends."""
-    cdef const ZPState* s = <const ZPState*>st
-    cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef int p = s.turn, su, k, kk, j, dup
     cdef uint64_t rm, cand
     cdef bint check
@@ -354,13 +379,18 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         return cs_popcount(out.w[0])        # play actions (ADD 0..53, COMMIT 54) are all in word 0
     return as_count(out, ZP_ACTION_WORDS)
 
-cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
-    """Friend revelation (§4.5, D8-D11): count the copies of a play in order and fulfil calls."""
-    cdef uint64_t ids = P.layer[0], open_ids = 0, rest
-    cdef int k, i, j, best
+cdef void zp_open_calls(ZPState* s) noexcept nogil:
+    """open_calls from the calls: the identities of the calls nobody has fulfilled yet."""
+    cdef int j
+    s.open_calls = 0
     for j in range(s.ncalls):
         if s.call_by[j] < 0:
-            open_ids |= (<uint64_t>1) << s.call_id[j]
+            s.open_calls |= (<uint64_t>1) << s.call_id[j]
+
+cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
+    """Friend revelation (§4.5, D8-D11): count the copies of a play in order and fulfil calls."""
+    cdef uint64_t ids = P.layer[0], open_ids = s.open_calls, rest
+    cdef int k, i, j, best
     rest = ids & ~open_ids                  # no open call: the copies are only counted
     while rest:
         k = bit_low(rest)
@@ -384,6 +414,7 @@ cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noex
                         best = j
             if best >= 0:
                 s.call_by[best] = p
+                zp_open_calls(s)
                 if not ((s.decl_mask >> p) & 1):
                     s.decl_mask |= <uint16_t>(1 << p)
                     if c.called_removed:
@@ -523,15 +554,12 @@ cdef void play_single(ZPState* s, const ZPConfig* c, int k) noexcept nogil:
     cdef int p = s.turn, e = s.tr.eff[k], key
     cdef uint64_t b = (<uint64_t>1) << k
     cdef Hand P
-    cdef int j
-    for j in range(s.ncalls):
-        if s.call_id[j] == k and s.call_by[j] < 0:
-            P.layer[0] = b
-            P.layer[1] = 0
-            P.layer[2] = 0
-            P.layer[3] = 0
-            count_copies(s, c, p, &P)
-            break
+    if s.open_calls & b:
+        P.layer[0] = b
+        P.layer[1] = 0
+        P.layer[2] = 0
+        P.layer[3] = 0
+        count_copies(s, c, p, &P)
     else:
         s.played_count[k] += 1
     hand_add(&s.played[p], k)
@@ -651,16 +679,21 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
         play_cur(s, c)
 
 cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
+    """Apply action a (apply_all); a one-card follow, the commonest, is played here."""
     cdef ZPState* s = <ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
+    if (s.phase == ZP_PH_PLAY and s.lead_len == 1 and a != ZP_A_COMMIT and not trick_empty(&s.rec)
+            and not c.mixed):
+        hand_remove(&s.hand[s.turn], a)
+        play_single(s, c, a)
+        return
+    APPLY_ALL(s, c, a)
+
+cdef void apply_all(ZPState* s, const ZPConfig* c, int a) noexcept nogil:
     cdef int p = s.turn, k
     if s.phase == ZP_PH_PLAY:
         if a == ZP_A_COMMIT:
             commit_lead(s, c)
-            return
-        if s.lead_len == 1 and not trick_empty(&s.rec) and not c.mixed:
-            hand_remove(&s.hand[p], a)          # a one-card follow: played at once
-            play_single(s, c, a)
             return
         hand_remove(&s.hand[p], a)
         staged_add(&s.cur, a)
@@ -708,6 +741,7 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
         s.call_n[s.ncalls] = k % 4 + 1
         s.call_by[s.ncalls] = -1
         s.ncalls += 1
+        s.open_calls |= (<uint64_t>1) << (k // 4)
         if s.ncalls == c.calls:
             s.phase = ZP_PH_PLAY
             trick_start(&s.rec, s.declarer, c.n)
@@ -737,3 +771,9 @@ cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[7] = s.redeals
     out[8] = s.failed_total
     out[9] = s.deal_no
+
+
+# the general cases behind function pointers, so that the C compiler does not inline them into
+# zp_legal / zp_apply (their frames would then be paid by the fast cases too)
+LEGAL_ALL = legal_all
+APPLY_ALL = apply_all
