@@ -775,5 +775,9 @@ cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 
 # the general cases behind function pointers, so that the C compiler does not inline them into
 # zp_legal / zp_apply (their frames would then be paid by the fast cases too)
-LEGAL_ALL = legal_all
-APPLY_ALL = apply_all
+cdef void _set_pointers():
+    global LEGAL_ALL, APPLY_ALL
+    LEGAL_ALL = legal_all
+    APPLY_ALL = apply_all
+
+_set_pointers()
