@@ -114,6 +114,16 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.blocker = -1
     s.fail_seat = -1
 
+# POINTS[k]: id_points(k)
+cdef uint8_t POINTS[ZP_NID]
+
+cdef void _fill_points():
+    cdef int k
+    for k in range(ZP_NID):
+        POINTS[k] = id_points(k)
+
+_fill_points()
+
 # SPREAD4[x]: the 7 bits of x spread 4 apart (bit i -> bit 4i): the CALL actions of a suit
 cdef uint64_t SPREAD4[128]
 
@@ -163,18 +173,23 @@ cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Run the automatic draws until a declaration window needs a decision (§4.1, D1, D2), the
     drawing ends (kitty phase) or nobody declared (redeal, same starter, everyone active, §3.5;
     after max_redeals redeals the deal is void instead, D24)."""
-    cdef int q, i, limit
+    cdef int q, i, limit, w
     while True:
         if s.declarer < 0 and s.win_i < c.n:
-            while s.win_i < c.n:
-                if not c.every_window and s.win_i > 0:
-                    s.win_i = c.n
+            w = s.win_i
+            q = (s.drawer + w) % c.n
+            while w < c.n:
+                if not c.every_window and w > 0:
                     break
-                q = (s.drawer + s.win_i) % c.n
                 if eligible(s, q) or nt_eligible(s, c, q):
+                    s.win_i = w
                     s.turn = q
                     return
-                s.win_i += 1
+                w += 1
+                q += 1
+                if q == c.n:
+                    q = 0
+            s.win_i = c.n
             continue
         limit = s.deck_len - c.kitty
         if s.deck_pos < limit:
@@ -279,7 +294,8 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cdef const ZPState* s = <const ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef uint64_t m
-    if s.phase != ZP_PH_PLAY or s.cur.n != 0:
+    cdef int maxP
+    if s.phase != ZP_PH_PLAY:
         return LEGAL_ALL(s, c, out)
     m = s.hand[s.turn].layer[0]
     if not trick_empty(&s.rec):
@@ -288,7 +304,16 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         # a one-card follow (zp_follow_candidates with L = 1): a card of the led suit if any
         if m & s.tr.smask[s.lead_suit]:
             m &= s.tr.smask[s.lead_suit]
-    out.w[0] = m                            # ADD k (0..53): word 0
+    elif s.cur.n != 0:
+        if c.mixed or c.reject_throw:
+            return LEGAL_ALL(s, c, out)
+        # a lead being built (seed rules): the candidates, and COMMIT if its groups are of one size
+        # (zp_lead_whole)
+        m = zp_lead_candidates(&s.tr, &s.cur.cards, &s.hand[s.turn])
+        maxP = hand_max_count(&s.cur.cards)
+        if s.cur.cards.layer[maxP - 1] == s.cur.cards.layer[0]:
+            m |= (<uint64_t>1) << ZP_A_COMMIT
+    out.w[0] = m                            # ADD k (0..53) and COMMIT (54): word 0
     out.w[1] = 0
     out.w[2] = 0
     out.w[3] = 0
@@ -549,8 +574,9 @@ cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
         s.turn = (p + 1) % c.n
 
 cdef void play_single(ZPState* s, const ZPConfig* c, int k) noexcept nogil:
-    """play_cur for a play of one card k (not under throw_units 'mixed'; nothing staged): the
-    same bookkeeping without the multiset steps."""
+    """play_cur for a play of one card k in a trick led by one card (lead_fmt SINGLE, lead_len 1;
+    not under throw_units 'mixed'; nothing staged): the same bookkeeping without the multiset
+    steps. The trick's Hands of the seats yet to play are empty (finish_trick, start_deal)."""
     cdef int p = s.turn, e = s.tr.eff[k], key
     cdef uint64_t b = (<uint64_t>1) << k
     cdef Hand P
@@ -568,29 +594,24 @@ cdef void play_single(ZPState* s, const ZPConfig* c, int k) noexcept nogil:
     if p == s.declarer and s.dk_known.layer[0]:
         hand_remove(&s.dk_known, k)
     s.trick[p].layer[0] = b
-    s.trick[p].layer[1] = 0
-    s.trick[p].layer[2] = 0
-    s.trick[p].layer[3] = 0
-    s.trick_pts += 10 * <int>((<uint64_t>0x4802401200900 >> k) & 1) + 5 * <int>((<uint64_t>0x40020010008 >> k) & 1)
-    # zp_play_key of one card: a trump, the led suit, or nothing (a SEQ lead is never met by one card)
-    if s.lead_fmt == ZP_F_SINGLE or s.lead_fmt == ZP_F_SET:
-        key = 100 + s.tr.strength[k] if e == ZP_TRUMP else (s.tr.strength[k] if e == s.lead_suit else -1)
-    else:
-        key = -1
+    s.trick_pts += POINTS[k]
+    # zp_play_key of one card to a SINGLE lead: a trump, the led suit, or nothing
+    key = 100 + s.tr.strength[k] if e == ZP_TRUMP else (s.tr.strength[k] if e == s.lead_suit else -1)
     if trick_empty(&s.rec):
         s.tw_key = key
         s.tw_best = 0
     else:
-        if (1 if e == s.lead_suit else 0) < s.lead_len:
+        if e != s.lead_suit:                # no card of the led suit (lead_len 1)
             s.void[p] |= 1 << s.lead_suit
-        if s.lead_fmt != ZP_F_THROW and key > s.tw_key:
+        if key > s.tw_key:
             s.tw_key = key
             s.tw_best = s.rec.n
     trick_add_seat(&s.rec, p)
     if trick_done(&s.rec):
         finish_trick(s, c)
     else:
-        s.turn = (p + 1) % c.n
+        p += 1
+        s.turn = p if p < c.n else 0
 
 cdef void throw_failed(ZPState* s, const Hand* back, int b) noexcept nogil:
     """A failed throw (D3/D4, V4): the cards not led go back to the hand and become public; the
@@ -682,11 +703,15 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
     """Apply action a (apply_all); a one-card follow, the commonest, is played here."""
     cdef ZPState* s = <ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
-    if (s.phase == ZP_PH_PLAY and s.lead_len == 1 and a != ZP_A_COMMIT and not trick_empty(&s.rec)
-            and not c.mixed):
-        hand_remove(&s.hand[s.turn], a)
-        play_single(s, c, a)
-        return
+    if s.phase == ZP_PH_PLAY and a != ZP_A_COMMIT:
+        if trick_empty(&s.rec):
+            hand_remove(&s.hand[s.turn], a)     # a card added to the lead being built
+            staged_add(&s.cur, a)
+            return
+        if s.lead_len == 1 and not c.mixed:
+            hand_remove(&s.hand[s.turn], a)     # a one-card follow
+            play_single(s, c, a)
+            return
     APPLY_ALL(s, c, a)
 
 cdef void apply_all(ZPState* s, const ZPConfig* c, int a) noexcept nogil:
