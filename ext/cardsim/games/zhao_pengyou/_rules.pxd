@@ -85,16 +85,10 @@ ctypedef struct ZPConfig:
 
 # ---- hot helpers (inline) ----------------------------------------------------------------------
 cdef inline int id_points(int k) noexcept nogil:
-    """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0."""
-    cdef int r
-    if k >= ZP_NPLAIN:
-        return 0
-    r = k % 13
-    if r == 11 or r == 8:
-        return 10
-    if r == 3:
-        return 5
-    return 0
+    """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0 (the K/10
+    and 5 identities of every suit as masks, as in hand_points; 0 <= k < 54)."""
+    return (10 * <int>((<uint64_t>0x4802401200900 >> k) & 1)
+            + 5 * <int>((<uint64_t>0x40020010008 >> k) & 1))
 
 cdef inline int hand_points(const Hand* h) noexcept nogil:
     """Points of a multiset of cards (the K/10 and 5 identities of every suit as masks; the layers
