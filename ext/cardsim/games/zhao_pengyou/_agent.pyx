@@ -53,13 +53,19 @@ cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal
         return ZP_A_DECLARE + best
     return ZP_A_PASS
 
-cdef int discard_score(const ZPState* s, int p, int k) noexcept nogil:
+cdef inline void suit_lengths(const ZPState* s, int p, int* slen) noexcept nogil:
+    """slen[e]: cards of p's hand in effective suit e (0..4)."""
+    cdef int e
+    for e in range(5):
+        slen[e] = hand_size_in(&s.hand[p], s.tr.smask[e])
+
+cdef inline int discard_score(const ZPState* s, int p, int k, const int* slen) noexcept nogil:
     cdef int sc = s.tr.strength[k]
     if s.tr.eff[k] == ZP_TRUMP:
         sc += 1000
     sc += 50 * id_points(k)
     if s.tr.eff[k] != ZP_TRUMP:
-        sc += 4 * hand_size_in(&s.hand[p], s.tr.smask[s.tr.eff[k]])
+        sc += 4 * slen[s.tr.eff[k]]
     return sc
 
 cdef int greedy_call(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
@@ -85,6 +91,7 @@ cdef int greedy_call(const ZPState* s, const ZPConfig* c, const ActionSet* legal
 
 cdef int greedy_lead(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, k, best = -1, bs = -999, sc, su, ln
+    cdef int slen[5]
     cdef uint64_t ids
     if s.cur.n > 0:
         k = bit_low(s.cur.cards.layer[0])
@@ -94,12 +101,13 @@ cdef int greedy_lead(const ZPState* s, const ZPConfig* c, const ActionSet* legal
             return ZP_A_COMMIT
         return as_first(legal, ZP_ACTION_WORDS)
     ids = s.hand[p].layer[0]
+    suit_lengths(s, p, slen)
     while ids:
         k = bit_low(ids)
         ids &= ids - 1
         su = s.tr.eff[k]
         if su != ZP_TRUMP:
-            ln = hand_size_in(&s.hand[p], s.tr.smask[su])
+            ln = slen[su]
             if s.tr.strength[k] >= 11 and is_master_copies(s, c, p, k):
                 sc = 300 + 20 * hand_count(&s.hand[p], k) + s.tr.strength[k]
             else:
@@ -128,25 +136,34 @@ cdef bint is_master_copies(const ZPState* s, const ZPConfig* c, int p, int k) no
     return True
 
 cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, w, k, best = -1, bs = -99999, sc, pts_trick = 0, i
-    cdef bint mate_wins
+    cdef int p = s.turn, w, k, best = -1, bs = -99999, sc, pts_trick = s.trick_pts, i, e
+    cdef bint mate_wins, wins
     cdef Hand one
     cdef uint64_t ids = s.hand[p].layer[0]
     w = trick_winner_so_far(s, c, NULL)
     mate_wins = known_mate(s, p, w)
-    for i in range(c.n):
-        pts_trick += hand_points(&s.trick[i])
     if s.lead_len == 1:
         while ids:
             k = bit_low(ids)
             ids &= ids - 1
             if not as_has(legal, ZP_A_ADD + k):
                 continue
-            hand_clear(&one)
-            hand_add(&one, k)
             if mate_wins:
                 sc = 100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
-            elif trick_winner_so_far(s, c, &one) == p and (pts_trick > 0 or id_points(k) > 0 or s.tr.eff[k] != ZP_TRUMP):
+                if sc > bs:
+                    bs = sc
+                    best = k
+                continue
+            if c.mixed:
+                hand_clear(&one)
+                hand_add(&one, k)
+                wins = trick_winner_so_far(s, c, &one) == p
+            else:
+                # one card to a SINGLE lead wins iff its key beats the winner's (trick_winner_so_far)
+                e = s.tr.eff[k]
+                wins = (100 + s.tr.strength[k] if e == ZP_TRUMP
+                        else (s.tr.strength[k] if e == s.lead_suit else -1)) > s.tw_key
+            if wins and (pts_trick > 0 or id_points(k) > 0 or s.tr.eff[k] != ZP_TRUMP):
                 sc = 5000 - s.tr.strength[k] - (100 if s.tr.eff[k] == ZP_TRUMP else 0) + 10 * id_points(k)
             else:
                 sc = -100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
@@ -173,15 +190,17 @@ cdef int zp_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const ZPState* s = <const ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef int k, best = -1, bs = 1 << 30, sc
+    cdef int slen[5]
     cdef uint64_t ids
     if s.phase == ZP_PH_DRAW:
         return greedy_draw(s, c, legal)
     if s.phase == ZP_PH_KITTY:
         ids = s.hand[s.turn].layer[0]
+        suit_lengths(s, s.turn, slen)
         while ids:
             k = bit_low(ids)
             ids &= ids - 1
-            sc = discard_score(s, s.turn, k)
+            sc = discard_score(s, s.turn, k, slen)
             if sc < bs:
                 bs = sc
                 best = k

@@ -85,24 +85,42 @@ ctypedef struct ZPConfig:
 
 # ---- hot helpers (inline) ----------------------------------------------------------------------
 cdef inline int id_points(int k) noexcept nogil:
-    """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0."""
-    cdef int r
-    if k >= ZP_NPLAIN:
-        return 0
-    r = k % 13
-    if r == 11 or r == 8:
-        return 10
-    if r == 3:
-        return 5
-    return 0
+    """Points of one card (§6.1): K and 10 score 10, 5 scores 5, jokers and the rest 0 (the K/10
+    and 5 identities of every suit as masks, as in hand_points; 0 <= k < 54)."""
+    return (10 * <int>((<uint64_t>0x4802401200900 >> k) & 1)
+            + 5 * <int>((<uint64_t>0x40020010008 >> k) & 1))
 
 cdef inline int hand_points(const Hand* h) noexcept nogil:
-    """Points of a multiset of cards (the K/10 and 5 identities of every suit as masks)."""
+    """Points of a multiset of cards (the K/10 and 5 identities of every suit as masks; the layers
+    are nested, so the first empty one ends the sum)."""
     cdef int i, t = 0
     for i in range(4):
+        if not h.layer[i]:
+            break
         t += (10 * cs_popcount(h.layer[i] & <uint64_t>0x4802401200900)
               + 5 * cs_popcount(h.layer[i] & <uint64_t>0x40020010008))
     return t
+
+cdef inline void zp_merge(Hand* d, const Hand* s) noexcept nogil:
+    """d += s (multiset union by counts, saturating at 4 copies like hand_merge), bit-sliced on the
+    layers: a + b > i iff a > j and b > i - 1 - j for some j."""
+    cdef uint64_t a0 = d.layer[0], a1 = d.layer[1], a2 = d.layer[2], a3 = d.layer[3]
+    cdef uint64_t b0 = s.layer[0], b1 = s.layer[1], b2 = s.layer[2], b3 = s.layer[3]
+    d.layer[0] = a0 | b0
+    d.layer[1] = a1 | b1 | (a0 & b0)
+    d.layer[2] = a2 | b2 | (a1 & b0) | (a0 & b1)
+    d.layer[3] = a3 | b3 | (a2 & b0) | (a1 & b1) | (a0 & b2)
+
+cdef inline void zp_sub(Hand* d, const Hand* s) noexcept nogil:
+    """d -= s as far as held (like hand_sub), bit-sliced: a - b > i iff b = v and a > i + v for
+    some v."""
+    cdef uint64_t a0 = d.layer[0], a1 = d.layer[1], a2 = d.layer[2], a3 = d.layer[3]
+    cdef uint64_t e0 = ~s.layer[0], e1 = s.layer[0] & ~s.layer[1], e2 = s.layer[1] & ~s.layer[2]
+    cdef uint64_t e3 = s.layer[2] & ~s.layer[3]
+    d.layer[0] = (e0 & a0) | (e1 & a1) | (e2 & a2) | (e3 & a3)
+    d.layer[1] = (e0 & a1) | (e1 & a2) | (e2 & a3)
+    d.layer[2] = (e0 & a2) | (e1 & a3)
+    d.layer[3] = e0 & a3
 
 cdef inline uint64_t rank_mask(int rank) noexcept nogil:
     """The four plain identities of one rank."""
@@ -129,26 +147,18 @@ cdef inline uint64_t zp_lead_candidates(const ZPTrump* t, const Hand* P, const H
     next copy keeps the non-empty partial lead P completable into a lead (the holding is rest +
     P). Validity: the lead's effective suit, and the largest count after the add at most the
     smallest holding of any identity in it (groups of one size k, max count <= k <= min
-    holding). Exact without V4 'reject' (which adds zp_lead_legal_now)."""
-    cdef uint64_t u = P.layer[0], cand, out = 0
-    cdef int maxP = hand_max_count(P), minH = 99, kk, h, inP
-    cand = rest.layer[0] & t.smask[t.eff[bit_low(u)]]
-    while u:
-        kk = bit_low(u)
-        u &= u - 1
-        h = hand_count(rest, kk) + hand_count(P, kk)
-        if h < minH:
-            minH = h
+    holding). Exact without V4 'reject' (which adds zp_lead_legal_now). On the layers: minH is
+    the first layer of the holding missing an identity of P, a candidate must be held maxP
+    times and be in P fewer than minH times."""
+    cdef uint64_t u = P.layer[0]
+    cdef int maxP = hand_max_count(P), minH = 1
+    cdef Hand full = rest[0]
+    zp_merge(&full, P)
+    while minH < 4 and (u & ~full.layer[minH]) == 0:
+        minH += 1
     if maxP > minH:                         # not a valid partial lead: nothing completes it
         return 0
-    while cand:
-        kk = bit_low(cand)
-        cand &= cand - 1
-        inP = hand_count(P, kk)
-        h = hand_count(rest, kk) + inP
-        if inP < minH and maxP <= h:       # the largest count after the add fits both holdings
-            out |= card_bit(kk)
-    return out
+    return rest.layer[0] & t.smask[t.eff[bit_low(u)]] & full.layer[maxP - 1] & ~P.layer[minH - 1]
 
 
 cdef inline uint64_t zp_follow_candidates(const ZPTrump* t, const Hand* rest, const Hand* play, int k,
@@ -187,6 +197,32 @@ cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil
 cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit) noexcept nogil
 cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, int k, int m,
                          int suit) noexcept nogil
+
+cdef inline int zp_play_key(const ZPTrump* t, const Hand* P, int fmt, int k, int m, int suit) noexcept nogil:
+    """Strength key of a play for SINGLE/SET/SEQ leads (§5.5): -1 if it does not qualify; trumps
+    rank above the led suit (zp_trick_winner: the first play of the highest key wins)."""
+    cdef int id0, e, kk, mm, ss, f
+    cdef uint64_t ids = P.layer[0]
+    if fmt == ZP_F_SINGLE or fmt == ZP_F_SET:
+        if ids == 0 or (ids & (ids - 1)) != 0:
+            return -1
+        id0 = bit_low(ids)
+        e = t.eff[id0]
+        if e == ZP_TRUMP:
+            return 100 + t.strength[id0]
+        if e == suit:
+            return t.strength[id0]
+        return -1
+    f = zp_classify(t, P, &kk, &mm, &ss)
+    if f != ZP_F_SEQ or kk != k or mm != m or (ss != suit and ss != ZP_TRUMP):
+        return -1
+    e = -1
+    while ids:
+        id0 = bit_low(ids)
+        ids &= ids - 1
+        if t.seqpos[id0] > e:
+            e = t.seqpos[id0]
+    return e + (100 if ss == ZP_TRUMP else 0)
 cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n, int k, int m,
                              int min_size) noexcept nogil
 cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play,

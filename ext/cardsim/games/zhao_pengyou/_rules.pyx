@@ -56,7 +56,32 @@ cdef void zp_set_trump(ZPTrump* t, int suit, int rank) noexcept nogil:
     zp_set_adjacency(t, False)
 
 
+# the tables of every trump suit (-1..3, index suit + 1) and rank, computed once at import
+cdef ZPTrump TRUMP_TABLES[5][13]
+
+cdef void _fill_trump_tables():
+    cdef int su, r
+    memset(TRUMP_TABLES, 0, sizeof(TRUMP_TABLES))
+    for su in range(-1, 4):
+        for r in range(13):
+            trump_tables(&TRUMP_TABLES[su + 1][r], su, r)
+
+_fill_trump_tables()
+
+
 cdef void zp_trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
+    """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5; trump_tables), copied
+    from the tables computed at import; t.succ is left alone."""
+    cdef const ZPTrump* src
+    if suit < -1 or suit > 3 or rank < 0 or rank > 12:
+        trump_tables(t, suit, rank)
+        return
+    src = &TRUMP_TABLES[suit + 1][rank]
+    memcpy(t, src, <size_t>(<const char*>&src.succ[0][0] - <const char*>src))
+    memcpy(t.ordinal, src.ordinal, sizeof(t.ordinal))
+
+
+cdef void trump_tables(ZPTrump* t, int suit, int rank) noexcept nogil:
     """Trump tables for trump suit `suit` and trump rank `rank` (§2.3-§2.5). Strength: plain cards
     0..12 by rank; trump-suit cards 20+rank; other-suit rank-R cards 40 (all equal); T-R 41;
     small joker 42; big joker 43. Sequence positions skip rank R; jokers and rank-R cards have
@@ -153,32 +178,6 @@ cdef int zp_classify(const ZPTrump* t, const Hand* P, int* k, int* m, int* suit)
 
 
 # ---- trick winner (§5.5) ----------------------------------------------------------------------
-cdef int play_key(const ZPTrump* t, const Hand* P, int fmt, int k, int m, int suit) noexcept nogil:
-    """Strength key of a play for SINGLE/SET/SEQ leads (§5.5): -1 if it does not qualify; trumps
-    rank above the led suit."""
-    cdef int id0, e, kk, mm, ss, f
-    cdef uint64_t ids = P.layer[0]
-    if fmt == ZP_F_SINGLE or fmt == ZP_F_SET:
-        if cs_popcount(ids) != 1:
-            return -1
-        id0 = bit_low(ids)
-        e = t.eff[id0]
-        if e == ZP_TRUMP:
-            return 100 + t.strength[id0]
-        if e == suit:
-            return t.strength[id0]
-        return -1
-    f = zp_classify(t, P, &kk, &mm, &ss)
-    if f != ZP_F_SEQ or kk != k or mm != m or (ss != suit and ss != ZP_TRUMP):
-        return -1
-    e = -1
-    while ids:
-        id0 = bit_low(ids)
-        ids &= ids - 1
-        if t.seqpos[id0] > e:
-            e = t.seqpos[id0]
-    return e + (100 if ss == ZP_TRUMP else 0)
-
 cdef bint throw_hist(const ZPTrump* t, const Hand* P, int k, int m, int* hist) noexcept nogil:
     """Histogram (by strength 0..43) of a trump answer to a THROW(k, m) lead: every card for k = 1,
     every group for k >= 2 (which must have the lead's shape). False if it does not qualify."""
@@ -229,9 +228,9 @@ cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, in
                 for j in range(44):
                     bh[j] = h[j]
         return best
-    bkey = play_key(t, &plays[0], fmt, k, m, suit)
+    bkey = zp_play_key(t, &plays[0], fmt, k, m, suit)
     for i in range(1, n):
-        key = play_key(t, &plays[i], fmt, k, m, suit)
+        key = zp_play_key(t, &plays[i], fmt, k, m, suit)
         if key > bkey:
             bkey = key
             best = i

@@ -17,7 +17,7 @@ from cardsim.games.zhao_pengyou._rules cimport (ZPConfig, ZP_NID, ZP_NPLAIN, ZP_
                                                 zp_trump_tables, zp_set_adjacency)
 from cardsim.games.zhao_pengyou._state cimport (
     ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_NUM_ACTIONS, ZP_NUM_ACTIONS_NT,
-    ZP_PH_PLAY, ZP_PH_END, ZP_A_DECLARE_NT, start_deal, draw_advance, finish_deal, zp_init,
+    ZP_PH_PLAY, ZP_PH_END, ZP_A_DECLARE_NT, start_deal, zp_open_calls, draw_advance, finish_deal, zp_init,
     zp_current_player, zp_legal, zp_apply, zp_is_terminal, zp_returns, zp_metrics)
 from cardsim.games.zhao_pengyou._observe cimport zp_observe, zp_resample
 from cardsim.games.zhao_pengyou._agent cimport zp_greedy
@@ -263,6 +263,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
             st.call_n[i] = nn
             st.call_by[i] = -1
         st.ncalls = len(cl)
+        zp_open_calls(st)
         st.phase = ZP_PH_PLAY
         trick_start(&st.rec, leader, n)
         st.turn = leader

@@ -28,13 +28,15 @@ cdef enum:
 
 ctypedef struct ZPState:
     Rng rng                  # deal stream: redeals and the next deals of a match
-    Hand hand[MAX_PLAYERS]   # cards held (the play being built is already out of the hand)
+    Hand hand[MAX_PLAYERS]   # cards held (the play being built is already out of the hand); hand, played,
+                             # trick, exposed, kitty and dk_known stay consecutive (start_deal clears them at once)
     Hand played[MAX_PLAYERS] # cards each seat played this deal
     Hand trick[MAX_PLAYERS]  # cards each seat played to the current trick
     Hand exposed[MAX_PLAYERS] # cards publicly known to be in a seat's hand (declared T-R, failed throws)
     Hand kitty               # the declarer's discards
     Hand dk_known            # cards public knowledge puts in the declarer's hand or the kitty (the declared
                              # card once the declarer has discarded face down)
+    uint64_t open_calls      # identities of the calls nobody has fulfilled yet (zp_open_calls)
     Staged cur               # play being built by the seat to act (core staged move)
     TrickRecord rec          # the current trick: leader, order of play (plays are in trick[])
     ZPTrump tr               # trump tables of this deal (valid once declared)
@@ -54,6 +56,8 @@ ctypedef struct ZPState:
     int16_t ncalls           # calls made
     int16_t discards         # kitty discards made
     int16_t trick_removed    # points of revealing copies removed from the current trick
+    int16_t trick_pts        # points played to the current trick so far (summed as the plays come)
+    int16_t tw_key           # zp_play_key of the current trick's winning play so far (not for a THROW lead)
     int16_t kitty_pts        # points in the discards
     int16_t p_opp            # opposition points of the finished deal
     int16_t tricks_done      # completed tricks
@@ -79,8 +83,10 @@ ctypedef struct ZPState:
     int8_t last_winner       # winner of the last trick
     int8_t blocker           # seat that stopped the last failed throw (-1; public only with reveal_blocker)
     int8_t fail_seat         # seat of the last failed throw, -1
+    int8_t tw_best           # play index (0 = lead) winning the current trick so far (not for a THROW lead)
     int8_t decl_won          # 1 DECL won the last deal, 0 OPP, -1 none yet
 
+cdef void zp_open_calls(ZPState* s) noexcept nogil
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil
 cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil
 cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil

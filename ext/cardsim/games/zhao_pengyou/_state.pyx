@@ -29,12 +29,12 @@ from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._hand cimport (Hand, put_counts, hand_clear, hand_add, hand_remove, hand_count, hand_size, hand_size_in,
                                  hand_add_n, hand_merge, hand_sub, hand_max_count)
-from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_add_mask, as_count
+from cardsim.core._actions cimport ActionSet, as_clear, as_add, as_remove, as_add_mask, as_count
 from cardsim.games.zhao_pengyou._rules cimport (ZP_NID, ZP_NPLAIN, 
     ZPTrump, ZPConfig, ZP_SJK, ZP_BJK, ZP_TRUMP, ZP_F_SINGLE, ZP_F_SET, ZP_F_THROW, id_points, hand_points,
     rank_mask, zp_trump_tables, zp_classify, zp_trick_winner, zp_follow_candidates, zp_follow_set_adds,
     set_obligation_cost, zp_throw_blocker, zp_lead_candidates, zp_lead_legal_now, zp_lead_whole, zp_lead_component, zp_opposition_points, zp_game_points,
-    ZPFormat, zp_set_adjacency, ZP_F_SEQ)
+    ZPFormat, zp_set_adjacency, ZP_F_SEQ, zp_merge, zp_sub, zp_play_key)
 from cardsim.games.zhao_pengyou._formats cimport (zp_mixed_format, zp_mixed_blocker, zp_fmt_unit_cards, zp_fmt_force,
                                                   zp_fmt_largest)
 from cardsim.games.zhao_pengyou._plays cimport (
@@ -42,14 +42,27 @@ from cardsim.games.zhao_pengyou._plays cimport (
     zp_is_bomb)
 
 
+# the unshuffled plain cards of d packs (suit, rank, then copy: the draw order start_deal shuffles),
+# for d = 1..4, filled once at import
+cdef uint8_t DECK0[4][4 * ZP_NPLAIN]
+
+cdef void _fill_deck0():
+    cdef int d, n, su, rk, i
+    for d in range(1, 5):
+        n = 0
+        for su in range(4):
+            for rk in range(13):
+                for i in range(d):
+                    DECK0[d - 1][n] = su * 13 + rk
+                    n += 1
+
+_fill_deck0()
+
+
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Shuffle the pack on the deal stream and reset everything of a deal (§3)."""
-    cdef int i, n = 0, su, rk, q
-    for su in range(4):
-        for rk in range(13):
-            for i in range(c.decks):
-                s.deck[n] = su * 13 + rk
-                n += 1
+    cdef int i, n = ZP_NPLAIN * c.decks
+    memcpy(s.deck, DECK0[c.decks - 1], n)
     for i in range(c.nsmall):
         s.deck[n] = ZP_SJK
         n += 1
@@ -58,21 +71,15 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
         n += 1
     s.deck_len = n
     shuffle(s.deck, n, &s.rng)
-    for q in range(MAX_PLAYERS):
-        hand_clear(&s.hand[q])
-        hand_clear(&s.played[q])
-        hand_clear(&s.trick[q])
-        hand_clear(&s.exposed[q])
-        s.captured[q] = 0
-        s.fails[q] = 0
-        s.gained[q] = 0
-        s.void[q] = 0
-    hand_clear(&s.kitty)
-    hand_clear(&s.dk_known)
+    # hand, played, trick, exposed, kitty and dk_known are consecutive Hands
+    memset(s.hand, 0, (4 * MAX_PLAYERS + 2) * sizeof(Hand))
+    memset(s.captured, 0, sizeof(s.captured))
+    memset(s.fails, 0, sizeof(s.fails))
+    memset(s.gained, 0, sizeof(s.gained))
+    memset(s.void, 0, sizeof(s.void))
     staged_clear(&s.cur)
     trick_reset(&s.rec)
-    for i in range(ZP_NID):
-        s.played_count[i] = 0
+    memset(s.played_count, 0, sizeof(s.played_count))
     for i in range(ZP_MAX_CALLS):
         s.call_id[i] = -1
         s.call_n[i] = 0
@@ -80,8 +87,12 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     memset(&s.tr, 0, sizeof(ZPTrump))
     s.deck_pos = 0
     s.ncalls = 0
+    s.open_calls = 0
     s.discards = 0
     s.trick_removed = 0
+    s.trick_pts = 0
+    s.tw_key = -1
+    s.tw_best = 0
     s.kitty_pts = 0
     s.p_opp = 0
     s.tricks_done = 0
@@ -102,6 +113,34 @@ cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.last_winner = -1
     s.blocker = -1
     s.fail_seat = -1
+
+# POINTS[k]: id_points(k)
+cdef uint8_t POINTS[ZP_NID]
+
+cdef void _fill_points():
+    cdef int k
+    for k in range(ZP_NID):
+        POINTS[k] = id_points(k)
+
+_fill_points()
+
+# SPREAD4[x]: the 7 bits of x spread 4 apart (bit i -> bit 4i): the CALL actions of a suit
+cdef uint64_t SPREAD4[128]
+
+cdef void _fill_spread4():
+    cdef int x, i
+    for x in range(128):
+        SPREAD4[x] = 0
+        for i in range(7):
+            if (x >> i) & 1:
+                SPREAD4[x] |= (<uint64_t>1) << (4 * i)
+
+_fill_spread4()
+
+cdef inline uint64_t spread4(uint64_t x) noexcept nogil:
+    """The 13 bits of x spread 4 apart (bit i -> bit 4i, 52 bits)."""
+    return SPREAD4[x & 127] | (SPREAD4[x >> 7] << 28)
+
 
 cdef inline bint eligible(const ZPState* s, int q) noexcept nogil:
     """§4.1: active and holding a card of one's own rank."""
@@ -134,25 +173,58 @@ cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Run the automatic draws until a declaration window needs a decision (§4.1, D1, D2), the
     drawing ends (kitty phase) or nobody declared (redeal, same starter, everyone active, §3.5;
     after max_redeals redeals the deal is void instead, D24)."""
-    cdef int q, i
+    cdef int q, i, limit, w
     while True:
         if s.declarer < 0 and s.win_i < c.n:
-            while s.win_i < c.n:
-                if not c.every_window and s.win_i > 0:
-                    s.win_i = c.n
+            w = s.win_i
+            q = (s.drawer + w) % c.n
+            while w < c.n:
+                if not c.every_window and w > 0:
                     break
-                q = (s.drawer + s.win_i) % c.n
                 if eligible(s, q) or nt_eligible(s, c, q):
+                    s.win_i = w
                     s.turn = q
                     return
-                s.win_i += 1
+                w += 1
+                q += 1
+                if q == c.n:
+                    q = 0
+            s.win_i = c.n
             continue
-        if s.deck_pos < s.deck_len - c.kitty:
+        limit = s.deck_len - c.kitty
+        if s.deck_pos < limit:
+            if s.declarer >= 0:
+                # declared: no more windows, the rest of the hands are drawn at once
+                q = (s.starter + s.deck_pos) % c.n
+                while s.deck_pos < limit:
+                    hand_add(&s.hand[q], s.deck[s.deck_pos])
+                    s.drawer = q
+                    s.deck_pos += 1
+                    q += 1
+                    if q == c.n:
+                        q = 0
+                continue
+            if not c.every_window:
+                # a window for the drawer only (the loop above): draw until a drawer may declare
+                q = (s.starter + s.deck_pos) % c.n
+                while s.deck_pos < limit:
+                    hand_add(&s.hand[q], s.deck[s.deck_pos])
+                    s.deck_pos += 1
+                    if eligible(s, q) or nt_eligible(s, c, q):
+                        s.drawer = q
+                        s.win_i = 0
+                        s.turn = q
+                        return
+                    q += 1
+                    if q == c.n:
+                        q = 0
+                s.drawer = (s.starter + s.deck_pos - 1) % c.n
+                s.win_i = c.n
+                continue
             s.drawer = (s.starter + s.deck_pos) % c.n
             hand_add(&s.hand[s.drawer], s.deck[s.deck_pos])
             s.deck_pos += 1
-            if s.declarer < 0:
-                s.win_i = 0
+            s.win_i = 0
             continue
         if s.declarer >= 0:
             for i in range(s.deck_pos, s.deck_len):
@@ -213,14 +285,48 @@ cdef bint mixed_follow_cb(const void* ctx, const Staged* play) noexcept nogil:
     cdef const PlayCtx* x = <const PlayCtx*>ctx
     return zp_mixed_completable(&x.s.tr, x.c, &x.s.fmt, &x.full, &play.cards)
 
+cdef int (*LEGAL_ALL)(const ZPState*, const ZPConfig*, ActionSet*) noexcept nogil
+cdef void (*APPLY_ALL)(ZPState*, const ZPConfig*, int) noexcept nogil
+
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    """Legal actions (legal_all); the two commonest cases, the first card of a lead and a one-card
+    follow, are answered here without its frame."""
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef uint64_t m
+    cdef int maxP
+    if s.phase != ZP_PH_PLAY:
+        return LEGAL_ALL(s, c, out)
+    m = s.hand[s.turn].layer[0]
+    if not trick_empty(&s.rec):
+        if s.lead_len != 1 or c.mixed:
+            return LEGAL_ALL(s, c, out)
+        # a one-card follow (zp_follow_candidates with L = 1): a card of the led suit if any
+        if m & s.tr.smask[s.lead_suit]:
+            m &= s.tr.smask[s.lead_suit]
+    elif s.cur.n != 0:
+        if c.mixed or c.reject_throw:
+            return LEGAL_ALL(s, c, out)
+        # a lead being built (seed rules): the candidates, and COMMIT if its groups are of one size
+        # (zp_lead_whole)
+        m = zp_lead_candidates(&s.tr, &s.cur.cards, &s.hand[s.turn])
+        maxP = hand_max_count(&s.cur.cards)
+        if s.cur.cards.layer[maxP - 1] == s.cur.cards.layer[0]:
+            m |= (<uint64_t>1) << ZP_A_COMMIT
+    out.w[0] = m                            # ADD k (0..53) and COMMIT (54): word 0
+    out.w[1] = 0
+    out.w[2] = 0
+    out.w[3] = 0
+    out.w[4] = 0
+    out.w[5] = 0
+    return cs_popcount(m)
+
+cdef int legal_all(const ZPState* s, const ZPConfig* c, ActionSet* out) noexcept nogil:
     """Legal actions by phase. Play: the lead and the follow are core staged moves (one ADD per
     card, then COMMIT for a lead; a follow commits itself at the lead's length); an ADD is
     offered only if the play can still be completed (the lead: zp_lead_candidates, with V4
     'reject' the callback lead_cb; the follow: zp_follow_candidates, under the set obligation
     zp_follow_set_adds; shengji's formats: the mixed kernels), so there are no dead ends."""
-    cdef const ZPState* s = <const ZPState*>st
-    cdef const ZPConfig* c = <const ZPConfig*>cfg
     cdef int p = s.turn, su, k, kk, j, dup
     cdef uint64_t rm, cand
     cdef bint check
@@ -239,18 +345,23 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     elif s.phase == ZP_PH_KITTY:
         as_add_mask(out, ZP_A_DISCARD, s.hand[p].layer[0])
     elif s.phase == ZP_PH_CALL:
-        for kk in range(ZP_NPLAIN):
-            if s.tr.eff[kk] == ZP_TRUMP:
-                continue
+        # CALL + 4 * id + j for every plain non-trump id and j < decks, a suit (52 actions) at a
+        # time, less the calls already made
+        rm = ~s.tr.smask[ZP_TRUMP]
+        for su in range(4):
+            cand = spread4((rm >> (13 * su)) & 0x1FFF)
             for j in range(c.decks):
-                dup = 0
-                for k in range(s.ncalls):
-                    if s.call_id[k] == kk and s.call_n[k] == j + 1:
-                        dup = 1
-                if not dup:
-                    as_add(out, ZP_A_CALL + 4 * kk + j)
+                as_add_mask(out, ZP_A_CALL + 52 * su + j, cand)
+        for k in range(s.ncalls):
+            as_remove(out, ZP_A_CALL + 4 * s.call_id[k] + s.call_n[k] - 1)
     elif trick_empty(&s.rec) and s.cur.n == 0:
         as_add_mask(out, ZP_A_ADD, s.hand[p].layer[0])          # any card may start a lead
+        return cs_popcount(out.w[0])
+    elif s.lead_len == 1 and not c.mixed and not trick_empty(&s.rec):
+        # a one-card follow (zp_follow_candidates with L = 1): a card of the led suit if any
+        cand = s.hand[p].layer[0] & s.tr.smask[s.lead_suit]
+        out.w[0] = cand if cand else s.hand[p].layer[0]
+        return cs_popcount(out.w[0])
     else:
         # a staged lead or follow: the candidates, then the completability callback where one is
         # needed (without one every candidate is completable: added a mask at a time)
@@ -259,7 +370,7 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         ctx.seat = p
         if c.mixed and trick_empty(&s.rec):
             ctx.full = s.hand[p]
-            hand_merge(&ctx.full, &s.cur.cards)
+            zp_merge(&ctx.full, &s.cur.cards)
             if zp_mixed_lead_whole(&s.tr, c, &s.cur.cards):
                 as_add(out, ZP_A_COMMIT)
             as_add_mask(out, ZP_A_ADD, zp_mixed_lead_candidates(&s.tr, c, &ctx.full, &s.cur.cards, &s.hand[p]))
@@ -267,14 +378,14 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
             cand = zp_mixed_follow_candidates(&s.tr, c, &s.fmt, &s.hand[p], &s.cur.cards, &check)
             if check:
                 ctx.full = s.hand[p]
-                hand_merge(&ctx.full, &s.cur.cards)
+                zp_merge(&ctx.full, &s.cur.cards)
                 staged_legal_adds(&s.cur, cand, ZP_A_ADD, mixed_follow_cb, &ctx, out)
             else:
                 as_add_mask(out, ZP_A_ADD, cand)
         elif trick_empty(&s.rec):
             if c.reject_throw:                  # the holding (hand + staged lead): V4's checks only
                 ctx.full = s.hand[p]
-                hand_merge(&ctx.full, &s.cur.cards)
+                zp_merge(&ctx.full, &s.cur.cards)
             if zp_lead_whole(&s.tr, c, s.hand, p, &ctx.full, &s.cur.cards):
                 as_add(out, ZP_A_COMMIT)
             cand = zp_lead_candidates(&s.tr, &s.cur.cards, &s.hand[p])
@@ -290,12 +401,27 @@ cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
                 cand = zp_follow_set_adds(&s.hand[p], &s.cur.cards, s.tr.smask[s.lead_suit], s.lead_k, s.lead_m,
                                           1 if c.partial_sets else s.lead_k, s.lead_len - s.cur.n)
             as_add_mask(out, ZP_A_ADD, cand)
+        return cs_popcount(out.w[0])        # play actions (ADD 0..53, COMMIT 54) are all in word 0
     return as_count(out, ZP_ACTION_WORDS)
+
+cdef void zp_open_calls(ZPState* s) noexcept nogil:
+    """open_calls from the calls: the identities of the calls nobody has fulfilled yet."""
+    cdef int j
+    s.open_calls = 0
+    for j in range(s.ncalls):
+        if s.call_by[j] < 0:
+            s.open_calls |= (<uint64_t>1) << s.call_id[j]
 
 cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noexcept nogil:
     """Friend revelation (§4.5, D8-D11): count the copies of a play in order and fulfil calls."""
-    cdef uint64_t ids = P.layer[0]
+    cdef uint64_t ids = P.layer[0], open_ids = s.open_calls, rest
     cdef int k, i, j, best
+    rest = ids & ~open_ids                  # no open call: the copies are only counted
+    while rest:
+        k = bit_low(rest)
+        rest &= rest - 1
+        s.played_count[k] += hand_count(P, k)
+    ids &= open_ids
     while ids:
         k = bit_low(ids)
         ids &= ids - 1
@@ -313,6 +439,7 @@ cdef void count_copies(ZPState* s, const ZPConfig* c, int p, const Hand* P) noex
                         best = j
             if best >= 0:
                 s.call_by[best] = p
+                zp_open_calls(s)
                 if not ((s.decl_mask >> p) & 1):
                     s.decl_mask |= <uint16_t>(1 << p)
                     if c.called_removed:
@@ -371,6 +498,11 @@ cdef int trick_winner_so_far(const ZPState* s, const ZPConfig* c, const Hand* ex
     """Seat winning the current trick so far (with `extra` as the acting seat's play if given)."""
     cdef Hand plays[MAX_PLAYERS]
     cdef int i, n = s.rec.n
+    if n > 0 and not c.mixed and s.lead_fmt != ZP_F_THROW:
+        # the winner so far is tracked as the plays come (play_cur)
+        if extra != NULL and zp_play_key(&s.tr, extra, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit) > s.tw_key:
+            return s.turn
+        return s.rec.order[s.tw_best]
     for i in range(n):
         plays[i] = s.trick[trick_seat_of(&s.rec, i)]
     if extra != NULL:
@@ -386,24 +518,27 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Score the complete trick (§5.5, §6.1): the winner takes its points (less a revealing copy's,
     D11) and leads the next trick; the deal ends when the hands are empty."""
     cdef Hand plays[MAX_PLAYERS]
-    cdef int i, w, pts = 0
-    for i in range(s.rec.n):
-        plays[i] = s.trick[trick_seat_of(&s.rec, i)]
-        pts += hand_points(&plays[i])
-    if c.mixed:
-        i = zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n)
+    cdef int i, w, leader = s.rec.order[0]
+    if c.mixed or s.lead_fmt == ZP_F_THROW:
+        for i in range(s.rec.n):
+            plays[i] = s.trick[trick_seat_of(&s.rec, i)]
+        if c.mixed:
+            i = zp_mixed_winner(&s.tr, c, &s.fmt, plays, s.rec.n)
+        else:
+            i = zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
     else:
-        i = zp_trick_winner(&s.tr, plays, s.rec.n, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
+        i = s.tw_best                               # tracked as the plays came (play_cur)
     w = trick_close(&s.rec, i)                      # the winner leads the next trick
-    s.captured[w] += pts - s.trick_removed
+    s.captured[w] += s.trick_pts - s.trick_removed
     if c.mixed:
         s.last_unit = zp_fmt_largest(&s.fmt)
     else:
-        s.last_unit = zp_lead_component(&s.tr, &plays[0], s.lead_fmt, s.lead_k, s.lead_m)
+        s.last_unit = zp_lead_component(&s.tr, &s.trick[leader], s.lead_fmt, s.lead_k, s.lead_m)
     s.last_winner = w
     for i in range(c.n):
         hand_clear(&s.trick[i])
     s.trick_removed = 0
+    s.trick_pts = 0
     s.lead_fmt = 0
     s.tricks_done += 1
     s.turn = w
@@ -412,30 +547,77 @@ cdef void finish_trick(ZPState* s, const ZPConfig* c) noexcept nogil:
 
 cdef void play_cur(ZPState* s, const ZPConfig* c) noexcept nogil:
     """The seat to act plays the staged cards (already out of its hand)."""
-    cdef int p = s.turn
+    cdef int p = s.turn, key
     cdef Hand P
     staged_commit(&s.cur, &P)
     count_copies(s, c, p, &P)
-    hand_merge(&s.played[p], &P)
+    zp_merge(&s.played[p], &P)
     if s.exposed[p].layer[0]:
-        hand_sub(&s.exposed[p], &P)
+        zp_sub(&s.exposed[p], &P)
     if p == s.declarer and s.dk_known.layer[0]:
-        hand_sub(&s.dk_known, &P)
+        zp_sub(&s.dk_known, &P)
     s.trick[p] = P
+    s.trick_pts += hand_points(&P)
     if (not trick_empty(&s.rec) and hand_size_in(&P, s.tr.smask[s.lead_suit]) < s.lead_len
             and not (c.mixed and (s.fmt.rainbow or (c.bombs and zp_is_bomb(&P))))):
         s.void[p] |= 1 << s.lead_suit
+    if not c.mixed and s.lead_fmt != ZP_F_THROW:
+        # the winner so far (zp_trick_winner: the first play of the highest key)
+        key = zp_play_key(&s.tr, &P, s.lead_fmt, s.lead_k, s.lead_m, s.lead_suit)
+        if trick_empty(&s.rec) or key > s.tw_key:
+            s.tw_key = key
+            s.tw_best = s.rec.n
     trick_add_seat(&s.rec, p)
     if trick_done(&s.rec):
         finish_trick(s, c)
     else:
         s.turn = (p + 1) % c.n
 
+cdef void play_single(ZPState* s, const ZPConfig* c, int k) noexcept nogil:
+    """play_cur for a play of one card k in a trick led by one card (lead_fmt SINGLE, lead_len 1;
+    not under throw_units 'mixed'; nothing staged): the same bookkeeping without the multiset
+    steps. The trick's Hands of the seats yet to play are empty (finish_trick, start_deal)."""
+    cdef int p = s.turn, e = s.tr.eff[k], key
+    cdef uint64_t b = (<uint64_t>1) << k
+    cdef Hand P
+    if s.open_calls & b:
+        P.layer[0] = b
+        P.layer[1] = 0
+        P.layer[2] = 0
+        P.layer[3] = 0
+        count_copies(s, c, p, &P)
+    else:
+        s.played_count[k] += 1
+    hand_add(&s.played[p], k)
+    if s.exposed[p].layer[0]:
+        hand_remove(&s.exposed[p], k)
+    if p == s.declarer and s.dk_known.layer[0]:
+        hand_remove(&s.dk_known, k)
+    s.trick[p].layer[0] = b
+    s.trick_pts += POINTS[k]
+    # zp_play_key of one card to a SINGLE lead: a trump, the led suit, or nothing
+    key = 100 + s.tr.strength[k] if e == ZP_TRUMP else (s.tr.strength[k] if e == s.lead_suit else -1)
+    if trick_empty(&s.rec):
+        s.tw_key = key
+        s.tw_best = 0
+    else:
+        if e != s.lead_suit:                # no card of the led suit (lead_len 1)
+            s.void[p] |= 1 << s.lead_suit
+        if key > s.tw_key:
+            s.tw_key = key
+            s.tw_best = s.rec.n
+    trick_add_seat(&s.rec, p)
+    if trick_done(&s.rec):
+        finish_trick(s, c)
+    else:
+        p += 1
+        s.turn = p if p < c.n else 0
+
 cdef void throw_failed(ZPState* s, const Hand* back, int b) noexcept nogil:
     """A failed throw (D3/D4, V4): the cards not led go back to the hand and become public; the
     attempt and its blocker are recorded."""
-    hand_merge(&s.hand[s.turn], back)
-    hand_merge(&s.exposed[s.turn], back)
+    zp_merge(&s.hand[s.turn], back)
+    zp_merge(&s.exposed[s.turn], back)
     s.fails[s.turn] += 1
     s.failed_total += 1
     s.blocker = b
@@ -452,7 +634,7 @@ cdef void commit_mixed(ZPState* s, const ZPConfig* c) noexcept nogil:
     if b >= 0:
         zp_fmt_unit_cards(&s.tr, &s.fmt, &s.cur.cards, u, &forced)
         back = s.cur.cards
-        hand_sub(&back, &forced)
+        zp_sub(&back, &forced)
         staged_clear(&s.cur)
         for i in range(ZP_NID):
             while hand_count(&forced, i) > hand_count(&s.cur.cards, i):
@@ -501,7 +683,7 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
             staged_clear(&s.cur)
             for kk in range(k):
                 staged_add(&s.cur, low)
-            hand_sub(&back, &s.cur.cards)
+            zp_sub(&back, &s.cur.cards)
             throw_failed(s, &back, b)
             fmt = ZP_F_SET if k >= 2 else ZP_F_SINGLE
             m = 1
@@ -510,11 +692,29 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
     s.lead_m = m
     s.lead_suit = suit
     s.lead_len = s.cur.n
-    play_cur(s, c)
+    if s.cur.n == 1:
+        kk = bit_low(s.cur.cards.layer[0])
+        staged_clear(&s.cur)
+        play_single(s, c, kk)
+    else:
+        play_cur(s, c)
 
 cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
+    """Apply action a (apply_all); a one-card follow, the commonest, is played here."""
     cdef ZPState* s = <ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
+    if s.phase == ZP_PH_PLAY and a != ZP_A_COMMIT:
+        if trick_empty(&s.rec):
+            hand_remove(&s.hand[s.turn], a)     # a card added to the lead being built
+            staged_add(&s.cur, a)
+            return
+        if s.lead_len == 1 and not c.mixed:
+            hand_remove(&s.hand[s.turn], a)     # a one-card follow
+            play_single(s, c, a)
+            return
+    APPLY_ALL(s, c, a)
+
+cdef void apply_all(ZPState* s, const ZPConfig* c, int a) noexcept nogil:
     cdef int p = s.turn, k
     if s.phase == ZP_PH_PLAY:
         if a == ZP_A_COMMIT:
@@ -551,7 +751,7 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
         hand_add(&s.kitty, k)
         # a face-down discard may be a card everybody saw (the declared trump-rank card): from
         # now on it is only known to be in the declarer's hand or the kitty
-        hand_merge(&s.dk_known, &s.exposed[p])
+        zp_merge(&s.dk_known, &s.exposed[p])
         hand_clear(&s.exposed[p])
         s.kitty_pts += id_points(k)
         s.discards += 1
@@ -566,6 +766,7 @@ cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
         s.call_n[s.ncalls] = k % 4 + 1
         s.call_by[s.ncalls] = -1
         s.ncalls += 1
+        s.open_calls |= (<uint64_t>1) << (k // 4)
         if s.ncalls == c.calls:
             s.phase = ZP_PH_PLAY
             trick_start(&s.rec, s.declarer, c.n)
@@ -595,3 +796,13 @@ cdef void zp_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[7] = s.redeals
     out[8] = s.failed_total
     out[9] = s.deal_no
+
+
+# the general cases behind function pointers, so that the C compiler does not inline them into
+# zp_legal / zp_apply (their frames would then be paid by the fast cases too)
+cdef void _set_pointers():
+    global LEGAL_ALL, APPLY_ALL
+    LEGAL_ALL = legal_all
+    APPLY_ALL = apply_all
+
+_set_pointers()
