@@ -20,6 +20,7 @@ ctypedef struct JWState:
     TrickRecord cur          # the current trick: leader, order, card by seat (core/_trick)
     uint64_t trick_mask      # cards of the current trick
     uint64_t trump_cards     # the 13 cards of the trump suit, 0 = no trump (kept with `trump`)
+    uint64_t led_mask        # the 13 cards of the led suit, 0 when on lead (kept with `led`)
     int8_t led               # suit led to the current trick, -1 when on lead
     int8_t bid_by[91]        # seat that made each bid, -1 = not bid
     int16_t dbl_at[4]        # bid each seat doubled, -1 = none
