@@ -9,7 +9,10 @@ from cardsim.core._types cimport card_t
 from cardsim.core._trick cimport trick_start
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
+from cardsim.core._game cimport GameVTable
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._search cimport SearchWork
+from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_nth, as_add_range
 from cardsim.games.gleek._rules cimport (
     GLConfig, GL_RANK_ACE, full_pack, suit_mask, rank_cards, card_suit, card_rank, winning_card,
     gl_suit_of,
@@ -579,6 +582,20 @@ cdef void gl_apply(void* st, const void* cfg, int a) noexcept nogil:
         apply_play(s, <const GLConfig*>cfg, a)
     elif 0 <= s.phase <= GL_PH_END:
         PHASE_APPLY[s.phase](s, <const GLConfig*>cfg, a)
+
+# ---- the batch kernel's hot loop compiled here (core/_play_loop.pxi): gl_legal,
+# gl_current_player and gl_apply are in this module, so the C compiler can inline them into the
+# loop (through the vtable it cannot); the spec puts the loop in vt.play
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return gl_legal(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return gl_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    gl_apply(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
 
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const GLState* s = <const GLState*>st

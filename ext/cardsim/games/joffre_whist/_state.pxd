@@ -64,3 +64,6 @@ cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void jw_metrics(const void* st, const void* cfg, double* out) noexcept nogil
+# the batch kernel's hot loop with this module's kernels inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

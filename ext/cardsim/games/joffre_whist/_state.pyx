@@ -8,7 +8,10 @@ from cardsim.core._types cimport card_t, int32_t, uint64_t
 from cardsim.core._trick cimport trick_reset, trick_start
 from cardsim.core._bits cimport cs_popcount, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._actions cimport ActionSet, as_add, as_add_range
+from cardsim.core._game cimport GameVTable
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._search cimport SearchWork
+from cardsim.core._actions cimport ActionSet, as_add, as_add_range, as_first, as_nth
 
 from cardsim.games.joffre_whist._rules cimport (JWConfig, JW_NUM_ACTIONS, JW_PASS, JW_DOUBLE, JW_BID0,
                                                 JW_TA, JW_JTA, suit_mask, jw_suit_of, strain_suit,
@@ -360,6 +363,20 @@ cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil:
         apply_play(s, <const JWConfig*>cfg, a)
     elif s.phase == JW_PH_AUCTION:
         cold_apply_auction(s, <const JWConfig*>cfg, a)
+
+# ---- the batch kernel's hot loop compiled here (core/_play_loop.pxi): jw_legal,
+# jw_current_player and jw_apply are in this module, so the C compiler can inline them into the
+# loop (through the vtable it cannot); the spec puts the loop in vt.play
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return jw_legal(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return jw_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    jw_apply(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
 
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
