@@ -1,12 +1,12 @@
 """Gleek, the greedy agent (vt.greedy): passes in the auction (eldest's 12 is forced), discards the
 cards it values least, vies on its ruff value, declares every set, and plays master cards, long
 suits and cheapest winners (the face's docstring has the full description)."""
-from cardsim.core._types cimport uint64_t
+from cardsim.core._types cimport uint32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
-from cardsim.games.gleek._rules cimport rank_cards, card_suit, card_rank, winning_card, ruff_value
+from cardsim.games.gleek._rules cimport GL_RANK_ACE, rank_cards, suit_mask, card_suit, card_rank, winning_card, ruff_value
 from cardsim.games.gleek._state cimport *
 
 
@@ -14,11 +14,22 @@ cdef inline int lowest_card(uint64_t m, int trump) noexcept nogil:
     """Lowest card of m by rank, non-trumps before trumps."""
     return lowest_by_rank(m, 11, trump)
 
-cdef int keep_value(uint64_t hand, int cd, int trump) noexcept nogil:
+cdef inline uint32_t set_ranks(uint64_t hand) noexcept nogil:
+    """Bit r set for each rank r >= 7 (J Q K A) of which the hand holds 3 or 4 cards."""
+    cdef uint32_t sets = 0
+    cdef int r
+    for r in range(7, 11):
+        if cs_popcount(hand & rank_cards(r)) >= 3:
+            sets |= 1 << r
+    return sets
+
+cdef inline int keep_value(uint64_t trumps, uint32_t sets, int cd) noexcept nogil:
+    """What card cd is worth keeping: its rank, +100 a trump, +60 a J Q K A of a set (3 or
+    4 of the rank held: `sets`, from set_ranks), +30 an Ace."""
     cdef int r = card_rank(cd), v = r
-    if card_suit(cd) == trump:
+    if (trumps >> cd) & 1:
         v += 100
-    if r >= 7 and cs_popcount(hand & rank_cards(r)) >= 3:
+    if (sets >> r) & 1:
         v += 60
     if r == 10:
         v += 30
@@ -27,10 +38,10 @@ cdef int keep_value(uint64_t hand, int cd, int trump) noexcept nogil:
 cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, cd, n = s.cur.n
     cdef uint64_t m = legal.w[0], gone, tm
-    gone = s.played[0] | s.played[1] | s.played[2] | card_bit(s.turnup)
-    if s.buyer == p:
-        gone |= s.discards
     if n == 0:
+        gone = s.played[0] | s.played[1] | s.played[2] | card_bit(s.turnup)
+        if s.buyer == p:
+            gone |= s.discards
         cd = master_card(m, ~gone & ~s.hand[p], 11, s.trump)
         if cd >= 0:
             return cd
@@ -46,7 +57,8 @@ cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
 cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
     cdef const GLState* s = <const GLState*>st
     cdef int p = s.turn, suit, v, cd, bv, best
-    cdef uint64_t tmp
+    cdef uint64_t tmp, trumps, plain
+    cdef uint32_t sets
     if s.phase == GL_PH_PLAY:
         return greedy_play(s, legal)
     if s.phase == GL_PH_AUCTION:
@@ -55,10 +67,21 @@ cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         best = -1
         bv = 1 << 30
         tmp = s.hand[p]
+        sets = set_ranks(tmp)
+        trumps = suit_mask(s.trump)
+        # the plain cards (no trump, no Ace, no card of a set) are worth their rank (< 10) and
+        # every other card 40 or more: the least is the lowest rank of them, the lowest suit
+        # on ties, as the scan below would find
+        plain = tmp & ~trumps & ~rank_cards(GL_RANK_ACE)
+        for v in range(7, 10):
+            if (sets >> v) & 1:
+                plain &= ~rank_cards(v)
+        if plain:
+            return lowest_by_rank(plain, 11, -1)
         while tmp:
             cd = bit_low(tmp)
             tmp &= tmp - 1
-            v = keep_value(s.hand[p], cd, s.trump)
+            v = keep_value(trumps, sets, cd)
             if v < bv:
                 bv = v
                 best = cd

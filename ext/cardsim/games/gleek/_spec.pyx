@@ -10,6 +10,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.games.gleek._rules cimport GLConfig, full_pack, sets_value
+from cardsim.games.gleek._state cimport play_loop as gl_play_loop
 from cardsim.games.gleek._state cimport (GLState, GL_BID0, gl_init, gl_current_player, gl_legal,
                                          gl_apply, gl_is_terminal, gl_returns, gl_metrics, setup_deal)
 from cardsim.games.gleek._agent cimport gl_greedy
@@ -31,6 +32,7 @@ cdef void gl_fill_vtable(GameVTable* vt) noexcept:
     vt.resample = gl_resample
     vt.greedy = gl_greedy
     vt.metrics = gl_metrics
+    vt.play = gl_play_loop           # the batch loop with this game's kernels inlined
 
 
 cdef class GleekSpec(GameSpec):

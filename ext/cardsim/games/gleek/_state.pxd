@@ -71,6 +71,7 @@ ctypedef struct GLState:
     int8_t set_count[3][4]   # cards of rank r held by each seat at declaration time (3 or 4, 0 = none)
     # trick play
     TrickRecord cur          # the current trick (core/_trick): leader, cards by seat, play order
+    uint64_t led_mask        # the 11 cards of the led suit, 0 before the lead (kept with `led`)
     int8_t led               # suit led to the current trick, -1 before the lead (cached from cur)
     int8_t tricks_done       # completed tricks
     int8_t tricks[3]         # tricks won per seat
@@ -99,3 +100,6 @@ cdef void gl_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void gl_metrics(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil
+# the batch kernel's hot loop with this module's kernels inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

@@ -3,16 +3,19 @@ exchange, vying the ruff, declarations, trick play (tricks closed with core tric
 settlement. The game's overview (decisions followed, action space, returns, greedy agent) is the
 docstring of the face, `cardsim.games.gleek`; the pure rules are in `_rules`.
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
 from cardsim.core._types cimport card_t
-from cardsim.core._deal cimport shuffled_pack, deal_round_robin
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
+from cardsim.core._trick cimport trick_start
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_add_range
+from cardsim.core._game cimport GameVTable
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._search cimport SearchWork
+from cardsim.core._actions cimport ActionSet, as_add, as_has, as_first, as_nth, as_add_range
 from cardsim.games.gleek._rules cimport (
     GLConfig, GL_RANK_ACE, full_pack, suit_mask, rank_cards, card_suit, card_rank, winning_card,
+    gl_suit_of,
     legal_follows, hand_sets, honour_sum, ruff_value, sets_value, trick_settlement)
 
 
@@ -64,6 +67,7 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.decl_done = 0
     trick_start(&s.cur, s.eldest, 3)
     s.led = -1
+    s.led_mask = 0
     s.tricks_done = 0
     s.total = 0
     rk = card_rank(s.turnup)
@@ -84,21 +88,59 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.phase = GL_PH_AUCTION
     s.turn = nxt(s.eldest)
 
+cdef extern from *:
+    """
+    static const unsigned char gl_pack44[44] = {0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,
+        20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43};
+    """
+    const card_t gl_pack44[44]       # a fresh pack: gl_pack44[i] = i
+
+
+cdef inline int take(card_t* a, Rng* r, int i) noexcept nogil:
+    """One step of the core Fisher-Yates (core/_deal shuffle: j = rng_below(i + 1), swap a[i] and
+    a[j]) that returns the card it leaves at position i, final from then on; a[i] itself is
+    never read again, so it is not written."""
+    cdef int j = <int>rng_below(r, i + 1)
+    cdef int t = a[j]
+    a[j] = a[i]
+    return t
+
+
 cdef void deal_cards(GLState* s, const GLConfig* c) noexcept nogil:
     """Shuffle (the core Fisher-Yates on the deal stream) and deal 3 rounds of packets of 4 from eldest
     (§3): position i of the pack goes to seat eldest + (i / 4) mod 3; position 36 is the turn-up,
-    37..43 the stock."""
-    cdef card_t perm[44]
-    cdef int i
-    shuffled_pack(perm, 44, &s.rng)
-    s.hand[0] = 0
-    s.hand[1] = 0
-    s.hand[2] = 0
-    deal_round_robin(perm, 36, s.hand, 3, nxt(s.dealer), 4)   # packet i/4 to eldest + (i/4) mod 3
-    s.turnup = perm[36]
-    s.stock = 0
-    for i in range(37, 44):
-        s.stock |= card_bit(perm[i])
+    37..43 the stock. Fused: shuffled_pack + deal_round_robin, the same draws in the same order
+    (i from 43 down to 1), each card going where its final position sends it as soon as the
+    shuffle fixes it (packets 8, 7, 6 = offsets 2, 1, 0 from eldest, and so on down)."""
+    cdef card_t a[44]
+    cdef Rng r = s.rng                # local copy of the stream (see core shuffle)
+    cdef uint64_t st = 0, g0 = 0, g1 = 0, g2 = 0
+    cdef int i, k, e
+    memcpy(a, gl_pack44, 44)
+    for i in range(43, 36, -1):
+        st |= card_bit(take(a, &r, i))
+    s.turnup = take(a, &r, 36)
+    i = 35
+    while True:
+        for k in range(4):
+            g2 |= card_bit(take(a, &r, i - k))
+        for k in range(4):
+            g1 |= card_bit(take(a, &r, i - 4 - k))
+        i -= 8
+        if i == 3:
+            break
+        for k in range(4):
+            g0 |= card_bit(take(a, &r, i - k))
+        i -= 4
+    for k in range(3, 0, -1):         # positions 3, 2, 1; position 0 takes no draw
+        g0 |= card_bit(take(a, &r, k))
+    g0 |= card_bit(a[0])
+    s.rng = r
+    e = nxt(s.dealer)
+    s.hand[e] = g0
+    s.hand[nxt(e)] = g1
+    s.hand[nxt(nxt(e))] = g2
+    s.stock = st
     setup_deal(s, c)
 
 cdef void gl_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
@@ -121,56 +163,93 @@ cdef int gl_current_player(const void* st, const void* cfg) noexcept nogil:
 cdef bint gl_is_terminal(const void* st, const void* cfg) noexcept nogil:
     return (<const GLState*>st).phase == GL_PH_END
 
-cdef int gl_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
-    """Legal actions per phase. Auction: PASS, BID n for high < n <= MAX_STOCK_BID (or exactly
-    high + 1). Exchange: discard any card in hand. Vie open round: VIE, PASS (check); respond:
-    SEE, PASS (fold), REVIE while revies < MAX_REVIES. Declare: DECLARE r per undeclared set, DONE.
-    Play: the follow-suit rule."""
-    cdef const GLState* s = <const GLState*>st
-    cdef const GLConfig* c = <const GLConfig*>cfg
-    cdef int i, n, r
-    cdef uint64_t m
+cdef inline void clear_words(const GLConfig* c, ActionSet* out) noexcept nogil:
+    cdef int i
     out.w[0] = 0
     out.w[1] = 0
     for i in range(2, c.nw):
         out.w[i] = 0
-    if s.phase == GL_PH_PLAY:
-        m = legal_follows(s.hand[s.turn], led_suit(s))
+
+cdef int gl_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    """Legal actions per phase: the play's here when the action space has two words (the
+    default: no loop to clear the rest), everything else in phase_legal."""
+    cdef const GLState* s = <const GLState*>st
+    cdef const GLConfig* c = <const GLConfig*>cfg
+    cdef uint64_t m
+    if s.phase == GL_PH_PLAY and c.nw == 2:
+        m = play_legal(s)
         out.w[0] = m
+        out.w[1] = 0
         return cs_popcount(m)
-    if s.phase == GL_PH_AUCTION:
-        as_add(out, GL_PASS)
-        if c.raise_one:
-            if s.high + 1 <= c.max_bid:
-                as_add(out, GL_BID0 + s.high + 1)
-                return 2
-            return 1
-        if s.high < c.max_bid:
-            as_add_range(out, GL_BID0 + s.high + 1, GL_BID0 + c.max_bid + 1)
-            return 1 + c.max_bid - s.high
-        return 1
-    if s.phase == GL_PH_EXCHANGE:
-        out.w[0] = s.hand[s.turn]
-        return cs_popcount(s.hand[s.turn])
-    if s.phase == GL_PH_VIE:
-        as_add(out, GL_PASS)
-        if s.vie_open:
-            as_add(out, GL_VIE)
+    return cold_phase_legal(s, c, out)
+
+cdef inline uint64_t play_legal(const GLState* s) noexcept nogil:
+    """The follow-suit rule: legal_follows on the kept led-suit mask (the led suit's cards if
+    any, else the whole hand; on lead the mask is 0: the whole hand)."""
+    cdef uint64_t h = s.hand[s.turn]
+    cdef uint64_t m = h & s.led_mask
+    return m if m else h
+
+cdef int play_legal_wide(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """The play's legal set in an action space of more than two words (a high MAX_STOCK_BID)."""
+    clear_words(c, out)
+    out.w[0] = play_legal(s)
+    return cs_popcount(out.w[0])
+
+cdef int phase_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """Legal actions of any phase, any action-space size: each phase in its own function
+    (PHASE_LEGAL); a corrupt struct (restored bytes with no valid phase) plays nothing."""
+    return PHASE_LEGAL[s.phase if 0 <= s.phase <= GL_PH_END else GL_PH_END](s, c, out)
+
+cdef int auction_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """PASS, BID n for high < n <= MAX_STOCK_BID (or exactly high + 1)."""
+    clear_words(c, out)
+    as_add(out, GL_PASS)
+    if c.raise_one:
+        if s.high + 1 <= c.max_bid:
+            as_add(out, GL_BID0 + s.high + 1)
             return 2
-        as_add(out, GL_SEE)
-        if s.revies < c.max_revies:
-            as_add(out, GL_REVIE)
-            return 3
+        return 1
+    if s.high < c.max_bid:
+        as_add_range(out, GL_BID0 + s.high + 1, GL_BID0 + c.max_bid + 1)
+        return 1 + c.max_bid - s.high
+    return 1
+
+cdef int exchange_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """Discard any card in hand."""
+    clear_words(c, out)
+    out.w[0] = s.hand[s.turn]
+    return cs_popcount(s.hand[s.turn])
+
+cdef int vie_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """Open round: VIE, PASS (check); respond: SEE, PASS (fold), REVIE while revies < MAX_REVIES."""
+    clear_words(c, out)
+    as_add(out, GL_PASS)
+    if s.vie_open:
+        as_add(out, GL_VIE)
         return 2
-    if s.phase == GL_PH_DECLARE:
-        n = 1
-        as_add(out, GL_DONE)
-        m = s.sets[s.turn] & ~s.declared[s.turn]
-        for r in range(4):
-            if (m >> r) & 1:
-                as_add(out, GL_DECLARE0 + r)
-                n += 1
-        return n
+    as_add(out, GL_SEE)
+    if s.revies < c.max_revies:
+        as_add(out, GL_REVIE)
+        return 3
+    return 2
+
+cdef int declare_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """DECLARE r per undeclared set, DONE."""
+    cdef int n = 1, r
+    cdef uint64_t m
+    clear_words(c, out)
+    as_add(out, GL_DONE)
+    m = s.sets[s.turn] & ~s.declared[s.turn]
+    for r in range(4):
+        if (m >> r) & 1:
+            as_add(out, GL_DECLARE0 + r)
+            n += 1
+    return n
+
+cdef int end_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
+    """Nothing once the deal (or the match) is over."""
+    clear_words(c, out)
     return 0
 
 cdef void end_auction(GLState* s, const GLConfig* c, int last_passer) noexcept nogil:
@@ -297,6 +376,7 @@ cdef void settle_gleeks(GLState* s, const GLConfig* c) noexcept nogil:
     s.phase = GL_PH_PLAY
     trick_start(&s.cur, s.eldest, 3)
     s.led = -1
+    s.led_mask = 0
     s.turn = s.eldest
 
 cdef void start_declarations(GLState* s, const GLConfig* c) noexcept nogil:
@@ -413,45 +493,109 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
     else:
         s.phase = GL_PH_END
 
-cdef void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """Play one card (§5); the third card closes the trick: the winner takes it and leads."""
-    cdef int p = s.turn, w, led = s.led
-    cdef uint64_t b = card_bit(card), tm
-    if led < 0:
-        s.led = card_suit(card)
-    elif card_suit(card) != led:
-        s.void_suits[p] |= 1 << led
+cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
+    """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known).
+    The common case (following to the led suit, trick not complete) is done here; a lead, a
+    card off the led suit and the trick's third card go on in the cold steps below."""
+    cdef int p = s.turn
+    cdef int n = s.cur.n
+    cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    trick_add(&s.cur, p, card)
-    if not trick_done(&s.cur):
+    s.cur.order[n] = p
+    s.cur.card[p] = card
+    s.cur.n = n + 1
+    if n == 0:
+        cold_lead(s, c, card)
+    elif not (b & s.led_mask):
+        cold_off_suit(s, c, card)
+    elif n == 2:
+        cold_close_trick(s, c, card)
+    else:
         s.turn = nxt(p)
-        return
-    tm = card_bit(s.cur.card[0]) | card_bit(s.cur.card[1]) | card_bit(s.cur.card[2])
-    w = winning_card(tm, led, s.trump)
-    w = 0 if s.cur.card[0] == w else (1 if s.cur.card[1] == w else 2)
-    w = trick_close(&s.cur, (w - s.cur.leader + 3) % 3)   # play passes seat + 1: w played that late;
-    s.won[w] |= tm                                         # the winner leads the next trick
+
+cdef void lead_card(GLState* s, const GLConfig* c, int card) noexcept nogil:
+    """The lead (already in the trick): the led suit, then the next seat."""
+    s.led = gl_suit_of[card]
+    s.led_mask = suit_mask(s.led)
+    s.turn = nxt(s.turn)
+
+cdef void off_suit(GLState* s, const GLConfig* c, int card) noexcept nogil:
+    """A follower's card off the led suit (already in the trick): he is void in it; then the
+    next seat, or the trick is complete."""
+    s.void_suits[s.turn] |= 1 << s.led
+    if s.cur.n == 3:
+        close_trick(s, c, card)
+    else:
+        s.turn = nxt(s.turn)
+
+cdef void close_trick(GLState* s, const GLConfig* c, int card) noexcept nogil:
+    """The third card closes the trick: the winner (winning_card on the trick's mask) takes it
+    and leads the next (core trick_close: a fresh record led by the winner)."""
+    cdef uint64_t tm = card_bit(s.cur.card[0]) | card_bit(s.cur.card[1]) | card_bit(s.cur.card[2])
+    cdef int top = winning_card(tm, s.led, s.trump)
+    cdef int w = 0 if s.cur.card[0] == top else (1 if s.cur.card[1] == top else 2)
+    trick_start(&s.cur, w, 3)
+    s.won[w] |= tm
     s.tricks[w] += 1
     s.tricks_done += 1
     s.led = -1
+    s.led_mask = 0
     s.turn = w
     if s.tricks_done == 12:
         finish_deal(s, c)
 
+cdef void apply_end(GLState* s, const GLConfig* c, int a) noexcept nogil:
+    """No action once the deal (or the match) is over."""
+    pass
+
+# Per-phase dispatch: the play's card path is gl_legal's / gl_apply's own code; every other step
+# (a lead, a card off the led suit, closing a trick, the phases before the play) is a function
+# called through these pointers, on purpose: the C compiler cannot inline a call through a
+# pointer, so the card paths stay leaf functions that save no registers, and each cold step
+# pays only for its own registers (inlined together, their needs gave every card a prologue and
+# an epilogue). Filled once at import, never changed.
+ctypedef void (*step_fn)(GLState* s, const GLConfig* c, int a) noexcept nogil
+ctypedef int (*legal_step_fn)(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil
+cdef step_fn cold_lead = lead_card
+cdef step_fn cold_off_suit = off_suit
+cdef step_fn cold_close_trick = close_trick
+cdef legal_step_fn cold_phase_legal = phase_legal
+cdef step_fn PHASE_APPLY[6]          # by GL_PH_*; the play's entries are never called
+cdef legal_step_fn PHASE_LEGAL[6]
+PHASE_APPLY[GL_PH_AUCTION] = apply_auction
+PHASE_APPLY[GL_PH_EXCHANGE] = apply_exchange
+PHASE_APPLY[GL_PH_VIE] = apply_vie
+PHASE_APPLY[GL_PH_DECLARE] = apply_declare
+PHASE_APPLY[GL_PH_PLAY] = apply_end
+PHASE_APPLY[GL_PH_END] = apply_end
+PHASE_LEGAL[GL_PH_AUCTION] = auction_legal
+PHASE_LEGAL[GL_PH_EXCHANGE] = exchange_legal
+PHASE_LEGAL[GL_PH_VIE] = vie_legal
+PHASE_LEGAL[GL_PH_DECLARE] = declare_legal
+PHASE_LEGAL[GL_PH_PLAY] = play_legal_wide
+PHASE_LEGAL[GL_PH_END] = end_legal
+
 cdef void gl_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef GLState* s = <GLState*>st
-    cdef const GLConfig* c = <const GLConfig*>cfg
     if s.phase == GL_PH_PLAY:
-        apply_play(s, c, a)
-    elif s.phase == GL_PH_AUCTION:
-        apply_auction(s, c, a)
-    elif s.phase == GL_PH_EXCHANGE:
-        apply_exchange(s, c, a)
-    elif s.phase == GL_PH_VIE:
-        apply_vie(s, c, a)
-    elif s.phase == GL_PH_DECLARE:
-        apply_declare(s, c, a)
+        apply_play(s, <const GLConfig*>cfg, a)
+    elif 0 <= s.phase <= GL_PH_END:
+        PHASE_APPLY[s.phase](s, <const GLConfig*>cfg, a)
+
+# ---- the batch kernel's hot loop compiled here (core/_play_loop.pxi): gl_legal,
+# gl_current_player and gl_apply are in this module, so the C compiler can inline them into the
+# loop (through the vtable it cannot); the spec puts the loop in vt.play
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return gl_legal(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return gl_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    gl_apply(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
 
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const GLState* s = <const GLState*>st

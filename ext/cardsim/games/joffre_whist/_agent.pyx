@@ -1,16 +1,14 @@
 """Joffre Whist, the greedy agent (vt.greedy): bids the cheapest legal plain-suit or NT contract its
 estimate reaches, doubles with quick tricks against a high contract, and plays master cards,
 trumps, long suits and cheapest winners (the face's docstring has the full description)."""
-from cardsim.core._types cimport int8_t, uint64_t
+from cardsim.core._types cimport uint64_t
 from cardsim.core._suited cimport lowest_by_rank, master_card, long_suit_lead, plain_beaters
-from cardsim.core._trick cimport trick_cards, trick_seat_of
 from cardsim.core._bits cimport cs_popcount, bit_high
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 
 from cardsim.games.joffre_whist._rules cimport (JWConfig, JW_PASS, JW_DOUBLE, JW_BID0, JW_NT,
-                                                suit_mask, card_rank, strain_suit, bid_decode, row,
-                                                jw_trick_winner)
+                                                suit_mask, card_rank, strain_suit, bid_decode, row)
 from cardsim.games.joffre_whist._state cimport JWState, JW_PH_AUCTION
 
 
@@ -72,26 +70,29 @@ cdef inline int lowest_card(uint64_t m, int trump) noexcept nogil:
     return lowest_by_rank(m, 13, trump)
 
 cdef int greedy_play(const JWState* s, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, i, c, w
-    cdef uint64_t m = legal.w[0], gone = 0, trumps
-    cdef int8_t cards[4]
+    cdef int p = s.turn, c, top
+    cdef uint64_t m = legal.w[0], unseen, trumps, t
     cdef int n = s.cur.n
-    for i in range(4):
-        gone |= s.played[i]
     if n == 0:
-        # a master card: the highest unplayed card of its suit
-        c = master_card(m, ~gone & ~s.hand[p], 13, s.trump)
+        # a master card: the highest unplayed card of its suit (unseen: the cards of the other
+        # hands = neither played nor p's own; the four hands and the played cards are the pack)
+        unseen = (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) & ~s.hand[p]
+        c = master_card(m, unseen, 13, s.trump)
         if c >= 0:
             return c
-        trumps = m & suit_mask(s.trump) if s.trump >= 0 else 0
+        trumps = m & s.trump_cards
         if trumps and ((s.declarer ^ p) & 1) == 0 and cs_popcount(trumps) >= 3:
             return bit_high(trumps)
         return long_suit_lead(m, 13, s.trump)
-    trick_cards(&s.cur, cards)
-    w = jw_trick_winner(cards, n, s.trump)
-    if trick_seat_of(&s.cur, w) == ((p + 2) & 3) and (n == 3 or card_rank(cards[w]) >= 10):
+    # the card winning the trick so far (jw_trick_winner's rule on the trick's mask: the highest
+    # trump, else the highest card of the led suit)
+    t = s.trick_mask & s.trump_cards
+    if t == 0:
+        t = s.trick_mask & s.led_mask
+    top = bit_high(t)
+    if s.cur.card[(p + 2) & 3] == top and (n == 3 or card_rank(top) >= 10):
         return lowest_card(m, s.trump)
-    c = lowest_card(plain_beaters(m, cards[w], 13, s.trump), s.trump)   # cheapest winning card
+    c = lowest_card(plain_beaters(m, top, 13, s.trump), s.trump)   # cheapest winning card
     if c >= 0:
         return c
     return lowest_card(m, s.trump)

@@ -24,8 +24,13 @@ cdef enum:
 cdef extern from *:
     """
     static const unsigned long long jw_full = (1ULL << 52) - 1;     /* the whole pack */
+    /* card -> suit and card -> rank as tables: no division in the hot paths */
+    static const signed char jw_suit_of[52] = {0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,2,2,2,2,2,3,3,3,3,3,3,3,3,3,3,3,3,3};
+    static const signed char jw_rank_of[52] = {0,1,2,3,4,5,6,7,8,9,10,11,12,0,1,2,3,4,5,6,7,8,9,10,11,12,0,1,2,3,4,5,6,7,8,9,10,11,12,0,1,2,3,4,5,6,7,8,9,10,11,12};
     """
     const uint64_t jw_full
+    const int8_t jw_suit_of[52]          # suit of each card
+    const int8_t jw_rank_of[52]          # rank of each card
 
 ctypedef struct JWConfig:
     int32_t unit[7]          # points per odd trick, by strain NT S D C H TA JTA
@@ -48,10 +53,10 @@ cdef inline uint64_t suit_mask(int s) noexcept nogil:
     return (<uint64_t>0x1FFF) << (13 * s)
 
 cdef inline int card_suit(int c) noexcept nogil:
-    return c // 13
+    return jw_suit_of[c]
 
 cdef inline int card_rank(int c) noexcept nogil:
-    return c % 13
+    return jw_rank_of[c]
 
 cdef inline int strain_suit(int strain) noexcept nogil:
     """Trump suit (S=0 H=1 D=2 C=3) of a plain strain NT S D C H; -1 for NT."""

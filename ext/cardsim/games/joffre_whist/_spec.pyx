@@ -10,6 +10,7 @@ from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.games.joffre_whist._rules cimport JWConfig, JW_NUM_ACTIONS, jw_full
+from cardsim.games.joffre_whist._state cimport play_loop as jw_play_loop
 from cardsim.games.joffre_whist._state cimport (JWState, deal_cards, jw_init, jw_current_player,
                                                 jw_legal, jw_apply, jw_is_terminal, jw_returns,
                                                 jw_metrics)
@@ -33,6 +34,7 @@ cdef void jw_fill_vtable(GameVTable* vt) noexcept:
     vt.resample = jw_resample
     vt.greedy = jw_greedy
     vt.metrics = jw_metrics
+    vt.play = jw_play_loop           # the batch loop with this game's kernels inlined
 
 
 cdef class JoffreWhistSpec(GameSpec):

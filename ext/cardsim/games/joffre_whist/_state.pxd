@@ -20,6 +20,7 @@ ctypedef struct JWState:
     TrickRecord cur          # the current trick: leader, order, card by seat (core/_trick)
     uint64_t trick_mask      # cards of the current trick
     uint64_t trump_cards     # the 13 cards of the trump suit, 0 = no trump (kept with `trump`)
+    uint64_t led_mask        # the 13 cards of the led suit, 0 when on lead (kept with `led`)
     int8_t led               # suit led to the current trick, -1 when on lead
     int8_t bid_by[91]        # seat that made each bid, -1 = not bid
     int16_t dbl_at[4]        # bid each seat doubled, -1 = none
@@ -63,3 +64,6 @@ cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void jw_metrics(const void* st, const void* cfg, double* out) noexcept nogil
+# the batch kernel's hot loop with this module's kernels inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

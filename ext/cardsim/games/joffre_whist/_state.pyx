@@ -3,16 +3,18 @@
 public voids a play reveals, tricks closed with core trick_close) and the hand-off to the score
 (jw_score in _rules), the returns and the metrics. The game itself, its decisions, action space
 and returns are described in the face, `cardsim.games.joffre_whist`."""
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, int32_t, uint64_t
-from cardsim.core._deal cimport shuffled_pack, deal_round_robin
-from cardsim.core._trick cimport trick_reset, trick_start, trick_add, trick_done, trick_close
+from cardsim.core._trick cimport trick_reset, trick_start
 from cardsim.core._bits cimport cs_popcount, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._actions cimport ActionSet, as_add, as_add_range
+from cardsim.core._game cimport GameVTable
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._search cimport SearchWork
+from cardsim.core._actions cimport ActionSet, as_add, as_add_range, as_first, as_nth
 
 from cardsim.games.joffre_whist._rules cimport (JWConfig, JW_NUM_ACTIONS, JW_PASS, JW_DOUBLE, JW_BID0,
-                                                JW_TA, JW_JTA, suit_mask, card_suit, strain_suit,
+                                                JW_TA, JW_JTA, suit_mask, jw_suit_of, strain_suit,
                                                 ta_length_ok, bid_rank, first_bid_of_rank, bid_decode,
                                                 jw_follow_mask, jw_score)
 
@@ -25,14 +27,62 @@ for _s in range(4):
         TA_BITS[_s][_a // 64] |= (<uint64_t>1) << (_a % 64)
 
 
+cdef extern from *:
+    """
+    static const unsigned char jw_pack52[52] = {0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,
+        20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51};
+    """
+    const card_t jw_pack52[52]       # a fresh pack: jw_pack52[i] = i
+
+
+cdef inline void shuffle_deal(uint64_t* hand, int first, Rng* rng) noexcept nogil:
+    """The core deal of one pack, fused: shuffled_pack (fill_identity + the frozen Fisher-Yates of
+    core/_deal: i from 51 down to 1, j = rng_below(i + 1)) then deal_round_robin(batch 1) from
+    seat `first`, i.e. pack position i goes to seat (first + i) % 4. Position i is final once the
+    step of i has swapped into it, so each card goes straight into a hand (kept in registers, one
+    per i % 4) and the pack is never read back. Same draws, same hands. hand[] is overwritten."""
+    cdef card_t a[52]
+    cdef Rng r = rng[0]              # local copy of the stream (see core shuffle)
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
+    cdef int i = 51, j
+    memcpy(a, jw_pack52, 52)
+    while i > 3:                     # positions i, i-1, i-2, i-3 (i % 4 == 3)
+        j = <int>rng_below(&r, i + 1)
+        h3 |= (<uint64_t>1) << a[j]
+        a[j] = a[i]
+        j = <int>rng_below(&r, i)
+        h2 |= (<uint64_t>1) << a[j]
+        a[j] = a[i - 1]
+        j = <int>rng_below(&r, i - 1)
+        h1 |= (<uint64_t>1) << a[j]
+        a[j] = a[i - 2]
+        j = <int>rng_below(&r, i - 2)
+        h0 |= (<uint64_t>1) << a[j]
+        a[j] = a[i - 3]
+        i -= 4
+    j = <int>rng_below(&r, 4)        # positions 3, 2, 1, then 0 (no draw)
+    h3 |= (<uint64_t>1) << a[j]
+    a[j] = a[3]
+    j = <int>rng_below(&r, 3)
+    h2 |= (<uint64_t>1) << a[j]
+    a[j] = a[2]
+    j = <int>rng_below(&r, 2)
+    h1 |= (<uint64_t>1) << a[j]
+    a[j] = a[1]
+    h0 |= (<uint64_t>1) << a[0]
+    rng[0] = r
+    hand[first & 3] = h0
+    hand[(first + 1) & 3] = h1
+    hand[(first + 2) & 3] = h2
+    hand[(first + 3) & 3] = h3
+
+
 cdef void deal_cards(JWState* s) noexcept nogil:
     """Shuffle (Fisher-Yates on the deal stream) and deal one card at a time clockwise from
     next(dealer) (§3); reset everything of the previous deal."""
-    cdef card_t perm[52]
     cdef int i
-    shuffled_pack(perm, 52, &s.rng)
+    shuffle_deal(s.hand, s.dealer + 1, &s.rng)
     for i in range(4):
-        s.hand[i] = 0
         s.won[i] = 0
         s.played[i] = 0
         s.tricks[i] = 0
@@ -40,11 +90,11 @@ cdef void deal_cards(JWState* s) noexcept nogil:
         s.pass_at[i] = -2
         s.void_suits[i] = 0
         s.ta_suits[i] = 0
-    deal_round_robin(perm, 52, s.hand, 4, s.dealer + 1, 1)
     memset(s.card_trick, -1, sizeof(s.card_trick))
     memset(s.bid_by, -1, sizeof(s.bid_by))
     s.trick_mask = 0
     s.led = -1
+    s.led_mask = 0
     s.high = -1
     s.high_bidder = -1
     s.doubled = 0
@@ -80,8 +130,9 @@ cdef int jw_current_player(const void* st, const void* cfg) noexcept nogil:
 cdef bint jw_is_terminal(const void* st, const void* cfg) noexcept nogil:
     return (<const JWState*>st).phase == JW_PH_END
 
-cdef uint64_t play_mask(const JWState* s) noexcept nogil:
-    """Legal cards of the seat to act in the play phase (§5), incl. the TA lead rule."""
+cdef inline uint64_t play_mask(const JWState* s) noexcept nogil:
+    """Legal cards of the seat to act in the play phase (§5), incl. the TA lead rule: the
+    follow rule of jw_follow_mask on the kept led-suit mask."""
     cdef uint64_t h = s.hand[s.turn]
     cdef uint64_t t
     if s.cur.n == 0:
@@ -90,37 +141,42 @@ cdef uint64_t play_mask(const JWState* s) noexcept nogil:
             if t:
                 return t
         return h
-    return jw_follow_mask(h, s.led, s.trump_cards)
+    t = h & s.led_mask
+    if t:
+        return t
+    t = h & s.trump_cards
+    return t if t else h
 
 cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
-    cdef const JWConfig* c = <const JWConfig*>cfg
     cdef uint64_t m
-    cdef int p, lo, a, suit, lvl, n
-    out.w[0] = 0
-    out.w[1] = 0
-    out.w[2] = 0
     if s.phase == JW_PH_PLAY:
         m = play_mask(s)
         out.w[0] = m
+        out.w[1] = 0
+        out.w[2] = 0
         return cs_popcount(m)
+    return auction_legal(s, <const JWConfig*>cfg, out)
+
+cdef int auction_legal(const JWState* s, const JWConfig* c, ActionSet* out) noexcept nogil:
+    cdef int p, lo, suit
+    out.w[0] = 0
+    out.w[1] = 0
+    out.w[2] = 0
     if s.phase != JW_PH_AUCTION:
         return 0
     p = s.turn
-    n = 0
     # PASS: always, unless the dealer-must-bid option forces the last player to bid
     if not (c.dealer_bids and s.high < 0 and cs_popcount(s.passed) == 3):
         as_add(out, JW_PASS)
-        n += 1
     if (s.high >= 0 and not s.doubled and ((s.high_bidder ^ p) & 1)
             and not (s.has_doubled >> p) & 1):
         as_add(out, JW_DOUBLE)
-        n += 1
     lo = 0 if s.high < 0 else first_bid_of_rank(bid_rank(s.high) + 1)
     # every bid from lo up is higher (bid ids are in rank order): set the range word by word,
     # then drop the TA bids of suits p holds fewer than 4 cards of (§4, D6)
     as_add_range(out, JW_BID0 + lo, JW_NUM_ACTIONS)
-    if not c.ta_any_suit:
+    if not c.ta_any_suit and lo < 63:          # TA bids are 35..62
         for suit in range(4):
             if not ta_length_ok(s.hand[p], suit):
                 out.w[1] &= ~TA_BITS[suit][1]
@@ -214,59 +270,113 @@ cdef void apply_auction(JWState* s, const JWConfig* c, int a) noexcept nogil:
     else:
         s.turn = next_active(s, p)
 
-cdef void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
-    """Play one card (§5). Tracks the public voids a play reveals (a follower off suit is void in
-    the led suit, and in trumps too if he did not trump; the TA partner leading a side suit while
-    trump leads are owed holds no trump). A full trick goes to the highest trump, else the
-    highest card of the led suit: within a suit a higher rank is a higher bit, so the winner is
-    the top bit of the trick's trumps, else of its led-suit cards."""
+cdef inline void apply_play(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    """Play one card (§5): the card leaves the hand into the trick. The common case (following
+    to the led suit, trick not complete) is done here; a lead, a card off the led suit (public
+    voids) and the trick's last card go on in the cold steps below."""
     cdef int p = s.turn
+    cdef int n = s.cur.n
     cdef uint64_t b = card_bit(card)
-    cdef int suit = card_suit(card), w, i, top, pos
-    cdef uint64_t m
-    if s.cur.n == 0:
-        s.led = suit
-        if (s.strain == JW_TA and p == ((s.declarer + 2) & 3) and s.ta_count < 3):
-            if suit == s.trump:
-                s.ta_count += 1
-            else:
-                s.void_suits[p] |= 1 << s.trump
-    elif suit != s.led:
-        s.void_suits[p] |= 1 << s.led
-        if s.trump >= 0 and suit != s.trump:
-            s.void_suits[p] |= 1 << s.trump
     s.hand[p] &= ~b
     s.played[p] |= b
     s.card_trick[card] = s.tricks_done
-    trick_add(&s.cur, p, card)
+    s.cur.order[n] = p                         # core trick_add, n known
+    s.cur.card[p] = card
+    s.cur.n = n + 1
     s.trick_mask |= b
-    if not trick_done(&s.cur):
+    if n == 0:
+        cold_lead(s, c, card)
+    elif not (b & s.led_mask):
+        cold_off_suit(s, c, card)
+    elif n == 3:
+        cold_close_trick(s, c, card)
+    else:
         s.turn = (p + 1) & 3
-        return
-    m = s.trick_mask & s.trump_cards
+
+cdef void lead_card(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    """The lead (already in the trick): the led suit, and the TA lead rule's bookkeeping (the TA
+    partner leading a side suit while trump leads are owed shows he holds no trump)."""
+    cdef int p = s.turn
+    s.led = jw_suit_of[card]
+    s.led_mask = suit_mask(s.led)
+    if (s.strain == JW_TA and p == ((s.declarer + 2) & 3) and s.ta_count < 3):
+        if card_bit(card) & s.trump_cards:
+            s.ta_count += 1
+        else:
+            s.void_suits[p] |= 1 << s.trump
+    s.turn = (p + 1) & 3
+
+cdef void off_suit(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    """A follower's card off the led suit (already in the trick): he is void in the led suit,
+    and in trumps too if he did not trump; then the next seat, or the trick is complete."""
+    cdef int p = s.turn
+    if s.trump_cards and not (card_bit(card) & s.trump_cards):
+        s.void_suits[p] |= (1 << s.led) | (1 << s.trump)
+    else:
+        s.void_suits[p] |= 1 << s.led
+    if s.cur.n == 4:
+        close_trick(s, c, card)
+    else:
+        s.turn = (p + 1) & 3
+
+cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    """A full trick goes to the highest trump, else the highest card of the led suit: within a
+    suit a higher rank is a higher bit, so the winning card is the top bit of the trick's trumps,
+    else of its led-suit cards; the winner is the seat that played it (core trick_close: the
+    next trick is led by the winner)."""
+    cdef uint64_t tm = s.trick_mask
+    cdef uint64_t m = tm & s.trump_cards
+    cdef int top, w = 0
     if m == 0:
-        m = s.trick_mask & suit_mask(s.led)
+        m = tm & s.led_mask
     top = bit_high(m)
-    pos = 0
-    for i in range(4):
-        if s.cur.card[s.cur.order[i]] == top:
-            pos = i
-    w = trick_close(&s.cur, pos)               # the next trick is led by the winner
-    s.won[w] |= s.trick_mask
+    if s.cur.card[1] == top:
+        w = 1
+    if s.cur.card[2] == top:
+        w = 2
+    if s.cur.card[3] == top:
+        w = 3
+    trick_start(&s.cur, w, 4)
+    s.won[w] |= tm
     s.trick_mask = 0
     s.led = -1
+    s.led_mask = 0
     s.tricks[w] += 1
     s.tricks_done += 1
     s.turn = w
     if s.tricks_done == 13:
         finish_deal(s, c)
 
+# The cold steps (a lead, a card off the led suit, closing a trick, every auction action) are
+# called through these pointers on purpose: the C compiler cannot inline a call through a
+# pointer, so jw_apply's common card path stays a leaf that saves no registers (inlined, their
+# register needs gave every card played a prologue and an epilogue). Set once at import.
+ctypedef void (*step_fn)(JWState* s, const JWConfig* c, int a) noexcept nogil
+cdef step_fn cold_lead = lead_card
+cdef step_fn cold_off_suit = off_suit
+cdef step_fn cold_close_trick = close_trick
+cdef step_fn cold_apply_auction = apply_auction
+
 cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef JWState* s = <JWState*>st
     if s.phase == JW_PH_PLAY:
         apply_play(s, <const JWConfig*>cfg, a)
     elif s.phase == JW_PH_AUCTION:
-        apply_auction(s, <const JWConfig*>cfg, a)
+        cold_apply_auction(s, <const JWConfig*>cfg, a)
+
+# ---- the batch kernel's hot loop compiled here (core/_play_loop.pxi): jw_legal,
+# jw_current_player and jw_apply are in this module, so the C compiler can inline them into the
+# loop (through the vtable it cannot); the spec puts the loop in vt.play
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return jw_legal(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return jw_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    jw_apply(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
 
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
