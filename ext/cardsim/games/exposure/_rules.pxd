@@ -62,9 +62,10 @@ cdef inline uint32_t suit_cards(int s) noexcept nogil:
 cdef inline uint32_t rank_bits(uint32_t m) noexcept nogil:
     """6-bit mask of the ranks present in card set m."""
     m = m | (m >> 1)
-    m = m | (m >> 2)
-    return ((m & 1) | ((m >> 3) & 2) | ((m >> 6) & 4) | ((m >> 9) & 8) | ((m >> 12) & 16)
-            | ((m >> 15) & 32))
+    m = (m | (m >> 2)) & <uint32_t>0x111111      # bit 4r: rank r present
+    m = (m | (m >> 3)) & <uint32_t>0x030303      # ranks 2k, 2k+1 at bits 8k, 8k+1
+    m = (m | (m >> 6)) & <uint32_t>0x0F000F      # ranks 0-3 at bits 0-3, ranks 4, 5 at 16, 17
+    return (m | (m >> 12)) & <uint32_t>0x3F
 
 cdef inline int rank_key(int rank, bint led, int high) noexcept nogil:
     """Trick strength of a rank (§2): natural when the high rank is the Ace; otherwise the high
