@@ -4,7 +4,7 @@
 # card notation lives in the Python face (cardsim.games.karnoffel).
 #
 # Card identity: suit*12 + rank, suits S H D C (0..3), rank 0 = '2' .. 11 = 'K' (no Aces).
-from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from cardsim.core._types cimport int8_t, uint16_t, int32_t, uint64_t
 from cardsim.core._bits cimport bit_low
 
 cdef enum:
@@ -29,12 +29,16 @@ cdef extern from *:
     static const signed char kn_suit_of[48] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
     /* scan position of a privileged rank in the order 6, 2, 3, 4, 5 (ranks 2..5 are 0..3, 6 is 4) */
     static const signed char kn_priv_order[12] = {1, 2, 3, 4, 0, -1, -1, -1, -1, -1, -1, -1};
+    static const unsigned short kn_priv_below[6] = {0x0, 0x10, 0x11, 0x13, 0x17, 0x1F};
+    static const signed char kn_block_from[6] = {12, 12, 11, 10, 9, 0};
     static const signed char kn_rank_of[48] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
     """
     const uint64_t kn_full
     const int8_t kn_suit_of[48]          # card id -> suit
     const int8_t kn_rank_of[48]          # card id -> rank
     const int8_t kn_priv_order[12]       # rank -> scan position of a privileged card (6 2 3 4 5), -1
+    const uint16_t kn_priv_below[6]      # k -> rank mask of the privileged cards of scan positions < k
+    const int8_t kn_block_from[6]        # scan position -> lowest rank of P that blocks it (12 never; 5: none, 0)
 
 ctypedef struct KNConfig:
     int32_t nplayers         # 4 or 6
