@@ -81,9 +81,20 @@ cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
     """Sort key of a card for 'cheapest': trumps above every plain card."""
     return rank_key(card_rank(c), led, s.high) + (16 if card_suit(c) == s.trump else 0)
 
+cdef inline uint32_t lead_beaters(int cd, int trump, int high) noexcept nogil:
+    """The cards that take the trick from the led card cd (_rules.trick_winner(cd, o) == 1): the
+    trumps when cd is no trump, and the cards of cd's suit whose rank, followed, outranks cd's
+    rank, led (rank_key)."""
+    cdef int sd = card_suit(cd), kl = rank_key(card_rank(cd), True, high), r
+    cdef uint32_t out = suit_cards(trump) if sd != trump else 0
+    for r in range(6):
+        if rank_key(r, False, high) > kl:
+            out |= bit32(4 * r + sd)
+    return out & ~bit32(cd)
+
 cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger, o
-    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp, beat
+    cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger
+    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp
     cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
     unseen = EX_FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
     opp = unseen
@@ -97,13 +108,7 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
         while tmp:
             cd = bit_low(tmp)
             tmp &= tmp - 1
-            danger = 0
-            beat = opp
-            while beat:
-                o = bit_low(beat)
-                beat &= beat - 1
-                if trick_winner(cd, o, s.trump, s.high) == 1:
-                    danger += 1
+            danger = cs_popcount(opp & lead_beaters(cd, s.trump, s.high))
             # want: fewest beaters, then cheapest; else: most beaters, then cheapest
             k = (danger * 64 + play_key(cd, True, s)) if want else ((24 - danger) * 64 + play_key(cd, True, s))
             if best < 0 or k < bk:
