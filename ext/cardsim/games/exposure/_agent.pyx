@@ -13,7 +13,7 @@ from cardsim.core._types cimport uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, card_suit, card_rank, bit32,
+from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, ex_rank_spread, card_suit, card_rank, bit32,
                                             rank_cards, suit_cards, rank_bits, rank_key, trick_winner,
                                             meld_value)
 from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
@@ -28,27 +28,27 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
     cdef uint32_t tm = table_mask(s)
     cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~sel_of(s)
     cdef uint32_t At = avail_table(s, c, p)
-    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel)
-    cdef bint ok
+    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel), have = 0, picks = 0, need
     if cs_popcount(rs) == cs_popcount(sel):
+        # the card each missing rank would add: the lowest hand card of the rank, else the
+        # lowest face-up card (have: the ranks that have one)
+        for r in range(6):
+            if (rs >> r) & 1:
+                continue
+            pick = Ah & rank_cards(r)
+            if not pick:
+                pick = At & rank_cards(r)
+            if pick:
+                picks |= pick & (~pick + 1)
+                have |= (<uint32_t>1) << r
         for i in range(6):
             W = ex_windows[i]
             if rs & ~W:
                 continue
-            m = sel
-            ok = True
-            for r in range(6):
-                if not (W >> r) & 1 or (rs >> r) & 1:
-                    continue
-                pick = Ah & rank_cards(r)
-                if not pick:
-                    pick = At & rank_cards(r)
-                if not pick:
-                    ok = False
-                    break
-                m |= bit32(bit_low(pick))
-            if not ok:
+            need = W & ~rs
+            if need & ~have:
                 continue
+            m = sel | (picks & ex_rank_spread[need])
             v = meld_value(c, m, ~tm)
             if v > bv:
                 bv = v

@@ -113,6 +113,21 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
         staged_start(&s.stage, 1, s.turn)
         open_trick(s, s.turn, N)
 
+cdef inline void deal_four(const card_t* pack, uint64_t* hand, int first) noexcept nogil:
+    """The four-player deal of a shuffled 52-card pack, one card at a time from seat `first`
+    (deal_round_robin's order: card i to seat (first + i) % 4), a round of four per step."""
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
+    cdef int i
+    for i in range(0, HT_DECK, 4):
+        h0 |= card_bit(pack[i])
+        h1 |= card_bit(pack[i + 1])
+        h2 |= card_bit(pack[i + 2])
+        h3 |= card_bit(pack[i + 3])
+    hand[first] = h0
+    hand[(first + 1) & 3] = h1
+    hand[(first + 2) & 3] = h2
+    hand[(first + 3) & 3] = h3
+
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
     dealt one card at a time from next(dealer); then the pass direction (D2)."""
@@ -130,7 +145,10 @@ cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
             pack[n] = <card_t>k
             n += 1
         shuffle(pack, n, &s.rng)
-    deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
+    if c.nplayers == 4:
+        deal_four(pack, s.hand, (s.dealer + 1) & 3)
+    else:
+        deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
     s.pass_dir = <int8_t>draw_direction(s, c)
     start_deal(s, c)
 
