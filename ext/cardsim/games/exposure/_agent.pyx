@@ -9,7 +9,7 @@ unseen cards can beat when it wants the trick, otherwise the one the most unseen
 Following, it wins with its cheapest winning card when it wants the trick, otherwise plays its
 highest losing card (its lowest card when it must win anyway).
 """
-from cardsim.core._types cimport uint32_t
+from cardsim.core._types cimport uint8_t, uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
@@ -81,15 +81,20 @@ cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
     """Sort key of a card for 'cheapest': trumps above every plain card."""
     return rank_key(card_rank(c), led, s.high) + (16 if card_suit(c) == s.trump else 0)
 
+cdef extern from *:
+    """
+    /* [high rank][rank_key of the led card + 1] -> the ranks whose rank_key, followed, is higher */
+    static const unsigned char ex_follow_above[6][9] = {{63, 63, 61, 57, 49, 33, 33, 1, 0}, {63, 62, 62, 58, 50, 34, 34, 2, 0}, {63, 62, 60, 60, 52, 36, 36, 4, 0}, {63, 62, 60, 56, 56, 40, 40, 8, 0}, {63, 62, 60, 56, 48, 48, 48, 16, 0}, {63, 62, 60, 56, 48, 32, 0, 0, 0}};
+    """
+    const uint8_t ex_follow_above[6][9]
+
 cdef inline uint32_t lead_beaters(int cd, int trump, int high) noexcept nogil:
     """The cards that take the trick from the led card cd (_rules.trick_winner(cd, o) == 1): the
     trumps when cd is no trump, and the cards of cd's suit whose rank, followed, outranks cd's
-    rank, led (rank_key)."""
-    cdef int sd = card_suit(cd), kl = rank_key(card_rank(cd), True, high), r
+    rank, led (rank_key; the ranks from a table by high rank)."""
+    cdef int sd = card_suit(cd)
     cdef uint32_t out = suit_cards(trump) if sd != trump else 0
-    for r in range(6):
-        if rank_key(r, False, high) > kl:
-            out |= bit32(4 * r + sd)
+    out |= ex_rank_spread[ex_follow_above[high][rank_key(card_rank(cd), True, high) + 1]] & suit_cards(sd)
     return out & ~bit32(cd)
 
 cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
