@@ -9,11 +9,11 @@ unseen cards can beat when it wants the trick, otherwise the one the most unseen
 Following, it wins with its cheapest winning card when it wants the trick, otherwise plays its
 highest losing card (its lowest card when it must win anyway).
 """
-from cardsim.core._types cimport uint32_t
+from cardsim.core._types cimport uint8_t, uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, card_suit, card_rank, bit32,
+from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, ex_rank_spread, card_suit, card_rank, bit32,
                                             rank_cards, suit_cards, rank_bits, rank_key, trick_winner,
                                             meld_value)
 from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
@@ -28,27 +28,27 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
     cdef uint32_t tm = table_mask(s)
     cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~sel_of(s)
     cdef uint32_t At = avail_table(s, c, p)
-    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel)
-    cdef bint ok
+    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel), have = 0, picks = 0, need
     if cs_popcount(rs) == cs_popcount(sel):
+        # the card each missing rank would add: the lowest hand card of the rank, else the
+        # lowest face-up card (have: the ranks that have one)
+        for r in range(6):
+            if (rs >> r) & 1:
+                continue
+            pick = Ah & rank_cards(r)
+            if not pick:
+                pick = At & rank_cards(r)
+            if pick:
+                picks |= pick & (~pick + 1)
+                have |= (<uint32_t>1) << r
         for i in range(6):
             W = ex_windows[i]
             if rs & ~W:
                 continue
-            m = sel
-            ok = True
-            for r in range(6):
-                if not (W >> r) & 1 or (rs >> r) & 1:
-                    continue
-                pick = Ah & rank_cards(r)
-                if not pick:
-                    pick = At & rank_cards(r)
-                if not pick:
-                    ok = False
-                    break
-                m |= bit32(bit_low(pick))
-            if not ok:
+            need = W & ~rs
+            if need & ~have:
                 continue
+            m = sel | (picks & ex_rank_spread[need])
             v = meld_value(c, m, ~tm)
             if v > bv:
                 bv = v
@@ -81,9 +81,25 @@ cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
     """Sort key of a card for 'cheapest': trumps above every plain card."""
     return rank_key(card_rank(c), led, s.high) + (16 if card_suit(c) == s.trump else 0)
 
+cdef extern from *:
+    """
+    /* [high rank][rank_key of the led card + 1] -> the ranks whose rank_key, followed, is higher */
+    static const unsigned char ex_follow_above[6][9] = {{63, 63, 61, 57, 49, 33, 33, 1, 0}, {63, 62, 62, 58, 50, 34, 34, 2, 0}, {63, 62, 60, 60, 52, 36, 36, 4, 0}, {63, 62, 60, 56, 56, 40, 40, 8, 0}, {63, 62, 60, 56, 48, 48, 48, 16, 0}, {63, 62, 60, 56, 48, 32, 0, 0, 0}};
+    """
+    const uint8_t ex_follow_above[6][9]
+
+cdef inline uint32_t lead_beaters(int cd, int trump, int high) noexcept nogil:
+    """The cards that take the trick from the led card cd (_rules.trick_winner(cd, o) == 1): the
+    trumps when cd is no trump, and the cards of cd's suit whose rank, followed, outranks cd's
+    rank, led (rank_key; the ranks from a table by high rank)."""
+    cdef int sd = card_suit(cd)
+    cdef uint32_t out = suit_cards(trump) if sd != trump else 0
+    out |= ex_rank_spread[ex_follow_above[high][rank_key(card_rank(cd), True, high) + 1]] & suit_cards(sd)
+    return out & ~bit32(cd)
+
 cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger, o
-    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp, beat
+    cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger
+    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp
     cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
     unseen = EX_FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
     opp = unseen
@@ -97,13 +113,7 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
         while tmp:
             cd = bit_low(tmp)
             tmp &= tmp - 1
-            danger = 0
-            beat = opp
-            while beat:
-                o = bit_low(beat)
-                beat &= beat - 1
-                if trick_winner(cd, o, s.trump, s.high) == 1:
-                    danger += 1
+            danger = cs_popcount(opp & lead_beaters(cd, s.trump, s.high))
             # want: fewest beaters, then cheapest; else: most beaters, then cheapest
             k = (danger * 64 + play_key(cd, True, s)) if want else ((24 - danger) * 64 + play_key(cd, True, s))
             if best < 0 or k < bk:

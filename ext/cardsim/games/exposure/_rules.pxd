@@ -2,7 +2,7 @@
 # rule kernels on cards and config only (no state struct). Hot ones are inline here; the rest
 # and the compiled oracles (oracle_*) live in _rules.pyx; the card notation is the Python face's
 # (cardsim.games.exposure). Card identity: rank*4 + suit, rank 0 = '9' .. 5 = 'A', suits S H D C.
-from cardsim.core._types cimport int8_t, int32_t, uint32_t, card_t
+from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._suited cimport follow_mask
 
@@ -30,8 +30,14 @@ cdef extern from *:
     """
     /* windows of consecutive natural ranks that make a sequence meld (length 6, 5, 5, 4, 4, 4) */
     static const unsigned int ex_windows[6] = {0x3F, 0x1F, 0x3E, 0x0F, 0x1E, 0x3C};
+    /* a count of 1 in each of the n lowest nibbles (n consecutive ranks, one card each) */
+    static const unsigned int ex_ones[7] = {0x0, 0x1, 0x11, 0x111, 0x1111, 0x11111, 0x111111};
+    /* rank mask (6 bits) -> the cards of those ranks (a nibble per rank) */
+    static const unsigned int ex_rank_spread[64] = {0x0, 0xF, 0xF0, 0xFF, 0xF00, 0xF0F, 0xFF0, 0xFFF, 0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF, 0xF0000, 0xF000F, 0xF00F0, 0xF00FF, 0xF0F00, 0xF0F0F, 0xF0FF0, 0xF0FFF, 0xFF000, 0xFF00F, 0xFF0F0, 0xFF0FF, 0xFFF00, 0xFFF0F, 0xFFFF0, 0xFFFFF, 0xF00000, 0xF0000F, 0xF000F0, 0xF000FF, 0xF00F00, 0xF00F0F, 0xF00FF0, 0xF00FFF, 0xF0F000, 0xF0F00F, 0xF0F0F0, 0xF0F0FF, 0xF0FF00, 0xF0FF0F, 0xF0FFF0, 0xF0FFFF, 0xFF0000, 0xFF000F, 0xFF00F0, 0xFF00FF, 0xFF0F00, 0xFF0F0F, 0xFF0FF0, 0xFF0FFF, 0xFFF000, 0xFFF00F, 0xFFF0F0, 0xFFF0FF, 0xFFFF00, 0xFFFF0F, 0xFFFFF0, 0xFFFFFF};
     """
     const uint32_t ex_windows[6]         # rank masks of the sequence windows
+    const uint32_t ex_rank_spread[64]    # rank mask -> card mask of those ranks
+    const uint32_t ex_ones[7]            # n -> a count of 1 in each of the n lowest nibbles
 
 cdef enum:
     EX_FULL = 0xFFFFFF       # all 24 cards
@@ -59,9 +65,27 @@ cdef inline uint32_t suit_cards(int s) noexcept nogil:
 cdef inline uint32_t rank_bits(uint32_t m) noexcept nogil:
     """6-bit mask of the ranks present in card set m."""
     m = m | (m >> 1)
-    m = m | (m >> 2)
-    return ((m & 1) | ((m >> 3) & 2) | ((m >> 6) & 4) | ((m >> 9) & 8) | ((m >> 12) & 16)
-            | ((m >> 15) & 32))
+    m = (m | (m >> 2)) & <uint32_t>0x111111      # bit 4r: rank r present
+    m = (m | (m >> 3)) & <uint32_t>0x030303      # ranks 2k, 2k+1 at bits 8k, 8k+1
+    m = (m | (m >> 6)) & <uint32_t>0x0F000F      # ranks 0-3 at bits 0-3, ranks 4, 5 at 16, 17
+    return (m | (m >> 12)) & <uint32_t>0x3F
+
+cdef inline uint32_t rank_counts(uint32_t m) noexcept nogil:
+    """Per-rank card counts of card set m: nibble r holds how many cards of rank r m has (0..4)."""
+    m = m - ((m >> 1) & <uint32_t>0x555555)
+    return (m & <uint32_t>0x333333) + ((m >> 2) & <uint32_t>0x333333)
+
+cdef inline uint32_t rank_bits_pair(uint32_t a, uint32_t b, uint32_t* rb) noexcept nogil:
+    """rank_bits of a (returned) and of b (into *rb) at once: the same folds on one 64-bit word
+    holding a in its low half and b in its high half (no fold carries a bit across halves)."""
+    cdef uint64_t m = <uint64_t>a | (<uint64_t>b << 32)
+    m = m | (m >> 1)
+    m = (m | (m >> 2)) & <uint64_t>0x0011111100111111
+    m = (m | (m >> 3)) & <uint64_t>0x0003030300030303
+    m = (m | (m >> 6)) & <uint64_t>0x000F000F000F000F
+    m = m | (m >> 12)
+    rb[0] = <uint32_t>(m >> 32) & 0x3F
+    return <uint32_t>m & 0x3F
 
 cdef inline int rank_key(int rank, bint led, int high) noexcept nogil:
     """Trick strength of a rank (§2): natural when the high rank is the Ace; otherwise the high
@@ -99,14 +123,14 @@ cdef inline int meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part
     """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of
     one rank, or 4-6 cards of consecutive natural ranks (any suits), with at least min_hand of
     them from the hand (`hand_part`). Points: the meld_points table (1, 2, 1, 2, 3)."""
-    cdef int n = cs_popcount(cards)
-    cdef uint32_t rs = rank_bits(cards)
-    cdef int nr = cs_popcount(rs)
-    if cs_popcount(hand_part & cards) < c.min_hand:
+    cdef int n = cs_popcount(cards), sh
+    if n < 3 or n > 6 or cs_popcount(hand_part & cards) < c.min_hand:
         return -1
-    if nr == 1 and (n == 3 or n == 4):
+    sh = bit_low(cards) & ~3                 # 4 * the lowest rank
+    if (cards >> sh) <= 0xF:                 # one rank: 3 or 4 of a kind
         return c.meld_pts[n - 3]
-    if nr == n and n >= 4 and (rs >> bit_low(rs)) == ((<uint32_t>1 << n) - 1):
+    # n >= 4 cards of n consecutive ranks, one each: a count of 1 in n nibbles from the lowest
+    if n >= 4 and (rank_counts(cards) >> sh) == ex_ones[n]:
         return c.meld_pts[n - 2]
     return -1
 
@@ -144,5 +168,50 @@ cdef inline int match_outcome(const int32_t* score, int target) noexcept nogil:
         return -1
     return 0 if score[0] > score[1] else 1
 
-cdef uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_hand, uint32_t avail_hand,
-                              uint32_t avail_table) noexcept nogil
+cdef inline uint32_t ranks_at_least(uint32_t counts, int t) noexcept nogil:
+    """The cards (whole nibbles) of the ranks whose count in `counts` (rank_counts) is >= t."""
+    if t <= 0:
+        return EX_FULL
+    if t > 4:
+        return 0
+    # a count 0..4 plus 8 - t (4..7) stays inside its nibble; its bit 3 is set iff count >= t
+    return (((counts + <uint32_t>(8 - t) * <uint32_t>0x111111) & <uint32_t>0x888888) >> 3) * <uint32_t>0xF
+
+cdef inline uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_hand, uint32_t avail_hand,
+                                     uint32_t avail_table) noexcept nogil:
+    """Cards that may be added to the meld under construction (§4), so that it can still be
+    completed into a legal meld. `sel`: the cards built so far, `sel_hand` of them from the
+    hand; `avail_hand` / `avail_table`: the own unmelded hand cards and the face-up cards the
+    player may still use (none of them in sel).
+
+    Whether a card k fits depends only on its rank and on whether it is a hand or a face-up card
+    (the other available cards of its rank count the same either way), so the test runs on ranks,
+    in word operations: a set of a kind (sel of one rank at most) needs 3+ cards of the rank in
+    all with min_hand from the hand (per-rank counts, all ranks at once); a sequence (sel of
+    distinct ranks) needs a window W of 4-6 consecutive ranks holding sel's ranks whose missing
+    ranks d = W - ranks(sel) are all available. With h = the ranks of d that have a hand card
+    and T = sel_hand + h - min_hand, a hand card of a rank of d fits iff T >= 0 (the others of d
+    can be hand cards), a face-up card iff T >= 1, or T >= 0 when its rank has no hand card."""
+    cdef uint32_t A = avail_hand | avail_table
+    cdef uint32_t rsel = rank_bits(sel), out = 0, ok, RH, RA, W, d, hok = 0, tok = 0
+    cdef int nsel = cs_popcount(sel), nr = cs_popcount(rsel), i, T
+    if nr <= 1:
+        ok = (ranks_at_least(rank_counts(A), 3 - nsel)
+              & ranks_at_least(rank_counts(avail_hand), c.min_hand - sel_hand))
+        if nr:
+            ok &= ex_rank_spread[rsel]
+        out = A & ok
+    if nr == nsel:
+        RH = rank_bits_pair(avail_hand, A, &RA)
+        RA |= rsel
+        for i in range(6):
+            W = ex_windows[i]
+            if (rsel & ~W) or (W & ~RA):
+                continue
+            d = W & ~rsel
+            T = sel_hand + cs_popcount(d & RH) - c.min_hand
+            if T >= 0:
+                hok |= d
+                tok |= d & ~RH if T == 0 else d
+        out |= (avail_hand & ex_rank_spread[hok]) | (avail_table & ex_rank_spread[tok])
+    return out

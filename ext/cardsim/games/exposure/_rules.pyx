@@ -1,5 +1,5 @@
 """Exposure, the pure rules (docs/rules/exposure.md): the trick order with its high rank (§2),
-meld legality and completability (§4), the follow rule and trick winner (§5), the dealing order
+meld legality and completability (§4, inline in _rules.pxd), the follow rule and trick winner (§5), the dealing order
 (§3), deal points (§6) and the game end (§7). Nothing here sees a game state: the state machine
 (`_state`), the greedy agent (`_agent`), the resample (`_observe`) and the compiled oracles below
 all run these kernels.
@@ -14,53 +14,6 @@ suits S H D C (0..3).
 """
 from cardsim.core._types cimport int8_t, int32_t, uint32_t, card_t
 from cardsim.core._bits cimport cs_popcount, bit_low
-
-
-cdef uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_hand, uint32_t avail_hand,
-                              uint32_t avail_table) noexcept nogil:
-    """Cards that may be added to the meld under construction (§4), so that it can still be
-    completed into a legal meld. `sel`: the cards built so far, `sel_hand` of them from the
-    hand; `avail_hand` / `avail_table`: the own unmelded hand cards and the face-up cards the
-    player may still use (none of them in sel).
-
-    Whether a card k fits depends only on its rank and on whether it is a hand or a face-up card
-    (the other available cards of its rank count the same either way), so the test runs once per
-    rank: a set of a kind needs 3+ cards of the rank in all with min_hand from the hand; a
-    sequence needs a window of 4-6 consecutive ranks around the built ranks whose missing ranks
-    are all available, with enough hand cards among them."""
-    cdef uint32_t A = avail_hand | avail_table
-    cdef uint32_t RH = rank_bits(avail_hand), RA = rank_bits(A)
-    cdef int nsel = cs_popcount(sel), r, i, best
-    cdef uint32_t rsel = rank_bits(sel), ranks = RA, sr, W, need, nib, out = 0
-    cdef bint distinct = cs_popcount(rsel) == nsel
-    while ranks:
-        r = bit_low(ranks)
-        ranks &= ranks - 1
-        nib = rank_cards(r)
-        sr = rsel | ((<uint32_t>1) << r)
-        if sr == ((<uint32_t>1) << r):         # a set of a kind is possible
-            if nsel + cs_popcount(A & nib) >= 3 and sel_hand + cs_popcount(avail_hand & nib) >= c.min_hand:
-                out |= A & nib
-                continue
-        if not distinct or (rsel >> r) & 1:
-            continue
-        best = -1
-        for i in range(6):
-            W = ex_windows[i]
-            if sr & ~W:
-                continue
-            need = W & ~sr
-            if need & ~RA:
-                continue
-            if cs_popcount(need & RH) > best:
-                best = cs_popcount(need & RH)
-        if best < 0:
-            continue
-        if sel_hand + 1 + best >= c.min_hand:
-            out |= avail_hand & nib
-        if sel_hand + best >= c.min_hand:
-            out |= avail_table & nib
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

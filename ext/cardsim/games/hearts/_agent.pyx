@@ -15,6 +15,7 @@ from cardsim.core._types cimport uint64_t
 from cardsim.core._bits cimport bit_low, bit_high, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_first
+from cardsim.core._suited cimport lowest_by_rank
 from cardsim.games.hearts._rules cimport (HTConfig, QS, ht_hearts, suit_mask, card_suit)
 from cardsim.games.hearts._state cimport HTState, HT_PH_PASS
 
@@ -34,26 +35,35 @@ cdef int danger(int c, bint qs_out) noexcept nogil:
     return c % 13
 
 cdef int most_dangerous(uint64_t m, bint qs_out) noexcept nogil:
-    cdef int best = -1, bv = -1, c, v
-    while m:
-        c = bit_low(m)
-        m &= m - 1
-        v = danger(c, qs_out)
-        if v > bv:
-            bv = v
-            best = c
-    return best
+    """The card of m (non-empty) of the highest danger, ties to the lowest identity, in word
+    operations: the values of danger() put ♠Q first, then ♠A and ♠K when ♠Q is out, then the
+    highest heart, then the highest rank of the other suits (ties to the lowest suit)."""
+    cdef uint64_t x
+    if m & card_bit(QS):
+        return QS
+    if qs_out:
+        if m & card_bit(AS):
+            return AS
+        if m & card_bit(KS):
+            return KS
+    if m & ht_hearts:
+        return bit_high(m & ht_hearts)
+    return highest_by_rank(m)
 
-cdef int lowest_rank(uint64_t m) noexcept nogil:
-    """The card of m (non-empty) of the lowest rank, ties to the lowest identity."""
-    cdef int best = -1, bv = 99, c
-    while m:
-        c = bit_low(m)
-        m &= m - 1
-        if c % 13 < bv:
-            bv = c % 13
-            best = c
-    return best
+cdef inline int highest_by_rank(uint64_t m) noexcept nogil:
+    """The card of m (non-empty) of the highest rank, ties to the lowest identity."""
+    cdef int r, q
+    cdef uint64_t x = (m | (m >> 13) | (m >> 26) | (m >> 39)) & <uint64_t>0x1FFF
+    r = bit_high(x)
+    for q in range(4):
+        if (m >> (13 * q + r)) & 1:
+            return 13 * q + r
+    return -1
+
+cdef inline int lowest_rank(uint64_t m) noexcept nogil:
+    """The card of m (non-empty) of the lowest rank, ties to the lowest identity (core
+    lowest_by_rank with no trump)."""
+    return lowest_by_rank(m, 13, -1)
 
 cdef int ht_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                    Rng* rng) noexcept nogil:

@@ -24,10 +24,15 @@ cdef extern from *:
     static const unsigned long long ht_full = (1ULL << 52) - 1;        /* the whole pack */
     static const unsigned long long ht_hearts = 0x1FFFULL << 13;       /* the 13 hearts */
     static const unsigned long long ht_clubs = 0x1FFFULL << 39;        /* the 13 clubs */
+    /* the cards of each suit, and the suit (c / 13) of every card id: loads, not arithmetic */
+    static const unsigned long long ht_suit_cards[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
+    static const signed char ht_suit_of[52] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
     """
     const uint64_t ht_full
     const uint64_t ht_hearts
     const uint64_t ht_clubs
+    const uint64_t ht_suit_cards[4]      # suit -> its 13 cards
+    const int8_t ht_suit_of[52]          # card id -> suit
 
 ctypedef struct HTConfig:
     int32_t nplayers         # 3..6 (D1)
@@ -83,10 +88,12 @@ cdef inline int cycle_direction(int deal_no, int n) noexcept nogil:
     return PD_HOLD
 
 cdef inline uint64_t suit_mask(int s) noexcept nogil:
-    return (<uint64_t>0x1FFF) << (13 * s)
+    """The 13 cards of suit s (0..3)."""
+    return ht_suit_cards[s]
 
 cdef inline int card_suit(int c) noexcept nogil:
-    return c // 13
+    """Suit of card id c (0..51): c // 13."""
+    return ht_suit_of[c]
 
 cdef inline uint64_t ht_legal_mask(const HTConfig* c, uint64_t hand, int led, bint first_trick,
                                    bint broken) noexcept nogil:

@@ -54,7 +54,7 @@ from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
                                           PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, suit_mask, card_suit,
                                           pass_offset, cycle_direction, ht_legal_mask,
-                                          ht_beats, ht_score_deal)
+                                          ht_score_deal)
 
 
 cdef int draw_direction(HTState* s, const HTConfig* c) noexcept nogil:
@@ -113,6 +113,21 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
         staged_start(&s.stage, 1, s.turn)
         open_trick(s, s.turn, N)
 
+cdef inline void deal_four(const card_t* pack, uint64_t* hand, int first) noexcept nogil:
+    """The four-player deal of a shuffled 52-card pack, one card at a time from seat `first`
+    (deal_round_robin's order: card i to seat (first + i) % 4), a round of four per step."""
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
+    cdef int i
+    for i in range(0, HT_DECK, 4):
+        h0 |= card_bit(pack[i])
+        h1 |= card_bit(pack[i + 1])
+        h2 |= card_bit(pack[i + 2])
+        h3 |= card_bit(pack[i + 3])
+    hand[first] = h0
+    hand[(first + 1) & 3] = h1
+    hand[(first + 2) & 3] = h2
+    hand[(first + 3) & 3] = h3
+
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
     dealt one card at a time from next(dealer); then the pass direction (D2)."""
@@ -130,7 +145,10 @@ cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
             pack[n] = <card_t>k
             n += 1
         shuffle(pack, n, &s.rng)
-    deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
+    if c.nplayers == 4:
+        deal_four(pack, s.hand, (s.dealer + 1) & 3)
+    else:
+        deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
     s.pass_dir = <int8_t>draw_direction(s, c)
     start_deal(s, c)
 
@@ -224,9 +242,9 @@ cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
 cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
     """Pass or play one card. A play (§5): the card leaves the hand for the trick; a heart (or ♠Q
     with qs_breaks) breaks hearts; what it shows about the hand is recorded in forbid (D12); the
-    card winning the trick so far is kept as the plays come (the rules' ht_beats); after N cards
-    that card takes the trick (trick_close) and its player leads the next; after the last trick
-    the deal is scored."""
+    card winning the trick so far is kept as the plays come (the rules' ht_beats: a higher card
+    of the led suit); after N cards that card takes the trick (trick_close) and its player leads
+    the next; after the last trick the deal is scored."""
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
     cdef int N = c.nplayers
@@ -241,13 +259,15 @@ cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
         if not s.broken and b & ht_hearts:
             m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
             s.forbid[p] |= ~m                                     # led a heart unbroken: nothing else
-    elif ht_beats(card, s.win_card):
-        s.win_card = <int8_t>card
-        s.win_i = s.cur.n
-    elif not b & suit_mask(s.led):
-        s.forbid[p] |= suit_mask(s.led)                           # void in the led suit
-        if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
-            s.forbid[p] |= ~(ht_hearts | card_bit(QS))            # held only hearts and ♠Q
+    else:
+        m = suit_mask(s.led)
+        if not b & m:
+            s.forbid[p] |= m                                      # void in the led suit
+            if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
+                s.forbid[p] |= ~(ht_hearts | card_bit(QS))        # held only hearts and ♠Q
+        elif card > s.win_card:                                   # ht_beats: higher in the led suit
+            s.win_card = <int8_t>card
+            s.win_i = s.cur.n
     s.hand[p] &= ~b
     s.played[p] |= b
     s.trick_cards |= b

@@ -15,7 +15,8 @@ from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport trick_cards, trick_seat_of
 from cardsim.core._actions cimport ActionSet, as_first
 from cardsim.games.karnoffel._rules cimport (KNConfig, R2, R3, R4, R5, R6, R7, RJ, RQ, RK, kn_full,
-                                             card_suit, card_rank, kn_trick_winner)
+                                             card_suit, card_rank, kn_trick_winner, kn_priv_order,
+                                             kn_priv_below, kn_block_from)
 from cardsim.games.karnoffel._state cimport KNState
 
 
@@ -58,18 +59,56 @@ cdef int cheapest(uint64_t m, int chosen) noexcept nogil:
             best = c
     return best
 
-cdef bint holds_against(int8_t* cards, int n, int wi, uint64_t threats, int chosen) noexcept nogil:
-    """True if cards[wi] stays the winner of the n-card trick cards[0..n-1] when any single
-    card of threats is played after it (a pairwise look-ahead that ignores who holds the card;
-    cards has room for n+1 entries)."""
-    cdef int y
-    while threats:
-        y = bit_low(threats)
-        threats &= threats - 1
-        cards[n] = y
-        if kn_trick_winner(cards, n + 1, chosen) != wi:
-            return False
-    return True
+cdef uint64_t beaters(const int8_t* cards, int n, int chosen) noexcept nogil:
+    """The cards that would win the trick cards[0..n-1] (n >= 1) if played next, as a mask: the
+    trick winner (§5, _rules.kn_trick_winner) with one more card y is either the current winner
+    or y, so the greedy agent's one-card look-ahead needs only this set. y wins iff y is the
+    Karnöffel (not already played), or, no Devil having been led: y is a privileged card of an
+    order below every privileged card present that the led suit's highest ordinary card P does
+    not block (and P does not block y), or y is an ordinary card of the led suit above P that
+    blocks every privileged card present (3 by a K, 4 by K/Q, 5 by K/Q/J)."""
+    cdef int i, c, r, o, karn = chosen * 12 + RJ, led = card_suit(cards[0]), prank = -1
+    cdef int devil_led = 0, a, lo, start
+    cdef unsigned int seen = 0, low
+    cdef uint64_t out, rm
+    for i in range(n):
+        c = cards[i]
+        if c == karn:
+            return 0                            # the Karnöffel wins wherever it is
+        r = card_rank(c)
+        if card_suit(c) == chosen:
+            o = kn_priv_order[r]
+            if o >= 0:
+                seen |= 1u << o
+                continue
+            if r == R7:                         # a Devil: wins when led, never P
+                if i == 0:
+                    devil_led = 1
+                continue
+        if card_suit(c) == led and r > prank:
+            prank = r
+    out = card_bit(karn)
+    if devil_led:
+        return out
+    a = 2 + (prank < RK) + (prank < RQ) + (prank < RJ)   # the orders P leaves unblocked: 0..a-1
+    low = seen & ((1u << a) - 1)
+    lo = bit_low(low) if low else 5             # the winning privileged order, 5 = none (P wins)
+    out |= <uint64_t>kn_priv_below[lo if lo < a else a] << (12 * chosen)
+    start = kn_block_from[lo]                   # an ordinary card of this rank or above blocks lo
+    if start <= prank:
+        start = prank + 1
+    if start < 12:
+        rm = (<uint64_t>0xFFF >> start) << start
+        if led == chosen:
+            rm &= ~(<uint64_t>0x23F)            # 2-7 and J of the chosen suit are not ordinary
+        out |= rm << (12 * led)
+    return out
+
+cdef inline bint holds_against(const int8_t* cards, int n, uint64_t threats, int chosen) noexcept nogil:
+    """True if the current winner of the n-card trick cards[0..n-1] stays the winner when any
+    single card of threats is played after it (a pairwise look-ahead that ignores who holds
+    the card)."""
+    return (threats & beaters(cards, n, chosen)) == 0
 
 cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                    Rng* rng) noexcept nogil:
@@ -77,7 +116,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
     cdef int p = s.turn, n = s.cur.n, i, x, w, chosen = s.chosen
-    cdef uint64_t m = legal.w[0], gone = 0, threats, tmp, sure = 0, winners = 0
+    cdef uint64_t m = legal.w[0], gone = 0, threats, tmp, sure = 0, winners
     cdef int8_t cards[7]
     if n_legal == 1:
         return as_first(legal, 1)
@@ -90,7 +129,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             x = bit_low(tmp)
             tmp &= tmp - 1
             cards[0] = x
-            if holds_against(cards, 1, 0, threats, chosen):
+            if holds_against(cards, 1, threats, chosen):
                 sure |= card_bit(x)
         if sure:
             return cheapest(sure, chosen)
@@ -104,17 +143,18 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         if n == N - 1:
             return cheapest(m, chosen)
         # partner wins now: discard if its card is safe against one more card
-        i = kn_trick_winner(cards, n, chosen)
-        if holds_against(cards, n, i, threats, chosen):
+        if holds_against(cards, n, threats, chosen):
             return cheapest(m, chosen)
-    tmp = m
+    winners = m & beaters(cards, n, chosen)     # the cards that take the trick now
+    tmp = winners
     while tmp:
         x = bit_low(tmp)
         tmp &= tmp - 1
-        cards[n] = x
-        if kn_trick_winner(cards, n + 1, chosen) == n:
-            winners |= card_bit(x)
-            if n == N - 1 or holds_against(cards, n + 1, n, threats, chosen):
+        if n == N - 1:
+            sure |= card_bit(x)
+        else:
+            cards[n] = x
+            if holds_against(cards, n + 1, threats, chosen):
                 sure |= card_bit(x)
     if sure:
         return cheapest(sure, chosen)

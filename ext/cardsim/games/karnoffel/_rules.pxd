@@ -4,7 +4,8 @@
 # card notation lives in the Python face (cardsim.games.karnoffel).
 #
 # Card identity: suit*12 + rank, suits S H D C (0..3), rank 0 = '2' .. 11 = 'K' (no Aces).
-from cardsim.core._types cimport int8_t, int32_t, uint64_t
+from cardsim.core._types cimport int8_t, uint16_t, int32_t, uint64_t
+from cardsim.core._bits cimport bit_low
 
 cdef enum:
     KN_DECK = 48             # 4 suits x 2..K (no Aces)
@@ -24,8 +25,20 @@ cdef enum:
 cdef extern from *:
     """
     static const unsigned long long kn_full = (1ULL << 48) - 1;     /* the whole 48-card pack */
+    /* suit (c / 12) and rank (c % 12) of every card id: a load instead of a division */
+    static const signed char kn_suit_of[48] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+    /* scan position of a privileged rank in the order 6, 2, 3, 4, 5 (ranks 2..5 are 0..3, 6 is 4) */
+    static const signed char kn_priv_order[12] = {1, 2, 3, 4, 0, -1, -1, -1, -1, -1, -1, -1};
+    static const unsigned short kn_priv_below[6] = {0x0, 0x10, 0x11, 0x13, 0x17, 0x1F};
+    static const signed char kn_block_from[6] = {12, 12, 11, 10, 9, 0};
+    static const signed char kn_rank_of[48] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
     """
     const uint64_t kn_full
+    const int8_t kn_suit_of[48]          # card id -> suit
+    const int8_t kn_rank_of[48]          # card id -> rank
+    const int8_t kn_priv_order[12]       # rank -> scan position of a privileged card (6 2 3 4 5), -1
+    const uint16_t kn_priv_below[6]      # k -> rank mask of the privileged cards of scan positions < k
+    const int8_t kn_block_from[6]        # scan position -> lowest rank of P that blocks it (12 never; 5: none, 0)
 
 ctypedef struct KNConfig:
     int32_t nplayers         # 4 or 6
@@ -35,10 +48,12 @@ ctypedef struct KNConfig:
     int32_t ante             # stakes: chips each player antes per deal (1 when stakes = "none")
 
 cdef inline int card_suit(int c) noexcept nogil:
-    return c // 12
+    """Suit of card id c (0..47): c // 12, from a table."""
+    return kn_suit_of[c]
 
 cdef inline int card_rank(int c) noexcept nogil:
-    return c % 12
+    """Rank of card id c (0..47): c % 12, from a table."""
+    return kn_rank_of[c]
 
 cdef inline uint64_t suit_mask(int s) noexcept nogil:
     return (<uint64_t>0xFFF) << (12 * s)
@@ -84,34 +99,32 @@ cdef inline int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept
     Devil is never P: it cannot win), the first privileged card present in the order 6, 2, 3,
     4, 5 of chosen that P does not block wins (3 blocked by a K, 4 by K/Q, 5 by K/Q/J; 6 and 2
     never; only led-suit cards block, D4); 4. else P wins. Returns the index into cards."""
-    cdef int i, c, r, led = card_suit(cards[0]), p = -1, prank = -1, o
+    cdef int i, c, r, o, karn = chosen * 12 + RJ, led = card_suit(cards[0]), p = -1, prank = -1
     cdef int priv[5]
-    for i in range(5):
-        priv[i] = -1
+    cdef unsigned int seen = 0, allowed
     for i in range(n):
         c = cards[i]
-        if card_suit(c) == chosen and card_rank(c) == RJ:
+        if c == karn:
             return i
-    if card_suit(cards[0]) == chosen and card_rank(cards[0]) == R7:
+        r = card_rank(c)
+        if card_suit(c) == chosen:
+            o = kn_priv_order[r]
+            if o >= 0:
+                seen |= 1u << o
+                priv[o] = i
+                continue
+            if r == R7:                     # a Devil: wins when led, never P
+                if i == 0:
+                    led = -1                # (no Karnöffel may follow: keep scanning for one)
+                continue
+        if card_suit(c) == led and r > prank:
+            prank = r
+            p = i
+    if led < 0:
         return 0
-    for i in range(n):
-        c = cards[i]
-        o = privileged_order(c, chosen)
-        if o >= 0:
-            priv[o] = i
-        elif card_suit(c) == led:
-            r = card_rank(c)
-            if r > prank and not (card_suit(c) == chosen and r == R7):
-                prank = r
-                p = i
-    if priv[0] >= 0:
-        return priv[0]
-    if priv[1] >= 0:
-        return priv[1]
-    if priv[2] >= 0 and prank != RK:
-        return priv[2]
-    if priv[3] >= 0 and prank != RK and prank != RQ:
-        return priv[3]
-    if priv[4] >= 0 and prank != RK and prank != RQ and prank != RJ:
-        return priv[4]
+    # 6 and 2 are never blocked; 3 is blocked by a K, 4 by K/Q, 5 by K/Q/J (of the led suit)
+    allowed = 3u | ((prank < RK) << 2) | ((prank < RQ) << 3) | ((prank < RJ) << 4)
+    seen &= allowed
+    if seen:
+        return priv[bit_low(seen)]
     return p

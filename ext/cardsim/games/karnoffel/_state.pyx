@@ -59,32 +59,35 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
     in dealing order (the rest is the unused stock, whose order never matters). Round 1 (one
     face-up card each) and rounds 2-5 go to next(dealer), ..., dealer. Resets the deal."""
     cdef card_t perm[KN_DECK]
-    cdef int8_t upo[6]
-    cdef int i, q, r
-    cdef uint64_t dealt = 0
+    cdef int i, q, first = s.dealer + 1
+    cdef uint64_t dealt = 0, b
+    if first == N:
+        first = 0
     fill_identity(perm, KN_DECK)
     shuffle_prefix(perm, KN_DECK, KN_HAND * N, &s.rng)
     for q in range(6):
         s.hand[q] = 0
         s.played[q] = 0
         s.up[q] = -1
-    for r in range(5):
-        for i in range(N):
-            q = (s.dealer + 1 + i) % N
-            s.hand[q] |= card_bit(perm[r * N + i])
-            dealt |= card_bit(perm[r * N + i])
-    for i in range(N):
-        upo[i] = perm[i]
-        s.up[(s.dealer + 1 + i) % N] = perm[i]
+    q = first                               # card i goes to seat (first + i) % N
+    for i in range(KN_HAND * N):
+        b = card_bit(perm[i])
+        s.hand[q] |= b
+        dealt |= b
+        if i < N:
+            s.up[q] = perm[i]               # round 1: the face-up cards
+        q += 1
+        if q == N:
+            q = 0
     s.stock = kn_full & ~dealt
     memset(s.card_trick, -1, 48)
     memset(s.trick_leader, -1, 5)
     memset(s.trick_winner, -1, 5)
-    s.chosen = kn_chosen_suit(upo, N)
+    s.chosen = kn_chosen_suit(<int8_t*>perm, N)   # the up-cards in dealing order: perm[0..N-1]
     s.team_tricks[0] = 0
     s.team_tricks[1] = 0
     s.tricks_done = 0
-    trick_start(&s.cur, (s.dealer + 1) % N, N)
+    trick_start(&s.cur, first, N)
     s.turn = s.cur.leader
     s.trick_leader[0] = s.cur.leader
     s.phase = KN_PH_PLAY
