@@ -18,6 +18,7 @@ from cardsim.games.exposure._state cimport (EXState, EX_NUM_ACTIONS, EX_MELD0, E
 from cardsim.games.exposure._agent cimport ex_greedy
 from cardsim.games.exposure._observe cimport ex_observe, ex_resample
 from cardsim.games.exposure._layout cimport OBS_SIZE
+from cardsim.games.exposure._state cimport play_loop as _play_loop
 
 from cardsim.errors import ParseError, short
 from cardsim.games.exposure.notation import RANKS, SUITS, card_str, mask_to_cards, parse_card
@@ -29,6 +30,7 @@ cdef void exposure_fill_vtable(GameVTable* vt) noexcept:
     vt.current_player = ex_current_player
     vt.legal = ex_legal
     vt.apply = ex_apply
+    vt.play = _play_loop
     vt.is_terminal = ex_is_terminal
     vt.returns = ex_returns
     vt.observe = ex_observe

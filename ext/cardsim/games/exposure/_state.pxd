@@ -83,3 +83,6 @@ cdef inline bint visible(const EXState* s, const EXConfig* c, int q, int p) noex
     """Are q's declarations visible to p? Always, except under simultaneous declaration before
     both players have finished."""
     return q == p or not c.simultaneous or s.decl_done == 3
+# the batch kernel's hot loop with this game's functions inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

@@ -155,6 +155,9 @@ cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noex
     return n + cs_popcount(ext)
 
 cdef int ex_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _ex_legal_impl(st, cfg, out)
+
+cdef inline int _ex_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     cdef const EXState* s = <const EXState*>st
     cdef uint32_t m
     out.w[0] = 0
@@ -240,6 +243,9 @@ cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
         finish_deal(s, c)
 
 cdef void ex_apply(void* st, const void* cfg, int a) noexcept nogil:
+    _ex_apply_impl(st, cfg, a)
+
+cdef inline void _ex_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
     cdef EXState* s = <EXState*>st
     if s.phase == EX_PH_PLAY:
         apply_play(s, <const EXConfig*>cfg, a)
@@ -270,3 +276,22 @@ cdef void ex_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[8] = s.score[1]
     out[9] = s.deal_no
     out[10] = s.winner
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _ex_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return ex_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _ex_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"

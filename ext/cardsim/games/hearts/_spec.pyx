@@ -14,6 +14,7 @@ from cardsim.games.hearts._state cimport (HTState, HT_NUM_ACTIONS, HT_PH_PASS, h
 from cardsim.games.hearts._agent cimport ht_greedy
 from cardsim.games.hearts._observe cimport ht_observe, ht_resample
 from cardsim.games.hearts._layout cimport OBS_SIZE
+from cardsim.games.hearts._state cimport play_loop as _play_loop
 
 from cardsim.errors import ParseError, short
 from cardsim.games.hearts.notation import card_str, mask_to_cards, parse_card
@@ -25,6 +26,7 @@ cdef void hearts_fill_vtable(GameVTable* vt) noexcept:
     vt.current_player = ht_current_player
     vt.legal = ht_legal
     vt.apply = ht_apply
+    vt.play = _play_loop
     vt.is_terminal = ht_is_terminal
     vt.returns = ht_returns
     vt.observe = ht_observe

@@ -184,6 +184,9 @@ cdef bint ht_is_terminal(const void* st, const void* cfg) noexcept nogil:
     return (<const HTState*>st).phase == HT_PH_END
 
 cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _ht_legal_impl(st, cfg, out)
+
+cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions: in the pass phase any card still in hand (the cards already chosen have
     left it, D3); in play the rules' legal plays (§5)."""
     cdef const HTState* s = <const HTState*>st
@@ -240,6 +243,9 @@ cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
     start_play(s, c)
 
 cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
+    _ht_apply_impl(st, cfg, card)
+
+cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept nogil:
     """Pass or play one card. A play (§5): the card leaves the hand for the trick; a heart (or ♠Q
     with qs_breaks) breaks hearts; what it shows about the hand is recorded in forbid (D12); the
     card winning the trick so far is kept as the plays come (the rules' ht_beats: a higher card
@@ -312,3 +318,22 @@ cdef void ht_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[2] = s.pass_dir
     out[3] = s.dealer
     out[4] = s.deal_no
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _ht_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return ht_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _ht_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"

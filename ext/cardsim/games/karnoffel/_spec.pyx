@@ -16,6 +16,7 @@ from cardsim.games.karnoffel._state cimport (KNState, KN_NUM_ACTIONS, kn_init, k
 from cardsim.games.karnoffel._agent cimport kn_greedy
 from cardsim.games.karnoffel._observe cimport kn_observe, kn_resample
 from cardsim.games.karnoffel._layout cimport OBS_SIZE
+from cardsim.games.karnoffel._state cimport play_loop as _play_loop
 
 from cardsim.errors import ParseError, short
 from cardsim.games.karnoffel.notation import card_str, mask_to_cards, parse_card
@@ -27,6 +28,7 @@ cdef void karnoffel_fill_vtable(GameVTable* vt) noexcept:
     vt.current_player = kn_current_player
     vt.legal = kn_legal
     vt.apply = kn_apply
+    vt.play = _play_loop
     vt.is_terminal = kn_is_terminal
     vt.returns = kn_returns
     vt.observe = kn_observe

@@ -128,6 +128,9 @@ cdef bint kn_is_terminal(const void* st, const void* cfg) noexcept nogil:
     return (<const KNState*>st).phase == KN_PH_END
 
 cdef int kn_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _kn_legal_impl(st, cfg, out)
+
+cdef inline int _kn_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal plays (§5). Validity: any card in hand, no duty to follow suit or to trump."""
     cdef const KNState* s = <const KNState*>st
     if s.phase != KN_PH_PLAY:
@@ -149,6 +152,9 @@ cdef void finish_deal(KNState* s, const KNConfig* c, int team) noexcept nogil:
         s.phase = KN_PH_END
 
 cdef void kn_apply(void* st, const void* cfg, int card) noexcept nogil:
+    _kn_apply_impl(st, cfg, card)
+
+cdef inline void _kn_apply_impl(void* st, const void* cfg, int card) noexcept nogil:
     """Play one card (§5). Action: the card leaves the hand for the trick; after N cards the
     winner takes the trick and leads the next; at 3 tricks for a team (or after 5 tricks when
     stop_at_three is off) the deal is scored."""
@@ -195,3 +201,22 @@ cdef void kn_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[6] = s.score[0]
     out[7] = s.score[1]
     out[8] = s.deal_no
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _kn_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return kn_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _kn_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"

@@ -43,6 +43,7 @@ from cardsim.games.samba._legal cimport sb_legal
 from cardsim.games.samba._agent cimport sb_greedy
 from cardsim.games.samba._observe cimport sb_observe, sb_resample
 from cardsim.games.samba._layout cimport OBS_SIZE
+from cardsim.games.samba._state cimport play_loop as _play_loop
 
 from cardsim.errors import ConfigError, ParseError, short as _short
 from cardsim.games.samba.notation import (PHASES, END_TYPES, MELD_TYPES, kind_str, counts_to_strings,
@@ -108,6 +109,7 @@ cdef class SambaSpec(GameSpec):
         self.vt.current_player = sb_current_player
         self.vt.legal = sb_legal
         self.vt.apply = sb_apply
+        self.vt.play = _play_loop
         self.vt.is_terminal = sb_is_terminal
         self.vt.returns = sb_returns
         self.vt.observe = sb_observe

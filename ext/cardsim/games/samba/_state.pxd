@@ -227,3 +227,6 @@ cdef inline bint pending_batch(const SBState* s, int side) noexcept nogil:
         if s.melds[side][i].pending:
             return True
     return False
+# the batch kernel's hot loop with this game's functions inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

@@ -482,6 +482,9 @@ cdef void next_turn(SBState* s, const SBConfig* c) noexcept nogil:
 
 
 cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
+    _sb_apply_impl(st, cfg, a)
+
+cdef inline void _sb_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
     """ADD and DISCARD (six in ten actions) here; every other action in apply_rest."""
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
@@ -709,3 +712,23 @@ cdef void sb_metrics(const void* st, const void* cfg, double* out) noexcept nogi
         out[7 + side] = canastas(s, side) if side < c.nsides else 0
     out[12] = s.nstock
     out[13] = s.deal_no
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+from cardsim.games.samba._legal cimport sb_legal
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return sb_legal(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return sb_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _sb_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"

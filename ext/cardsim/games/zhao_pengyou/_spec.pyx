@@ -22,6 +22,7 @@ from cardsim.games.zhao_pengyou._state cimport (
 from cardsim.games.zhao_pengyou._observe cimport zp_observe, zp_resample
 from cardsim.games.zhao_pengyou._agent cimport zp_greedy
 from cardsim.games.zhao_pengyou._layout cimport OBS_SIZE
+from cardsim.games.zhao_pengyou._state cimport play_loop as _play_loop
 
 from cardsim.errors import ConfigError, short
 from cardsim.games.zhao_pengyou.notation import (SUITS, RANKS, PHASES, FORMATS, card_str, action_str,
@@ -104,6 +105,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         self.vt.current_player = zp_current_player
         self.vt.legal = zp_legal
         self.vt.apply = zp_apply
+        self.vt.play = _play_loop
         self.vt.is_terminal = zp_is_terminal
         self.vt.returns = zp_returns
         self.vt.observe = zp_observe

@@ -289,6 +289,9 @@ cdef int (*LEGAL_ALL)(const ZPState*, const ZPConfig*, ActionSet*) noexcept nogi
 cdef void (*APPLY_ALL)(ZPState*, const ZPConfig*, int) noexcept nogil
 
 cdef int zp_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _zp_legal_impl(st, cfg, out)
+
+cdef inline int _zp_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions (legal_all); the two commonest cases, the first card of a lead and a one-card
     follow, are answered here without its frame."""
     cdef const ZPState* s = <const ZPState*>st
@@ -700,6 +703,9 @@ cdef void commit_lead(ZPState* s, const ZPConfig* c) noexcept nogil:
         play_cur(s, c)
 
 cdef void zp_apply(void* st, const void* cfg, int a) noexcept nogil:
+    _zp_apply_impl(st, cfg, a)
+
+cdef inline void _zp_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
     """Apply action a (apply_all); a one-card follow, the commonest, is played here."""
     cdef ZPState* s = <ZPState*>st
     cdef const ZPConfig* c = <const ZPConfig*>cfg
@@ -806,3 +812,22 @@ cdef void _set_pointers():
     APPLY_ALL = apply_all
 
 _set_pointers()
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _zp_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return zp_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _zp_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
