@@ -65,8 +65,18 @@ from cardsim.core._hand cimport Hand
 from cardsim.core._deal cimport shuffled_pack, shuffle
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.games.basra._rules cimport (
-    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, basra_points,
-    score_deal, game_end)
+    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick,
+    basra_points, score_deal, game_end)
+
+
+cdef inline int next_seat(const BasraConfig* c, int p) noexcept nogil:
+    """The seat after p (counter-clockwise), without a division."""
+    p += 1
+    return 0 if p == c.nplayers else p
+
+cdef inline bint hands_left(const BasraState* s) noexcept nogil:
+    """Some seat still holds cards (seats past nplayers always hold nothing)."""
+    return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) != 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,11 +108,16 @@ cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
 
 cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
     """k cards to each seat, one batch per seat, from dealer+1 round to the dealer (§3.3)."""
-    cdef int i, j, p
+    cdef int i, j, p = s.dealer
+    cdef uint64_t h
     for i in range(c.nplayers):
-        p = (s.dealer + 1 + i) % c.nplayers
+        p += 1
+        if p == c.nplayers:
+            p = 0
+        h = 0
         for j in range(k):
-            s.hand[p] |= card_bit(draw(s))
+            h |= card_bit(draw(s))
+        s.hand[p] |= h
 
 cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Deal a new deal from the ordered stock (§3): peek, hands, 4 floor cards, floor cleaning
@@ -133,7 +148,7 @@ cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
         s.buried |= card_bit(f)
         s.floor |= card_bit(draw(s))
         guard += 1
-    s.turn = (s.dealer + 1) % c.nplayers
+    s.turn = next_seat(c, s.dealer)
     s.phase = BA_PH_PLAY
 
 cdef void new_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
@@ -190,17 +205,16 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
         s.winner = -1
         s.phase = BA_PH_END
         return
-    s.dealer = (s.dealer + 1) % c.nplayers
+    s.dealer = next_seat(c, s.dealer)
     new_deal(s, c)
 
 cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
-    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on."""
+    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on. The
+    stage must be clear (the choose phase clears it before)."""
     cdef int side = side_of(c, s.turn), pts, i
     cdef uint64_t F = s.floor
-    cdef bint last = s.nstock == 0
-    for i in range(c.nplayers):
-        if s.hand[i]:
-            last = False
+    cdef bint held = hands_left(s)          # seats past nplayers hold nothing
+    cdef bint last = s.nstock == 0 and not held
     if S == 0:
         s.floor |= card_bit(card)
     else:
@@ -215,15 +229,13 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
             if face_doubles(c, card, F):
                 s.doubled[side] |= F | card_bit(card)
     s.phase = BA_PH_PLAY
-    staged_clear(&s.choice)
-    for i in range(c.nplayers):
-        if s.hand[i]:
-            s.turn = (s.turn + 1) % c.nplayers
-            return
+    if held:
+        s.turn = next_seat(c, s.turn)
+        return
     if s.nstock > 0:                               # re-deal, no floor cards (§3.7, B-D24)
         i = s.nstock // c.nplayers
         deal_hands(s, c, c.hand_size if c.hand_size < i else i)
-        s.turn = (s.dealer + 1) % c.nplayers
+        s.turn = next_seat(c, s.dealer)
         return
     finish_deal(s, c)
 
@@ -250,18 +262,23 @@ cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     every floor card k that keeps the choice inside some legal capture set, DONE iff the cards
     chosen form a legal set."""
     cdef const BasraState* s = <const BasraState*>st
-    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint64_t h
+    out.w[1] = 0
+    if s.phase == BA_PH_PLAY:
+        h = s.hand[s.turn]
+        out.w[0] = h
+        return cs_popcount(h)
+    out.w[0] = 0
+    if s.phase != BA_PH_CHOOSE:
+        return 0
+    return choose_legal(s, <const BasraConfig*>cfg, out)
+
+cdef int choose_legal(const BasraState* s, const BasraConfig* c, ActionSet* out) noexcept nogil:
+    """ba_legal in the choose phase (its own frame: the set list stays off the play path)."""
     cdef uint64_t sets[BA_MAXSETS]
     cdef uint64_t chosen = chosen_of(s)
     cdef SetsCtx x
     cdef int i, cnt = 0
-    out.w[0] = 0
-    out.w[1] = 0
-    if s.phase == BA_PH_PLAY:
-        out.w[0] = s.hand[s.turn]
-        return cs_popcount(s.hand[s.turn])
-    if s.phase != BA_PH_CHOOSE:
-        return 0
     x.sets = sets
     x.n = capture_sets(s.floor, s.choice.target, c, sets)
     for i in range(x.n):
@@ -284,29 +301,45 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
             one = sets[i]
             cnt += 1
     if cnt == 1:
-        resolve_play(s, c, s.choice.target, one)
+        i = s.choice.target
+        staged_clear(&s.choice)
+        resolve_play(s, c, i, one)
         return
     inter &= ~chosen
     while inter:
         staged_add(&s.choice, bit_low(inter))
         inter &= inter - 1
 
+cdef void play_searched(BasraState* s, const BasraConfig* c, int a) noexcept nogil:
+    """ba_apply of a play whose capture sets need the sum search (its own frame: the set list
+    stays off the common path)."""
+    cdef uint64_t sets[BA_MAXSETS]
+    if capture_sets(s.floor, a, c, sets) == 1:
+        resolve_play(s, c, a, sets[0])
+        return
+    s.phase = BA_PH_CHOOSE
+    staged_start(&s.choice, BA_STAGE_CAPTURE, a)
+    narrow(s, c)
+
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
-    cdef uint64_t sets[BA_MAXSETS]
     cdef Hand taken
-    cdef int n, card
+    cdef uint64_t one, b = card_bit(a)
+    cdef int n, card, p
     if s.phase == BA_PH_PLAY:
-        s.hand[s.turn] &= ~card_bit(a)
-        s.played[s.turn] |= card_bit(a)
-        n = capture_sets(s.floor, a, c, sets)
+        p = s.turn
+        s.hand[p] &= ~b
+        s.played[p] |= b
+        n = capture_quick(s.floor, a, c, &one)
         if n == 1:
-            resolve_play(s, c, a, sets[0])
-            return
-        s.phase = BA_PH_CHOOSE
-        staged_start(&s.choice, BA_STAGE_CAPTURE, a)
-        narrow(s, c)
+            resolve_play(s, c, a, one)
+        elif n == 0:
+            play_searched(s, c, a)
+        else:
+            s.phase = BA_PH_CHOOSE
+            staged_start(&s.choice, BA_STAGE_CAPTURE, a)
+            narrow(s, c)
     elif s.phase == BA_PH_CHOOSE:
         if a == BA_COMMIT:
             card = s.choice.target
