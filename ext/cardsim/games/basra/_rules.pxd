@@ -3,7 +3,7 @@
 # the game-end check. Card identity: rank*4 + suit, rank 0 = A .. 9 = 10, 10 = J, 11 = Q, 12 = K;
 # suits S H D C (0..3). The 44-card pack is identities 0..43.
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
+from cardsim.core._bits cimport cs_popcount, cs_ctz, bit_low, card_bit
 
 cdef enum:
     BA_MAXSETS = 512         # capacity for legal capture sets of one play
@@ -87,6 +87,19 @@ cdef inline int floor_total(uint64_t f) noexcept nogil:
     return (cs_popcount(f) + cs_popcount(f & ba_rank_b0) + 2 * cs_popcount(f & ba_rank_b1)
             + 4 * cs_popcount(f & ba_rank_b2) + 8 * cs_popcount(f & ba_rank_b3))
 
+cdef inline int sum_groups(uint64_t R, int v) noexcept nogil:
+    """How many sum groups (subsets of the numerals R, all worth less than v, summing to v; such
+    a subset has >= 2 cards) there are, saturated at 2: a subset-sum over the card values with
+    two bitsets, sums reached by at least one subset (one) and by at least two (two)."""
+    cdef uint64_t one = 1, two = 0
+    cdef int val
+    while R:
+        val = (cs_ctz(R) >> 2) + 1
+        R &= R - 1
+        two |= (two << val) | (one & (one << val))
+        one |= one << val
+    return <int>((one >> v) & 1) + <int>((two >> v) & 1)
+
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                         uint64_t* out) noexcept nogil
 
@@ -124,7 +137,7 @@ cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uin
             m &= m - 1
     if r < BA_RANK_J:
         R = floor & (card_bit(4 * r) - 1)                        # numerals worth less than the card
-        if cs_popcount(R) >= 2 and floor_total(R) >= r + 1:
+        if cs_popcount(R) >= 2 and sum_groups(R, r + 1):
             return capture_search(floor, card, c, bases, nb, out)
     for i in range(nb):                                     # no sum possible: the bases (one
         out[i] = bases[i]                                   # size, so capture_mode is moot)
@@ -143,7 +156,7 @@ cdef inline int capture_quick(uint64_t floor, int card, const BasraConfig* c, ui
         return 1
     if r < BA_RANK_J:
         R = floor & (card_bit(4 * r) - 1)
-        if cs_popcount(R) >= 2 and floor_total(R) >= r + 1:
+        if cs_popcount(R) >= 2 and sum_groups(R, r + 1):
             return 0
     same = floor & rank_mask(r)
     if same == 0 or c.rank_all:

@@ -146,29 +146,29 @@ cdef int first_groups(const int8_t* ids, const int8_t* vals, int n, int start, i
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                         uint64_t* out) noexcept nogil:
     """The summing part of capture_sets (§4.2, B-D3), called only when at least two floor
-    numerals worth less than the card's value v could sum to v. Most such floors have no sum
-    group or exactly one (its union is then the group itself): those are settled here with a
-    counting search on a small frame; two groups or more go to the full search
+    numerals worth less than the card's value v could sum to v. Most floors have no sum group
+    or exactly one (the union is then the group itself): sum_groups tells which, and those are
+    settled here on a small frame; two groups or more go to the full search
     (capture_search_full)."""
-    cdef int r = card >> 2, k = 0, i, v = r + 1, tot = 0, found = 0, n = 0, best
-    cdef uint64_t m = floor & (card_bit(4 * r) - 1), u = 0
+    cdef int r = card >> 2, k = 0, i, v = r + 1, found = 0, n = 0, best
+    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0
     cdef int8_t ids[40]
     cdef int8_t vals[40]
-    while m:
-        i = bit_low(m)
-        m &= m - 1
-        ids[k] = i
-        vals[k] = (i >> 2) + 1
-        tot += vals[k]
-        k += 1
-    if tot >= v:
+    found = sum_groups(R, v)
+    if found >= 2:
+        return capture_search_full(floor, card, c, bases, nb, out)
+    if found == 1:                              # find the one group
+        while m:
+            i = bit_low(m)
+            m &= m - 1
+            ids[k] = i
+            vals[k] = (i >> 2) + 1
+            k += 1
+        found = 0
         for i in range(k):
-            if vals[i] < v:
-                found = first_groups(ids, vals, k, i + 1, v - vals[i], card_bit(ids[i]), &u, found)
-                if found >= 2:
-                    return capture_search_full(floor, card, c, bases, nb, out)
-    if found == 0:
-        u = 0
+            found = first_groups(ids, vals, k, i + 1, v - vals[i], card_bit(ids[i]), &u, found)
+            if found:
+                break
     for i in range(nb):
         out[i] = bases[i] | u
     n = nb
