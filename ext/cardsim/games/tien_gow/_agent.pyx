@@ -26,26 +26,35 @@ cdef inline double tile_value(const TGRules* r, int k) noexcept nogil:
     """One scale for both suits: civil strength /11, military strength /12 (1.0 = the top tile)."""
     return r.combo[k].strength / (11.0 if k < TG_CIVIL else 12.0)
 
+cdef inline void count_in(uint64_t* c0, uint64_t* c1, const Hand* h) noexcept nogil:
+    """Add the multiset h (two layers: at most two copies) to a bit-sliced counter c0 + 2 c1 per
+    identity (no identity exceeds 3 in a consistent state: a civil tile has two copies)."""
+    cdef uint64_t m = h.layer[0], carry
+    carry = c0[0] & m
+    c0[0] ^= m
+    c1[0] |= carry
+    m = h.layer[1]
+    carry = c0[0] & m
+    c0[0] ^= m
+    c1[0] |= carry
+
 cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
-    """Tiles p has not seen: the set minus its holding, every face-up play and its own discards."""
-    cdef int cnt[21]
-    cdef int k, t, q
+    """Tiles p has not seen: the set minus its holding, every face-up play and its own discards
+    (the seen copies are counted per identity at once, bit-sliced: c0 + 2 c1)."""
+    cdef uint64_t c0 = 0, c1 = 0, civil = card_bit(TG_CIVIL) - 1, ids = card_bit(TG_IDS) - 1
+    cdef int t, q, face
     cdef Hand u
-    for k in range(TG_IDS):
-        cnt[k] = 2 if k < TG_CIVIL else 1
-        cnt[k] -= hand_count(&s.hand[p], k)
-        if s.turn == p:
-            cnt[k] -= hand_count(&s.stage.cards, k)
-        for t in range(8):
-            for q in range(TG_NP):
-                if q == p or (s.tface[t] >> q) & 1:
-                    cnt[k] -= hand_count(&s.tplay[t][q], k)
+    count_in(&c0, &c1, &s.hand[p])
+    if s.turn == p:
+        count_in(&c0, &c1, &s.stage.cards)
+    for t in range(8):
+        face = s.tface[t] | (1 << p)
+        for q in range(TG_NP):
+            if (face >> q) & 1:
+                count_in(&c0, &c1, &s.tplay[t][q])
     hand_clear(&u)
-    for k in range(TG_IDS):
-        if cnt[k] >= 1:
-            u.layer[0] |= card_bit(k)
-        if cnt[k] >= 2:
-            u.layer[1] |= card_bit(k)
+    u.layer[0] = (civil & ~c1) | (ids & ~civil & ~c0 & ~c1)    # civil: seen < 2; military: none seen
+    u.layer[1] = civil & ~c0 & ~c1                           # civil: none seen
     return u
 
 cdef bint is_sure(const TGRules* r, int ci, const Hand* unseen) noexcept nogil:
