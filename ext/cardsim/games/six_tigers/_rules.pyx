@@ -44,24 +44,6 @@ cdef inline int set_rank(int n, const STRules* r) noexcept nogil:
     return n
 
 
-cdef uint64_t st_old_mask(uint64_t played) noexcept nogil:
-    """The old cards (§2.5) given the cards already played (face up, plus face down under
-    old_tracking = all_played, DECISION X9).
-
-    Points: the fixed old cards SHI1, XIAN1 and CLOUD while unplayed, and the top card of each
-    suit: its highest-numbered card not yet played (cards in any hand, the dreamer's included,
-    count as not played). Only cards in a hand are old in effect; the mask may hold the top
-    card of a suit wherever it lies."""
-    cdef uint64_t old = st_fixed_old() & ~played
-    cdef uint64_t rest
-    cdef int s
-    for s in range(4):
-        rest = st_suit_mask(s) & ~played
-        if rest:
-            old |= card_bit(bit_high(rest))
-    return old
-
-
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil:
     """Classify a set of cards (§2.2-§2.4). Returns PT_SINGLE, PT_RUN, PT_SET or PT_NONE and
     fills out (type, size, key).
@@ -220,6 +202,28 @@ cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules*
         n += 1
     n = enum_runs(hand, 0, -1, out, n)
     return enum_sets(hand, 0, -1, r, out, n)
+
+
+cdef int st_enum_leads_with(uint64_t hand, uint64_t old, bint special, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil:
+    """The legal leads (st_enum_leads) that may contain the non-empty staged cards `part`: every
+    one of them that holds all of part is in the list, which may hold other legal leads too
+    (callers look for supersets of part and for part itself). Only part's suit is searched for
+    runs and only its number for sets, so a staged lead does not enumerate the whole hand."""
+    cdef int n = 0, lo = bit_low(part), num
+    cdef uint64_t m
+    if (part & (part - 1)) == 0 and (part & st_single_leads(hand, old, special)):
+        out[0] = part
+        n = 1
+    if lo != ST_CLOUD:
+        m = st_suit_mask(st_suit(lo))
+        if (part & ~m) == 0:
+            n = enum_runs(hand & m, 0, -1, out, n)
+    num = st_number(lo)
+    m = number_mask(num, r.cloud_in_sets)
+    if (part & ~m) == 0:
+        n = enum_sets(hand & m, 0, -1, r, out, n)
+    return n
 
 
 cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil:
