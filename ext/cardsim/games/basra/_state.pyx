@@ -208,36 +208,54 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
     s.dealer = next_seat(c, s.dealer)
     new_deal(s, c)
 
-cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
-    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on. The
-    stage must be clear (the choose phase clears it before)."""
-    cdef int side = side_of(c, s.turn), pts, i
-    cdef uint64_t F = s.floor
-    cdef bint held = hands_left(s)          # seats past nplayers hold nothing
-    cdef bint last = s.nstock == 0 and not held
-    if S == 0:
-        s.floor |= card_bit(card)
-    else:
-        s.pile[side] |= S | card_bit(card)
-        s.floor &= ~S
-        s.last_capturer = side
-        if S == F:
-            pts = basra_points(c, card, F, last)
-            if pts:
-                s.basra_half[side] += 2 * pts
-                s.nbasra[side] += 1
-            if face_doubles(c, card, F):
-                s.doubled[side] |= F | card_bit(card)
-    s.phase = BA_PH_PLAY
-    if held:
-        s.turn = next_seat(c, s.turn)
-        return
+cdef void clear_floor(BasraState* s, const BasraConfig* c, int card, uint64_t F, int side, bint last) noexcept nogil:
+    """A capture took the whole floor F (§4.3): basra points, Syrian face doubling."""
+    cdef int pts = basra_points(c, card, F, last)
+    if pts:
+        s.basra_half[side] += 2 * pts
+        s.nbasra[side] += 1
+    if face_doubles(c, card, F):
+        s.doubled[side] |= F | card_bit(card)
+
+cdef void hands_out(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """Every hand is empty: re-deal from the stock, or finish the deal."""
+    cdef int i
     if s.nstock > 0:                               # re-deal, no floor cards (§3.7, B-D24)
         i = s.nstock // c.nplayers
         deal_hands(s, c, c.hand_size if c.hand_size < i else i)
         s.turn = next_seat(c, s.dealer)
         return
     finish_deal(s, c)
+
+# The rare steps of a play, called through pointers: the compiler then keeps them out of
+# resolve_play, whose common path (a card trailed or a partial capture, hands left) stays a
+# small leaf without the register saves the deal's end would need.
+ctypedef void (*clear_floor_fn)(BasraState* s, const BasraConfig* c, int card, uint64_t F, int side,
+                                bint last) noexcept nogil
+ctypedef void (*hands_out_fn)(BasraState* s, const BasraConfig* c) noexcept nogil
+cdef clear_floor_fn clear_floor_p = clear_floor
+cdef hands_out_fn hands_out_p = hands_out
+
+cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on. The
+    stage must be clear (the choose phase clears it before)."""
+    cdef int side
+    cdef uint64_t F = s.floor
+    cdef bint held = hands_left(s)          # seats past nplayers hold nothing
+    if S == 0:
+        s.floor = F | card_bit(card)
+    else:
+        side = side_of(c, s.turn)
+        s.pile[side] |= S | card_bit(card)
+        s.floor = F & ~S
+        s.last_capturer = side
+        if S == F:
+            clear_floor_p(s, c, card, F, side, s.nstock == 0 and not held)
+    s.phase = BA_PH_PLAY
+    if held:
+        s.turn = next_seat(c, s.turn)
+        return
+    hands_out_p(s, c)
 
 cdef int ba_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const BasraState* s = <const BasraState*>st

@@ -227,12 +227,11 @@ cdef void advance_window(STState* s, const STConfig* c) noexcept nogil:
     """Go through the claim window (§4.4, §5.5) from claim_pos: with auto_claim the first
     player with count >= 6 claims; otherwise stop at the next player who may be eligible.
     After the window the trick leader leads."""
-    cdef uint64_t old = old_now(s, c)
     cdef int q
     while s.claim_pos < 3:
         q = s.claim_order[s.claim_pos]
         if c.auto_claim:
-            if count_of(s, q, old) >= 6:
+            if count_of(s, q, old_now(s, c)) >= 6:
                 do_claim(s, c, q)
                 return
         elif may_be_eligible(s, q):
