@@ -100,6 +100,8 @@ cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules*
 cdef int st_enum_leads_with(uint64_t hand, uint64_t old, bint special, const STRules* r, uint64_t part,
                             uint64_t* out) noexcept nogil
 cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil
+cdef int st_enum_beats_with(uint64_t hand, const STPlay* high, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil
 cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil
 cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcept nogil
 cdef int st_dream_matches(uint64_t win_cards, int dream_card) noexcept nogil

@@ -155,7 +155,11 @@ cdef int enum_runs(uint64_t hand, int exact, int min_key, uint64_t* out, int n) 
     cdef uint64_t bits, blk
     for s in range(4):
         bits = (hand >> (9 * s)) & 0x1FF
+        if (bits & (bits >> 1) & (bits >> 2)) == 0:     # no three in a row in this suit
+            continue
         for a in range(7):
+            if ((bits >> a) & 7) != 7:                   # no run starts at a (the loop below
+                continue                                 # would stop at once)
             lmin = 3 if exact == 0 else exact
             lmax = 9 - a if exact == 0 else exact
             for L in range(lmin, lmax + 1):
@@ -242,6 +246,21 @@ cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint
     if high.type == PT_SET:
         return enum_sets(hand, high.size, high.key, r, out, 0)
     return 0
+
+
+cdef int st_enum_beats_with(uint64_t hand, const STPlay* high, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil:
+    """The beats (st_enum_beats) that may contain the staged cards `part`: with part non-empty,
+    only part's suit is searched for runs and only its number for sets; every beat holding all
+    of part is in the list (which may hold other beats too)."""
+    cdef int lo
+    if part:
+        lo = bit_low(part)
+        if high.type == PT_RUN:
+            hand &= st_suit_mask(st_suit(lo)) if lo != ST_CLOUD else 0
+        elif high.type == PT_SET:
+            hand &= number_mask(st_number(lo), r.cloud_in_sets)
+    return st_enum_beats(hand, high, r, out)
 
 
 cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil:

@@ -51,7 +51,7 @@ from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_legal_adds, staged_active
 from cardsim.games.six_tigers._rules cimport (
     STConfig, ST_MAX_PLAYS, PT_NONE, st_tigers, above, st_pattern, st_single_leads,
-    st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_dream_matches,
+    st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_enum_beats_with, st_dream_matches,
     st_sung_points, st_payments)
 
 
@@ -383,7 +383,7 @@ cdef int st_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         return n
     n = 0
     if s.stg.kind != ST_STAGE_DISCARD:
-        nb = st_enum_beats(hand, &s.high, &c.rules, buf)
+        nb = st_enum_beats_with(hand, &s.high, &c.rules, P, buf)   # nb is read only with P empty
         m = cand & list_adds(buf, nb, P, &whole)
         as_add_mask(out, ST_A_PLAY, m)
         n = cs_popcount(m)
