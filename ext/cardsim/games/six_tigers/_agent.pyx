@@ -34,7 +34,7 @@ cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) 
     cdef uint64_t buf[ST_MAX_PLAYS]
     cdef int n, i, best = -1, sc, bs = -1000000, need, cb, bv, v
     cdef int p = s.turn
-    cdef uint64_t hand = s.hand[p], P = s.stg.cards.layer[0], old = old_now(s, c), unseen, plan, m
+    cdef uint64_t hand = s.hand[p], P = s.stg.cards.layer[0], old = old_now(s, c), unseen, plan, m, mm
     cdef STPlay pl
     face_down[0] = False
     if s.trick.n == 0:
@@ -76,14 +76,14 @@ cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) 
     while need > 0 and m:
         cb = -1
         bv = 1000
-        i = 0
-        while i < 37:
-            if (m >> i) & 1:
-                v = card_value(i, old)
-                if v < bv:
-                    bv = v
-                    cb = i
-            i += 1
+        mm = m
+        while mm:                                  # the cards of m in ascending order
+            i = bit_low(mm)
+            mm &= mm - 1
+            v = card_value(i, old)
+            if v < bv:
+                bv = v
+                cb = i
         plan |= card_bit(cb)
         m &= ~card_bit(cb)
         need -= 1

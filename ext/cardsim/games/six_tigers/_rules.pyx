@@ -265,10 +265,30 @@ cdef int st_enum_beats_with(uint64_t hand, const STPlay* high, const STRules* r,
 
 cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil:
     """Whether hand holds at least one play that beats the current high (X7 obligation)."""
-    cdef uint64_t buf[ST_MAX_PLAYS]
+    cdef int su, a, L = high.size, num, k
+    cdef uint64_t bits, blk
     if high.type == PT_SINGLE:
         return st_single_beats(hand, high.key) != 0
-    return st_enum_beats(hand, high, r, buf) > 0
+    if high.type == PT_RUN:                    # enum_runs(hand, L, key) > 0, stopping at the first
+        if L < 1 or L > 9:
+            return False
+        blk = ((<uint64_t>1) << L) - 1
+        for su in range(4):
+            bits = (hand >> (9 * su)) & 0x1FF
+            for a in range(7):
+                if a + L > 9:
+                    break
+                if ((bits >> a) & blk) == blk and (3 - su) * 16 + a + L > high.key:
+                    return True
+        return False
+    if high.type == PT_SET:                    # enum_sets(hand, L, key) > 0: a number whose group
+        for num in range(1, 10):               # (of at least 3) holds L cards
+            if set_rank(num, r) > high.key:
+                k = cs_popcount(hand & number_mask(num, r.cloud_in_sets))
+                if k >= 3 and k >= L:
+                    return True
+        return False
+    return False
 
 
 cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcept nogil:
