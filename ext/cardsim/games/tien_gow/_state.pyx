@@ -271,7 +271,8 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         s.tsize[t] = n
         s.tleader[t] = p
         s.tface[t] |= 1 << p
-        hk_show(s, c, p, ci, final)
+        if c.hk:
+            hk_show(s, c, p, ci, final)
     elif mode == TG_MODE_UP:
         ci = tg_classify(&c.rules, &s.tplay[t][p])
         # hk catch (T10, T13): the final trick is a single whose lead was the 2-1 and the 4-2 now
@@ -284,7 +285,8 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         s.high_combo = ci
         s.high_seat = p
         s.tface[t] |= 1 << p
-        hk_show(s, c, p, ci, final)
+        if c.hk:
+            hk_show(s, c, p, ci, final)
     elif c.must_beat and not blocked:
         s.dcon[t][p] = s.high_combo
     trick_add_seat(&s.cur, p)
