@@ -3,7 +3,7 @@
 # the game-end check. Card identity: rank*4 + suit, rank 0 = A .. 9 = 10, 10 = J, 11 = Q, 12 = K;
 # suits S H D C (0..3). The 44-card pack is identities 0..43.
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
+from cardsim.core._bits cimport cs_popcount, cs_ctz, bit_low, card_bit
 
 cdef enum:
     BA_MAXSETS = 512         # capacity for legal capture sets of one play
@@ -56,7 +56,7 @@ cdef inline uint64_t rank_mask(int r) noexcept nogil:
 
 cdef inline int side_of(const BasraConfig* c, int p) noexcept nogil:
     """Side of seat p: partners opposite ({0,2} v {1,3}) with 4 players in partnership."""
-    return p & 1 if c.nsides == 2 and c.nplayers == 4 else p
+    return p & 1 if c.nsides == 2 else p            # nsides 2 < nplayers only with 4 (2 players: p & 1 = p)
 
 cdef inline bint is_sweeper(const BasraConfig* c, int card) noexcept nogil:
     """A J, or the ♦7 when it sweeps (§4.2): takes the whole floor."""
@@ -68,13 +68,37 @@ cdef inline bint face_doubles(const BasraConfig* c, int card, uint64_t floor) no
     return (c.face_doubling != 0 and cs_popcount(floor) == 1 and (card >> 2) >= BA_RANK_J
             and (bit_low(floor) >> 2) == (card >> 2) and (c.face_doubling == 1 or (card >> 2) == BA_RANK_J))
 
+cdef extern from *:
+    """
+    /* ids whose rank (id >> 2) has bit b set, numerals A..10 only (ranks 0..9) */
+    static const unsigned long long ba_rank_b0 = 0xF0F0F0F0F0ULL;    /* ranks 1 3 5 7 9 */
+    static const unsigned long long ba_rank_b1 = 0xFF00FF00ULL;      /* ranks 2 3 6 7 */
+    static const unsigned long long ba_rank_b2 = 0xFFFF0000ULL;      /* ranks 4 5 6 7 */
+    static const unsigned long long ba_rank_b3 = 0xFF00000000ULL;    /* ranks 8 9 */
+    """
+    const uint64_t ba_rank_b0
+    const uint64_t ba_rank_b1
+    const uint64_t ba_rank_b2
+    const uint64_t ba_rank_b3
+
 cdef inline int floor_total(uint64_t f) noexcept nogil:
-    """Sum of the values of the numerals in f (A = 1 .. 10 = 10)."""
-    cdef int t = 0
-    while f:
-        t += (bit_low(f) >> 2) + 1
-        f &= f - 1
-    return t
+    """Sum of the values of the numerals in f (A = 1 .. 10 = 10; f holds numerals only): the
+    value is rank + 1, summed bit by bit of the rank with popcounts (no loop over the cards)."""
+    return (cs_popcount(f) + cs_popcount(f & ba_rank_b0) + 2 * cs_popcount(f & ba_rank_b1)
+            + 4 * cs_popcount(f & ba_rank_b2) + 8 * cs_popcount(f & ba_rank_b3))
+
+cdef inline int sum_groups(uint64_t R, int v) noexcept nogil:
+    """How many sum groups (subsets of the numerals R, all worth less than v, summing to v; such
+    a subset has >= 2 cards) there are, saturated at 2: a subset-sum over the card values with
+    two bitsets, sums reached by at least one subset (one) and by at least two (two)."""
+    cdef uint64_t one = 1, two = 0
+    cdef int val
+    while R:
+        val = (cs_ctz(R) >> 2) + 1
+        R &= R - 1
+        two |= (two << val) | (one & (one << val))
+        one |= one << val
+    return <int>((one >> v) & 1) + <int>((two >> v) & 1)
 
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                         uint64_t* out) noexcept nogil
@@ -113,11 +137,34 @@ cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uin
             m &= m - 1
     if r < BA_RANK_J:
         R = floor & (card_bit(4 * r) - 1)                        # numerals worth less than the card
-        if cs_popcount(R) >= 2 and floor_total(R) >= r + 1:
+        if cs_popcount(R) >= 2 and sum_groups(R, r + 1):
             return capture_search(floor, card, c, bases, nb, out)
     for i in range(nb):                                     # no sum possible: the bases (one
         out[i] = bases[i]                                   # size, so capture_mode is moot)
     return nb
+cdef inline int capture_quick(uint64_t floor, int card, const BasraConfig* c, uint64_t* one) noexcept nogil:
+    """capture_sets without writing the list, for the hot path of a play: the number of legal
+    sets when no sum search is needed (the set itself in *one when that number is 1), or 0 when
+    two floor numerals might sum to the card's value (then capture_sets decides)."""
+    cdef int r = card >> 2
+    cdef uint64_t same, R
+    if floor == 0:
+        one[0] = 0
+        return 1
+    if is_sweeper(c, card):
+        one[0] = floor
+        return 1
+    if r < BA_RANK_J:
+        R = floor & (card_bit(4 * r) - 1)
+        if cs_popcount(R) >= 2 and sum_groups(R, r + 1):
+            return 0
+    same = floor & rank_mask(r)
+    if same == 0 or c.rank_all:
+        one[0] = same
+        return 1
+    one[0] = same & (~same + 1)
+    return cs_popcount(same)
+
 cdef int basra_points(const BasraConfig* c, int card, uint64_t floor, bint last) noexcept nogil
 cdef void score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t* doubled,
                      const int32_t* basra_half, int32_t* carry, int32_t* out_half,

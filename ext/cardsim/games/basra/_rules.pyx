@@ -122,13 +122,75 @@ cdef void index_by_highest(CapCtx* x) noexcept nogil:
         x.hi_start[i] = x.hi_start[i - 1]
     x.hi_start[0] = 0
 
+cdef int first_groups(const int8_t* ids, const int8_t* vals, int n, int start, int rem, uint64_t cur,
+                      uint64_t* first, int found) noexcept nogil:
+    """gen_groups that only counts, up to 2: the sum groups of ids[start:] (values ascending)
+    summing to rem, in gen_groups' order; *first gets the first one. Returns found + the
+    groups seen, stopping at 2."""
+    cdef int i
+    for i in range(start, n):
+        if vals[i] > rem:
+            return found
+        if vals[i] == rem:
+            if found == 0:
+                first[0] = cur | card_bit(ids[i])
+            found += 1
+            if found >= 2:
+                return found
+        else:
+            found = first_groups(ids, vals, n, i + 1, rem - vals[i], cur | card_bit(ids[i]), first, found)
+            if found >= 2:
+                return found
+    return found
+
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                         uint64_t* out) noexcept nogil:
     """The summing part of capture_sets (§4.2, B-D3), called only when at least two floor
-    numerals worth less than the card's value v could sum to v: every distinct union of a
-    maximal family of disjoint groups (>= 2 numerals each) summing to v, each combined with
-    every same-rank base; `capture_mode=maximum` keeps the largest only. Its search workspace
-    (CapCtx, ~90 KB) lives in this frame only, so the common plays never touch it."""
+    numerals worth less than the card's value v could sum to v. Most floors have no sum group
+    or exactly one (the union is then the group itself): sum_groups tells which, and those are
+    settled here on a small frame; two groups or more go to the full search
+    (capture_search_full)."""
+    cdef int r = card >> 2, k = 0, i, v = r + 1, found = 0, n = 0, best
+    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0
+    cdef int8_t ids[40]
+    cdef int8_t vals[40]
+    found = sum_groups(R, v)
+    if found >= 2:
+        return capture_search_full(floor, card, c, bases, nb, out)
+    if found == 1:                              # find the one group
+        while m:
+            i = bit_low(m)
+            m &= m - 1
+            ids[k] = i
+            vals[k] = (i >> 2) + 1
+            k += 1
+        found = 0
+        for i in range(k):
+            found = first_groups(ids, vals, k, i + 1, v - vals[i], card_bit(ids[i]), &u, found)
+            if found:
+                break
+    for i in range(nb):
+        out[i] = bases[i] | u
+    n = nb
+    if c.cap_maximum and n > 1:                 # as capture_search_full: keep the largest sets
+        best = 0
+        for i in range(n):
+            if cs_popcount(out[i]) > best:
+                best = cs_popcount(out[i])
+        k = 0
+        for i in range(n):
+            if cs_popcount(out[i]) == best:
+                out[k] = out[i]
+                k += 1
+        n = k
+    return n
+
+cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
+                             uint64_t* out) noexcept nogil:
+    """The full summing search: every distinct union of a maximal family of disjoint groups
+    (>= 2 numerals each) summing to v, each combined with every same-rank base;
+    `capture_mode=maximum` keeps the largest only. Its search workspace (CapCtx, ~90 KB) lives
+    in this frame only, so the common plays never touch it."""
     cdef int r = card >> 2, n = 0, i, k, v = r + 1, tot = 0, best
     cdef uint64_t R = floor & (card_bit(4 * r) - 1), m          # numerals worth less than v
     cdef int8_t vals[40]

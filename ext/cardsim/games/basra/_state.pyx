@@ -65,8 +65,18 @@ from cardsim.core._hand cimport Hand
 from cardsim.core._deal cimport shuffled_pack, shuffle
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.games.basra._rules cimport (
-    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, basra_points,
-    score_deal, game_end)
+    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick,
+    basra_points, score_deal, game_end)
+
+
+cdef inline int next_seat(const BasraConfig* c, int p) noexcept nogil:
+    """The seat after p (counter-clockwise), without a division."""
+    p += 1
+    return 0 if p == c.nplayers else p
+
+cdef inline bint hands_left(const BasraState* s) noexcept nogil:
+    """Some seat still holds cards (seats past nplayers always hold nothing)."""
+    return (s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]) != 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,11 +108,16 @@ cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
 
 cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
     """k cards to each seat, one batch per seat, from dealer+1 round to the dealer (§3.3)."""
-    cdef int i, j, p
+    cdef int i, j, p = s.dealer
+    cdef uint64_t h
     for i in range(c.nplayers):
-        p = (s.dealer + 1 + i) % c.nplayers
+        p += 1
+        if p == c.nplayers:
+            p = 0
+        h = 0
         for j in range(k):
-            s.hand[p] |= card_bit(draw(s))
+            h |= card_bit(draw(s))
+        s.hand[p] |= h
 
 cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Deal a new deal from the ordered stock (§3): peek, hands, 4 floor cards, floor cleaning
@@ -133,7 +148,7 @@ cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
         s.buried |= card_bit(f)
         s.floor |= card_bit(draw(s))
         guard += 1
-    s.turn = (s.dealer + 1) % c.nplayers
+    s.turn = next_seat(c, s.dealer)
     s.phase = BA_PH_PLAY
 
 cdef void new_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
@@ -190,42 +205,57 @@ cdef void finish_deal(BasraState* s, const BasraConfig* c) noexcept nogil:
         s.winner = -1
         s.phase = BA_PH_END
         return
-    s.dealer = (s.dealer + 1) % c.nplayers
+    s.dealer = next_seat(c, s.dealer)
     new_deal(s, c)
 
-cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
-    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on."""
-    cdef int side = side_of(c, s.turn), pts, i
-    cdef uint64_t F = s.floor
-    cdef bint last = s.nstock == 0
-    for i in range(c.nplayers):
-        if s.hand[i]:
-            last = False
-    if S == 0:
-        s.floor |= card_bit(card)
-    else:
-        s.pile[side] |= S | card_bit(card)
-        s.floor &= ~S
-        s.last_capturer = side
-        if S == F:
-            pts = basra_points(c, card, F, last)
-            if pts:
-                s.basra_half[side] += 2 * pts
-                s.nbasra[side] += 1
-            if face_doubles(c, card, F):
-                s.doubled[side] |= F | card_bit(card)
-    s.phase = BA_PH_PLAY
-    staged_clear(&s.choice)
-    for i in range(c.nplayers):
-        if s.hand[i]:
-            s.turn = (s.turn + 1) % c.nplayers
-            return
+cdef void clear_floor(BasraState* s, const BasraConfig* c, int card, uint64_t F, int side, bint last) noexcept nogil:
+    """A capture took the whole floor F (§4.3): basra points, Syrian face doubling."""
+    cdef int pts = basra_points(c, card, F, last)
+    if pts:
+        s.basra_half[side] += 2 * pts
+        s.nbasra[side] += 1
+    if face_doubles(c, card, F):
+        s.doubled[side] |= F | card_bit(card)
+
+cdef void hands_out(BasraState* s, const BasraConfig* c) noexcept nogil:
+    """Every hand is empty: re-deal from the stock, or finish the deal."""
+    cdef int i
     if s.nstock > 0:                               # re-deal, no floor cards (§3.7, B-D24)
         i = s.nstock // c.nplayers
         deal_hands(s, c, c.hand_size if c.hand_size < i else i)
-        s.turn = (s.dealer + 1) % c.nplayers
+        s.turn = next_seat(c, s.dealer)
         return
     finish_deal(s, c)
+
+# The rare steps of a play, called through pointers: the compiler then keeps them out of
+# resolve_play, whose common path (a card trailed or a partial capture, hands left) stays a
+# small leaf without the register saves the deal's end would need.
+ctypedef void (*clear_floor_fn)(BasraState* s, const BasraConfig* c, int card, uint64_t F, int side,
+                                bint last) noexcept nogil
+ctypedef void (*hands_out_fn)(BasraState* s, const BasraConfig* c) noexcept nogil
+cdef clear_floor_fn clear_floor_p = clear_floor
+cdef hands_out_fn hands_out_p = hands_out
+
+cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on. The
+    stage must be clear (the choose phase clears it before)."""
+    cdef int side
+    cdef uint64_t F = s.floor
+    cdef bint held = hands_left(s)          # seats past nplayers hold nothing
+    if S == 0:
+        s.floor = F | card_bit(card)
+    else:
+        side = side_of(c, s.turn)
+        s.pile[side] |= S | card_bit(card)
+        s.floor = F & ~S
+        s.last_capturer = side
+        if S == F:
+            clear_floor_p(s, c, card, F, side, s.nstock == 0 and not held)
+    s.phase = BA_PH_PLAY
+    if held:
+        s.turn = next_seat(c, s.turn)
+        return
+    hands_out_p(s, c)
 
 cdef int ba_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const BasraState* s = <const BasraState*>st
@@ -250,18 +280,23 @@ cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     every floor card k that keeps the choice inside some legal capture set, DONE iff the cards
     chosen form a legal set."""
     cdef const BasraState* s = <const BasraState*>st
-    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef uint64_t h
+    out.w[1] = 0
+    if s.phase == BA_PH_PLAY:
+        h = s.hand[s.turn]
+        out.w[0] = h
+        return cs_popcount(h)
+    out.w[0] = 0
+    if s.phase != BA_PH_CHOOSE:
+        return 0
+    return choose_legal(s, <const BasraConfig*>cfg, out)
+
+cdef int choose_legal(const BasraState* s, const BasraConfig* c, ActionSet* out) noexcept nogil:
+    """ba_legal in the choose phase (its own frame: the set list stays off the play path)."""
     cdef uint64_t sets[BA_MAXSETS]
     cdef uint64_t chosen = chosen_of(s)
     cdef SetsCtx x
     cdef int i, cnt = 0
-    out.w[0] = 0
-    out.w[1] = 0
-    if s.phase == BA_PH_PLAY:
-        out.w[0] = s.hand[s.turn]
-        return cs_popcount(s.hand[s.turn])
-    if s.phase != BA_PH_CHOOSE:
-        return 0
     x.sets = sets
     x.n = capture_sets(s.floor, s.choice.target, c, sets)
     for i in range(x.n):
@@ -284,29 +319,45 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
             one = sets[i]
             cnt += 1
     if cnt == 1:
-        resolve_play(s, c, s.choice.target, one)
+        i = s.choice.target
+        staged_clear(&s.choice)
+        resolve_play(s, c, i, one)
         return
     inter &= ~chosen
     while inter:
         staged_add(&s.choice, bit_low(inter))
         inter &= inter - 1
 
+cdef void play_searched(BasraState* s, const BasraConfig* c, int a) noexcept nogil:
+    """ba_apply of a play whose capture sets need the sum search (its own frame: the set list
+    stays off the common path)."""
+    cdef uint64_t sets[BA_MAXSETS]
+    if capture_sets(s.floor, a, c, sets) == 1:
+        resolve_play(s, c, a, sets[0])
+        return
+    s.phase = BA_PH_CHOOSE
+    staged_start(&s.choice, BA_STAGE_CAPTURE, a)
+    narrow(s, c)
+
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
-    cdef uint64_t sets[BA_MAXSETS]
     cdef Hand taken
-    cdef int n, card
+    cdef uint64_t one, b = card_bit(a)
+    cdef int n, card, p
     if s.phase == BA_PH_PLAY:
-        s.hand[s.turn] &= ~card_bit(a)
-        s.played[s.turn] |= card_bit(a)
-        n = capture_sets(s.floor, a, c, sets)
+        p = s.turn
+        s.hand[p] &= ~b
+        s.played[p] |= b
+        n = capture_quick(s.floor, a, c, &one)
         if n == 1:
-            resolve_play(s, c, a, sets[0])
-            return
-        s.phase = BA_PH_CHOOSE
-        staged_start(&s.choice, BA_STAGE_CAPTURE, a)
-        narrow(s, c)
+            resolve_play(s, c, a, one)
+        elif n == 0:
+            play_searched(s, c, a)
+        else:
+            s.phase = BA_PH_CHOOSE
+            staged_start(&s.choice, BA_STAGE_CAPTURE, a)
+            narrow(s, c)
     elif s.phase == BA_PH_CHOOSE:
         if a == BA_COMMIT:
             card = s.choice.target

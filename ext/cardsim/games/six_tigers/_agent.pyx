@@ -16,7 +16,7 @@ from cardsim.games.six_tigers._rules cimport (
     st_enum_leads, st_enum_beats, st_has_beat)
 from cardsim.games.six_tigers._state cimport (
     STState, ST_PH_DECLARE, ST_PH_CLAIM, ST_STAGE_DISCARD, ST_A_PLAY, ST_A_DISCARD, ST_A_COMMIT,
-    ST_A_DECLARE, ST_A_PASS, ST_A_CLAIM, ST_A_CONTINUE, old_now, lead_list)
+    ST_A_DECLARE, ST_A_PASS, ST_A_CLAIM, ST_A_CONTINUE, old_now, lead_list, lead_list_with)
 
 
 cdef inline int card_value(int c, uint64_t old) noexcept nogil:
@@ -34,12 +34,13 @@ cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) 
     cdef uint64_t buf[ST_MAX_PLAYS]
     cdef int n, i, best = -1, sc, bs = -1000000, need, cb, bv, v
     cdef int p = s.turn
-    cdef uint64_t hand = s.hand[p], P = s.stg.cards.layer[0], old = old_now(s, c), unseen, plan, m
+    cdef uint64_t hand = s.hand[p], P = s.stg.cards.layer[0], old = old_now(s, c), unseen, plan, m, mm
     cdef STPlay pl
     face_down[0] = False
     if s.trick.n == 0:
         unseen = st_full() & ~hand & ~(s.up[0] | s.up[1] | s.up[2] | s.up[3]) & ~s.down[p]
-        n = lead_list(s, c, buf)
+        # with cards staged, only the leads that can hold them: the same ones, in the same order
+        n = lead_list_with(s, c, P, buf) if P else lead_list(s, c, buf)
         for i in range(n):
             if not fits_stage(buf[i], P):
                 continue
@@ -75,14 +76,14 @@ cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) 
     while need > 0 and m:
         cb = -1
         bv = 1000
-        i = 0
-        while i < 37:
-            if (m >> i) & 1:
-                v = card_value(i, old)
-                if v < bv:
-                    bv = v
-                    cb = i
-            i += 1
+        mm = m
+        while mm:                                  # the cards of m in ascending order
+            i = bit_low(mm)
+            mm &= mm - 1
+            v = card_value(i, old)
+            if v < bv:
+                bv = v
+                cb = i
         plan |= card_bit(cb)
         m &= ~card_bit(cb)
         need -= 1

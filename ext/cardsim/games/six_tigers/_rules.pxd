@@ -2,7 +2,7 @@
 # struct). Card identity: suit * 9 + (number - 1), suits SHI GUAN SUO XIAN = 0..3 (strongest
 # first), CLOUD = 36. A play or a hand is a mask (bit k = identity k).
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
-from cardsim.core._bits cimport bit_below, card_bit
+from cardsim.core._bits cimport bit_below, card_bit, cs_clz
 
 cdef enum:
     ST_DECK = 37             # 36 suit cards + CLOUD
@@ -66,7 +66,29 @@ cdef inline uint64_t above(int c) noexcept nogil:
     """Identities strictly above c."""
     return ~bit_below(c + 1) & st_full()
 
-cdef uint64_t st_old_mask(uint64_t played) noexcept nogil
+cdef inline uint64_t st_old_mask(uint64_t played) noexcept nogil:
+    """The old cards (§2.5) given the cards already played (face up, plus face down under
+    old_tracking = all_played, DECISION X9).
+
+    Points: the fixed old cards SHI1, XIAN1 and CLOUD while unplayed, and the top card of each
+    suit: its highest-numbered card not yet played (cards in any hand, the dreamer's included,
+    count as not played). Only cards in a hand are old in effect; the mask may hold the top
+    card of a suit wherever it lies. Inline and unrolled: every lead and claim asks it."""
+    cdef uint64_t old = st_fixed_old() & ~played
+    cdef uint64_t rest
+    rest = st_suit_mask(0) & ~played
+    if rest:
+        old |= card_bit(63 - cs_clz(rest))
+    rest = st_suit_mask(1) & ~played
+    if rest:
+        old |= card_bit(63 - cs_clz(rest))
+    rest = st_suit_mask(2) & ~played
+    if rest:
+        old |= card_bit(63 - cs_clz(rest))
+    rest = st_suit_mask(3) & ~played
+    if rest:
+        old |= card_bit(63 - cs_clz(rest))
+    return old
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil
 cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept nogil
 cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil
@@ -75,7 +97,11 @@ cdef uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const ST
 cdef uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil
 cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules* r,
                        uint64_t* out) noexcept nogil
+cdef int st_enum_leads_with(uint64_t hand, uint64_t old, bint special, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil
 cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil
+cdef int st_enum_beats_with(uint64_t hand, const STPlay* high, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil
 cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil
 cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcept nogil
 cdef int st_dream_matches(uint64_t win_cards, int dream_card) noexcept nogil

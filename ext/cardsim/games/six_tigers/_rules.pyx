@@ -44,24 +44,6 @@ cdef inline int set_rank(int n, const STRules* r) noexcept nogil:
     return n
 
 
-cdef uint64_t st_old_mask(uint64_t played) noexcept nogil:
-    """The old cards (§2.5) given the cards already played (face up, plus face down under
-    old_tracking = all_played, DECISION X9).
-
-    Points: the fixed old cards SHI1, XIAN1 and CLOUD while unplayed, and the top card of each
-    suit: its highest-numbered card not yet played (cards in any hand, the dreamer's included,
-    count as not played). Only cards in a hand are old in effect; the mask may hold the top
-    card of a suit wherever it lies."""
-    cdef uint64_t old = st_fixed_old() & ~played
-    cdef uint64_t rest
-    cdef int s
-    for s in range(4):
-        rest = st_suit_mask(s) & ~played
-        if rest:
-            old |= card_bit(bit_high(rest))
-    return old
-
-
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil:
     """Classify a set of cards (§2.2-§2.4). Returns PT_SINGLE, PT_RUN, PT_SET or PT_NONE and
     fills out (type, size, key).
@@ -173,7 +155,11 @@ cdef int enum_runs(uint64_t hand, int exact, int min_key, uint64_t* out, int n) 
     cdef uint64_t bits, blk
     for s in range(4):
         bits = (hand >> (9 * s)) & 0x1FF
+        if (bits & (bits >> 1) & (bits >> 2)) == 0:     # no three in a row in this suit
+            continue
         for a in range(7):
+            if ((bits >> a) & 7) != 7:                   # no run starts at a (the loop below
+                continue                                 # would stop at once)
             lmin = 3 if exact == 0 else exact
             lmax = 9 - a if exact == 0 else exact
             for L in range(lmin, lmax + 1):
@@ -222,6 +208,28 @@ cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules*
     return enum_sets(hand, 0, -1, r, out, n)
 
 
+cdef int st_enum_leads_with(uint64_t hand, uint64_t old, bint special, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil:
+    """The legal leads (st_enum_leads) that may contain the non-empty staged cards `part`: every
+    one of them that holds all of part is in the list, which may hold other legal leads too
+    (callers look for supersets of part and for part itself). Only part's suit is searched for
+    runs and only its number for sets, so a staged lead does not enumerate the whole hand."""
+    cdef int n = 0, lo = bit_low(part), num
+    cdef uint64_t m
+    if (part & (part - 1)) == 0 and (part & st_single_leads(hand, old, special)):
+        out[0] = part
+        n = 1
+    if lo != ST_CLOUD:
+        m = st_suit_mask(st_suit(lo))
+        if (part & ~m) == 0:
+            n = enum_runs(hand & m, 0, -1, out, n)
+    num = st_number(lo)
+    m = number_mask(num, r.cloud_in_sets)
+    if (part & ~m) == 0:
+        n = enum_sets(hand & m, 0, -1, r, out, n)
+    return n
+
+
 cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint64_t* out) noexcept nogil:
     """Every play from hand that beats the current high play (§5.3), as card masks."""
     cdef int n = 0
@@ -240,12 +248,47 @@ cdef int st_enum_beats(uint64_t hand, const STPlay* high, const STRules* r, uint
     return 0
 
 
+cdef int st_enum_beats_with(uint64_t hand, const STPlay* high, const STRules* r, uint64_t part,
+                            uint64_t* out) noexcept nogil:
+    """The beats (st_enum_beats) that may contain the staged cards `part`: with part non-empty,
+    only part's suit is searched for runs and only its number for sets; every beat holding all
+    of part is in the list (which may hold other beats too)."""
+    cdef int lo
+    if part:
+        lo = bit_low(part)
+        if high.type == PT_RUN:
+            hand &= st_suit_mask(st_suit(lo)) if lo != ST_CLOUD else 0
+        elif high.type == PT_SET:
+            hand &= number_mask(st_number(lo), r.cloud_in_sets)
+    return st_enum_beats(hand, high, r, out)
+
+
 cdef bint st_has_beat(uint64_t hand, const STPlay* high, const STRules* r) noexcept nogil:
     """Whether hand holds at least one play that beats the current high (X7 obligation)."""
-    cdef uint64_t buf[ST_MAX_PLAYS]
+    cdef int su, a, L = high.size, num, k
+    cdef uint64_t bits, blk
     if high.type == PT_SINGLE:
         return st_single_beats(hand, high.key) != 0
-    return st_enum_beats(hand, high, r, buf) > 0
+    if high.type == PT_RUN:                    # enum_runs(hand, L, key) > 0, stopping at the first
+        if L < 1 or L > 9:
+            return False
+        blk = ((<uint64_t>1) << L) - 1
+        for su in range(4):
+            bits = (hand >> (9 * su)) & 0x1FF
+            for a in range(7):
+                if a + L > 9:
+                    break
+                if ((bits >> a) & blk) == blk and (3 - su) * 16 + a + L > high.key:
+                    return True
+        return False
+    if high.type == PT_SET:                    # enum_sets(hand, L, key) > 0: a number whose group
+        for num in range(1, 10):               # (of at least 3) holds L cards
+            if set_rank(num, r) > high.key:
+                k = cs_popcount(hand & number_mask(num, r.cloud_in_sets))
+                if k >= 3 and k >= L:
+                    return True
+        return False
+    return False
 
 
 cdef int st_trick_winner(const uint64_t* plays, int n, const STRules* r) noexcept nogil:

@@ -5,7 +5,7 @@ from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._actions cimport ActionSet
-from cardsim.games.six_tigers._rules cimport STConfig, STPlay, st_old_mask, st_enum_leads
+from cardsim.games.six_tigers._rules cimport STConfig, STPlay, st_old_mask, st_enum_leads, st_enum_leads_with
 
 cdef enum:
     ST_A_PLAY = 0            # 0..36: add card c face up (to a lead or a beat)
@@ -92,6 +92,11 @@ cdef inline uint64_t old_now(const STState* s, const STConfig* c) noexcept nogil
 cdef inline int count_of(const STState* s, int q, uint64_t old) noexcept nogil:
     """A player's count (§5.5): tricks credited + old cards in hand."""
     return s.tricks[q] + cs_popcount(s.hand[q] & old)
+
+cdef inline int lead_list_with(const STState* s, const STConfig* c, uint64_t part, uint64_t* buf) noexcept nogil:
+    """The legal leads of the seat to act that may contain the staged cards `part` (non-empty):
+    all of lead_list's supersets of part, and maybe other leads (buf: ST_MAX_PLAYS entries)."""
+    return st_enum_leads_with(s.hand[s.turn], old_now(s, c), s.turn == s.special, &c.rules, part, buf)
 
 cdef inline int lead_list(const STState* s, const STConfig* c, uint64_t* buf) noexcept nogil:
     """Every legal lead of the seat to act (buf: ST_MAX_PLAYS entries)."""

@@ -51,7 +51,7 @@ from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_legal_adds, staged_active
 from cardsim.games.six_tigers._rules cimport (
     STConfig, ST_MAX_PLAYS, PT_NONE, st_tigers, above, st_pattern, st_single_leads,
-    st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_dream_matches,
+    st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_enum_beats_with, st_dream_matches,
     st_sung_points, st_payments)
 
 
@@ -60,7 +60,10 @@ from cardsim.games.six_tigers._rules cimport (
 # ---------------------------------------------------------------------------------------------
 cdef inline int nxt(const STConfig* c, int i) noexcept nogil:
     """The next seat in the direction of play (X2: clockwise = i + 1)."""
-    return (i + c.nplayers - 1) % c.nplayers if c.ccw else (i + 1) % c.nplayers
+    if c.ccw:
+        return (i if i > 0 else c.nplayers) - 1
+    i += 1
+    return 0 if i == c.nplayers else i
 
 cdef inline uint64_t drop_top(uint64_t m, int n) noexcept nogil:
     """m without its n highest cards."""
@@ -78,7 +81,7 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
     included), then one at a time to the active players only until each holds 12; with 3
     players 12 each and the 37th card aside. Resets the round and opens DECLARE (§4.1)."""
     cdef card_t perm[37]
-    cdef int i, D = s.dealer, q
+    cdef int i, j, D = s.dealer, q
     shuffled_pack(perm, 37, &s.rng)
     for q in range(4):
         s.hand[q] = 0
@@ -104,15 +107,19 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
         for i in range(4):
             q = D if i == 0 else (s.order[1] if i == 1 else (s.dreamer if i == 2 else s.order[2]))
             s.hand[q] |= card_bit(perm[i])
-        for i in range(4, 37):
-            s.hand[s.order[(i - 4) % 3]] |= card_bit(perm[i])
+        j = 0
+        for i in range(4, 37):                     # seat order[(i - 4) % 3], without a division
+            s.hand[s.order[j]] |= card_bit(perm[i])
+            j = 0 if j == 2 else j + 1
     else:
         s.dreamer = -1
         s.order[0] = D
         s.order[1] = nxt(c, D)
         s.order[2] = nxt(c, s.order[1])
+        j = 0
         for i in range(36):
-            s.hand[s.order[i % 3]] |= card_bit(perm[i])
+            s.hand[s.order[j]] |= card_bit(perm[i])
+            j = 0 if j == 2 else j + 1
         s.aside = card_bit(perm[36])
     trick_reset(&s.trick)
     staged_clear(&s.stg)
@@ -220,12 +227,11 @@ cdef void advance_window(STState* s, const STConfig* c) noexcept nogil:
     """Go through the claim window (§4.4, §5.5) from claim_pos: with auto_claim the first
     player with count >= 6 claims; otherwise stop at the next player who may be eligible.
     After the window the trick leader leads."""
-    cdef uint64_t old = old_now(s, c)
     cdef int q
     while s.claim_pos < 3:
         q = s.claim_order[s.claim_pos]
         if c.auto_claim:
-            if count_of(s, q, old) >= 6:
+            if count_of(s, q, old_now(s, c)) >= 6:
                 do_claim(s, c, q)
                 return
         elif may_be_eligible(s, q):
@@ -298,6 +304,24 @@ cdef bint completable(const void* ctx, const Staged* trial) noexcept nogil:
             return True
     return False
 
+cdef inline uint64_t list_adds(const uint64_t* buf, int n, uint64_t P, bint* whole) noexcept nogil:
+    """The staged adds of `completable` at once: for every whole play L of the list holding the
+    staged cards P, the lowest card of L beyond P (the only card that can come next, plays
+    being built in ascending order); the caller keeps those above P's highest card, exactly
+    the candidates completable accepts. *whole = P itself is in the list."""
+    cdef uint64_t adds = 0, L
+    cdef int i
+    whole[0] = False
+    for i in range(n):
+        L = buf[i]
+        if (L & P) == P:
+            L &= ~P
+            if L:
+                adds |= L & (~L + 1)
+            else:
+                whole[0] = True
+    return adds
+
 cdef inline bint in_list(const uint64_t* buf, int n, uint64_t m) noexcept nogil:
     cdef int i
     for i in range(n):
@@ -313,9 +337,9 @@ cdef int st_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cdef const STState* s = <const STState*>st
     cdef const STConfig* c = <const STConfig*>cfg
     cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef PlayList pl
-    cdef uint64_t hand, P, cand
-    cdef int n, p
+    cdef uint64_t hand, P, cand, m
+    cdef int n, p, nb
+    cdef bint whole
     out.w[0] = 0
     out.w[1] = 0
     if s.phase == ST_PH_END:
@@ -336,7 +360,6 @@ cdef int st_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cand = hand & ~P
     if P:
         cand &= above(bit_high(P))
-    pl.plays = buf
     if s.trick.n == 0 and P == 0:
         cand = st_lead_starts(hand, old_now(s, c), p == s.special, &c.rules)
         as_add_mask(out, ST_A_PLAY, cand)
@@ -350,17 +373,21 @@ cdef int st_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         as_add_mask(out, ST_A_DISCARD, hand)
         return n + cs_popcount(hand)
     if s.trick.n == 0:
-        pl.n = lead_list(s, c, buf)
-        n = staged_legal_adds(&s.stg, cand, ST_A_PLAY, completable, &pl, out)
-        if P and in_list(buf, pl.n, P):
+        n = lead_list_with(s, c, P, buf)          # completable and in_list ask for supersets of P
+        cand &= list_adds(buf, n, P, &whole)
+        as_add_mask(out, ST_A_PLAY, cand)
+        n = cs_popcount(cand)
+        if whole:                                 # P itself is a legal lead (in_list)
             as_add(out, ST_A_COMMIT)
             n += 1
         return n
     n = 0
     if s.stg.kind != ST_STAGE_DISCARD:
-        pl.n = st_enum_beats(hand, &s.high, &c.rules, buf)
-        n = staged_legal_adds(&s.stg, cand, ST_A_PLAY, completable, &pl, out)
-        if s.stg.kind == ST_STAGE_BEAT or (pl.n > 0 and c.must_beat):
+        nb = st_enum_beats_with(hand, &s.high, &c.rules, P, buf)   # nb is read only with P empty
+        m = cand & list_adds(buf, nb, P, &whole)
+        as_add_mask(out, ST_A_PLAY, m)
+        n = cs_popcount(m)
+        if s.stg.kind == ST_STAGE_BEAT or (nb > 0 and c.must_beat):
             return n
     cand = drop_top(cand, s.k - s.stg.n - 1)
     as_add_mask(out, ST_A_DISCARD, cand)
@@ -418,7 +445,7 @@ cdef bint lead_extendable(const STState* s, const STConfig* c, uint64_t P, bint*
         # one card: a whole lead iff an allowed single; extendable iff it starts a run or set
         whole[0] = (P & st_single_leads(s.hand[s.turn], old_now(s, c), s.turn == s.special)) != 0
         return (P & st_multi_starts(s.hand[s.turn], &c.rules)) != 0
-    n = lead_list(s, c, buf)
+    n = lead_list_with(s, c, P, buf)              # only supersets of P matter below
     low = bit_below(bit_high(P) + 1)
     whole[0] = False
     for i in range(n):

@@ -26,26 +26,36 @@ cdef inline double tile_value(const TGRules* r, int k) noexcept nogil:
     """One scale for both suits: civil strength /11, military strength /12 (1.0 = the top tile)."""
     return r.combo[k].strength / (11.0 if k < TG_CIVIL else 12.0)
 
+cdef inline void count_in(uint64_t* c0, uint64_t* c1, const Hand* h) noexcept nogil:
+    """Add the multiset h (two layers: at most two copies) to a bit-sliced counter c0 + 2 c1 per
+    identity (no identity exceeds 3 in a consistent state: a civil tile has two copies)."""
+    cdef uint64_t m = h.layer[0], carry
+    carry = c0[0] & m
+    c0[0] ^= m
+    c1[0] |= carry
+    m = h.layer[1]
+    carry = c0[0] & m
+    c0[0] ^= m
+    c1[0] |= carry
+
 cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
-    """Tiles p has not seen: the set minus its holding, every face-up play and its own discards."""
-    cdef int cnt[21]
-    cdef int k, t, q
+    """Tiles p has not seen: the set minus its holding, every face-up play and its own discards
+    (the seen copies are counted per identity at once, bit-sliced: c0 + 2 c1)."""
+    cdef uint64_t c0 = 0, c1 = 0, civil = card_bit(TG_CIVIL) - 1, ids = card_bit(TG_IDS) - 1
+    cdef int t, q, face, nt
     cdef Hand u
-    for k in range(TG_IDS):
-        cnt[k] = 2 if k < TG_CIVIL else 1
-        cnt[k] -= hand_count(&s.hand[p], k)
-        if s.turn == p:
-            cnt[k] -= hand_count(&s.stage.cards, k)
-        for t in range(8):
-            for q in range(TG_NP):
-                if q == p or (s.tface[t] >> q) & 1:
-                    cnt[k] -= hand_count(&s.tplay[t][q], k)
+    count_in(&c0, &c1, &s.hand[p])
+    if s.turn == p:
+        count_in(&c0, &c1, &s.stage.cards)
+    nt = s.ntrick + 1 if s.ntrick < 8 else 8      # later tricks have no tiles yet
+    for t in range(nt):
+        face = s.tface[t] | (1 << p)
+        for q in range(TG_NP):
+            if (face >> q) & 1:
+                count_in(&c0, &c1, &s.tplay[t][q])
     hand_clear(&u)
-    for k in range(TG_IDS):
-        if cnt[k] >= 1:
-            u.layer[0] |= card_bit(k)
-        if cnt[k] >= 2:
-            u.layer[1] |= card_bit(k)
+    u.layer[0] = (civil & ~c1) | (ids & ~civil & ~c0 & ~c1)    # civil: seen < 2; military: none seen
+    u.layer[1] = civil & ~c0 & ~c1                           # civil: none seen
     return u
 
 cdef bint is_sure(const TGRules* r, int ci, const Hand* unseen) noexcept nogil:
@@ -84,25 +94,49 @@ cdef void weakest_tiles(const TGRules* r, const Hand* h, int k, Hand* out) noexc
         hand_remove(&rest, t)
         hand_add(out, t)
 
+cdef inline int follow_pick(const TGState* s, const TGConfig* c, int ci, int k, bint final,
+                            const Hand* unseen, const Hand* full, int target, double* bs) noexcept nogil:
+    """One step of the follower's scan over the combinations (in index order): the new target."""
+    cdef const TGRules* r = &c.rules
+    cdef int p = s.turn
+    if r.combo[ci].size != k or not combo_beats(r, ci, s.high_combo) or not combo_within(&r.combo[ci], full):
+        return target
+    if final:
+        if ci == r.supreme or r.combo[ci].strength > bs[0]:
+            bs[0] = 1e9 if ci == r.supreme else r.combo[ci].strength
+            return ci
+    elif is_sure(r, ci, unseen) or s.tricks[p] == 0 or (c.must_beat and target < 0):
+        if target < 0 or r.combo[ci].strength < r.combo[target].strength:
+            return ci
+    return target
+
 cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                    Rng* rng) noexcept nogil:
     cdef const TGState* s = <const TGState*>st
     cdef const TGConfig* c = <const TGConfig*>cfg
     cdef const TGRules* r = &c.rules
-    cdef int p = s.turn, ci, k, target = -1, best_size = 0, a
+    cdef int p = s.turn, ci, k, target = -1, best_size = 0, a, i, hc, sup
     cdef double bs
     cdef Hand full, unseen, want
-    cdef uint64_t miss
+    cdef uint64_t miss, m
     cdef bint face_up = True, final
     if n_legal == 1:
         return as_first(legal, 1)
     full = merged(&s.hand[p], &s.stage.cards)
     unseen = unseen_tiles(s, p)
     if s.cur.n == 0:
-        for ci in range(TG_IDS, r.ncombo):
-            if r.combo[ci].size > best_size and combo_within(&r.combo[ci], &full) and is_sure(r, ci, &unseen):
-                best_size = r.combo[ci].size
-                target = ci
+        # the largest sure multi-tile combination within full, the lowest index among equals
+        # (what a scan of r.combo in index order keeps), found from the tiles held (by_tile)
+        m = full.layer[0]
+        while m:
+            k = bit_low(m)
+            m &= m - 1
+            for i in range(r.by_tile_n[k]):
+                ci = r.by_tile[k][i]
+                if ((r.combo[ci].size > best_size or (r.combo[ci].size == best_size and ci < target))
+                        and combo_within(&r.combo[ci], &full) and is_sure(r, ci, &unseen)):
+                    best_size = r.combo[ci].size
+                    target = ci
         if target < 0 and s.tricks[p] == 0:
             target = weakest_single(r, &full, &unseen, True)
         if target < 0:
@@ -111,17 +145,21 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         k = trick_size(s, c)
         final = hand_size(&full) == k
         if not death_blocks(s, c, p):
+            # Only the high play's category (a block of r.combo listed in index order in
+            # by_cat) and the Supreme can beat it: those, in index order, are the combinations
+            # of the full scan that pass its tests, so the choice is the same.
             bs = -1.0
-            for ci in range(r.ncombo):
-                if r.combo[ci].size != k or not combo_beats(r, ci, s.high_combo) or not combo_within(&r.combo[ci], &full):
-                    continue
-                if final:
-                    if ci == r.supreme or r.combo[ci].strength > bs:
-                        bs = 1e9 if ci == r.supreme else r.combo[ci].strength
-                        target = ci
-                elif is_sure(r, ci, &unseen) or s.tricks[p] == 0 or (c.must_beat and target < 0):
-                    if target < 0 or r.combo[ci].strength < r.combo[target].strength:
-                        target = ci
+            hc = r.combo[s.high_combo].cat
+            sup = r.supreme
+            for i in range(r.by_cat_n[hc] + 1):
+                if i < r.by_cat_n[hc]:
+                    ci = r.by_cat[hc][i]
+                    if sup >= 0 and sup < ci:                  # the Supreme comes first
+                        target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
+                        sup = -1
+                    target = follow_pick(s, c, ci, k, final, &unseen, &full, target, &bs)
+                elif sup >= 0:
+                    target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
         if target < 0:
             face_up = False
             weakest_tiles(r, &full, k, &want)

@@ -3,6 +3,7 @@
 # A tile identity's bit in a mask is the core card_bit (cardsim.core._bits).
 from cardsim.core._types cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from cardsim.core._hand cimport Hand
+from cardsim.core._bits cimport cs_popcount, cs_ctz
 
 cdef enum:
     TG_IDS = 21              # tile identities: civil 0..10 (C1..C11), military 11..20 (strongest first)
@@ -71,7 +72,22 @@ cdef inline bint combo_beats(const TGRules* r, int ci, int hi) noexcept nogil:
             and (hc == CAT_PAIR_CIVIL or hc == CAT_PAIR_MILITARY or hc == CAT_PAIR_MIXED))
 
 cdef void tg_rules_init(TGRules* r, bint fives_equal, bint mixed, bint two_pairs, bint supreme_beats_pairs) noexcept nogil
-cdef int tg_classify(const TGRules* r, const Hand* p) noexcept nogil
+cdef inline int tg_classify(const TGRules* r, const Hand* p) noexcept nogil:
+    """The combination a set of tiles forms (§2.2): its index in r.combo, or -1 if the tiles are
+    no legal combination of this configuration (Validity of a lead). Inline: every lead and
+    BEAT asks it."""
+    cdef int n, k, i, ci
+    if p.layer[2] != 0 or p.layer[0] == 0:
+        return -1
+    n = cs_popcount(p.layer[0]) + cs_popcount(p.layer[1])   # layer 2 is empty, so layer 3 too
+    k = cs_ctz(p.layer[0])
+    if n == 1:
+        return k
+    for i in range(r.by_tile_n[k]):
+        ci = r.by_tile[k][i]
+        if r.combo[ci].one == p.layer[0] and r.combo[ci].two == p.layer[1]:
+            return ci
+    return -1
 cdef int tg_trick_winner(const TGRules* r, const int16_t* plays, int n) noexcept nogil
 cdef void tg_settle(const int8_t* tricks, int banker, int winner, int mult, bint increasing, bint shutout,
                     int factor, int catch_leader, int32_t* pay) noexcept nogil

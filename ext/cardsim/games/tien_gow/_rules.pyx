@@ -109,23 +109,6 @@ cdef void tg_rules_init(TGRules* r, bint fives_equal, bint mixed, bint two_pairs
                 r.beat_single[k] |= card_bit(j)
 
 
-cdef int tg_classify(const TGRules* r, const Hand* p) noexcept nogil:
-    """The combination a set of tiles forms (§2.2): its index in r.combo, or -1 if the tiles are
-    no legal combination of this configuration (Validity of a lead)."""
-    cdef int n, k, i, ci
-    if p.layer[2] != 0 or p.layer[0] == 0:
-        return -1
-    n = hand_size(p)
-    k = bit_low(p.layer[0])
-    if n == 1:
-        return k
-    for i in range(r.by_tile_n[k]):
-        ci = r.by_tile[k][i]
-        if r.combo[ci].one == p.layer[0] and r.combo[ci].two == p.layer[1]:
-            return ci
-    return -1
-
-
 cdef int tg_trick_winner(const TGRules* r, const int16_t* plays, int n) noexcept nogil:
     """Trick winner (§5.1). plays[0] is the lead's combination index; plays[i] (i >= 1) the
     combination a follower showed face up, or -1 for a discard. Points: the current high starts

@@ -5,6 +5,7 @@ from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._hand cimport hand_size
+from cardsim.core._bits cimport cs_popcount
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
 from cardsim.core._trick cimport trick_index_of
@@ -79,6 +80,10 @@ cdef inline Hand merged(const Hand* a, const Hand* b) noexcept nogil:
 cdef inline void hand_union_into(Hand* dst, const Hand* src) noexcept nogil:
     dst[0] = merged(dst, src)
 
+cdef inline int tg_size(const Hand* h) noexcept nogil:
+    """hand_size for Tien Gow: at most two copies of a tile, so only layers 0 and 1 are used."""
+    return cs_popcount(h.layer[0]) + cs_popcount(h.layer[1])
+
 cdef inline int trick_size(const TGState* s, const TGConfig* c) noexcept nogil:
     return c.rules.combo[s.high_combo].size if s.high_combo >= 0 else 0
 
@@ -86,7 +91,7 @@ cdef inline bint death_blocks(const TGState* s, const TGConfig* c, int p) noexce
     """Early death (§5.3): in a single-tile final trick a seat with fewer than the threshold's
     tricks may not BEAT."""
     return (c.death_threshold > 0 and trick_size(s, c) == 1
-            and hand_size(&s.hand[p]) + s.stage.n == 1 and s.tricks[p] < c.death_threshold)
+            and tg_size(&s.hand[p]) + s.stage.n == 1 and s.tricks[p] < c.death_threshold)
 
 cdef inline bint trick_played(const TGState* s, int t, int q) noexcept nogil:
     """True if seat q has made its play in trick t."""

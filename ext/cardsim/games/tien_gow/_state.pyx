@@ -129,29 +129,30 @@ cdef int tg_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
     cdef const TGState* s = <const TGState*>st
     cdef const TGConfig* c = <const TGConfig*>cfg
     cdef int p = s.turn
-    cdef uint64_t up, down
+    cdef uint64_t up, down, w
     cdef Hand empty
-    out.w[0] = 0
     if s.phase != TG_PH_PLAY:
+        out.w[0] = 0
         return 0
     # The candidate masks below are already exactly the completable adds (one pass over the
-    # combination table instead of a completability test per candidate), so the core's
-    # staged_legal_adds runs without a callback.
+    # combination table instead of a completability test per candidate): what the core's
+    # staged_legal_adds would add without a callback, here one shift into the single action
+    # word (43 actions: UP k = bit k, DOWN k = bit 21 + k, COMMIT = bit 42).
     if s.cur.n == 0:
-        staged_legal_adds(&s.stage, lead_adds(c, &s.hand[p], &s.stage.cards, s.stage.n), 0, NULL, NULL, out)
+        w = lead_adds(c, &s.hand[p], &s.stage.cards, s.stage.n)
         if s.stage.n > 0 and tg_classify(&c.rules, &s.stage.cards) >= 0:
-            out.w[0] |= card_bit(TG_A_COMMIT)
+            w |= card_bit(TG_A_COMMIT)
     elif s.stage.kind == TG_MODE_DOWN:
-        staged_legal_adds(&s.stage, s.hand[p].layer[0], TG_A_DOWN, NULL, NULL, out)
+        w = s.hand[p].layer[0] << TG_A_DOWN
     elif s.stage.kind == TG_MODE_UP:
-        staged_legal_adds(&s.stage, beat_adds(c, &s.hand[p], &s.stage.cards, s.high_combo), 0, NULL, NULL, out)
+        w = beat_adds(c, &s.hand[p], &s.stage.cards, s.high_combo)
     else:
         hand_clear(&empty)
         up = 0 if death_blocks(s, c, p) else beat_adds(c, &s.hand[p], &empty, s.high_combo)
         down = 0 if (c.must_beat and up) else s.hand[p].layer[0]
-        staged_legal_adds(&s.stage, up, 0, NULL, NULL, out)
-        staged_legal_adds(&s.stage, down, TG_A_DOWN, NULL, NULL, out)
-    return cs_popcount(out.w[0])
+        w = up | (down << TG_A_DOWN)
+    out.w[0] = w
+    return cs_popcount(w)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,6 +163,7 @@ cdef void new_deal(TGState* s) noexcept nogil:
     seat at offset j from the banker receives tiles 8j..8j+7. The banker leads."""
     cdef card_t t[32]
     cdef int i, j, q, n = 0
+    cdef uint64_t l0, l1, b
     for i in range(TG_IDS):
         t[n] = i
         n += 1
@@ -169,12 +171,18 @@ cdef void new_deal(TGState* s) noexcept nogil:
             t[n] = i
             n += 1
     shuffle(t, TG_TILES, &s.rng)
-    for q in range(TG_NP):
-        hand_clear(&s.hand[q])
     for j in range(TG_NP):
-        q = (s.banker + j) % TG_NP
-        for i in range(TG_HAND):
-            hand_add(&s.hand[q], t[TG_HAND * j + i])
+        q = (s.banker + j) & (TG_NP - 1)               # TG_NP = 4
+        l0 = 0
+        l1 = 0
+        for i in range(TG_HAND):                       # hand_add of two layers (two copies at most)
+            b = card_bit(t[TG_HAND * j + i])
+            l1 |= l0 & b
+            l0 |= b
+        s.hand[q].layer[0] = l0
+        s.hand[q].layer[1] = l1
+        s.hand[q].layer[2] = 0
+        s.hand[q].layer[3] = 0
     memset(s.tplay, 0, sizeof(s.tplay))
     memset(s.tface, 0, sizeof(s.tface))
     memset(s.tsize, 0, sizeof(s.tsize))
@@ -253,7 +261,7 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
     up); a DISCARD stays face down (with must_beat_if_able it records that the seat held no
     BEAT). After the fourth play the high play's seat is credited k tricks and leads next."""
     cdef int p = s.turn, t = s.ntrick, ci, w, k, mode = s.stage.kind, n
-    cdef bint final = hand_size(&s.hand[p]) == 0
+    cdef bint final = tg_size(&s.hand[p]) == 0
     cdef bint blocked = death_blocks(s, c, p)      # before the commit empties the stage
     n = staged_commit(&s.stage, &s.tplay[t][p])
     if s.cur.n == 0:
@@ -263,7 +271,8 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         s.tsize[t] = n
         s.tleader[t] = p
         s.tface[t] |= 1 << p
-        hk_show(s, c, p, ci, final)
+        if c.hk:
+            hk_show(s, c, p, ci, final)
     elif mode == TG_MODE_UP:
         ci = tg_classify(&c.rules, &s.tplay[t][p])
         # hk catch (T10, T13): the final trick is a single whose lead was the 2-1 and the 4-2 now
@@ -276,11 +285,12 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         s.high_combo = ci
         s.high_seat = p
         s.tface[t] |= 1 << p
-        hk_show(s, c, p, ci, final)
+        if c.hk:
+            hk_show(s, c, p, ci, final)
     elif c.must_beat and not blocked:
         s.dcon[t][p] = s.high_combo
     trick_add_seat(&s.cur, p)
-    s.turn = (p + 1) % TG_NP
+    s.turn = (p + 1) & (TG_NP - 1)                 # TG_NP = 4
     if not trick_done(&s.cur):
         return
     # the high play wins (§5.1); the record opens the next trick, led by the winner (at the end
@@ -291,7 +301,7 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
     s.twinner[t] = w
     s.ntrick += 1
     s.turn = w
-    if hand_size(&s.hand[w]) == 0:
+    if tg_size(&s.hand[w]) == 0:
         settle_deal(s, c)
     else:
         s.high_combo = -1
