@@ -341,9 +341,12 @@ def _not_measured(atlas, rows) -> list:
     out = []
     late = sorted({r["config"].game for r in rows if r.get("decided") and not r["decided"]["measured"]})
     if late:
+        flat = all(not (r.get("lead_changes") or {}).get("max") for r in rows
+                   if r["config"].game in late and r.get("decided"))
         out.append("**Decided before the last round** in " + ", ".join(f"[{game_info(g).title}]({g})" for g in late)
                    + ": the running returns stay level until the deal ends (the game scores only at the end), so "
-                   "they cannot tell when a deal was decided; lead changes are 0 there for the same reason.")
+                   "they cannot tell when a deal was decided" + ("; lead changes are 0 there for the same reason."
+                                                                  if flat else "."))
     nosearch = [r for r in rows if r["gap"] and not r["search_gap"]]
     if nosearch and atlas.budget.search_scope != "none":
         games = sorted({r["config"].game for r in nosearch})
@@ -502,6 +505,13 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
               (_vci(r["gap"]["gain"], r["gap"]["gain_ci95"], True) if r["gap"] else "n/a"),
               (_num(r["gap"]["gain_sd"], 2) if r["gap"] else "n/a"), _search_cell(r), r["skill_verdict"])
              for i, r in enumerate(rs)])
+    nosearch = [r for r in rows if r["gap"] and not r["search_gap"]]
+    if nosearch and atlas.budget.search_scope != "none":
+        done = [r for r in rows if r["search_gap"]]
+        d.p(f"Search vs greedy is measured in {len(done)} of {len(rows)} configurations"
+            + (f" ({', '.join(_game_link(r) for r in done)})" if len(done) <= 3 else "")
+            + f": a deal with a search seat costs too much here for the other {len(nosearch)} (docs/balance.md); "
+            "the measured cells state their widths above.", "note")
     if _skill_plot(rows, Path(atlas._site_dir) / img / f"{game}-skill.png", f"{info.title}: skill"):
         d.img(f"{img}/{game}-skill.png", "skill per configuration")
     d.h(2, "Every configuration in detail")
