@@ -325,10 +325,14 @@ def _precision(atlas) -> list:
                 unit = game_info(g).unit_for(recs[0][0].options)
                 hw = [(gp["gain_ci95"][1] - gp["gain_ci95"][0]) / 2 for _, gp in recs]
                 ww = [50 * (gp["win_gain_ci95"][1] - gp["win_gain_ci95"][0]) for _, gp in recs]
-                rng = (lambda v, f: f.format(v[0]) if len(v) == 1 or f.format(min(v)) == f.format(max(v))
-                       else f.format(min(v)) + " to ±" + f.format(max(v)))
-                txt += (f"; its interval is ±{rng(hw, '{:.3g}')} {unit} per deal, "
-                        f"±{rng(ww, '{:.1f}')} pp of win rate")
+                def g3(x):
+                    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+                def rng(v, f):
+                    return f(v[0]) if len(v) == 1 or f(min(v)) == f(max(v)) else f(min(v)) + " to ±" + f(max(v))
+
+                txt += (f"; its interval is ±{rng(hw, g3)} {unit} per deal, "
+                        f"±{rng(ww, lambda x: f'{x:.1f}')} pp of win rate")
             txt += ")"
         elif b.search_scope != "none":
             txt += ", search not measured (a deal with a search agent costs too much here: docs/strength.md)"

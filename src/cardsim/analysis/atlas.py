@@ -106,16 +106,15 @@ class Budget:
 
 # What the committed atlas (docs/balance) uses: 40,000 deals per play cell in every game (win-rate
 # intervals at most +/-0.49 points), 10,000 per random->greedy cell, and the search agent in every
-# configuration the shared 2-core machine affords (a deal with one search seat costs 0.02-3 s:
-# docs/balance.md): 400 deals in each game's default configuration (fewer in the dearest games) and
-# in the other configurations of the cheap games, 100 in Basra's 21 others; none in the other
-# configurations of Zhao Pengyou (15, up to 12 players) and Samba (24): 1.4 s and 2.8 s a deal in
-# the default configuration, 2-3 hours for their other configurations at 40 deals each.
+# configuration, at what the shared 2-core machine affords (a deal with one search seat costs
+# 0.02-3 s: docs/balance.md): 400 deals in each game's default configuration (fewer in the dearest
+# games) and in the other configurations of the cheap games; in the other configurations of Basra
+# (21) 100, of Zhao Pengyou (15, up to 12 players) 20 and of Samba (24) 10, their widths stated.
 DEFAULT_BUDGET = Budget(search=400, search_scope="all", per_game={
     "basra": {"search": 300, "search_other": 100},
     "tien_gow": {"search": 200},
-    "zhao_pengyou": {"search": 150, "search_other": 0},
-    "samba": {"search": 40, "search_other": 0},
+    "zhao_pengyou": {"search": 150, "search_other": 20},
+    "samba": {"search": 40, "search_other": 10},
 })
 
 
