@@ -316,6 +316,27 @@ def test_cli_atlas_and_tune(tmp_path, capsys):
     assert main(["tune", "karnoffel", "--over", "players"]) == 2
 
 
+def test_cli_budget_overrides():
+    import argparse
+
+    from cardsim.atlas_site import _budget
+
+    def ns(**kw):
+        return argparse.Namespace(**{"deals": None, "gap_deals": None, "search_deals": None,
+                                     "search_other_deals": None, **kw})
+
+    assert _budget(ns()) == A.DEFAULT_BUDGET
+    b = _budget(ns(search_deals=0))
+    assert b.search_scope == "none" and not [c for c in A.plan(["karnoffel"], budget=b)[1] if A.SEARCH_SPEC in c.agents]
+    b = _budget(ns(search_other_deals=0))
+    _, cells, _ = A.plan(["basra"], budget=b)
+    assert [c.config.ident for c in cells if A.SEARCH_SPEC in c.agents] == ["basra-default-4p"]
+    b = _budget(ns(search_deals=5, search_other_deals=2))
+    assert b.search_deals("basra", True) == 5 and b.search_deals("samba", False) == 2
+    with pytest.raises(ConfigError, match="--search-other-deals"):
+        _budget(ns(search_other_deals=-1))
+
+
 def test_analysis_modules_stay_below_the_presentation_layer():
     from tests.test_layers import PRESENTATION, import_graph, layer_violations
 
