@@ -78,6 +78,68 @@ def test_atlas_numbers_equal_direct_simulate_calls(built):
         assert lo <= gap["win_gain"] <= hi
 
 
+def test_atlas_decisiveness_equals_run_batch(built):
+    """Decided before the last round = lead_from <= actions - players, straight from run_batch's
+    lead_from on the same seed and deals; decided at = the mean of lead_from / actions."""
+    _, atlas = built
+    for c in atlas.configs:
+        g = cardsim.make(c.game, **c.options)
+        P = g.num_players
+        row = A.config_row(c, atlas)
+        lives = 0
+        for agent, code in (("random", 0), ("greedy", 1)):
+            r = g.spec.run_batch(3, 0, 300, [code] * P, lead_changes=True)
+            lf, acts = r["lead_from"].astype(np.int64), r["actions"].astype(np.int64)
+            early = int((lf <= acts - P).sum())
+            live = int(((lf > 0) & (lf < acts)).sum())
+            lives += live
+            rec = atlas.record(c, f"play:{agent}")["summary"]["decided"]
+            assert rec["early"] == early and rec["live"] == live
+            assert rec["at"]["mean"] == pytest.approx(float((lf / acts).mean()), rel=1e-12)
+            x = row["decided"][agent]
+            assert x["early"] == pytest.approx(early / 300) and x["early_ci95"][0] - 1e-12 <= x["early"] <= x["early_ci95"][1] + 1e-12
+        assert row["decided"]["measured"] == (lives > 0)
+        if lives:
+            assert row["decided_early"] == row["decided"]["greedy"]["early"]
+            assert f"{100 * row['decided_early']:.1f}% of deals" in row["decisiveness_verdict"]
+
+
+def test_a_game_scoring_only_at_the_end_is_not_measured():
+    """No deal whose running returns showed the winner before the last action: the measure says
+    nothing, and the atlas says so instead of reporting 'decided at the last action'."""
+    def summ(early, live):
+        return {"deals": 100, "decided": {"early": early, "early_rate": early / 100, "early_ci95": (0.0, 0.1),
+                                          "at": {"mean": 1.0, "ci95": (1.0, 1.0)}, "live": live, "measured": live > 0}}
+
+    d = A.decisiveness({"greedy": summ(3, 0), "random": summ(2, 0)})
+    assert d["measured"] is False
+    assert "not measured: this game scores only at the end" in A.decisiveness_verdict(d)
+    d = A.decisiveness({"greedy": summ(70, 40), "random": summ(2, 0)})
+    assert d["measured"] is True and "70.0% of deals" in A.decisiveness_verdict(d)
+    assert A.decisiveness({"greedy": {"deals": 5, "decided": None}}) is None
+
+
+def test_search_cells_in_every_configuration_where_the_budget_allows():
+    b = A.Budget(play=10, gap=10, search=7, search_other=3, search_scope="all", per_game={"basra": {"search_other": 0}})
+    configs, cells, _ = A.plan(["karnoffel", "basra"], budget=b)
+    for c in configs:
+        info = game_info(c.game)
+        default = c.variant is None and c.players == info.default_players
+        srch = [x for x in cells if x.config == c and x.agents == ("greedy", A.SEARCH_SPEC)]
+        want = 7 if default else (0 if c.game == "basra" else 3)
+        assert [x.deals for x in srch] == ([want] if want else [])
+    # the committed budget searches every configuration, but for the games whose other
+    # configurations it states it cannot afford (search_other = 0: Zhao Pengyou, Samba)
+    configs, cells, _ = A.plan(None)
+    searched = {x.config for x in cells if A.SEARCH_SPEC in x.agents}
+    B = A.DEFAULT_BUDGET
+    assert B.search_scope == "all"
+    for c in configs:
+        default = c.variant is None and c.players == game_info(c.game).default_players
+        assert (c in searched) == (default or B.get(c.game, "search_other") > 0), c
+    assert sum(1 for c in configs if c not in searched) <= 40
+
+
 def test_cached_rerun_computes_nothing_and_gives_the_same_rows(built):
     d, atlas = built
     again = A.build_atlas(GAMES, results=d / "cells", budget=SMALL, seed=3, progress=False)
@@ -162,6 +224,10 @@ def test_site_pages_name_every_configuration_with_verdicts(built, tmp_path):
     ranked = A.ranked(atlas.rows, "fairness")
     assert all(a["imbalance"] <= b["imbalance"] for a, b in zip(ranked, ranked[1:]))
     assert all(r["fairness_verdict"].endswith(".") and r["skill_verdict"].endswith(".") for r in atlas.rows)
+    assert all(r["decisiveness_verdict"].endswith(".") for r in atlas.rows)
+    assert "decided before the last round" in index
+    for r in rows:
+        assert "decided_early" in r and r["decisiveness_verdict"]
 
 
 def test_fairness_reads_the_summary():
@@ -248,6 +314,27 @@ def test_cli_atlas_and_tune(tmp_path, capsys):
                  "--workers", "1"]) == 0
     assert "Verdict:" in capsys.readouterr().out
     assert main(["tune", "karnoffel", "--over", "players"]) == 2
+
+
+def test_cli_budget_overrides():
+    import argparse
+
+    from cardsim.atlas_site import _budget
+
+    def ns(**kw):
+        return argparse.Namespace(**{"deals": None, "gap_deals": None, "search_deals": None,
+                                     "search_other_deals": None, **kw})
+
+    assert _budget(ns()) == A.DEFAULT_BUDGET
+    b = _budget(ns(search_deals=0))
+    assert b.search_scope == "none" and not [c for c in A.plan(["karnoffel"], budget=b)[1] if A.SEARCH_SPEC in c.agents]
+    b = _budget(ns(search_other_deals=0))
+    _, cells, _ = A.plan(["basra"], budget=b)
+    assert [c.config.ident for c in cells if A.SEARCH_SPEC in c.agents] == ["basra-default-4p"]
+    b = _budget(ns(search_deals=5, search_other_deals=2))
+    assert b.search_deals("basra", True) == 5 and b.search_deals("samba", False) == 2
+    with pytest.raises(ConfigError, match="--search-other-deals"):
+        _budget(ns(search_other_deals=-1))
 
 
 def test_analysis_modules_stay_below_the_presentation_layer():

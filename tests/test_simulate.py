@@ -198,7 +198,7 @@ def _manual(g, seed, deals):
                 pytest.skip("always playing the highest action does not end a deal of this game")
             st.apply(st.legal_actions()[-1])
             lt.see(st.returns())
-        out.append((st.returns(), len(st.history()), lt.changes))
+        out.append((st.returns(), len(st.history()), lt.changes, lt.lead_from))
     return out
 
 
@@ -208,10 +208,11 @@ def test_python_agents_slow_path(name):
     P = g.num_players
     expected = _manual(g, 4, 6)
     slow = cardsim.simulate(g, deals=6, seed=4, agents=[LastLegal()] * P, workers=2, chunk_size=4, lead_changes=True)
-    for d, (r, n, lc) in enumerate(expected):
+    for d, (r, n, lc, lf) in enumerate(expected):
         assert np.array_equal(slow.returns()[d], r)
         assert slow.table["actions"][d] == n
         assert slow.table["lead_changes"][d] == lc
+        assert slow.table["lead_from"][d] == lf
     again = cardsim.simulate(g, deals=6, seed=4, agents=[LastLegal()] * P, workers=1, chunk_size=1, lead_changes=True)
     assert np.array_equal(again.table, slow.table)
     mixed1 = cardsim.simulate(g, deals=5, seed=4, agents=[LastLegal()] + ["random"] * (P - 1), workers=2, chunk_size=2)

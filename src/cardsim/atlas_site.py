@@ -289,6 +289,12 @@ DEFINITIONS = [
     "action) per deal; tricks where the game records them. **Branching**: legal actions per turn (forced turns "
     "count 1) and per decision. **Lead changes**: how often the leading seat or side changes during a deal "
     "(games that score only at the end have none).",
+    "**Decided before the last round**: the share of deals whose final leaders (the winners, by the running "
+    "returns) already led, for good, before the last round of play: before each seat's last action, in a trick "
+    "game before the last trick (the kernel's `lead_from` <= actions − players), with its 95% Wilson interval; "
+    "**decided at**: the mean fraction of the deal's actions after which they led for good. A game whose "
+    "running returns stay level until the deal ends (it scores only at the end) is **not measured**: no deal of "
+    "its play cells showed the winner before the last action.",
 ]
 
 
@@ -300,23 +306,58 @@ def _precision(atlas) -> list:
         hw = A.Z95 * 0.5 / n ** 0.5 if n else None
         txt = (f"**{game_info(g).title}**: {n:,} deals per play cell (win rates ±{100 * hw:.2f} pp at most), "
                f"{b.get(g, 'gap'):,} deals per random → greedy cell")
-        ns = b.get(g, "search")
         searched = [c for c in atlas.cells if c.config.game == g and A.SEARCH_SPEC in c.agents]
-        if searched and ns:
-            txt += f", {ns:,} deals x every seat for search (`{A.SEARCH_SPEC}`, default rules only"
+        if searched:
+            nd, no = b.search_deals(g, True), b.search_deals(g, False)
+            if len(searched) == 1:
+                txt += f", {nd:,} deals x every seat for search (`{A.SEARCH_SPEC}`, default rules only"
+            elif nd == no:
+                txt += f", {nd:,} deals x every seat for search (`{A.SEARCH_SPEC}`, all {len(searched)} configurations"
+            else:
+                txt += (f", search (`{A.SEARCH_SPEC}`) with {nd:,} deals x every seat in the default configuration "
+                        f"and {no:,} in the {len(searched) - 1} others")
             extra = A.SEARCH_OPTIONS.get(g)
             if extra:
                 txt += ", with " + ", ".join(f"{k}={v}" for k, v in extra.items()) + " so that every deal ends"
-            rec = atlas.record(searched[0].config, searched[0].name)
-            if rec:
-                gp = rec["gap"]
-                unit = game_info(g).unit_for(searched[0].options)
-                txt += (f"; its interval is ±{(gp['gain_ci95'][1] - gp['gain_ci95'][0]) / 2:.3g} {unit} per deal, "
-                        f"±{50 * (gp['win_gain_ci95'][1] - gp['win_gain_ci95'][0]):.1f} pp of win rate")
+            recs = [(c, atlas.record(c.config, c.name)) for c in searched]
+            recs = [(c, r["gap"]) for c, r in recs if r and r["gap"]["gain_ci95"][0] is not None]
+            if recs:
+                unit = game_info(g).unit_for(recs[0][0].options)
+                hw = [(gp["gain_ci95"][1] - gp["gain_ci95"][0]) / 2 for _, gp in recs]
+                ww = [50 * (gp["win_gain_ci95"][1] - gp["win_gain_ci95"][0]) for _, gp in recs]
+                def g3(x):
+                    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+                def rng(v, f):
+                    return f(v[0]) if len(v) == 1 or f(min(v)) == f(max(v)) else f(min(v)) + " to ±" + f(max(v))
+
+                txt += (f"; its interval is ±{rng(hw, g3)} {unit} per deal, "
+                        f"±{rng(ww, lambda x: f'{x:.1f}')} pp of win rate")
             txt += ")"
         elif b.search_scope != "none":
             txt += ", search not measured (a deal with a search agent costs too much here: docs/strength.md)"
         out.append(txt + ".")
+    return out
+
+
+def _not_measured(atlas, rows) -> list:
+    """What the atlas does not measure, and why (from the plan and the cells' data)."""
+    out = []
+    late = sorted({r["config"].game for r in rows if r.get("decided") and not r["decided"]["measured"]})
+    if late:
+        flat = all(not (r.get("lead_changes") or {}).get("max") for r in rows
+                   if r["config"].game in late and r.get("decided"))
+        out.append("**Decided before the last round** in " + ", ".join(f"[{game_info(g).title}]({g})" for g in late)
+                   + ": the running returns stay level until the deal ends (the game scores only at the end), so "
+                   "they cannot tell when a deal was decided" + ("; lead changes are 0 there for the same reason."
+                                                                  if flat else "."))
+    nosearch = [r for r in rows if r["gap"] and not r["search_gap"]]
+    if nosearch and atlas.budget.search_scope != "none":
+        games = sorted({r["config"].game for r in nosearch})
+        out.append("**Search skill** in " + ", ".join(
+            f"{game_info(g).title} ({sum(1 for r in nosearch if r['config'].game == g)} configurations)"
+            for g in games) + ": a deal with a search seat costs too much there for this build "
+            "(docs/balance.md); the default configuration of each game is measured.")
     return out
 
 
@@ -343,11 +384,40 @@ def _skill_cell(row) -> str:
     return f"{_pp(g['win_gain'])} {_ppci(g['win_gain_ci95'])}"
 
 
+def _decided_cell(row, agent="greedy") -> str:
+    d = row.get("decided")
+    if not d:
+        return "n/a"
+    if not d["measured"]:
+        return "not measured (scores only at the end)"
+    x = d.get(agent)
+    if not x:
+        return "n/a"
+    return f"{_pct(x['early'])} [{_pct(x['early_ci95'][0])}, {_pct(x['early_ci95'][1])}]"
+
+
 def _search_cell(row) -> str:
     g = row["search_gap"]
     if not g:
         return "—"
     return f"{_vci(g['gain'], g['gain_ci95'], True)} {row['unit']} ({g['deals']} deals)"
+
+
+def _decided_lead(rows) -> str:
+    """A sentence: where the outcome is known earliest and latest, and which games are not measured."""
+    rd = [r for r in A.ranked(rows, "decisiveness") if r["decided_early"] is not None]
+    out = ""
+    if len(rd) > 1:
+        out += (f" Outcomes are known before the last round most often in {_game_link(rd[0])} "
+                f"({_pct(rd[0]['decided_early'])} of deals) and least often in {_game_link(rd[-1])} "
+                f"({_pct(rd[-1]['decided_early'])}).")
+    elif rd:
+        out += f" {rd[0]['decisiveness_verdict']}"
+    late = sorted({game_info(r["config"].game).title for r in rows if r.get("decided") and not r["decided"]["measured"]})
+    if late:
+        out += (f" Not measured in {', '.join(late)}: {'it scores' if len(late) == 1 else 'they score'} only at the "
+                "end of the deal.")
+    return out
 
 
 def index_page(atlas, rows, img: str) -> Doc:
@@ -364,6 +434,7 @@ def index_page(atlas, rows, img: str) -> Doc:
     if rs and rs[0]["skill"] is not None:
         lead += (f" Skill matters most in {_game_link(rs[0])} (greedy wins {_pp(rs[0]['skill'])} more often than "
                  f"random) and least in {_game_link([r for r in rs if r['skill'] is not None][-1])}.")
+    lead += _decided_lead(rows)
     d.p(lead, "verdict")
     d.p("Each game's page ranks its own configurations and shows every measure: "
         + ", ".join(f"[{game_info(g).title}]({g})" for g in atlas.games) + ".")
@@ -373,8 +444,10 @@ def index_page(atlas, rows, img: str) -> Doc:
     d.p("Fairest first, by the estimated imbalance (pp), with the seat, side or position that has the largest "
         "edge and its 95% interval; the first-player column is the first player's own edge. Configurations whose "
         "intervals overlap are not distinguishable at this precision: read the verdicts, not the rank.")
-    d.table(["rank", "configuration", "imbalance (pp)", "first player's edge", "verdict"],
-            [(i + 1, _game_link(r), _fair_cell(r), _fp_cell(r), r["fairness_verdict"]) for i, r in enumerate(rf)])
+    d.table(["rank", "configuration", "imbalance (pp)", "first player's edge", "decided before the last round",
+             "verdict"],
+            [(i + 1, _game_link(r), _fair_cell(r), _fp_cell(r), _decided_cell(r), r["fairness_verdict"])
+             for i, r in enumerate(rf)])
     d.h(2, "Every configuration ranked by skill")
     d.p("Most skill first: the win rate one greedy player gains among random ones, and what a search agent adds "
         "over greedy where measured (in the game's points per deal).")
@@ -390,12 +463,10 @@ def index_page(atlas, rows, img: str) -> Doc:
         d.h(2, "Configurations the games refuse")
         d.table(["game", "preset", "players", "reason"],
                 [(game_info(g).title, v or "default rules", n, why) for g, v, n, why in atlas.skipped])
-    d.h(2, "Not measured yet")
-    d.ul(["**Share of deals decided before the last trick**: the runner records no per-trick standing; it needs "
-          "a kernel column (e.g. the trick after which the winner could no longer change). Lead changes are "
-          "shown instead.",
-          "Search-agent skill in every configuration: only each game's default rules and player count "
-          "(a search deal costs hundreds of greedy deals)."])
+    missing = _not_measured(atlas, rows)
+    if missing:
+        d.h(2, "Not measured")
+        d.ul(missing)
     d.h(2, "Regenerating")
     d.p("`cardsim atlas --out docs/balance` (add game names to rebuild only those). Cells are cached in "
         "`docs/balance/cells/` by game, options, agents, seed, deals and engine version: a rerun computes only "
@@ -421,13 +492,15 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
         lead += f" Least fair: {_game_link(rf[-1])}: {rf[-1]['fairness_verdict']}"
     if rs and rs[0]["skill"] is not None:
         lead += f" Most skill: {_game_link(rs[0])}: {rs[0]['skill_verdict']}"
+    lead += _decided_lead(rows)
     d.p(lead, "verdict")
     d.p(f"Returns are in {unit}; rules: [{info.rules_doc}](../../{info.rules_doc}). Back to the "
         f"[atlas index](index). Definitions: [index](index) and [docs/glossary.md](../glossary.md).", "note")
     d.h(2, "Configurations ranked by fairness (greedy play)")
-    d.table(["rank", "configuration", "imbalance (pp)", "first player's edge (greedy)", "(random)", "verdict"],
-            [(i + 1, _game_link(r), _fair_cell(r), _fp_cell(r), _fp_cell(r, "random"), r["fairness_verdict"])
-             for i, r in enumerate(rf)])
+    d.table(["rank", "configuration", "imbalance (pp)", "first player's edge (greedy)", "(random)",
+             "decided before the last round (greedy)", "verdict"],
+            [(i + 1, _game_link(r), _fair_cell(r), _fp_cell(r), _fp_cell(r, "random"), _decided_cell(r),
+              r["fairness_verdict"]) for i, r in enumerate(rf)])
     d.img(f"{img}/{game}-first-player.png", "first player's win-rate edge per configuration")
     d.h(2, "Configurations ranked by skill")
     d.table(["rank", "configuration", "greedy vs random: win-rate gain", f"return gain ({unit} per deal)",
@@ -436,6 +509,13 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
               (_vci(r["gap"]["gain"], r["gap"]["gain_ci95"], True) if r["gap"] else "n/a"),
               (_num(r["gap"]["gain_sd"], 2) if r["gap"] else "n/a"), _search_cell(r), r["skill_verdict"])
              for i, r in enumerate(rs)])
+    nosearch = [r for r in rows if r["gap"] and not r["search_gap"]]
+    if nosearch and atlas.budget.search_scope != "none":
+        done = [r for r in rows if r["search_gap"]]
+        d.p(f"Search vs greedy is measured in {len(done)} of {len(rows)} configurations"
+            + (f" ({', '.join(_game_link(r) for r in done)})" if len(done) <= 3 else "")
+            + f": a deal with a search seat costs too much here for the other {len(nosearch)} (docs/balance.md); "
+            "the measured cells state their widths above.", "note")
     if _skill_plot(rows, Path(atlas._site_dir) / img / f"{game}-skill.png", f"{info.title}: skill"):
         d.img(f"{img}/{game}-skill.png", "skill per configuration")
     d.h(2, "Every configuration in detail")
@@ -447,7 +527,8 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
 def _config_section(d: Doc, r):
     c = r["config"]
     d.h(3, c.label, anchor=c.ident)
-    d.p(f"**Fairness:** {r['fairness_verdict']} **Skill:** {r['skill_verdict']}")
+    d.p(f"**Fairness:** {r['fairness_verdict']} **Skill:** {r['skill_verdict']} "
+        f"**Decisiveness:** {r['decisiveness_verdict']}")
     unit = r["unit"]
     rows = []
     for agent in ("greedy", "random"):
@@ -482,6 +563,16 @@ def _config_section(d: Doc, r):
         if lc:
             m.append(("lead changes per deal", _vci(lc["mean"], lc["ci95"]) if lc.get("max") else
                       "none (the running score does not move before the end of the deal)"))
+        dd = r.get("decided")
+        if dd and not dd["measured"]:
+            m.append(("decided before the last round", "not measured: this game scores only at the end"))
+        elif dd:
+            for agent in ("greedy", "random"):
+                x = dd.get(agent)
+                if x:
+                    m.append((f"decided before the last round ({agent} play)", _decided_cell(r, agent)))
+                    m.append((f"decided at, fraction of the deal ({agent} play)",
+                              f"{_pct(x['at'])} [{_pct(x['at_ci95'][0])}, {_pct(x['at_ci95'][1])}]"))
         if r["gap"]:
             g = r["gap"]
             m.append(("skill: greedy vs random, win rate", f"{_pp(g['win_gain'])} {_ppci(g['win_gain_ci95'])}"))
@@ -530,8 +621,10 @@ def write_site(atlas, out, wall: float | None = None) -> list:
         written.append(out / f"index.{ext}")
     data = {"budget": atlas.budget.to_dict(), "seed": atlas.seed, "engines": atlas.engines,
             "configurations": [{"ident": r["ident"], "label": r["label"], "imbalance": r["imbalance"],
-                                "skill": r["skill"], "fairness_verdict": r["fairness_verdict"],
-                                "skill_verdict": r["skill_verdict"]} for r in rows]}
+                                "skill": r["skill"], "decided_early": r["decided_early"],
+                                "search_gain": r["search_gap"]["gain"] if r["search_gap"] else None,
+                                "fairness_verdict": r["fairness_verdict"], "skill_verdict": r["skill_verdict"],
+                                "decisiveness_verdict": r["decisiveness_verdict"]} for r in rows]}
     write_text_atomic(out / "atlas.json", json.dumps(data, indent=1, allow_nan=False))
     written.append(out / "atlas.json")
     return written
@@ -558,7 +651,10 @@ def atlas_parser(sub):
     sp.add_argument("--deals", type=int, default=None,
                     help="deals per play cell, every game (default: the committed budget, 40,000 where cheap)")
     sp.add_argument("--gap-deals", type=int, default=None, help="deals per random->greedy skill cell")
-    sp.add_argument("--search-deals", type=int, default=None, help="deals per greedy->search cell (0: none)")
+    sp.add_argument("--search-deals", type=int, default=None,
+                    help="deals per greedy->search cell in each game's default configuration (0: no search agent)")
+    sp.add_argument("--search-other-deals", type=int, default=None,
+                    help="deals per greedy->search cell in the other configurations (0: default configurations only)")
     sp.add_argument("--workers", type=int, default=None, help="threads or Dask workers (default: all cores)")
     sp.add_argument("--backend", choices=("threads", "dask"), default="threads",
                     help="where deals run (default: threads)")
@@ -568,18 +664,21 @@ def atlas_parser(sub):
 
 
 def _budget(args) -> "A.Budget":
+    """The committed budget with the command line's overrides (each drops that figure's per-game
+    values); --search-deals 0 means no search agent at all."""
     b = A.DEFAULT_BUDGET
-    over = {k: v for k, v in (("play", args.deals), ("gap", args.gap_deals), ("search", args.search_deals))
-            if v is not None}
-    flags = {"play": "--deals", "gap": "--gap-deals", "search": "--search-deals"}
+    over = {k: v for k, v in (("play", args.deals), ("gap", args.gap_deals), ("search", args.search_deals),
+                              ("search_other", getattr(args, "search_other_deals", None))) if v is not None}
+    flags = {"play": "--deals", "gap": "--gap-deals", "search": "--search-deals", "search_other": "--search-other-deals"}
     for k, v in over.items():
         if v < 0:
             raise A.ConfigError(f"{flags[k]} must be >= 0, got {v}")
     if not over:
         return b
     per = {g: {k: v for k, v in d.items() if k not in over} for g, d in b.per_game.items()}
-    return A.Budget(**{**{"play": b.play, "gap": b.gap, "search": b.search}, **over},
-                    search_scope=b.search_scope, per_game=per)
+    scope = "none" if over.get("search") == 0 else b.search_scope
+    return A.Budget(**{**{"play": b.play, "gap": b.gap, "search": b.search, "search_other": b.search_other}, **over},
+                    search_scope=scope, per_game={g: d for g, d in per.items() if d})
 
 
 def cmd_atlas(args) -> int:

@@ -43,7 +43,9 @@ class SimResult:
     (float64, the game's own points), winners (int32 bitmask of the seats with the highest
     return, 0 for a draw), first_player (int8: seat to act in the initial state), actions,
     decisions (turns with more than one legal action), legal_sum (legal actions summed over
-    decisions), lead_changes (only with lead_changes=True), then the game's metrics (float64)."""
+    decisions), lead_changes and lead_from (only with lead_changes=True; lead_from: the actions
+    after which the final leaders held the lead for good, see run_batch), then the game's metrics
+    (float64)."""
 
     game: str
     options: dict
@@ -92,7 +94,8 @@ class SimResult:
                 self._need_table()
                 self._acc = accumulate_table(self.table, self.num_players, self.metric_names,
                                              "first_player" in self.table.dtype.names,
-                                             "lead_changes" in self.table.dtype.names)
+                                             "lead_changes" in self.table.dtype.names,
+                                             "lead_from" in self.table.dtype.names)
             self._summary = _SUMMARY_TYPE(self._acc.summary(self._meta_for_summary()))
         return self._summary
 
@@ -122,7 +125,8 @@ class SimResult:
             return
         self._need_table()
         names = self.table.dtype.names
-        dt = results_io.table_dtype(self.num_players, self.metric_names, "first_player" in names, "lead_changes" in names)
+        dt = results_io.table_dtype(self.num_players, self.metric_names, "first_player" in names, "lead_changes" in names,
+                                    "lead_from" in names)
         w = results_io.TableWriter(path, self._file_meta(), dt)
         try:
             w.write({n: self.table[n] for n in names})
@@ -156,9 +160,10 @@ class SimResult:
                 f"{kept}{'' if self.complete else ', INCOMPLETE'}>")
 
 
-def accumulate_table(table: np.ndarray, P: int, metric_names, has_fp: bool, has_lc: bool) -> Accumulator:
+def accumulate_table(table: np.ndarray, P: int, metric_names, has_fp: bool, has_lc: bool,
+                     has_lf: bool | None = None) -> Accumulator:
     """Feed a whole table to a fresh Accumulator (the same canonical blocks as a live run)."""
-    acc = Accumulator(P, metric_names, first_player=has_fp, lead_changes=has_lc)
+    acc = Accumulator(P, metric_names, first_player=has_fp, lead_changes=has_lc, lead_from=has_lf)
     acc.add({n: table[n] for n in table.dtype.names})
     return acc.finish()
 

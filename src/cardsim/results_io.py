@@ -106,16 +106,19 @@ def jsonable(v):
 # ---------------------------------------------------------------------------------------------
 # table layout
 # ---------------------------------------------------------------------------------------------
-def table_dtype(P: int, metric_names, has_fp: bool, has_lc: bool):
-    """The columns of a run's table, in order (see SimResult)."""
+def table_dtype(P: int, metric_names, has_fp: bool, has_lc: bool, has_lf: bool | None = None):
+    """The columns of a run's table, in order (see SimResult). A run with lead changes also has
+    lead_from (has_lf defaults to has_lc; False reads a table saved before lead_from existed)."""
+    has_lf = has_lc if has_lf is None else has_lf
     return ([("deal", np.int64)] + [(f"return_{p}", np.float64) for p in range(P)] + [("winners", np.int32)]
             + ([("first_player", np.int8)] if has_fp else [])
             + [("actions", np.int32), ("decisions", np.int32), ("legal_sum", np.int64)]
-            + ([("lead_changes", np.int32)] if has_lc else []) + [(m, np.float64) for m in metric_names])
+            + ([("lead_changes", np.int32)] if has_lc else []) + ([("lead_from", np.int32)] if has_lc and has_lf else [])
+            + [(m, np.float64) for m in metric_names])
 
 
 def table_from_cols(cols: dict, P: int, metric_names) -> np.ndarray:
-    dt = table_dtype(P, metric_names, "first_player" in cols, "lead_changes" in cols)
+    dt = table_dtype(P, metric_names, "first_player" in cols, "lead_changes" in cols, "lead_from" in cols)
     n = len(cols["deal"])
     table = np.zeros(n, dtype=dt)
     for name, _ in dt:
@@ -123,8 +126,8 @@ def table_from_cols(cols: dict, P: int, metric_names) -> np.ndarray:
     return table
 
 
-def empty_cols(P: int, metric_names, has_fp: bool, has_lc: bool) -> dict:
-    return {n: np.zeros(0, t) for n, t in table_dtype(P, metric_names, has_fp, has_lc)}
+def empty_cols(P: int, metric_names, has_fp: bool, has_lc: bool, has_lf: bool | None = None) -> dict:
+    return {n: np.zeros(0, t) for n, t in table_dtype(P, metric_names, has_fp, has_lc, has_lf)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,7 +387,7 @@ def read_table(path, partial: bool = False) -> tuple[dict, np.ndarray]:
             raise ResultsFileError(f"{side}: metadata has no column list")
         try:
             P, mets = _meta_shape(meta, str(side))
-            dt = dict(table_dtype(P, mets, "first_player" in cols, "lead_changes" in cols))
+            dt = dict(table_dtype(P, mets, "first_player" in cols, "lead_changes" in cols, "lead_from" in cols))
             types = {c: pa.from_numpy_dtype(np.dtype(dt[c])) for c in cols if c in dt}
             t = pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(column_types=types, strings_can_be_null=False))
         except ResultsFileError:
@@ -393,7 +396,7 @@ def read_table(path, partial: bool = False) -> tuple[dict, np.ndarray]:
             raise ResultsFileError(f"{path[:200]}: not a readable CSV table (truncated or corrupt: {_short(e)})") from None
     P, mets = _meta_shape(meta, path)
     names = list(t.column_names)
-    want = [n for n, _ in table_dtype(P, mets, "first_player" in names, "lead_changes" in names)]
+    want = [n for n, _ in table_dtype(P, mets, "first_player" in names, "lead_changes" in names, "lead_from" in names)]
     if names != want:
         raise ResultsFileError(f"{path[:200]}: the columns contradict the metadata ({len(names)} columns, "
                                f"expected {len(want)} for {P} seats and metrics {mets})")

@@ -168,6 +168,7 @@ def _finish_cols(g: Game, start: int, part: dict, want_fp: bool) -> dict:
     cols["legal_sum"] = part["legal_sum"].astype(np.int64)
     if "lead_changes" in part:
         cols["lead_changes"] = part["lead_changes"].astype(np.int32)
+        cols["lead_from"] = part["lead_from"].astype(np.int32)
     M = part["metrics"]
     for i, m in enumerate(g.metric_names):
         cols[m] = np.ascontiguousarray(M[:, i])
@@ -181,7 +182,7 @@ def _with_blocks(g: Game, cols: dict, start: int, block: int, want_fp: bool, wan
     and the Dask traffic small."""
     if not block:
         return {"rows": cols}
-    extra = (["lead_changes"] if want_lc else []) + list(g.metric_names)
+    extra = stats.extra_columns(want_lc, want_lc, g.metric_names)
     n = len(cols["actions"])
     blocks = [stats.block_stats({k: v[lo:lo + block] for k, v in cols.items()}, start + lo, g.num_players, extra,
                                 want_fp)
@@ -215,6 +216,7 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
     mets = np.zeros((count, M))
     fps = np.zeros(count, np.int8)
     lcs = np.zeros(count, np.int32)
+    lfs = np.zeros(count, np.int32)
     for d in range(count):
         st = g.new_state(seed, start + d)
         table.deal(seed, start + d)
@@ -236,12 +238,14 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
         rets[d] = st.returns()
         acts[d] = k
         lcs[d] = lt.changes
+        lfs[d] = lt.lead_from
         mm = st.metrics()
         mets[d] = [mm[n] for n in g.metric_names]
     part = {"returns": rets, "actions": acts, "decisions": decs, "legal_sum": lsum, "metrics": mets,
             "first_player": fps}
     if want_lc:
         part["lead_changes"] = lcs
+        part["lead_from"] = lfs
     return _with_blocks(g, _finish_cols(g, start, part, want_fp), start, block, want_fp, want_lc, want_rows)
 
 

@@ -194,7 +194,9 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
       before the first deal; Ctrl-C keeps the rows as `<name>.partial.<ext>` and raises
       cardsim.results_io.RunInterrupted, a KeyboardInterrupt, saying so).
     first_player: record each deal's first player (for the first-player advantage).
-    lead_changes: count lead changes per row (the kernel watches the running returns).
+    lead_changes: count lead changes per row (the kernel watches the running returns), and record
+      lead_from (the actions after which the row's final leaders held the lead for good); the
+      summary then has `lead_changes` and `decided` (decisiveness: cardsim.stats).
 
     Results (table and summary) are bit-identical for any workers, chunk_size, executor and
     backend."""

@@ -21,7 +21,10 @@ Statistics (all with 95% intervals):
 - balance (1 - the gap between the highest and the lowest win rate, Ludii's "Balance"),
   drawishness (share of draws), duration in actions and in decisions, branching factor (legal
   actions per turn, forced turns counting 1), branching at decisions, decision share (turns with
-  more than one legal action; Ludii's "DecisionMoves"), lead changes when recorded;
+  more than one legal action; Ludii's "DecisionMoves"), lead changes when recorded, and with them
+  decisiveness (from the kernel's lead_from: the share of deals whose final leaders already led
+  before the last round of play, i.e. lead_from <= actions - seats, and the mean fraction of the
+  deal's actions after which they led for good);
 - every game metric: mean, sd, interval, min, max and a histogram;
 - running means of each seat's return at log-spaced deal counts (for convergence plots);
 - two-sample tests for comparing runs: Welch, Newcombe's interval for two proportions, paired t.
@@ -322,6 +325,29 @@ def count_of(s: dict) -> int:
 # ---------------------------------------------------------------------------------------------
 # the accumulator
 # ---------------------------------------------------------------------------------------------
+DECIDED = ("decided_early", "decided_at")   # per-deal columns derived from lead_from (see decided_columns)
+
+
+def extra_columns(has_lc: bool, has_lf: bool, metric_names) -> list:
+    """The variance-only columns of the moments, in order: lead_changes, the two decisiveness
+    columns derived from lead_from, then the game's metrics."""
+    return (["lead_changes"] if has_lc else []) + (list(DECIDED) if has_lf else []) + list(metric_names)
+
+
+def decided_columns(lead_from, actions, P: int) -> dict:
+    """Per deal, from the kernel's lead_from (actions after which the final leaders held the lead
+    for good): decided_early = 1 when they already led before the last round of play
+    (lead_from <= actions - P: before each seat's last action; in a trick game, before the last
+    trick), decided_at = lead_from / actions (the fraction of the deal played when it was
+    decided), and live = 1 when the running returns showed the final leaders before the last
+    action (0 < lead_from < actions; never in a game whose returns stay 0 until the end)."""
+    lf = np.asarray(lead_from, np.int64)
+    a = np.asarray(actions, np.int64)
+    return {"decided_early": (lf <= a - P).astype(np.float64),
+            "decided_at": np.where(a > 0, lf / np.maximum(a, 1), 0.0),
+            "live": (lf > 0) & (lf < a)}
+
+
 def checkpoints_upto(n: int) -> np.ndarray:
     """Deal counts at which running means are recorded: 10 per decade, log-spaced."""
     out = sorted({int(round(10 ** (k / 10))) for k in range(0, 10 * (len(str(max(n, 1))) + 1))})
@@ -332,14 +358,18 @@ class Accumulator:
     """Streaming summary of a run. Feed per-deal column dicts in deal order with `add`, call
     `finish`, then `summary`. Memory is O(seats + metrics + histogram bins), whatever the number
     of deals. Columns: return_<p>, winners, first_player (optional), actions, decisions,
-    legal_sum, lead_changes (optional), then the game's metrics."""
+    legal_sum, lead_changes and lead_from (optional), then the game's metrics. lead_from (default:
+    present with lead_changes) gives the decisiveness columns (decided_columns)."""
 
-    def __init__(self, num_players: int, metric_names, first_player: bool = True, lead_changes: bool = False):
+    def __init__(self, num_players: int, metric_names, first_player: bool = True, lead_changes: bool = False,
+                 lead_from: bool | None = None):
         self.P = P = num_players
         self.metric_names = tuple(metric_names)
         self.has_fp = bool(first_player)
         self.has_lc = bool(lead_changes)
-        self.extra = (["lead_changes"] if self.has_lc else []) + list(self.metric_names)
+        self.has_lf = self.has_lc if lead_from is None else bool(lead_from)
+        self.extra = extra_columns(self.has_lc, self.has_lf, self.metric_names)
+        self.decided = np.zeros(2, np.int64)       # deals decided early, deals with live running returns
         # full-covariance columns: returns, returns by offset from the first player, and the
         # three duration counters (for ratio intervals); variance only: lead changes, metrics
         self.k_full = 2 * P + 3
@@ -347,7 +377,8 @@ class Accumulator:
         self.wins = np.zeros(P, np.int64)
         self.rel_wins = np.zeros(P, np.int64)
         self.draws = 0
-        self.hists = {name: Hist() for name in [f"return_{p}" for p in range(P)] + ["actions", "decisions"] + self.extra}
+        self.hists = {name: Hist() for name in [f"return_{p}" for p in range(P)] + ["actions", "decisions"] + self.extra
+                      if name not in DECIDED}
         self.run_n: list = []
         self.run_mean: list = []
         self.run_sd: list = []
@@ -415,6 +446,8 @@ class Accumulator:
         self.draws += bs["draws"]
         self.wins += bs["wins"]
         self.rel_wins += bs["rel_wins"]
+        if "decided" in bs:
+            self.decided += bs["decided"]
         for name, (keys, cnt) in bs["hists"].items():
             self.hists[name].merge(keys, cnt)
         for c, cs, cs2 in bs["checkpoints"]:
@@ -487,9 +520,17 @@ class Accumulator:
             out["lead_changes"] = _mean_stats(m.mean[off], m.var(off + 0), n, m.min[off], m.max[off])
         else:
             out["lead_changes"] = None
+        if self.has_lf:
+            j = off + self.extra.index("decided_at")
+            early, live = (int(x) for x in self.decided)
+            out["decided"] = {"early": early, "early_rate": _f(early / n) if n else None, "early_ci95": wilson(early, n),
+                              "at": _mean_stats(m.mean[j], m.var(j), n, m.min[j], m.max[j]),
+                              "live": live, "measured": live > 0}
+        else:
+            out["decided"] = None
         mets = {}
         for i, name in enumerate(self.metric_names):
-            j = off + (1 if self.has_lc else 0) + i
+            j = off + len(self.extra) - len(self.metric_names) + i
             mets[name] = {**_mean_stats(m.mean[j], m.var(j), n, m.min[j], m.max[j]),
                           "hist": self.hists[name].to_dict()}
         out["metrics"] = mets
@@ -516,8 +557,9 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
     X[2 * P] = b["actions"]
     X[2 * P + 1] = b["decisions"]
     X[2 * P + 2] = b["legal_sum"]
+    dec = decided_columns(b["lead_from"], b["actions"], P) if "decided_at" in extra else None
     for i, name in enumerate(extra):
-        X[kf + i] = b[name]
+        X[kf + i] = dec[name] if name in DECIDED else b[name]
     w = b["winners"].astype(np.int64)
     wins = np.array([int(((w >> p) & 1).sum()) for p in range(P)], np.int64)
     rel_wins = ((w[None, :] >> idx) & 1).sum(axis=1).astype(np.int64)
@@ -525,7 +567,8 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
     hists["actions"] = value_counts(X[2 * P])
     hists["decisions"] = value_counts(X[2 * P + 1])
     for i, name in enumerate(extra):
-        hists[name] = value_counts(X[kf + i])
+        if name not in DECIDED:
+            hists[name] = value_counts(X[kf + i])
     R2 = R * R
     cps = checkpoints_upto(n0 + nb)
     cps = cps[cps > n0]
@@ -534,9 +577,12 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
         cs = np.cumsum(R, axis=1)
         cs2 = np.cumsum(R2, axis=1)
         checkpoints = [(c, cs[:, c - n0 - 1].copy(), cs2[:, c - n0 - 1].copy()) for c in cps.tolist()]
-    return {"n0": n0, "n": nb, "moments": moments_of_block(X, kf), "draws": int((w == 0).sum()), "wins": wins,
-            "rel_wins": rel_wins, "hists": hists, "checkpoints": checkpoints, "sum": R.sum(axis=1),
-            "sum2": R2.sum(axis=1)}
+    out = {"n0": n0, "n": nb, "moments": moments_of_block(X, kf), "draws": int((w == 0).sum()), "wins": wins,
+           "rel_wins": rel_wins, "hists": hists, "checkpoints": checkpoints, "sum": R.sum(axis=1),
+           "sum2": R2.sum(axis=1)}
+    if dec is not None:
+        out["decided"] = np.array([int(dec["decided_early"].sum()), int(dec["live"].sum())], np.int64)
+    return out
 
 
 def winners_mask(R: np.ndarray) -> np.ndarray:

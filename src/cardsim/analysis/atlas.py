@@ -12,15 +12,17 @@ options the game refuses (a preset's hand sizes, a deck that does not split) are
 with the game's reason. Each configuration has *cells*, each one simulate() call or a few:
 
 - play/random, play/greedy: every seat played by that agent (`simulate(..., lead_changes=True)`):
-  seat, side and first-player advantage, drawishness, duration, branching, lead changes and the
-  game's own metrics, straight from the summary cardsim.stats computes;
+  seat, side and first-player advantage, drawishness, duration, branching, lead changes,
+  decisiveness (the share of deals decided before the last round of play, from the kernel's
+  lead_from; see `decisiveness`) and the game's own metrics, straight from the summary
+  cardsim.stats computes;
 - gap/random->greedy, gap/greedy->search: the stronger agent at one seat, the weaker everywhere
   else, seats rotated, paired deal by deal against the weaker line-up on the same deals (the
   restricted-play design of cardsim.analysis.skill, averaged over seats as cardsim.tournament
   does): how much a better player gains per deal, in the game's points and in win rate.
 
 Caching. A cell is stored as JSON under `results/<game>/<kind>-<digest>.json`, the digest being
-a hash of (game, resolved options, agents, seed, deals, engine version, ATLAS_FORMAT); the engine
+a hash of (game, resolved options, agents, seed, deals, engine version, the kind's CELL_FORMAT); the engine
 version is the package version plus a behaviour fingerprint of the game (a hash of the rows of a
 few seeded deals played by every agent the atlas uses), so a rule or agent change makes that
 game's cells outdated. A rerun computes only the cells whose file is missing; every file is written
@@ -47,9 +49,11 @@ from cardsim.game import GAMES, game_info, make
 from cardsim.result import cardsim_version
 from cardsim.results_io import jsonable
 from cardsim.simulate import simulate
-from cardsim.stats import Z95, t_interval, t_test, wilson
+from cardsim.stats import Z95, count_of, t_interval, t_test, wilson
 
-ATLAS_FORMAT = 1                  # bump when a cell record's content changes
+# bump a kind's format when its record's content changes (only that kind's cells are recomputed):
+# play 2 = the summary has `decided` (lead_from)
+CELL_FORMAT = {"play": 2, "gap": 1}
 WIN_HALF_WIDTH = 0.005            # target: win-rate intervals narrower than +/- 0.5 percentage points
 Z80 = 0.8416212335729143          # 80% power: detectable effect = (Z95 + Z80) standard errors
 SEARCH_SPEC = "ismcts:iterations=200,rollout=greedy,reward=points"   # docs/strength.md's cheapest winner
@@ -67,33 +71,50 @@ def deals_for_half_width(half: float = WIN_HALF_WIDTH, p: float = 0.5) -> int:
 class Budget:
     """Deals per cell. `play`: per all-random and all-greedy cell (40,000 gives win-rate intervals
     of at most +/-0.49 points); `gap`: per random->greedy skill cell (run P+1 times); `search`:
-    per greedy->search cell (run P+1 times, the search agent at one seat), and in which
-    configurations (`search_scope`: "default" = each game's default rules and player count only,
-    "all", or "none"). `per_game` overrides any of them for one game ({"samba": {"play": 4000}})."""
+    per greedy->search cell (run P+1 times, the search agent at one seat) in each game's default
+    configuration, `search_other` in its other configurations (None: as `search`; 0: none there),
+    and in which configurations (`search_scope`: "default" = each game's default rules and player
+    count only, "all", or "none"). `per_game` overrides any of them for one game
+    ({"samba": {"play": 4000}})."""
 
     play: int = 40_000
     gap: int = 10_000
     search: int = 100
     search_scope: str = "default"
     per_game: dict = field(default_factory=dict)
+    search_other: int | None = None
 
     def get(self, game: str, what: str):
+        if what == "search_other":
+            v = self.per_game.get(game, {}).get(what, self.search_other)
+            return self.get(game, "search") if v is None else v
         return self.per_game.get(game, {}).get(what, getattr(self, what))
 
+    def search_deals(self, game: str, default: bool) -> int:
+        """Deals of the greedy->search cell of a configuration (0: none), by search_scope."""
+        if self.search_scope == "none" or (self.search_scope == "default" and not default):
+            return 0
+        return self.get(game, "search" if default else "search_other")
+
     def to_dict(self) -> dict:
-        return {"play": self.play, "gap": self.gap, "search": self.search, "search_scope": self.search_scope,
-                "per_game": self.per_game}
+        out = {"play": self.play, "gap": self.gap, "search": self.search, "search_scope": self.search_scope,
+               "per_game": self.per_game}
+        if self.search_other is not None:
+            out["search_other"] = self.search_other
+        return out
 
 
 # What the committed atlas (docs/balance) uses: 40,000 deals per play cell in every game (win-rate
-# intervals at most +/-0.49 points), 10,000 per random->greedy cell, and the search agent in each
-# game's default configuration at what a ~30-minute single-core build affords (a deal with one
-# search seat costs 0.01-0.5 s: docs/balance.md).
-DEFAULT_BUDGET = Budget(search=400, per_game={
-    "basra": {"search": 300},
+# intervals at most +/-0.49 points), 10,000 per random->greedy cell, and the search agent in every
+# configuration, at what the shared 2-core machine affords (a deal with one search seat costs
+# 0.02-3 s: docs/balance.md): 400 deals in each game's default configuration (fewer in the dearest
+# games) and in the other configurations of the cheap games; in the other configurations of Basra
+# (21) 100, of Zhao Pengyou (15, up to 12 players) 20 and of Samba (24) 10, their widths stated.
+DEFAULT_BUDGET = Budget(search=400, search_scope="all", per_game={
+    "basra": {"search": 300, "search_other": 100},
     "tien_gow": {"search": 200},
-    "zhao_pengyou": {"search": 150},
-    "samba": {"search": 40},
+    "zhao_pengyou": {"search": 150, "search_other": 20},
+    "samba": {"search": 40, "search_other": 10},
 })
 
 
@@ -186,7 +207,7 @@ class Cell:
     def key(self, engine: str) -> dict:
         resolved = game_info(self.config.game).resolve(self.options)
         return {"kind": self.kind, "game": self.config.game, "options": jsonable(resolved), "agents": list(self.agents),
-                "seed": self.seed, "deals": self.deals, "engine": engine, "format": ATLAS_FORMAT}
+                "seed": self.seed, "deals": self.deals, "engine": engine, "format": CELL_FORMAT[self.kind]}
 
     def path(self, results: Path, engine: str) -> Path:
         digest = hashlib.sha256(json.dumps(self.key(engine), sort_keys=True).encode()).hexdigest()[:20]
@@ -215,14 +236,14 @@ def plan(games=None, *, budget: Budget = DEFAULT_BUDGET, seed: int = 0) -> tuple
         skipped += sk
         info = game_info(game)
         for c in cs:
-            n_play, n_gap, n_search = (budget.get(game, w) for w in ("play", "gap", "search"))
+            n_play, n_gap = (budget.get(game, w) for w in ("play", "gap"))
             for a in ("random", "greedy"):
                 if n_play:
                     cells.append(Cell("play", c, (a,), seed, n_play))
             if n_gap:
                 cells.append(Cell("gap", c, ("random", "greedy"), seed, n_gap))
-            default = c.variant is None and c.players == info.default_players
-            if n_search and (budget.search_scope == "all" or (budget.search_scope == "default" and default)):
+            n_search = budget.search_deals(game, c.variant is None and c.players == info.default_players)
+            if n_search:
                 extra = tuple(sorted(SEARCH_OPTIONS.get(game, {}).items()))
                 cells.append(Cell("gap", c, ("greedy", SEARCH_SPEC), seed, n_search, extra))
     return configs, cells, skipped
@@ -570,6 +591,43 @@ def skill_verdict(g1: dict | None, g2: dict | None) -> str:
     return text + "."
 
 
+def decisiveness(summaries: dict) -> dict | None:
+    """How early a configuration's deals are decided, from its play cells' summaries
+    ({agent: summary}; each summary's `decided`, cardsim.stats): per agent, the share of deals
+    whose final leaders (the winners) already led before the last round of play (lead_from <=
+    actions - seats: before each seat's last action, in a trick game before the last trick) with
+    its Wilson 95% interval, and the mean fraction of the deal's actions after which they led for
+    good (t interval). `measured` is False when no deal of any play cell showed its final leaders
+    before the last action (live = 0): the game's running returns stay level until the deal ends
+    (it scores only at the end), so the running returns say nothing about when it was decided.
+    None when no cell recorded lead_from."""
+    per = {a: s["decided"] for a, s in summaries.items() if s and s.get("decided")}
+    if not per:
+        return None
+    measured = any(d["live"] > 0 for d in per.values())
+    out = {"measured": measured, "deals": {a: count_of(summaries[a]) for a in per}}
+    for a, d in per.items():
+        out[a] = {"early": d["early_rate"], "early_ci95": tuple(d["early_ci95"]), "at": d["at"]["mean"],
+                  "at_ci95": tuple(d["at"]["ci95"]), "live": d["live"]}
+    return out
+
+
+def decisiveness_verdict(d: dict | None, agent: str = "greedy") -> str:
+    """One line: how often the outcome is known before the last round of play."""
+    if not d:
+        return "Decisiveness not measured."
+    if not d["measured"]:
+        return ("Decisiveness not measured: this game scores only at the end (its running returns never showed "
+                f"the winner before the last action in {sum(d['deals'].values()):,} deals).")
+    x = d.get(agent) or next(v for k, v in d.items() if isinstance(v, dict) and "early" in v)
+    e = x["early"]
+    how = ("usually decided before the last round" if e >= 2 / 3 else "often decided before the last round"
+           if e >= 1 / 3 else "usually open until the last round")
+    return (f"Outcome {how}: the final leaders already led before it in {100 * e:.1f}% of deals "
+            f"[{100 * x['early_ci95'][0]:.1f}, {100 * x['early_ci95'][1]:.1f}], and took the lead for good "
+            f"{100 * x['at']:.0f}% of the way through the deal on average.")
+
+
 def config_row(c: Config, atlas: Atlas) -> dict:
     """Everything the site shows about a configuration (None where a cell is not in the plan)."""
     info = game_info(c.game)
@@ -588,6 +646,10 @@ def config_row(c: Config, atlas: Atlas) -> dict:
     row["imbalance"] = f["imbalance"] if f else None
     row["skill_verdict"] = skill_verdict(row["gap"], row["search_gap"])
     row["skill"] = row["gap"]["win_gain"] if row["gap"] else None
+    row["decided"] = decisiveness(row["summaries"])
+    row["decisiveness_verdict"] = decisiveness_verdict(row["decided"])
+    d = row["decided"]
+    row["decided_early"] = (d.get("greedy") or d.get("random") or {}).get("early") if d and d["measured"] else None
     if gs:
         metrics = {m.name: m for m in info.metrics_for(opts)}
         tricks = gs["metrics"].get("tricks_played")
@@ -602,13 +664,16 @@ def config_row(c: Config, atlas: Atlas) -> dict:
 
 
 def ranked(rows: list, by: str) -> list:
-    """Rows ranked: by "fairness" (smallest imbalance first) or "skill" (largest win gain first);
-    rows without the measure go last."""
+    """Rows ranked: by "fairness" (smallest imbalance first), "skill" (largest win gain first) or
+    "decisiveness" (largest share decided before the last round first); rows without the measure
+    go last."""
     if by == "fairness":
         return sorted(rows, key=lambda r: (r["imbalance"] is None, r["imbalance"] or 0, r["ident"]))
     if by == "skill":
         return sorted(rows, key=lambda r: (r["skill"] is None, -(r["skill"] or 0), r["ident"]))
-    raise ConfigError(f"rank by 'fairness' or 'skill', got {str(by)[:40]!r}")
+    if by == "decisiveness":          # decided earliest first; not measured last
+        return sorted(rows, key=lambda r: (r["decided_early"] is None, -(r["decided_early"] or 0), r["ident"]))
+    raise ConfigError(f"rank by 'fairness', 'skill' or 'decisiveness', got {str(by)[:40]!r}")
 
 
 def environment() -> dict:

@@ -526,6 +526,11 @@ class Summary(dict):
         if self.get("lead_changes"):
             L.append(f"  lead changes per {per} {fmt(self['lead_changes']['mean'], 2)} "
                      f"{fmt_ci(self['lead_changes']['ci95'])}")
+        dd = self.get("decided")
+        if dd:
+            L.append(f"  decided before the last round {pct(dd['early_rate'])} {pct_ci(dd['early_ci95'])};  "
+                     f"decided at {pct(dd['at']['mean'])} of the {per}" if dd["measured"] else
+                     "  decided before the last round: not measured (the running returns stay level until the end)")
         numeric, cats, const = self.metric_groups()
         if numeric:
             L += ["", "Metrics"]
@@ -596,6 +601,12 @@ class Summary(dict):
         if self.get("lead_changes"):
             rows.append((f"lead changes per {per}", fmt(self["lead_changes"]["mean"]),
                          fmt_ci(self["lead_changes"]["ci95"])))
+        dd = self.get("decided")
+        if dd and dd["measured"]:
+            rows.append(("decided before the last round", pct(dd["early_rate"]), pct_ci(dd["early_ci95"])))
+            rows.append((f"decided at (fraction of the {per})", pct(dd["at"]["mean"]), pct_ci(dd["at"]["ci95"])))
+        elif dd:
+            rows.append(("decided before the last round", "not measured (scores only at the end)", ""))
         out.append("<h3>Game measures</h3><table class='measures'>")
         out.append(_row(["measure", "value", "95% CI"], "th"))
         out += [_row(r) for r in rows]
