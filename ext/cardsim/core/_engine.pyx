@@ -11,7 +11,8 @@ cimport numpy as cnp
 import numpy as np
 
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
-from cardsim.core._rng cimport Rng, rng_seed, rng_below, STREAM_DEAL, STREAM_SEAT0, STREAM_RESAMPLE
+from cardsim.core._rng cimport (Rng, rng_seed, rng_below, rng_deal_key, rng_seed_keyed, STREAM_DEAL,
+                                STREAM_SEAT0, STREAM_RESAMPLE)
 from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low
 from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
@@ -584,13 +585,14 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     cdef LeadCount lc
     cdef int leads = rec.track_leads
     lead_start(&lc)
-    rng_seed(&r, seed, deal, STREAM_DEAL)
+    cdef uint64_t key = rng_deal_key(seed, deal)    # every stream of the deal starts from it
+    rng_seed_keyed(&r, key, STREAM_DEAL)
     vt.init(st, cfg, &r)
     rec.first_player = vt.current_player(st, cfg)
     rec.lead_changes = 0
     rec.lead_from = 0
     for p in range(num_players):
-        rng_seed(&ar[p], seed, deal, STREAM_SEAT0 + p)
+        rng_seed_keyed(&ar[p], key, STREAM_SEAT0 + p)
     if leads or actions != NULL:
         while True:
             n = vt.legal(st, cfg, &las)

@@ -20,20 +20,28 @@ cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
 
-cdef inline void rng_seed(Rng* r, uint64_t seed, uint64_t deal, uint64_t stream) noexcept nogil:
-    """Key a generator by (seed, deal, stream) only: the same triple gives the same stream on
-    any thread, worker or machine."""
+cdef inline uint64_t rng_deal_key(uint64_t seed, uint64_t deal) noexcept nogil:
+    """The key of deal (seed, deal) that every stream of the deal starts from (rng_seed's first
+    two steps): a kernel seeding several streams of one deal computes it once."""
     cdef uint64_t x = seed
     cdef uint64_t k = splitmix64(&x)
     x = k ^ deal
-    k = splitmix64(&x)
-    x = k ^ stream
-    k = splitmix64(&x)
+    return splitmix64(&x)
+
+cdef inline void rng_seed_keyed(Rng* r, uint64_t key, uint64_t stream) noexcept nogil:
+    """Stream `stream` of the deal whose rng_deal_key is `key`: rng_seed's last steps."""
+    cdef uint64_t x = key ^ stream
+    cdef uint64_t k = splitmix64(&x)
     x = k
     r.s[0] = splitmix64(&x)
     r.s[1] = splitmix64(&x)
     r.s[2] = splitmix64(&x)
     r.s[3] = splitmix64(&x)
+
+cdef inline void rng_seed(Rng* r, uint64_t seed, uint64_t deal, uint64_t stream) noexcept nogil:
+    """Key a generator by (seed, deal, stream) only: the same triple gives the same stream on
+    any thread, worker or machine."""
+    rng_seed_keyed(r, rng_deal_key(seed, deal), stream)
 
 cdef inline uint64_t rotl64(uint64_t x, int k) noexcept nogil:
     return (x << k) | (x >> (64 - k))

@@ -19,6 +19,7 @@ from cardsim.games.basra._state cimport (
 from cardsim.games.basra._agent cimport ba_greedy
 from cardsim.games.basra._observe cimport ba_observe, ba_resample
 from cardsim.games.basra._layout cimport OBS_SIZE
+from cardsim.games.basra._state cimport play_loop as _play_loop
 
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.basra.info import card_half
@@ -67,6 +68,7 @@ cdef class BasraSpec(GameSpec):
         self.vt.current_player = ba_current_player
         self.vt.legal = ba_legal
         self.vt.apply = ba_apply
+        self.vt.play = _play_loop
         self.vt.is_terminal = ba_is_terminal
         self.vt.returns = ba_returns
         self.vt.observe = ba_observe

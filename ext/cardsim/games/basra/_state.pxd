@@ -56,3 +56,6 @@ cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogi
 cdef inline uint64_t chosen_of(const BasraState* s) noexcept nogil:
     """Floor cards chosen so far in the choose phase (the staged capture)."""
     return s.choice.cards.layer[0]
+# the batch kernel's hot loop with this game's functions inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

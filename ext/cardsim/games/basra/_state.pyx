@@ -276,6 +276,9 @@ cdef bint inside_some_set(const void* ctx, const Staged* play) noexcept nogil:
     return False
 
 cdef int ba_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _ba_legal_impl(st, cfg, out)
+
+cdef inline int _ba_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Play phase: any card in hand. Choose phase (a staged capture, core/_staged): TAKE k for
     every floor card k that keeps the choice inside some legal capture set, DONE iff the cards
     chosen form a legal set."""
@@ -340,6 +343,9 @@ cdef void play_searched(BasraState* s, const BasraConfig* c, int a) noexcept nog
     narrow(s, c)
 
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
+    _ba_apply_impl(st, cfg, a)
+
+cdef inline void _ba_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef Hand taken
@@ -401,3 +407,22 @@ cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[k + 1] = s.carry
     out[k + 2] = s.winner
     out[k + 3] = s.deal_no
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _ba_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return ba_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _ba_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"

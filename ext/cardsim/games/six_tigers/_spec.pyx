@@ -13,6 +13,7 @@ from cardsim.games.six_tigers._state cimport (
 from cardsim.games.six_tigers._agent cimport st_greedy
 from cardsim.games.six_tigers._observe cimport st_observe, st_resample
 from cardsim.games.six_tigers._layout cimport OBS_SIZE
+from cardsim.games.six_tigers._state cimport play_loop as _play_loop
 
 from cardsim.games.six_tigers import notation as _n
 from cardsim.games.six_tigers.info import INFO
@@ -44,6 +45,7 @@ cdef class SixTigersSpec(GameSpec):
         self.vt.current_player = st_current_player
         self.vt.legal = st_legal
         self.vt.apply = st_apply
+        self.vt.play = _play_loop
         self.vt.is_terminal = st_is_terminal
         self.vt.returns = st_returns
         self.vt.observe = st_observe

@@ -114,3 +114,6 @@ cdef void st_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef bint st_is_terminal(const void* st, const void* cfg) noexcept nogil
 cdef void st_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void st_metrics(const void* st, const void* cfg, double* out) noexcept nogil
+# the batch kernel's hot loop with this game's functions inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

@@ -330,6 +330,9 @@ cdef inline bint in_list(const uint64_t* buf, int n, uint64_t m) noexcept nogil:
     return False
 
 cdef int st_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _st_legal_impl(st, cfg, out)
+
+cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions. DECLARE: DECLARE/PASS. Claim window: CONTINUE, and CLAIM with count >= 6.
     Lead (§5.1-§5.2): adds completing some legal lead, COMMIT once the play is a legal lead.
     Follow: face-up adds completing some beat (§5.3); face-down adds for a discard of k cards
@@ -456,6 +459,9 @@ cdef bint lead_extendable(const STState* s, const STConfig* c, uint64_t P, bint*
     return ext
 
 cdef void st_apply(void* st, const void* cfg, int a) noexcept nogil:
+    _st_apply_impl(st, cfg, a)
+
+cdef inline void _st_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
     cdef STState* s = <STState*>st
     cdef const STConfig* c = <const STConfig*>cfg
     cdef bint whole
@@ -517,3 +523,22 @@ cdef void st_metrics(const void* st, const void* cfg, double* out) noexcept nogi
     out[8] = s.voids
     out[9] = s.round_no
     out[10] = s.ntricks
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _st_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return st_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _st_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"

@@ -14,6 +14,7 @@ from cardsim.games.tien_gow._state cimport (
 from cardsim.games.tien_gow._agent cimport tg_greedy
 from cardsim.games.tien_gow._observe cimport tg_observe, tg_resample
 from cardsim.games.tien_gow._layout cimport OBS_SIZE
+from cardsim.games.tien_gow._state cimport play_loop as _play_loop
 
 from cardsim.errors import ConfigError
 from cardsim.games.tien_gow import notation as N
@@ -67,6 +68,7 @@ cdef class TienGowSpec(GameSpec):
         self.vt.current_player = tg_current_player
         self.vt.legal = tg_legal
         self.vt.apply = tg_apply
+        self.vt.play = _play_loop
         self.vt.is_terminal = tg_is_terminal
         self.vt.returns = tg_returns
         self.vt.observe = tg_observe

@@ -98,3 +98,6 @@ cdef inline bint trick_played(const TGState* s, int t, int q) noexcept nogil:
     if t < s.ntrick:
         return True
     return t == s.ntrick and s.phase == TG_PH_PLAY and trick_index_of(&s.cur, q) >= 0
+# the batch kernel's hot loop with this game's functions inlined (core/_play_loop.pxi; vt.play)
+cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
+                    void* swp, long max_steps, long* counts) noexcept nogil

@@ -124,6 +124,9 @@ cdef bint holds_beat(const TGConfig* c, const Hand* holding, int hi) noexcept no
     return beat_adds(c, holding, &empty, hi) != 0
 
 cdef int tg_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _tg_legal_impl(st, cfg, out)
+
+cdef inline int _tg_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions (§5.2, §5.3, §7 must_beat_if_able) of the seat to act; see the module
     docstring. Every legal action can be completed into a legal whole play."""
     cdef const TGState* s = <const TGState*>st
@@ -309,6 +312,9 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         s.tleader[s.ntrick] = w
 
 cdef void tg_apply(void* st, const void* cfg, int a) noexcept nogil:
+    _tg_apply_impl(st, cfg, a)
+
+cdef inline void _tg_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
     """Stage one tile (UP/DOWN k) or COMMIT the lead; see the module docstring."""
     cdef TGState* s = <TGState*>st
     cdef const TGConfig* c = <const TGConfig*>cfg
@@ -344,3 +350,22 @@ cdef void tg_metrics(const void* st, const void* cfg, double* out) noexcept nogi
         out[3 + q] = s.tricks[q]
     out[7] = s.tsize[t] if t >= 0 else 0
     out[8] = s.deal_no
+
+
+# ---- the batch kernel's hot loop, compiled here with this game's own functions inlined ----------
+# (core/_play_loop.pxi: play_one runs it through vt.play for every deal it records nothing of)
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
+from cardsim.core._actions cimport as_first, as_nth
+
+cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
+    return _tg_legal_impl(st, cfg, out)
+
+cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
+    return tg_current_player(st, cfg)
+
+cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
+    _tg_apply_impl(st, cfg, a)
+
+include "cardsim/core/_play_loop.pxi"
