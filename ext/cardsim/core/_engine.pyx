@@ -142,6 +142,7 @@ def set_html_view(fn):
 
 
 DEFAULT_MAX_STEPS = 1_000_000
+cdef object _NP_INT64 = np.int64     # the type of legal_actions()' elements (State.apply's fast path)
 MAX_ACTION_TEXT = 1_000        # longest action text parsed (a Zhao Pengyou throw of many cards fits)
 U64_MAX = 2**64 - 1
 MAX_ISMCTS_ITERATIONS = 10_000_000
@@ -760,8 +761,10 @@ cdef class State:
         IllegalActionError naming the legal ones; the state is then unchanged."""
         cdef long v
         cdef int overflow = 0
-        if type(action) is int:              # the common case, without a conversion
+        if type(action) is int:              # the common cases, without a conversion
             v = PyLong_AsLongAndOverflow(action, &overflow)
+        elif type(action) is _NP_INT64:      # an element of legal_actions()
+            v = <long>(<cnp.int64_t>action)
         else:
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 self._action(action)         # raises the typed error naming what is allowed
