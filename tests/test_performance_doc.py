@@ -44,3 +44,32 @@ def test_the_deals_row_ratios_follow_from_its_figures(game):
     assert ours and ref and ratio_ref == pytest.approx(ours / ref, rel=0.01, abs=0.006)
     if peer is not None:
         assert ratio_peer == pytest.approx(ours / peer, rel=0.01, abs=0.06)
+
+
+def _instructions_tool():
+    import importlib.util
+    path = DOC.parent.parent / "bench" / "instructions.py"
+    spec = importlib.util.spec_from_file_location("cardsim_bench_instructions", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_callgrind_rows_are_the_measured_ones():
+    """docs/instructions.json is bench/instructions.py's last full measurement (--json), and the
+    callgrind rows of every section are what --write-doc makes of it: no row edited by hand, none
+    missing, every game of the issue-26 table measured with random and greedy agents."""
+    import json
+    tool = _instructions_tool()
+    rows = json.loads((DOC.parent / "instructions.json").read_text(encoding="utf-8"))
+    assert {(r["label"], r["agent"]) for r in rows} == {(c[0], a) for c in tool.CONFIGS for a in ("random", "greedy")}
+    for r in rows:
+        if r["c_loop_instructions_per_deal"]:
+            assert r["ratio_to_c_loop"] == pytest.approx(r["instructions_per_deal"] / r["c_loop_instructions_per_deal"], abs=0.006)
+        if r["target"]:
+            assert r["met"] == (r["instructions_per_deal"] <= r["target"])
+    secs = _sections()
+    for game, lines in tool.doc_rows(rows).items():
+        body = secs[game].splitlines()
+        have = [ln for ln in body if ln.startswith(f"| {tool.ROW_PREFIX}")]
+        assert have == lines, f"{game}: the callgrind rows differ from docs/instructions.json; rerun bench/instructions.py --write-doc"

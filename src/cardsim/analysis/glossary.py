@@ -75,6 +75,12 @@ TERMS: tuple[tuple[str, str, str], ...] = (
      "How often the leading seat or side changes during a match (a tie keeping the old leader among the "
      "leaders does not count).",
      "Counted by the kernel from the running returns after every action; mean with a t interval."),
+    ("decided before the last round",
+     "The share of deals whose winners (the seats with the highest returns at the end) already led, and kept "
+     "the lead, before each seat's last action (in a trick game: before the last trick), and how far into the "
+     "deal that happened. Not measured in a game whose running returns stay level until the deal ends.",
+     "From the kernel's lead_from (the actions after which the final leaders held the lead for good): "
+     "lead_from <= actions - players, share with a Wilson interval; lead_from / actions, mean with a t interval."),
     ("category metric",
      "A game measure whose values are labels (declarer, strain, trump suit, winning team): shown as a frequency "
      "table, never averaged.",
