@@ -520,6 +520,26 @@ def test_suited_helpers_match_a_brute_force_reference(nranks):
         assert t._test_suited("beaters", hand, nranks, trump, top(trick)) == want
 
 
+def test_shuffle_deal_four_is_the_pack_shuffled_then_dealt():
+    """shuffle_deal_four (Joffre Whist's and Hearts' deal) gives the hands of shuffled_pack +
+    deal_round_robin(batch 1) on the same stream, and leaves the stream where they leave it, for
+    every table position of the first seat and pack sizes from 4 to 64; and its hands match an
+    independent Fisher-Yates written here."""
+    for n in (4, 8, 24, 32, 52, 64):
+        for first in range(4):
+            for seed in range(40):
+                fused, two = t._test_shuffle_deal_four(n, first, seed, seed * 7)
+                assert fused == two, (n, first, seed)
+    fused, _ = t._test_shuffle_deal_four(52, 1, 11)
+    pack = t._test_shuffle(52, 11)
+    want = [0] * 4
+    for i, c in enumerate(pack):
+        want[(1 + i) % 4] |= 1 << c
+    assert fused[0] == want
+    with pytest.raises(ValueError):
+        t._test_shuffle_deal_four(50, 0, 1)
+
+
 def test_shuffled_pack_and_deal_round_robin():
     """shuffled_pack draws exactly as fill_identity + shuffle; deal_round_robin gives card i to
     seat (first + i // batch) % nseats (Gleek: packets of 4 from eldest; Joffre Whist: one at a

@@ -4,6 +4,7 @@
 # FROZEN DRAW ORDERS: `shuffle` is the Fisher-Yates every game has always used (i from n-1 down
 # to 1, j = rng_below(i + 1)); `shuffle_prefix` is the partial form (i from 0 up to k-1,
 # j = i + rng_below(n - i)). Changing either changes every deal (golden playthroughs).
+from libc.string cimport memcpy
 from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng, rng_below
 
@@ -39,6 +40,56 @@ cdef inline void shuffled_pack(card_t* a, int n, Rng* rng) noexcept nogil:
     `shuffle`)."""
     fill_identity(a, n)
     shuffle(a, n, rng)
+
+cdef extern from *:
+    """
+    static const unsigned char cs_identity_pack64[64] = {0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,
+        18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,
+        48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63};
+    """
+    const card_t cs_identity_pack64[64]   # cs_identity_pack64[i] = i: a fresh pack to memcpy
+
+cdef inline void shuffle_deal_four(uint64_t* hand, int n, int first, Rng* rng) noexcept nogil:
+    """shuffled_pack(a, n) then deal_round_robin(a, n, hand, 4, first, 1), fused: a fresh pack of n
+    cards (n a multiple of 4, 4 <= n <= 64) shuffled by the frozen Fisher-Yates (i from n-1 down to
+    1, j = rng_below(i + 1)) and dealt one card at a time to four seats from `first`, i.e. pack
+    position i to seat (first + i) % 4. Position i is final once the step of i has swapped into it,
+    so each card goes straight into a hand (four in registers) and the pack is never read back:
+    the same draws and the same hands as the two calls. hand[0..3] is overwritten."""
+    cdef card_t a[64]
+    cdef Rng r = rng[0]              # local copy of the stream (see shuffle)
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
+    cdef int i = n - 1, j
+    memcpy(a, cs_identity_pack64, n)
+    while i > 3:                     # positions i, i-1, i-2, i-3 (i % 4 == 3)
+        j = <int>rng_below(&r, i + 1)
+        h3 |= (<uint64_t>1) << a[j]
+        a[j] = a[i]
+        j = <int>rng_below(&r, i)
+        h2 |= (<uint64_t>1) << a[j]
+        a[j] = a[i - 1]
+        j = <int>rng_below(&r, i - 1)
+        h1 |= (<uint64_t>1) << a[j]
+        a[j] = a[i - 2]
+        j = <int>rng_below(&r, i - 2)
+        h0 |= (<uint64_t>1) << a[j]
+        a[j] = a[i - 3]
+        i -= 4
+    j = <int>rng_below(&r, 4)        # positions 3, 2, 1, then 0 (no draw)
+    h3 |= (<uint64_t>1) << a[j]
+    a[j] = a[3]
+    j = <int>rng_below(&r, 3)
+    h2 |= (<uint64_t>1) << a[j]
+    a[j] = a[2]
+    j = <int>rng_below(&r, 2)
+    h1 |= (<uint64_t>1) << a[j]
+    a[j] = a[1]
+    h0 |= (<uint64_t>1) << a[0]
+    rng[0] = r
+    hand[first & 3] = h0
+    hand[(first + 1) & 3] = h1
+    hand[(first + 2) & 3] = h2
+    hand[(first + 3) & 3] = h3
 
 cdef inline void deal_round_robin(const card_t* pack, int n, uint64_t* hands, int nseats, int first,
                                   int batch) noexcept nogil:

@@ -6,7 +6,8 @@ from cardsim.core._bits cimport bit_nth, cs_popcount
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts, hand_within
-from cardsim.core._deal cimport shuffle, shuffle_prefix, fill_identity, assign_zones, shuffled_pack, deal_round_robin
+from cardsim.core._deal cimport (shuffle, shuffle_prefix, fill_identity, assign_zones, shuffled_pack,
+                                 deal_round_robin, shuffle_deal_four)
 from cardsim.core._suited cimport (suit_cards, follow_mask, lowest_by_rank, master_card, longest_side_suit,
                                    long_suit_lead, plain_beaters)
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
@@ -72,6 +73,26 @@ def _test_shuffle(int n, uint64_t seed, uint64_t deal=0, uint64_t stream=0):
     rng_seed(&r, seed, deal, stream)
     shuffle(a, n, &r)
     return [a[i] for i in range(n)]
+
+
+def _test_shuffle_deal_four(int n, int first, uint64_t seed, uint64_t deal=0):
+    """(hands, next draw) of shuffle_deal_four, and of shuffled_pack + deal_round_robin(batch 1) on
+    the same stream: the fused deal must equal the two calls, and leave the stream where they do."""
+    if n % 4 or not 4 <= n <= 64 or not 0 <= first < 4:
+        raise ValueError("n a multiple of 4 in 4..64, first in 0..3")
+    cdef uint64_t h1[4]
+    cdef uint64_t h2[4]
+    cdef card_t a[64]
+    cdef Rng r1, r2
+    cdef int i
+    rng_seed(&r1, seed, deal, 0)
+    r2 = r1
+    shuffle_deal_four(h1, n, first, &r1)
+    for i in range(4):
+        h2[i] = 0
+    shuffled_pack(a, n, &r2)
+    deal_round_robin(a, n, h2, 4, first, 1)
+    return ([h1[i] for i in range(4)], rng_next(&r1)), ([h2[i] for i in range(4)], rng_next(&r2))
 
 
 def _test_shuffle_prefix(int n, int k, uint64_t seed, uint64_t deal=0, uint64_t stream=0):

@@ -19,7 +19,7 @@ this module the state struct and the state machine (deal, pass, play, scoring); 
 greedy agent; `_observe` observation and resampling; `_layout.pxd` the observation offsets
 (generated from INFO.observation); `_spec` the thin glue (HeartsSpec). The Python face
 cardsim.games.hearts holds INFO (info.py), the card notation, the public oracles and scenario().
-Core mechanisms used: shuffled_pack / shuffle and deal_round_robin (deal), Staged (the pass,
+Core mechanisms used: shuffle_deal_four (the four-player deal) / shuffle and deal_round_robin (deal), Staged (the pass,
 card by card), TrickRecord and trick_close (tricks), resample_masks and resample_rekey
 (resample), card_bit, GameSpec.install_game, _scenario_state (scenario).
 
@@ -47,7 +47,7 @@ from libc.string cimport memset
 from cardsim.core._types cimport int8_t, int32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._deal cimport shuffled_pack, shuffle, deal_round_robin
+from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
 from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
 from cardsim.core._staged cimport staged_start, staged_add, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
@@ -113,21 +113,6 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
         staged_start(&s.stage, 1, s.turn)
         open_trick(s, s.turn, N)
 
-cdef inline void deal_four(const card_t* pack, uint64_t* hand, int first) noexcept nogil:
-    """The four-player deal of a shuffled 52-card pack, one card at a time from seat `first`
-    (deal_round_robin's order: card i to seat (first + i) % 4), a round of four per step."""
-    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
-    cdef int i
-    for i in range(0, HT_DECK, 4):
-        h0 |= card_bit(pack[i])
-        h1 |= card_bit(pack[i + 1])
-        h2 |= card_bit(pack[i + 2])
-        h3 |= card_bit(pack[i + 3])
-    hand[first] = h0
-    hand[(first + 1) & 3] = h1
-    hand[(first + 2) & 3] = h2
-    hand[(first + 3) & 3] = h3
-
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
     dealt one card at a time from next(dealer); then the pass direction (D2)."""
@@ -136,8 +121,7 @@ cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     cdef uint64_t d = c.deck
     memset(s.hand, 0, sizeof(s.hand))
     if c.nplayers == 4:
-        shuffled_pack(pack, HT_DECK, &s.rng)
-        n = HT_DECK
+        shuffle_deal_four(s.hand, HT_DECK, (s.dealer + 1) & 3, &s.rng)
     else:
         while d:
             k = bit_low(d)
@@ -145,9 +129,6 @@ cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
             pack[n] = <card_t>k
             n += 1
         shuffle(pack, n, &s.rng)
-    if c.nplayers == 4:
-        deal_four(pack, s.hand, (s.dealer + 1) & 3)
-    else:
         deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
     s.pass_dir = <int8_t>draw_direction(s, c)
     start_deal(s, c)

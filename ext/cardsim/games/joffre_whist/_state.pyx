@@ -8,6 +8,7 @@ from cardsim.core._types cimport card_t, int32_t, uint64_t
 from cardsim.core._trick cimport trick_reset, trick_start
 from cardsim.core._bits cimport cs_popcount, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below
+from cardsim.core._deal cimport shuffle_deal_four
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
 from cardsim.core._search cimport SearchWork
@@ -27,61 +28,11 @@ for _s in range(4):
         TA_BITS[_s][_a // 64] |= (<uint64_t>1) << (_a % 64)
 
 
-cdef extern from *:
-    """
-    static const unsigned char jw_pack52[52] = {0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,
-        20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51};
-    """
-    const card_t jw_pack52[52]       # a fresh pack: jw_pack52[i] = i
-
-
-cdef inline void shuffle_deal(uint64_t* hand, int first, Rng* rng) noexcept nogil:
-    """The core deal of one pack, fused: shuffled_pack (fill_identity + the frozen Fisher-Yates of
-    core/_deal: i from 51 down to 1, j = rng_below(i + 1)) then deal_round_robin(batch 1) from
-    seat `first`, i.e. pack position i goes to seat (first + i) % 4. Position i is final once the
-    step of i has swapped into it, so each card goes straight into a hand (kept in registers, one
-    per i % 4) and the pack is never read back. Same draws, same hands. hand[] is overwritten."""
-    cdef card_t a[52]
-    cdef Rng r = rng[0]              # local copy of the stream (see core shuffle)
-    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
-    cdef int i = 51, j
-    memcpy(a, jw_pack52, 52)
-    while i > 3:                     # positions i, i-1, i-2, i-3 (i % 4 == 3)
-        j = <int>rng_below(&r, i + 1)
-        h3 |= (<uint64_t>1) << a[j]
-        a[j] = a[i]
-        j = <int>rng_below(&r, i)
-        h2 |= (<uint64_t>1) << a[j]
-        a[j] = a[i - 1]
-        j = <int>rng_below(&r, i - 1)
-        h1 |= (<uint64_t>1) << a[j]
-        a[j] = a[i - 2]
-        j = <int>rng_below(&r, i - 2)
-        h0 |= (<uint64_t>1) << a[j]
-        a[j] = a[i - 3]
-        i -= 4
-    j = <int>rng_below(&r, 4)        # positions 3, 2, 1, then 0 (no draw)
-    h3 |= (<uint64_t>1) << a[j]
-    a[j] = a[3]
-    j = <int>rng_below(&r, 3)
-    h2 |= (<uint64_t>1) << a[j]
-    a[j] = a[2]
-    j = <int>rng_below(&r, 2)
-    h1 |= (<uint64_t>1) << a[j]
-    a[j] = a[1]
-    h0 |= (<uint64_t>1) << a[0]
-    rng[0] = r
-    hand[first & 3] = h0
-    hand[(first + 1) & 3] = h1
-    hand[(first + 2) & 3] = h2
-    hand[(first + 3) & 3] = h3
-
-
 cdef void deal_cards(JWState* s) noexcept nogil:
     """Shuffle (Fisher-Yates on the deal stream) and deal one card at a time clockwise from
     next(dealer) (§3); reset everything of the previous deal."""
     cdef int i
-    shuffle_deal(s.hand, s.dealer + 1, &s.rng)
+    shuffle_deal_four(s.hand, 52, s.dealer + 1, &s.rng)
     for i in range(4):
         s.won[i] = 0
         s.played[i] = 0
