@@ -349,9 +349,10 @@ cdef inline void _ba_apply_impl(void* st, const void* cfg, int a) noexcept nogil
     cdef BasraState* s = <BasraState*>st
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef Hand taken
-    cdef uint64_t one, b = card_bit(a)
+    cdef uint64_t one, b
     cdef int n, card, p
     if s.phase == BA_PH_PLAY:
+        b = card_bit(a)          # only here: a choose-phase action is no card (>= 64 would be UB)
         p = s.turn
         s.hand[p] &= ~b
         s.played[p] |= b
