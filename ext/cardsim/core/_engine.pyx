@@ -560,6 +560,9 @@ cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
     vt.apply(st, cfg, a)
 
+cdef inline int _pl_words(int nw) noexcept nogil:
+    return nw
+
 include "cardsim/core/_play_loop.pxi"
 
 

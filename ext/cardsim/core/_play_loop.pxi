@@ -11,6 +11,7 @@
 #     int  _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out)
 #     int  _pl_player(const GameVTable* vt, const void* st, const void* cfg)
 #     void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a)
+#     int  _pl_words(int nw)   (the game's action words as a constant >= nw, or nw itself)
 # and has cimported GameVTable, ActionSet, as_first, as_nth, Rng, rng_below, SearchWork,
 # seat_choose and AGENT_RANDOM. The loop is play_one's: the same agents drawing from the same
 # per-seat streams in the same order, so a game's copy gives byte-identical deals.
@@ -26,6 +27,7 @@ cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const in
     cdef ActionSet las
     cdef int p, n, a
     cdef long k = 0, dec = 0, ls = 0
+    nw = _pl_words(nw)                      # a game's constant: the pick's word loop unrolled
     while True:
         n = _pl_legal(vt, st, cfg, &las)
         if n == 0:

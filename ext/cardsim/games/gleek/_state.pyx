@@ -595,6 +595,9 @@ cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
     gl_apply(st, cfg, a)
 
+cdef inline int _pl_words(int nw) noexcept nogil:
+    return nw                                # the bids' count is an option: the spec's own words
+
 include "cardsim/core/_play_loop.pxi"
 
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil:

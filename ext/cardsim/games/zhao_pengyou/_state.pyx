@@ -830,4 +830,7 @@ cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
     _zp_apply_impl(st, cfg, a)
 
+cdef inline int _pl_words(int nw) noexcept nogil:
+    return (ZP_NUM_ACTIONS_NT + 63) >> 6             # >= nw: the pick stops inside the legal set's words
+
 include "cardsim/core/_play_loop.pxi"
