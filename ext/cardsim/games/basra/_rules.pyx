@@ -143,6 +143,18 @@ cdef int first_groups(const int8_t* ids, const int8_t* vals, int n, int start, i
                 return found
     return found
 
+cdef inline int keep_largest(uint64_t* sets, int n) noexcept nogil:
+    """The cap_maximum option: keep only the sets of the most cards (in their order); their count."""
+    cdef int i, k = 0, best = 0
+    for i in range(n):
+        if cs_popcount(sets[i]) > best:
+            best = cs_popcount(sets[i])
+    for i in range(n):
+        if cs_popcount(sets[i]) == best:
+            sets[k] = sets[i]
+            k += 1
+    return k
+
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                         uint64_t* out) noexcept nogil:
     """The summing part of capture_sets (§4.2, B-D3), called only when at least two floor
@@ -150,7 +162,7 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
     or exactly one (the union is then the group itself): sum_groups tells which, and those are
     settled here on a small frame; two groups or more go to the full search
     (capture_search_full)."""
-    cdef int r = card >> 2, k = 0, i, v = r + 1, found = 0, n = 0, best
+    cdef int r = card >> 2, k = 0, i, v = r + 1, found = 0, n = 0
     cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0
     cdef int8_t ids[40]
     cdef int8_t vals[40]
@@ -173,16 +185,7 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
         out[i] = bases[i] | u
     n = nb
     if c.cap_maximum and n > 1:                 # as capture_search_full: keep the largest sets
-        best = 0
-        for i in range(n):
-            if cs_popcount(out[i]) > best:
-                best = cs_popcount(out[i])
-        k = 0
-        for i in range(n):
-            if cs_popcount(out[i]) == best:
-                out[k] = out[i]
-                k += 1
-        n = k
+        n = keep_largest(out, n)
     return n
 
 cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
@@ -191,7 +194,7 @@ cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, con
     (>= 2 numerals each) summing to v, each combined with every same-rank base;
     `capture_mode=maximum` keeps the largest only. Its search workspace (CapCtx, ~90 KB) lives
     in this frame only, so the common plays never touch it."""
-    cdef int r = card >> 2, n = 0, i, k, v = r + 1, tot = 0, best
+    cdef int r = card >> 2, n = 0, i, k, v = r + 1, tot = 0
     cdef uint64_t R = floor & (card_bit(4 * r) - 1), m          # numerals worth less than v
     cdef int8_t vals[40]
     cdef CapCtx x
@@ -232,16 +235,7 @@ cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, con
                 out[n] = bases[k] | x.unions[i]
                 n += 1
     if c.cap_maximum and n > 1:
-        best = 0
-        for i in range(n):
-            if cs_popcount(out[i]) > best:
-                best = cs_popcount(out[i])
-        k = 0
-        for i in range(n):
-            if cs_popcount(out[i]) == best:
-                out[k] = out[i]
-                k += 1
-        n = k
+        n = keep_largest(out, n)
     return n
 
 cdef bint fill_bin(int* cnt, int s, int k, int rem, int maxv) noexcept nogil:
