@@ -24,21 +24,10 @@ cdef enum:
     AS = 12
 
 
-cdef int danger(int c, bint qs_out) noexcept nogil:
-    """How badly a card wants to go (higher = sooner)."""
-    if c == QS:
-        return 100
-    if qs_out and (c == AS or c == KS):
-        return 80 + c
-    if card_suit(c) == 1:
-        return 50 + c % 13
-    return c % 13
-
 cdef int most_dangerous(uint64_t m, bint qs_out) noexcept nogil:
-    """The card of m (non-empty) of the highest danger, ties to the lowest identity, in word
-    operations: the values of danger() put ♠Q first, then ♠A and ♠K when ♠Q is out, then the
-    highest heart, then the highest rank of the other suits (ties to the lowest suit)."""
-    cdef uint64_t x
+    """The card of m (non-empty) that most wants to go, in word operations: ♠Q first, then ♠A
+    and ♠K while ♠Q is still out, then the highest heart, then the highest rank of the other
+    suits (ties to the lowest suit)."""
     if m & card_bit(QS):
         return QS
     if qs_out:

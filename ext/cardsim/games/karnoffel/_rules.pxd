@@ -73,24 +73,6 @@ cdef inline int kn_chosen_suit(const int8_t* up, int n) noexcept nogil:
             best = i
     return card_suit(up[best])
 
-cdef inline int privileged_order(int c, int chosen) noexcept nogil:
-    """Scan position (0..4) of a privileged card of the chosen suit in the order 6, 2, 3, 4, 5;
-    -1 for any other card (the Karnöffel and the Devil are handled before the scan)."""
-    if card_suit(c) != chosen:
-        return -1
-    cdef int r = card_rank(c)
-    if r == R6:
-        return 0
-    if r == R2:
-        return 1
-    if r == R3:
-        return 2
-    if r == R4:
-        return 3
-    if r == R5:
-        return 4
-    return -1
-
 cdef inline int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept nogil:
     """Trick winner (§5), cards[0] led, n >= 1 cards (a partial trick gives the current winner).
 
