@@ -621,3 +621,39 @@ def test_put_trick_cards_and_card_tricks():
     want[2 * 5 + 0] = 1.0
     want[15 + 1], want[15 + 2] = np.float32(1 / 4.0), np.float32(3 / 4.0)
     assert out == want
+
+
+@pytest.mark.parametrize("name,kw", [("joffre_whist", {}), ("samba", {})])
+def test_clone_history_is_copy_on_write(name, kw):
+    """A clone shares its history buffer with the original until one of them appends: whatever
+    order states and their clones apply in (past the first buffer's capacity, too), each state's
+    history is exactly the actions applied to it and its struct equals a replay of that history.
+    Samba's struct is larger than the State's inline storage and its deals outgrow the first
+    history buffer; Joffre Whist's struct fits inline."""
+    import random
+    import cardsim
+    g = cardsim.make(name, **kw)
+    rng = random.Random(5)
+    for deal in range(4):
+        root = g.new_state(3, deal)
+        pool = [(root, [])]
+        for _ in range(600):
+            i = len(pool) - 1 if rng.random() < 0.7 else rng.randrange(len(pool))
+            st, hist = pool[i]
+            if rng.random() < 0.3:
+                pool.append((st.clone(), list(hist)))
+                continue
+            la = st.legal_actions()
+            if len(la) == 0:
+                continue
+            a = int(la[rng.randrange(len(la))])
+            st.apply(a)
+            hist.append(a)
+            if len(pool) > 12:
+                pool.pop(rng.randrange(len(pool)))
+        for st, hist in pool:
+            assert st.history() == hist
+            rep = g.new_state(3, deal)
+            for a in hist:
+                rep.apply(a)
+            assert rep.state_bytes() == st.state_bytes()

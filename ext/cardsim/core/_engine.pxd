@@ -39,12 +39,19 @@ cdef class GameSpec:
     cdef char* _private_copy(self, object s, ActionSet* las, int* n) except NULL
     cdef int _agent_codes(self, agents, int* codes) except -1
 
+cdef enum:
+    STATE_INLINE_WORDS = 64      # a state struct of up to 512 bytes lives inside the State object
+
 cdef class State:
     cdef readonly GameSpec spec  # the game this state belongs to
-    cdef char* data              # spec.state_size bytes: the game's state struct (owned)
-    cdef int32_t* hist           # actions applied so far (owned)
-    cdef Py_ssize_t hist_len     # number of actions in hist
-    cdef Py_ssize_t hist_cap     # capacity of hist
+    cdef char* data              # spec.state_size bytes: the game's state struct (inline_data or big)
+    cdef bytearray big           # the struct's storage when it is larger than inline_data, else None
+    cdef bytearray hbuf          # the action history: an int64 `used`, then hist_cap int32 entries;
+                                 # shared copy-on-write by a state and its clones (see State._push)
+    cdef int32_t* hist           # hbuf's entries: the actions applied so far are hist[0..hist_len)
+    cdef Py_ssize_t hist_len     # number of actions in this state's history
+    cdef Py_ssize_t hist_cap     # entries hbuf holds
+    cdef uint64_t inline_data[STATE_INLINE_WORDS]
     cdef ActionSet legal_cache   # legal set of the current position, valid iff legal_n >= 0
     cdef int legal_n             # count in legal_cache, -1 = not computed
     cdef readonly uint64_t seed  # seed of the deal
@@ -54,6 +61,8 @@ cdef class State:
 
     cdef int _legal(self) noexcept
     cdef int _push(self, int action) except -1
+    cdef int _own_data(self, Py_ssize_t size) except -1
+    cdef int _new_hist(self, Py_ssize_t cap) except -1
     cdef int _player(self, object p) except -1
     cdef int _action(self, object action) except -1
     @staticmethod

@@ -7,6 +7,8 @@ cimport cython
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.string cimport memcpy, memset
+from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
+from cpython.ref cimport Py_REFCNT
 cimport numpy as cnp
 import numpy as np
 
@@ -553,8 +555,13 @@ def kernel_actions(GameSpec spec not None, seed, deal, agents, max_steps=100_000
 include "cardsim/core/_batch_kernel.pxi"
 
 
+cdef enum:
+    HIST_FIRST_CAP = 120          # a first history buffer of 8 + 480 bytes stays a pymalloc block
+
+
 @cython.freelist(64)
 @cython.final
+@cython.no_gc        # it refers to its GameSpec and to bytearrays only: it can be in no cycle
 cdef class State:
     """A position of one game: a fixed-size C struct plus the action history.
 
@@ -562,25 +569,37 @@ cdef class State:
     `cardsim.CardsimError` subclass (a ValueError) without changing the state."""
 
     def __cinit__(self):
-        self.data = NULL
-        self.hist = NULL
-        self.hist_len = 0
-        self.hist_cap = 0
         self.legal_n = -1
+        # no __dealloc__: every buffer a State owns is a Python object, so dropping one (a search's
+        # clones) is a free-list push with no error-state save and restore around user code
 
-    def __dealloc__(self):
-        PyMem_Free(self.data)
-        PyMem_Free(self.hist)
+    cdef int _own_data(self, Py_ssize_t size) except -1:
+        """Point data at the object's inline words when the struct fits, else at a new block."""
+        if size <= <Py_ssize_t>sizeof(self.inline_data):
+            self.data = <char*>self.inline_data
+        else:
+            self.big = PyByteArray_FromStringAndSize(NULL, size)
+            self.data = PyByteArray_AS_STRING(self.big)
+        return 0
+
+    cdef int _new_hist(self, Py_ssize_t cap) except -1:
+        """A fresh history buffer of cap entries holding this state's history."""
+        cdef bytearray nb = PyByteArray_FromStringAndSize(NULL, sizeof(int64_t) + cap * sizeof(int32_t))
+        cdef char* p = PyByteArray_AS_STRING(nb)
+        if self.hist_len:
+            memcpy(p + sizeof(int64_t), self.hist, self.hist_len * sizeof(int32_t))
+        (<int64_t*>p)[0] = self.hist_len
+        self.hbuf = nb
+        self.hist = <int32_t*>(p + sizeof(int64_t))
+        self.hist_cap = cap
+        return 0
 
     @staticmethod
     cdef State _alloc(GameSpec spec):
         cdef State s = State.__new__(State)
         s.spec = spec
-        s.data = <char*>PyMem_Malloc(spec.state_size)
-        s.hist_cap = 128
-        s.hist = <int32_t*>PyMem_Malloc(s.hist_cap * sizeof(int32_t))
-        if s.data == NULL or s.hist == NULL:
-            raise MemoryError()
+        s._own_data(spec.state_size)
+        s._new_hist(HIST_FIRST_CAP)
         memset(s.data, 0, spec.state_size)
         return s
 
@@ -594,15 +613,19 @@ cdef class State:
         return self.legal_n
 
     cdef int _push(self, int action) except -1:
-        cdef int32_t* h
-        if self.hist_len == self.hist_cap:
-            h = <int32_t*>PyMem_Realloc(self.hist, 2 * self.hist_cap * sizeof(int32_t))
-            if h == NULL:
-                raise MemoryError()
-            self.hist = h
-            self.hist_cap *= 2
-        self.hist[self.hist_len] = action
-        self.hist_len += 1
+        """Append action to the history. The buffer may be shared with clones: its `used` is the
+        longest history any sharer wrote. A state whose history is exactly that long appends in
+        place (the original keeps appending in place after it is cloned); any other copies first."""
+        cdef Py_ssize_t n = self.hist_len
+        cdef int64_t* used = <int64_t*>PyByteArray_AS_STRING(self.hbuf)
+        if Py_REFCNT(self.hbuf) == 1:
+            used[0] = n                   # the only sharer: whatever lies past n is its own
+        if used[0] != n or n == self.hist_cap:
+            self._new_hist(self.hist_cap * 2 if n == self.hist_cap else self.hist_cap)
+            used = <int64_t*>PyByteArray_AS_STRING(self.hbuf)
+        self.hist[n] = action
+        used[0] = n + 1
+        self.hist_len = n + 1
         return 0
 
     cdef int _player(self, object p) except -1:
@@ -769,16 +792,14 @@ cdef class State:
         return s
 
     def clone(self):
-        """An independent copy (a memcpy of the struct and of the history)."""
+        """An independent copy: a memcpy of the struct; the history is shared copy-on-write."""
         cdef State s = State.__new__(State)
         cdef GameSpec spec = self.spec
         s.spec = spec
-        s.data = <char*>PyMem_Malloc(spec.state_size)
-        s.hist = <int32_t*>PyMem_Malloc(self.hist_cap * sizeof(int32_t))
-        if s.data == NULL or s.hist == NULL:
-            raise MemoryError()
+        s._own_data(spec.state_size)
         memcpy(s.data, self.data, spec.state_size)
-        memcpy(s.hist, self.hist, self.hist_len * sizeof(int32_t))
+        s.hbuf = self.hbuf                # shared copy-on-write (see _push)
+        s.hist = self.hist
         s.hist_len = self.hist_len
         s.hist_cap = self.hist_cap
         s.seed = self.seed
