@@ -8,7 +8,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.string cimport memcpy, memset
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
-from cpython.ref cimport Py_REFCNT
+from cpython.object cimport PyObject
 cimport numpy as cnp
 import numpy as np
 
@@ -555,6 +555,11 @@ def kernel_actions(GameSpec spec not None, seed, deal, agents, max_steps=100_000
 include "cardsim/core/_batch_kernel.pxi"
 
 
+cdef extern from "Python.h":
+    # the count of a borrowed pointer (cpython.ref's Py_REFCNT takes an object, which Cython increfs)
+    Py_ssize_t refcount "Py_REFCNT"(PyObject* o)
+
+
 cdef enum:
     HIST_FIRST_CAP = 120          # a first history buffer of 8 + 480 bytes stays a pymalloc block
 
@@ -618,7 +623,7 @@ cdef class State:
         place (the original keeps appending in place after it is cloned); any other copies first."""
         cdef Py_ssize_t n = self.hist_len
         cdef int64_t* used = <int64_t*>PyByteArray_AS_STRING(self.hbuf)
-        if Py_REFCNT(self.hbuf) == 1:
+        if refcount(<PyObject*>self.hbuf) == 1:
             used[0] = n                   # the only sharer: whatever lies past n is its own
         if used[0] != n or n == self.hist_cap:
             self._new_hist(self.hist_cap * 2 if n == self.hist_cap else self.hist_cap)
