@@ -8,7 +8,8 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.string cimport memcpy, memset
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
 cimport numpy as cnp
 import numpy as np
 
@@ -145,6 +146,20 @@ def set_html_view(fn):
 
 DEFAULT_MAX_STEPS = 1_000_000
 cdef object _NP_INT64 = np.int64     # the type of legal_actions()' elements (State.apply's fast path)
+cdef object _I64_DESCR = np.dtype(np.int64)   # legal_actions()' dtype, built once
+cdef bint _NP_INT64_IS_LONG = np.int64 is np.dtype('l').type   # np.int64 is C long (Linux) or long long
+
+cdef extern from "numpy/arrayobject.h":
+    # numpy's own pxd leaves these out: NewFromDescr steals a reference to descr (callers incref),
+    # and an int64 scalar's value is read straight from the object (its type checked first)
+    object new_from_descr "PyArray_NewFromDescr"(PyTypeObject* subtype, PyObject* descr, int nd,
+                                                   cnp.npy_intp* dims, cnp.npy_intp* strides, void* data,
+                                                   int flags, PyObject* obj)
+    PyTypeObject PyArray_Type
+    ctypedef struct Int64Scalar "PyLongLongScalarObject":
+        cnp.npy_longlong obval
+    ctypedef struct LongScalar "PyLongScalarObject":
+        cnp.npy_long obval
 MAX_ACTION_TEXT = 1_000        # longest action text parsed (a Zhao Pengyou throw of many cards fits)
 U64_MAX = 2**64 - 1
 MAX_ISMCTS_ITERATIONS = 10_000_000
@@ -667,7 +682,8 @@ cdef class State:
         """Legal actions as an ascending int64 numpy array; empty only when terminal."""
         cdef int n = self._legal()
         cdef cnp.npy_intp dims = n
-        cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dims, cnp.NPY_INT64, 0)
+        Py_INCREF(_I64_DESCR)                # new_from_descr steals it
+        cdef cnp.ndarray arr = new_from_descr(&PyArray_Type, <PyObject*>_I64_DESCR, 1, &dims, NULL, NULL, 0, NULL)
         cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(arr)
         cdef int i, j = 0
         cdef uint64_t w
@@ -707,8 +723,9 @@ cdef class State:
         cdef int overflow = 0
         if type(action) is int:              # the common cases, without a conversion
             v = PyLong_AsLongAndOverflow(action, &overflow)
-        elif type(action) is _NP_INT64:      # an element of legal_actions()
-            v = <long>(<cnp.int64_t>action)
+        elif type(action) is _NP_INT64:      # an element of legal_actions(): read its value directly
+            v = <long>((<LongScalar*><PyObject*>action).obval if _NP_INT64_IS_LONG
+                       else (<Int64Scalar*><PyObject*>action).obval)
         else:
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 self._action(action)         # raises the typed error naming what is allowed
