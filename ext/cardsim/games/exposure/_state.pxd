@@ -48,6 +48,7 @@ ctypedef struct EXState:
     int16_t deal_no          # deals completed in this match
     int32_t score[2]         # cumulative points
     int32_t deal_pts[2]      # points of the last scored deal
+    uint32_t tmask           # the three face-up cards as a mask (table_mask; set with table)
 
 # deal (also the scenario setter's), and the vtable entries of the state machine
 cdef void clear_declarations(EXState* s, int q) noexcept nogil
@@ -70,8 +71,8 @@ cdef inline uint32_t sel_of(const EXState* s) noexcept nogil:
     return <uint32_t>s.stage.cards.layer[0]
 
 cdef inline uint32_t table_mask(const EXState* s) noexcept nogil:
-    """The three face-up cards."""
-    return bit32(s.table[0]) | bit32(s.table[1]) | bit32(s.table[2])
+    """The three face-up cards (kept in the struct by the deal)."""
+    return s.tmask
 
 cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noexcept nogil:
     """Face-up cards p may still add to the meld under construction (D2, table_card_reuse)."""

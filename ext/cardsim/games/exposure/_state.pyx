@@ -92,6 +92,7 @@ cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
     for i in range(EX_NCARDS):
         s.card_trick[i] = -1
     deal_order(perm, s.dealer, s.hand, s.table, &s.aside)
+    s.tmask = bit32(s.table[0]) | bit32(s.table[1]) | bit32(s.table[2])
     s.high = card_rank(s.table[EX_H])
     s.trump = card_suit(s.table[EX_T])
     s.target = contract_target(s.table[EX_C])
