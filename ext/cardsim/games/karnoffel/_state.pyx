@@ -61,16 +61,14 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
     and rounds 2-5 go to next(dealer), ..., dealer; the lowest up-card (the earliest on a tie)
     chooses the suit (§3.4, _rules.kn_chosen_suit). Resets the deal."""
     cdef card_t perm[KN_DECK]
-    cdef int i, j, q, x, first = s.dealer + 1, n = KN_HAND * N, low = KN_DECK
-    cdef uint64_t dealt = 0, b
+    cdef int i, j, q, x, first = s.dealer + 1, low = KN_DECK
     cdef Rng r = s.rng                      # local copy of the stream (see core shuffle_prefix)
     if first == N:
         first = 0
     memcpy(perm, cs_identity_pack64, KN_DECK)
-    for q in range(6):
-        s.hand[q] = 0
-        s.played[q] = 0
-        s.up[q] = -1
+    memset(s.hand, 0, sizeof(s.hand))
+    memset(s.played, 0, sizeof(s.played))
+    memset(s.up, -1, sizeof(s.up))
     # shuffle_prefix's step i: j = i + rng_below(48 - i), swap a[i], a[j]; a[i] is final and
     # never read again, so only a[j] takes a[i]
     q = first                               # card i goes to seat (first + i) % N
@@ -78,9 +76,7 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
         j = i + <int>rng_below(&r, KN_DECK - i)
         x = perm[j]
         perm[j] = perm[i]
-        b = card_bit(x)
-        s.hand[q] = b
-        dealt |= b
+        s.hand[q] = card_bit(x)
         s.up[q] = x
         if card_rank(x) < low:              # strictly lower: a tie stays with the earlier card
             low = card_rank(x)
@@ -88,18 +84,16 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
         q += 1
         if q == N:
             q = 0
-    for i in range(N, n):
+    for i in range(N, KN_HAND * N):
         j = i + <int>rng_below(&r, KN_DECK - i)
         x = perm[j]
         perm[j] = perm[i]
-        b = card_bit(x)
-        s.hand[q] |= b
-        dealt |= b
+        s.hand[q] |= card_bit(x)
         q += 1
         if q == N:
             q = 0
     s.rng = r
-    s.stock = kn_full & ~dealt
+    s.stock = kn_full & ~(s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3] | s.hand[4] | s.hand[5])
     memset(s.card_trick, -1, 48)
     memset(s.trick_leader, -1, 5)
     memset(s.trick_winner, -1, 5)
