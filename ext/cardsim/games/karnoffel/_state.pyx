@@ -128,10 +128,13 @@ cdef void kn_set_deal(KNState* s, int N, int dealer, const uint64_t* hands, cons
 cdef void kn_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef KNState* s = <KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
-    memset(s, 0, sizeof(KNState))
+    # every byte of the struct gets set (State equality compares the bytes) without a memset of
+    # it all: deal_cards sets the deal's fields, this the match's: rng, dealer, deal_winner, and
+    # deal_no, the padding after it and score as one block (they end where tmask starts)
     s.rng = rng[0]
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)   # first dealer at random (§1)
     s.deal_winner = -1
+    memset(&s.deal_no, 0, <size_t>(<char*>&s.tmask - <char*>&s.deal_no))
     deal_cards(s, c.nplayers)
 
 cdef int kn_current_player(const void* st, const void* cfg) noexcept nogil:
