@@ -126,8 +126,13 @@ cdef inline int meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part
     """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of
     one rank, or 4-6 cards of consecutive natural ranks (any suits), with at least min_hand of
     them from the hand (`hand_part`). Points: the meld_points table (1, 2, 1, 2, 3)."""
-    cdef int n = cs_popcount(cards), sh
-    if n < 3 or n > 6 or cs_popcount(hand_part & cards) < c.min_hand:
+    return meld_value_n(c, cards, cs_popcount(cards), cs_popcount(hand_part & cards))
+
+cdef inline int meld_value_n(const EXConfig* c, uint32_t cards, int n, int nhand) noexcept nogil:
+    """meld_value with the counts known: n = the cards of `cards`, nhand = how many of them are
+    from the hand."""
+    cdef int sh
+    if n < 3 or n > 6 or nhand < c.min_hand:
         return -1
     sh = bit_low(cards) & ~3                 # 4 * the lowest rank
     if (cards >> sh) <= 0xF:                 # one rank: 3 or 4 of a kind
@@ -201,9 +206,15 @@ cdef inline uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_ha
     6 ranks have at most one) when R holds sel's ranks. R is the largest of them and T only
     grows with W, so R alone decides: a rank of d = R - ranks(sel) fits by R exactly when it
     fits by some smaller window."""
+    return meld_extensions_r(c, rank_bits(sel), cs_popcount(sel), sel_hand, avail_hand, avail_table)
+
+cdef inline uint32_t meld_extensions_r(const EXConfig* c, uint32_t rsel, int nsel, int sel_hand,
+                                       uint32_t avail_hand, uint32_t avail_table) noexcept nogil:
+    """meld_extensions from what it needs of the cards built: their ranks (rank_bits) `rsel`
+    and their number `nsel` (the state keeps both as the meld is built)."""
     cdef uint32_t A = avail_hand | avail_table
-    cdef uint32_t rsel = rank_bits(sel), out = 0, ok, RH, RA, R, d
-    cdef int nsel = cs_popcount(sel), nr = cs_popcount(rsel), T
+    cdef uint32_t out = 0, ok, RH, RA, R, d
+    cdef int nr = cs_popcount(rsel), T
     if nr <= 1:
         ok = (ranks_at_least(rank_counts(A), 3 - nsel)
               & ranks_at_least(rank_counts(avail_hand), c.min_hand - sel_hand))

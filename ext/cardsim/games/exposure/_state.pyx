@@ -60,10 +60,10 @@ from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
 from cardsim.core._deal cimport shuffled_pack
 from cardsim.core._trick cimport trick_start, trick_add, trick_close
 from cardsim.core._hand cimport Hand
-from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit
+from cardsim.core._staged cimport staged_start, staged_add, staged_active, staged_commit
 from cardsim.games.exposure._rules cimport (
     EXConfig, EX_NCARDS, EX_TRICKS, EX_H, EX_T, EX_C, card_suit, card_rank, bit32, trick_winner,
-    legal_follows, meld_value, meld_extensions, deal_points, match_outcome, contract_target,
+    legal_follows, meld_value, meld_value_n, meld_extensions_r, deal_points, match_outcome, contract_target,
     deal_order)
 
 
@@ -96,7 +96,7 @@ cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
     s.high = card_rank(s.table[EX_H])
     s.trump = card_suit(s.table[EX_T])
     s.target = contract_target(s.table[EX_C])
-    staged_clear(&s.stage)
+    clear_stage(s)
     s.phase = EX_PH_DECLARE
     s.turn = nd
     trick_start(&s.trick, nd, 2)
@@ -141,13 +141,13 @@ cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noex
     player may still use, and the cards built plus k can still be completed into a legal meld
     (meld_extensions)."""
     cdef int p = s.turn, n = 0
-    cdef uint32_t tm = table_mask(s), sel = sel_of(s)
-    cdef uint32_t ext = meld_extensions(c, sel, cs_popcount(sel & ~tm), s.hand[p] & ~s.melded[p] & ~sel,
-                                        avail_table(s, c, p))
+    cdef uint32_t sel = sel_of(s)
+    cdef uint32_t ext = meld_extensions_r(c, s.sel_ranks, s.stage.n, s.sel_hand,
+                                          s.hand[p] & ~s.melded[p] & ~sel, avail_table(s, c, p))
     if sel == 0:
         as_add(out, EX_DONE)
         n = 1
-    elif meld_value(c, sel, ~tm) >= 0:
+    elif meld_value_n(c, sel, s.stage.n, s.sel_hand) >= 0:
         as_add(out, EX_DECLARE)
         n = 1
     # the staged meld's adds: meld_extensions already is the completability rule (computed a
@@ -212,13 +212,18 @@ cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
         s.meld[p][s.nmelds[p]] = sel
         s.nmelds[p] += 1
         s.meld_points[p] += meld_value(c, sel, hp)
+        s.sel_ranks = 0
+        s.sel_hand = 0
         s.melded[p] |= hp
         s.exposed[p] |= hp
         s.used_table[p] |= sel & tm
     else:
         if not staged_active(&s.stage):
             staged_start(&s.stage, EX_STAGE_MELD, p)
-        staged_add(&s.stage, a - EX_MELD0)
+        a -= EX_MELD0
+        staged_add(&s.stage, a)
+        s.sel_ranks |= 1 << card_rank(a)
+        s.sel_hand += not ((s.tmask >> a) & 1)
 
 cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
     """Play one card (§5): the lead, or the follow that closes the trick (the winner leads next)."""
