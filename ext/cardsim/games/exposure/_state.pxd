@@ -55,6 +55,7 @@ ctypedef struct EXState:
 # deal (also the scenario setter's), and the vtable entries of the state machine
 cdef void clear_declarations(EXState* s, int q) noexcept nogil
 cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil
+cdef void start_deal(EXState* s) noexcept nogil
 cdef void ex_set_deal(EXState* s, const card_t* perm, int dealer, const int32_t* scores) noexcept nogil
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int ex_current_player(const void* st, const void* cfg) noexcept nogil

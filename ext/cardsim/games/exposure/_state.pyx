@@ -52,12 +52,12 @@ under construction are blank until both players have finished declaring.
 Greedy agent: see `_agent` (the highest-valued meld still available until none is left; in play
 a trick is wanted unless the contract target is already reached exactly).
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, int32_t, uint32_t, card_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
-from cardsim.core._deal cimport shuffled_pack
+from cardsim.core._deal cimport cs_identity_pack64
 from cardsim.core._trick cimport trick_start, trick_add, trick_close
 from cardsim.core._hand cimport Hand
 from cardsim.core._staged cimport staged_start, staged_add, staged_active, staged_commit
@@ -82,16 +82,20 @@ cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
     """Deal a shuffled deck (§3, _rules.deal_order): cards 1-18 one at a time alternately,
     non-dealer first; cards 19, 20, 21 face up as H-card, T-card, C-card; 22-24 aside. Resets
     the deal's state."""
-    cdef int i, q
+    deal_order(perm, s.dealer, s.hand, s.table, &s.aside)
+    start_deal(s)
+
+cdef void start_deal(EXState* s) noexcept nogil:
+    """Reset the deal's state around the cards just dealt (hands, face-up cards and aside set):
+    the face-up cards' roles, no plays, no declarations, the non-dealer to declare."""
+    cdef int q
     cdef int nd = 1 - s.dealer
     for q in range(2):
         s.played[q] = 0
         s.tricks[q] = 0
         s.void_suits[q] = 0
         clear_declarations(s, q)
-    for i in range(EX_NCARDS):
-        s.card_trick[i] = -1
-    deal_order(perm, s.dealer, s.hand, s.table, &s.aside)
+    memset(s.card_trick, -1, sizeof(s.card_trick))
     s.tmask = bit32(s.table[0]) | bit32(s.table[1]) | bit32(s.table[2])
     s.high = card_rank(s.table[EX_H])
     s.trump = card_suit(s.table[EX_T])
@@ -114,10 +118,41 @@ cdef void ex_set_deal(EXState* s, const card_t* perm, int dealer, const int32_t*
         s.score[1] = scores[1]
 
 cdef void deal_cards(EXState* s) noexcept nogil:
-    """Shuffle (the core Fisher-Yates on the deal stream) and deal (§3)."""
-    cdef card_t perm[EX_NCARDS]
-    shuffled_pack(perm, EX_NCARDS, &s.rng)
-    deal_from(s, perm)
+    """Shuffle (the core Fisher-Yates on the deal stream: shuffled_pack's draws) and deal (§3,
+    deal_order's places), fused: the shuffle fixes pack positions from the last down, position
+    i once its step has swapped into it, so each card goes straight to its place (positions
+    23-21 aside, 20 C-card, 19 T-card, 18 H-card, then 17..0 alternately to the dealer (odd)
+    and the non-dealer (even); position 0 takes no draw) and the pack is never read back: the same draws and the same
+    deal as shuffled_pack then deal_from."""
+    cdef card_t a[EX_NCARDS]
+    cdef Rng r = s.rng                      # local copy of the stream (see core shuffle)
+    cdef uint32_t hd = 0, hn = 0, aside = 0
+    cdef int i, j, x
+    memcpy(a, cs_identity_pack64, EX_NCARDS)
+    for i in range(EX_NCARDS - 1, 17, -1):  # positions 23..18: aside, then C, T, H
+        j = <int>rng_below(&r, i + 1)
+        x = a[j]
+        a[j] = a[i]
+        if i >= 21:
+            aside |= bit32(x)
+        else:
+            s.table[i - 18] = x
+    for i in range(17, 2, -2):              # positions 17..2 in pairs: dealer (odd), non-dealer
+        j = <int>rng_below(&r, i + 1)
+        hd |= bit32(a[j])
+        a[j] = a[i]
+        j = <int>rng_below(&r, i)
+        hn |= bit32(a[j])
+        a[j] = a[i - 1]
+    j = <int>rng_below(&r, 2)               # position 1: the dealer's
+    hd |= bit32(a[j])
+    a[j] = a[1]
+    hn |= bit32(a[0])                       # position 0 (no draw): the non-dealer's first card
+    s.rng = r
+    s.hand[s.dealer] = hd
+    s.hand[1 - s.dealer] = hn
+    s.aside = aside
+    start_deal(s)
 
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef EXState* s = <EXState*>st
