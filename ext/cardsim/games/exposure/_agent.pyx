@@ -14,33 +14,39 @@ from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, ex_rank_spread, card_suit, card_rank, bit32,
-                                            rank_cards, suit_cards, rank_bits, rank_key, trick_winner,
-                                            meld_value)
+                                            rank_cards, suit_cards, rank_bits, rank_key, trick_winner)
 from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
                                             sel_of, table_mask, avail_table, visible)
 
 
+cdef inline uint32_t nibble_low(uint32_t x) noexcept nogil:
+    """The lowest card of each rank of card set x (the lowest set bit of each nibble)."""
+    return (x & ~((x & <uint32_t>0x777777) << 1) & ~((x & <uint32_t>0x333333) << 2)
+            & ~((x & <uint32_t>0x111111) << 3))
+
+cdef inline uint32_t nibble_any(uint32_t x) noexcept nogil:
+    """All four cards of each rank x has a card of (whole nibbles)."""
+    x |= x >> 1
+    x |= x >> 2
+    return (x & <uint32_t>0x111111) * 0xF
+
 cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noexcept nogil:
     """The greedy agent's next meld: the highest-valued legal meld that contains the cards
     already built, sequences (longest first, hand cards before face-up cards) before sets of a
-    kind at equal value. 0 if none."""
-    cdef int p = s.turn, r, i, v, bv = -1
+    kind at equal value. 0 if none. (The candidates are a card per rank over a window, or sel
+    with every available card of one rank, so meld_value's tests reduce to the card count and
+    the hand-card count: meld_value(m) is meld_pts[n - 2] for a window of n >= 4 ranks and
+    meld_pts[n - 3] for n = 3 or 4 cards of one rank, when min_hand of them are hand cards.)"""
+    cdef int p = s.turn, r, i, n, v, bv = -1
     cdef uint32_t tm = table_mask(s)
     cdef uint32_t Ah = s.hand[p] & ~s.melded[p] & ~sel_of(s)
     cdef uint32_t At = avail_table(s, c, p)
-    cdef uint32_t sel = sel_of(s), W, m, best = 0, pick, rs = rank_bits(sel), have = 0, picks = 0, need
+    cdef uint32_t sel = sel_of(s), W, m, best = 0, rs = rank_bits(sel), have, picks, need
     if cs_popcount(rs) == cs_popcount(sel):
         # the card each missing rank would add: the lowest hand card of the rank, else the
         # lowest face-up card (have: the ranks that have one)
-        for r in range(6):
-            if (rs >> r) & 1:
-                continue
-            pick = Ah & rank_cards(r)
-            if not pick:
-                pick = At & rank_cards(r)
-            if pick:
-                picks |= pick & (~pick + 1)
-                have |= (<uint32_t>1) << r
+        picks = (nibble_low(Ah) | (nibble_low(At) & ~nibble_any(Ah))) & ~ex_rank_spread[rs]
+        have = rank_bits(picks)
         for i in range(6):
             W = ex_windows[i]
             if rs & ~W:
@@ -49,7 +55,8 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
             if need & ~have:
                 continue
             m = sel | (picks & ex_rank_spread[need])
-            v = meld_value(c, m, ~tm)
+            n = cs_popcount(m)                  # = the window's ranks (4..6), one card each
+            v = c.meld_pts[n - 2] if cs_popcount(m & ~tm) >= c.min_hand else -1
             if v > bv:
                 bv = v
                 best = m
@@ -58,7 +65,8 @@ cdef uint32_t best_meld(const EXState* s, const EXConfig* c, int* best_pts) noex
             if rs and not (rs >> r) & 1:
                 continue
             m = sel | ((Ah | At) & rank_cards(r))
-            v = meld_value(c, m, ~tm)
+            n = cs_popcount(m)                  # <= 4: one rank
+            v = c.meld_pts[n - 3] if n >= 3 and cs_popcount(m & ~tm) >= c.min_hand else -1
             if v > bv:
                 bv = v
                 best = m
