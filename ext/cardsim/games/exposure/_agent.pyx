@@ -13,7 +13,7 @@ from cardsim.core._types cimport uint8_t, uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, ex_windows, ex_rank_spread, card_suit, card_rank, bit32,
+from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, EX_SUIT0, ex_windows, ex_rank_spread, card_suit, card_rank, bit32,
                                             rank_cards, suit_cards, rank_bits, rank_key, trick_winner)
 from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
                                             sel_of, table_mask, avail_table, visible)
@@ -91,29 +91,25 @@ cdef inline int play_key(int c, bint led, const EXState* s) noexcept nogil:
 
 cdef extern from *:
     """
-    /* [high rank][rank_key of the led card + 1] -> the ranks whose rank_key, followed, is higher */
-    static const unsigned char ex_follow_above[6][9] = {{63, 63, 61, 57, 49, 33, 33, 1, 0}, {63, 62, 62, 58, 50, 34, 34, 2, 0}, {63, 62, 60, 60, 52, 36, 36, 4, 0}, {63, 62, 60, 56, 56, 40, 40, 8, 0}, {63, 62, 60, 56, 48, 48, 48, 16, 0}, {63, 62, 60, 56, 48, 32, 0, 0, 0}};
+    /* [high rank][card] -> the other cards of the card's suit that take the trick from it when
+       it is led and they follow: their rank_key (§2, _rules.rank_key), followed, above its
+       rank_key, led (computed from rank_key for every high rank and card) */
+    static const unsigned int ex_lead_above[6][24] = {{0x0, 0x0, 0x0, 0x0, 0x111101, 0x222202, 0x444404, 0x888808, 0x111001, 0x222002, 0x444004, 0x888008, 0x110001, 0x220002, 0x440004, 0x880008, 0x100001, 0x200002, 0x400004, 0x800008, 0x11111, 0x22222, 0x44444, 0x88888}, {0x111110, 0x222220, 0x444440, 0x888880, 0x0, 0x0, 0x0, 0x0, 0x111010, 0x222020, 0x444040, 0x888080, 0x110010, 0x220020, 0x440040, 0x880080, 0x100010, 0x200020, 0x400040, 0x800080, 0x11111, 0x22222, 0x44444, 0x88888}, {0x111110, 0x222220, 0x444440, 0x888880, 0x111100, 0x222200, 0x444400, 0x888800, 0x0, 0x0, 0x0, 0x0, 0x110100, 0x220200, 0x440400, 0x880800, 0x100100, 0x200200, 0x400400, 0x800800, 0x11111, 0x22222, 0x44444, 0x88888}, {0x111110, 0x222220, 0x444440, 0x888880, 0x111100, 0x222200, 0x444400, 0x888800, 0x111000, 0x222000, 0x444000, 0x888000, 0x0, 0x0, 0x0, 0x0, 0x101000, 0x202000, 0x404000, 0x808000, 0x11111, 0x22222, 0x44444, 0x88888}, {0x111110, 0x222220, 0x444440, 0x888880, 0x111100, 0x222200, 0x444400, 0x888800, 0x111000, 0x222000, 0x444000, 0x888000, 0x110000, 0x220000, 0x440000, 0x880000, 0x0, 0x0, 0x0, 0x0, 0x11111, 0x22222, 0x44444, 0x88888}, {0x111110, 0x222220, 0x444440, 0x888880, 0x111100, 0x222200, 0x444400, 0x888800, 0x111000, 0x222000, 0x444000, 0x888000, 0x110000, 0x220000, 0x440000, 0x880000, 0x100000, 0x200000, 0x400000, 0x800000, 0x0, 0x0, 0x0, 0x0}};
     """
-    const uint8_t ex_follow_above[6][9]
+    const uint32_t ex_lead_above[6][24]
 
 cdef inline uint32_t lead_beaters(int cd, int trump, int high) noexcept nogil:
     """The cards that take the trick from the led card cd (_rules.trick_winner(cd, o) == 1): the
     trumps when cd is no trump, and the cards of cd's suit whose rank, followed, outranks cd's
-    rank, led (rank_key; the ranks from a table by high rank)."""
-    cdef int sd = card_suit(cd)
-    cdef uint32_t out = suit_cards(trump) if sd != trump else 0
-    out |= ex_rank_spread[ex_follow_above[high][rank_key(card_rank(cd), True, high) + 1]] & suit_cards(sd)
-    return out & ~bit32(cd)
+    rank, led (rank_key; from a table by high rank and card)."""
+    return ex_lead_above[high][cd] | (suit_cards(trump) if card_suit(cd) != trump else 0)
 
 cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger
     cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp
     cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
     unseen = EX_FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
-    opp = unseen
-    for k in range(4):
-        if (s.void_suits[q] >> k) & 1:
-            opp &= ~suit_cards(k)
+    opp = unseen & ~(<uint32_t>s.void_suits[q] * <uint32_t>EX_SUIT0)   # less q's void suits
     if visible(s, c, q, p):
         opp |= s.exposed[q]
     if s.trick.n == 0:
