@@ -9,7 +9,7 @@ still beat when others play after it, else it discards its cheapest card. "Cheap
 value table: the Karnöffel 100, Pope 90, Kaiser 85, Oberstecher 70, Unterstecher 62,
 Farbenstecher 58, Devil 60, K 50, Q 45, J 40, then 10..2 by rank.
 """
-from cardsim.core._types cimport uint64_t
+from cardsim.core._types cimport uint8_t, uint64_t
 from cardsim.core._bits cimport bit_low, bit_high, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_first
@@ -19,32 +19,14 @@ from cardsim.games.karnoffel._rules cimport (KNConfig, R2, R3, R4, R5, R6, R7, R
 from cardsim.games.karnoffel._state cimport KNState
 
 
-cdef int card_value(int c, int chosen) noexcept nogil:
-    """How much a card is worth keeping (higher = stronger); the greedy agent spends the
-    cheapest card that does the job."""
-    cdef int r = card_rank(c)
-    if card_suit(c) == chosen:
-        if r == RJ:
-            return 100
-        if r == R6:
-            return 90
-        if r == R2:
-            return 85
-        if r == R3:
-            return 70
-        if r == R4:
-            return 62
-        if r == R7:
-            return 60
-        if r == R5:
-            return 58
-    if r == RK:
-        return 50
-    if r == RQ:
-        return 45
-    if r == RJ:
-        return 40
-    return r
+cdef extern from *:
+    """
+    /* [chosen suit][card] -> how much the card is worth keeping (higher = stronger; the greedy
+       agent spends the cheapest card that does the job): chosen J 100, 6 90, 2 85, 3 70, 4 62,
+       7 60, 5 58; any other K 50, Q 45, J 40, else its rank index (2 = 0 .. 10 = 8) */
+    static const unsigned char kn_card_value[4][48] = {{85, 70, 62, 58, 90, 60, 6, 7, 8, 100, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 85, 70, 62, 58, 90, 60, 6, 7, 8, 100, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 85, 70, 62, 58, 90, 60, 6, 7, 8, 100, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 0, 1, 2, 3, 4, 5, 6, 7, 8, 40, 45, 50, 85, 70, 62, 58, 90, 60, 6, 7, 8, 100, 45, 50}};
+    """
+    const uint8_t kn_card_value[4][48]      # card value by chosen suit and card
 
 cdef int cheapest(uint64_t m, int chosen) noexcept nogil:
     """The card of m (non-empty) with the lowest value."""
@@ -52,7 +34,7 @@ cdef int cheapest(uint64_t m, int chosen) noexcept nogil:
     while m:
         c = bit_low(m)
         m &= m - 1
-        v = card_value(c, chosen)
+        v = kn_card_value[chosen][c]
         if v < bv:
             bv = v
             best = c
