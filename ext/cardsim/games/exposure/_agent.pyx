@@ -13,8 +13,9 @@ from cardsim.core._types cimport uint8_t, uint32_t
 from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
-from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, EX_SUIT0, ex_windows, ex_rank_spread, card_suit, card_rank, bit32,
-                                            rank_cards, suit_cards, rank_bits, rank_key, trick_winner)
+from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, EX_SUIT0, ex_windows, ex_rank_spread,
+                                            card_suit, card_rank, bit32, rank_cards, suit_cards,
+                                            rank_bits, rank_key, trick_winner)
 from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
                                             sel_of, table_mask, avail_table, visible)
 

@@ -17,9 +17,9 @@ greedy agent; `_observe` observation and resampling; `_layout.pxd` the observati
 (generated from INFO.observation); `_spec` the thin glue (KarnoffelSpec: config, vtable, the
 struct's string and scenario hooks). The Python face cardsim.games.karnoffel holds INFO
 (info.py: options, metrics, observation blocks, bounds), the card notation, the public oracles
-and scenario(). Core mechanisms used: shuffle_prefix's draws (deal; the dealing done as
-the cards are drawn), TrickRecord (current trick), resample_masks and resample_rekey (resample), card_bit, GameSpec.install_game,
-_scenario_state (scenario).
+and scenario(). Core mechanisms used: shuffle_prefix's draws (deal; the dealing done as the
+cards are drawn), TrickRecord (current trick), resample_masks and resample_rekey (resample),
+card_bit, GameSpec.install_game, _scenario_state (scenario).
 
 Seats 0..N-1 in playing order (counter-clockwise at the table); team of seat p = p % 2
 (partners opposite with 4 players, alternate with 6). First dealer random from the deal
