@@ -15,7 +15,7 @@ from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.games.exposure._rules cimport (EXConfig, EX_FULL, EX_SUIT0, ex_windows, ex_rank_spread,
                                             card_suit, card_rank, bit32, rank_cards, suit_cards,
-                                            rank_bits, rank_key, trick_winner)
+                                            rank_bits, rank_key)
 from cardsim.games.exposure._state cimport (EXState, EX_PH_DECLARE, EX_MELD0, EX_DECLARE, EX_DONE, led_card,
                                             sel_of, table_mask, avail_table, visible)
 
@@ -107,7 +107,7 @@ cdef inline uint32_t lead_beaters(int cd, int trump, int high) noexcept nogil:
 
 cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, q = 1 - p, cd, k, best = -1, bk = 0, danger
-    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp
+    cdef uint32_t m = <uint32_t>legal.w[0], tmp, unseen, opp, win
     cdef bint want = s.tricks[p] != s.target or c.contract_bonus < c.trick_pts
     unseen = EX_FULL & ~(s.hand[p] | s.played[0] | s.played[1] | table_mask(s))
     opp = unseen & ~(<uint32_t>s.void_suits[q] * <uint32_t>EX_SUIT0)   # less q's void suits
@@ -125,11 +125,12 @@ cdef int greedy_play(const EXState* s, const EXConfig* c, const ActionSet* legal
                 bk = k
                 best = cd
         return best
+    win = lead_beaters(led_card(s), s.trump, s.high)      # trick_winner(led, cd) == 1
     tmp = m
     while tmp:
         cd = bit_low(tmp)
         tmp &= tmp - 1
-        if trick_winner(led_card(s), cd, s.trump, s.high) == 1:
+        if (win >> cd) & 1:
             # a winner: cheapest when wanted, else only as a last resort (lowest)
             k = play_key(cd, False, s) if want else 1000 + play_key(cd, False, s)
         else:
