@@ -9,13 +9,12 @@ from cardsim.core._types cimport uint8_t, uint32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, put_bits
 from cardsim.core._rng cimport Rng, rng_next
 from cardsim.core._trick cimport put_card_tricks
-from cardsim.core._staged cimport staged_clear
 from cardsim.core._resample cimport (resample_masks, resample_rekey, world_check_fn, RESAMPLE_EXACT_TRIES,
                                      RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.games.exposure._rules cimport (EXConfig, EX_NCARDS, EX_TRICKS, bit32, suit_cards, meld_value,
                                             meld_extensions)
 from cardsim.games.exposure._state cimport (EXState, EX_MAXMELD, EX_PH_DECLARE, EX_PH_END, clear_declarations,
-                                            led_card, sel_of, table_mask, avail_table, visible)
+                                            clear_stage, led_card, sel_of, table_mask, avail_table, visible)
 from cardsim.games.exposure._layout cimport *
 
 
@@ -110,7 +109,7 @@ cdef int ex_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     if not visible(s, c, q, p):
         clear_declarations(s, q)
         if s.phase == EX_PH_DECLARE and s.turn == q:
-            staged_clear(&s.stage)
+            clear_stage(s)
     x.known = s.exposed[q]
     if s.phase == EX_PH_DECLARE and s.turn == q:
         x.known |= sel_of(s) & s.hand[q]

@@ -2,7 +2,7 @@
 # rule kernels on cards and config only (no state struct). Hot ones are inline here; the rest
 # and the compiled oracles (oracle_*) live in _rules.pyx; the card notation is the Python face's
 # (cardsim.games.exposure). Card identity: rank*4 + suit, rank 0 = '9' .. 5 = 'A', suits S H D C.
-from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t, card_t
+from cardsim.core._types cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._suited cimport follow_mask
 
@@ -33,9 +33,12 @@ cdef extern from *:
     /* a count of 1 in each of the n lowest nibbles (n consecutive ranks, one card each) */
     static const unsigned int ex_ones[7] = {0x0, 0x1, 0x11, 0x111, 0x1111, 0x11111, 0x111111};
     /* rank mask (6 bits) -> the cards of those ranks (a nibble per rank) */
+    /* rank mask (6 bits) -> its run of 4 or more consecutive ranks (at most one: 6 ranks), 0 = none */
+    static const unsigned char ex_long_run[64] = {0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xF, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1E, 0x1F, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xF, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3C, 0x3C, 0x3E, 0x3F};
     static const unsigned int ex_rank_spread[64] = {0x0, 0xF, 0xF0, 0xFF, 0xF00, 0xF0F, 0xFF0, 0xFFF, 0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF, 0xF0000, 0xF000F, 0xF00F0, 0xF00FF, 0xF0F00, 0xF0F0F, 0xF0FF0, 0xF0FFF, 0xFF000, 0xFF00F, 0xFF0F0, 0xFF0FF, 0xFFF00, 0xFFF0F, 0xFFFF0, 0xFFFFF, 0xF00000, 0xF0000F, 0xF000F0, 0xF000FF, 0xF00F00, 0xF00F0F, 0xF00FF0, 0xF00FFF, 0xF0F000, 0xF0F00F, 0xF0F0F0, 0xF0F0FF, 0xF0FF00, 0xF0FF0F, 0xF0FFF0, 0xF0FFFF, 0xFF0000, 0xFF000F, 0xFF00F0, 0xFF00FF, 0xFF0F00, 0xFF0F0F, 0xFF0FF0, 0xFF0FFF, 0xFFF000, 0xFFF00F, 0xFFF0F0, 0xFFF0FF, 0xFFFF00, 0xFFFF0F, 0xFFFFF0, 0xFFFFFF};
     """
     const uint32_t ex_windows[6]         # rank masks of the sequence windows
+    const uint8_t ex_long_run[64]        # rank mask -> its run of >= 4 consecutive ranks, 0 = none
     const uint32_t ex_rank_spread[64]    # rank mask -> card mask of those ranks
     const uint32_t ex_ones[7]            # n -> a count of 1 in each of the n lowest nibbles
 
@@ -123,8 +126,13 @@ cdef inline int meld_value(const EXConfig* c, uint32_t cards, uint32_t hand_part
     """Meld type and points (§4), -1 if `cards` is not a legal meld. Validity: 3 or 4 cards of
     one rank, or 4-6 cards of consecutive natural ranks (any suits), with at least min_hand of
     them from the hand (`hand_part`). Points: the meld_points table (1, 2, 1, 2, 3)."""
-    cdef int n = cs_popcount(cards), sh
-    if n < 3 or n > 6 or cs_popcount(hand_part & cards) < c.min_hand:
+    return meld_value_n(c, cards, cs_popcount(cards), cs_popcount(hand_part & cards))
+
+cdef inline int meld_value_n(const EXConfig* c, uint32_t cards, int n, int nhand) noexcept nogil:
+    """meld_value with the counts known: n = the cards of `cards`, nhand = how many of them are
+    from the hand."""
+    cdef int sh
+    if n < 3 or n > 6 or nhand < c.min_hand:
         return -1
     sh = bit_low(cards) & ~3                 # 4 * the lowest rank
     if (cards >> sh) <= 0xF:                 # one rank: 3 or 4 of a kind
@@ -191,10 +199,22 @@ cdef inline uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_ha
     distinct ranks) needs a window W of 4-6 consecutive ranks holding sel's ranks whose missing
     ranks d = W - ranks(sel) are all available. With h = the ranks of d that have a hand card
     and T = sel_hand + h - min_hand, a hand card of a rank of d fits iff T >= 0 (the others of d
-    can be hand cards), a face-up card iff T >= 1, or T >= 0 when its rank has no hand card."""
+    can be hand cards), a face-up card iff T >= 1, or T >= 0 when its rank has no hand card.
+
+    Every run of 4+ consecutive ranks is a window, so the windows holding sel's ranks with all
+    their ranks available are the ones inside R, the run of 4+ available ranks (sel's included;
+    6 ranks have at most one) when R holds sel's ranks. R is the largest of them and T only
+    grows with W, so R alone decides: a rank of d = R - ranks(sel) fits by R exactly when it
+    fits by some smaller window."""
+    return meld_extensions_r(c, rank_bits(sel), cs_popcount(sel), sel_hand, avail_hand, avail_table)
+
+cdef inline uint32_t meld_extensions_r(const EXConfig* c, uint32_t rsel, int nsel, int sel_hand,
+                                       uint32_t avail_hand, uint32_t avail_table) noexcept nogil:
+    """meld_extensions from what it needs of the cards built: their ranks (rank_bits) `rsel`
+    and their number `nsel` (the state keeps both as the meld is built)."""
     cdef uint32_t A = avail_hand | avail_table
-    cdef uint32_t rsel = rank_bits(sel), out = 0, ok, RH, RA, W, d, hok = 0, tok = 0
-    cdef int nsel = cs_popcount(sel), nr = cs_popcount(rsel), i, T
+    cdef uint32_t out = 0, ok, RH, RA, R, d
+    cdef int nr = cs_popcount(rsel), T
     if nr <= 1:
         ok = (ranks_at_least(rank_counts(A), 3 - nsel)
               & ranks_at_least(rank_counts(avail_hand), c.min_hand - sel_hand))
@@ -203,15 +223,10 @@ cdef inline uint32_t meld_extensions(const EXConfig* c, uint32_t sel, int sel_ha
         out = A & ok
     if nr == nsel:
         RH = rank_bits_pair(avail_hand, A, &RA)
-        RA |= rsel
-        for i in range(6):
-            W = ex_windows[i]
-            if (rsel & ~W) or (W & ~RA):
-                continue
-            d = W & ~rsel
+        R = ex_long_run[RA | rsel]
+        if (rsel & ~R) == 0:
+            d = R & ~rsel
             T = sel_hand + cs_popcount(d & RH) - c.min_hand
             if T >= 0:
-                hok |= d
-                tok |= d & ~RH if T == 0 else d
-        out |= (avail_hand & ex_rank_spread[hok]) | (avail_table & ex_rank_spread[tok])
+                out |= (avail_hand & ex_rank_spread[d]) | (avail_table & ex_rank_spread[d & ~RH if T == 0 else d])
     return out

@@ -4,7 +4,7 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, ca
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
 from cardsim.core._trick cimport TrickRecord
-from cardsim.core._staged cimport Staged
+from cardsim.core._staged cimport Staged, staged_clear
 from cardsim.games.exposure._rules cimport EXConfig, bit32
 
 cdef enum:
@@ -48,10 +48,14 @@ ctypedef struct EXState:
     int16_t deal_no          # deals completed in this match
     int32_t score[2]         # cumulative points
     int32_t deal_pts[2]      # points of the last scored deal
+    uint32_t tmask           # the three face-up cards as a mask (table_mask; set with table)
+    uint8_t sel_ranks        # the ranks of the meld under construction (rank_bits of sel_of)
+    int8_t sel_hand          # how many of its cards are hand cards (not face-up ones)
 
 # deal (also the scenario setter's), and the vtable entries of the state machine
 cdef void clear_declarations(EXState* s, int q) noexcept nogil
 cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil
+cdef void start_deal(EXState* s) noexcept nogil
 cdef void ex_set_deal(EXState* s, const card_t* perm, int dealer, const int32_t* scores) noexcept nogil
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int ex_current_player(const void* st, const void* cfg) noexcept nogil
@@ -69,9 +73,15 @@ cdef inline uint32_t sel_of(const EXState* s) noexcept nogil:
     """Cards of the meld under construction (hand and face-up cards)."""
     return <uint32_t>s.stage.cards.layer[0]
 
+cdef inline void clear_stage(EXState* s) noexcept nogil:
+    """No meld under construction: the stage and its ranks and hand-card count cleared."""
+    staged_clear(&s.stage)
+    s.sel_ranks = 0
+    s.sel_hand = 0
+
 cdef inline uint32_t table_mask(const EXState* s) noexcept nogil:
-    """The three face-up cards."""
-    return bit32(s.table[0]) | bit32(s.table[1]) | bit32(s.table[2])
+    """The three face-up cards (kept in the struct by the deal)."""
+    return s.tmask
 
 cdef inline uint32_t avail_table(const EXState* s, const EXConfig* c, int p) noexcept nogil:
     """Face-up cards p may still add to the meld under construction (D2, table_card_reuse)."""

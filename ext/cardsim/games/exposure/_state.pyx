@@ -52,18 +52,18 @@ under construction are blank until both players have finished declaring.
 Greedy agent: see `_agent` (the highest-valued meld still available until none is left; in play
 a trick is wanted unless the contract target is already reached exactly).
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, int32_t, uint32_t, card_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
-from cardsim.core._deal cimport shuffled_pack
+from cardsim.core._deal cimport cs_identity_pack64
 from cardsim.core._trick cimport trick_start, trick_add, trick_close
 from cardsim.core._hand cimport Hand
-from cardsim.core._staged cimport staged_clear, staged_start, staged_add, staged_active, staged_commit
+from cardsim.core._staged cimport staged_start, staged_add, staged_active, staged_commit
 from cardsim.games.exposure._rules cimport (
     EXConfig, EX_NCARDS, EX_TRICKS, EX_H, EX_T, EX_C, card_suit, card_rank, bit32, trick_winner,
-    legal_follows, meld_value, meld_extensions, deal_points, match_outcome, contract_target,
+    legal_follows, meld_value, meld_value_n, meld_extensions_r, deal_points, match_outcome, contract_target,
     deal_order)
 
 
@@ -82,20 +82,25 @@ cdef void deal_from(EXState* s, const card_t* perm) noexcept nogil:
     """Deal a shuffled deck (§3, _rules.deal_order): cards 1-18 one at a time alternately,
     non-dealer first; cards 19, 20, 21 face up as H-card, T-card, C-card; 22-24 aside. Resets
     the deal's state."""
-    cdef int i, q
+    deal_order(perm, s.dealer, s.hand, s.table, &s.aside)
+    start_deal(s)
+
+cdef void start_deal(EXState* s) noexcept nogil:
+    """Reset the deal's state around the cards just dealt (hands, face-up cards and aside set):
+    the face-up cards' roles, no plays, no declarations, the non-dealer to declare."""
+    cdef int q
     cdef int nd = 1 - s.dealer
     for q in range(2):
         s.played[q] = 0
         s.tricks[q] = 0
         s.void_suits[q] = 0
         clear_declarations(s, q)
-    for i in range(EX_NCARDS):
-        s.card_trick[i] = -1
-    deal_order(perm, s.dealer, s.hand, s.table, &s.aside)
+    memset(s.card_trick, -1, sizeof(s.card_trick))
+    s.tmask = bit32(s.table[0]) | bit32(s.table[1]) | bit32(s.table[2])
     s.high = card_rank(s.table[EX_H])
     s.trump = card_suit(s.table[EX_T])
     s.target = contract_target(s.table[EX_C])
-    staged_clear(&s.stage)
+    clear_stage(s)
     s.phase = EX_PH_DECLARE
     s.turn = nd
     trick_start(&s.trick, nd, 2)
@@ -113,10 +118,41 @@ cdef void ex_set_deal(EXState* s, const card_t* perm, int dealer, const int32_t*
         s.score[1] = scores[1]
 
 cdef void deal_cards(EXState* s) noexcept nogil:
-    """Shuffle (the core Fisher-Yates on the deal stream) and deal (§3)."""
-    cdef card_t perm[EX_NCARDS]
-    shuffled_pack(perm, EX_NCARDS, &s.rng)
-    deal_from(s, perm)
+    """Shuffle (the core Fisher-Yates on the deal stream: shuffled_pack's draws) and deal (§3,
+    deal_order's places), fused: the shuffle fixes pack positions from the last down, position
+    i once its step has swapped into it, so each card goes straight to its place (positions
+    23-21 aside, 20 C-card, 19 T-card, 18 H-card, then 17..0 alternately to the dealer (odd)
+    and the non-dealer (even); position 0 takes no draw) and the pack is never read back: the same draws and the same
+    deal as shuffled_pack then deal_from."""
+    cdef card_t a[EX_NCARDS]
+    cdef Rng r = s.rng                      # local copy of the stream (see core shuffle)
+    cdef uint32_t hd = 0, hn = 0, aside = 0
+    cdef int i, j, x
+    memcpy(a, cs_identity_pack64, EX_NCARDS)
+    for i in range(EX_NCARDS - 1, 17, -1):  # positions 23..18: aside, then C, T, H
+        j = <int>rng_below(&r, i + 1)
+        x = a[j]
+        a[j] = a[i]
+        if i >= 21:
+            aside |= bit32(x)
+        else:
+            s.table[i - 18] = x
+    for i in range(17, 2, -2):              # positions 17..2 in pairs: dealer (odd), non-dealer
+        j = <int>rng_below(&r, i + 1)
+        hd |= bit32(a[j])
+        a[j] = a[i]
+        j = <int>rng_below(&r, i)
+        hn |= bit32(a[j])
+        a[j] = a[i - 1]
+    j = <int>rng_below(&r, 2)               # position 1: the dealer's
+    hd |= bit32(a[j])
+    a[j] = a[1]
+    hn |= bit32(a[0])                       # position 0 (no draw): the non-dealer's first card
+    s.rng = r
+    s.hand[s.dealer] = hd
+    s.hand[1 - s.dealer] = hn
+    s.aside = aside
+    start_deal(s)
 
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef EXState* s = <EXState*>st
@@ -140,13 +176,13 @@ cdef int legal_declare(const EXState* s, const EXConfig* c, ActionSet* out) noex
     player may still use, and the cards built plus k can still be completed into a legal meld
     (meld_extensions)."""
     cdef int p = s.turn, n = 0
-    cdef uint32_t tm = table_mask(s), sel = sel_of(s)
-    cdef uint32_t ext = meld_extensions(c, sel, cs_popcount(sel & ~tm), s.hand[p] & ~s.melded[p] & ~sel,
-                                        avail_table(s, c, p))
+    cdef uint32_t sel = sel_of(s)
+    cdef uint32_t ext = meld_extensions_r(c, s.sel_ranks, s.stage.n, s.sel_hand,
+                                          s.hand[p] & ~s.melded[p] & ~sel, avail_table(s, c, p))
     if sel == 0:
         as_add(out, EX_DONE)
         n = 1
-    elif meld_value(c, sel, ~tm) >= 0:
+    elif meld_value_n(c, sel, s.stage.n, s.sel_hand) >= 0:
         as_add(out, EX_DECLARE)
         n = 1
     # the staged meld's adds: meld_extensions already is the completability rule (computed a
@@ -211,13 +247,18 @@ cdef void apply_declare(EXState* s, const EXConfig* c, int a) noexcept nogil:
         s.meld[p][s.nmelds[p]] = sel
         s.nmelds[p] += 1
         s.meld_points[p] += meld_value(c, sel, hp)
+        s.sel_ranks = 0
+        s.sel_hand = 0
         s.melded[p] |= hp
         s.exposed[p] |= hp
         s.used_table[p] |= sel & tm
     else:
         if not staged_active(&s.stage):
             staged_start(&s.stage, EX_STAGE_MELD, p)
-        staged_add(&s.stage, a - EX_MELD0)
+        a -= EX_MELD0
+        staged_add(&s.stage, a)
+        s.sel_ranks |= 1 << card_rank(a)
+        s.sel_hand += not ((s.tmask >> a) & 1)
 
 cdef void apply_play(EXState* s, const EXConfig* c, int card) noexcept nogil:
     """Play one card (§5): the lead, or the follow that closes the trick (the winner leads next)."""

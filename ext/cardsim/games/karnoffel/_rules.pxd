@@ -5,7 +5,7 @@
 #
 # Card identity: suit*12 + rank, suits S H D C (0..3), rank 0 = '2' .. 11 = 'K' (no Aces).
 from cardsim.core._types cimport int8_t, uint16_t, int32_t, uint64_t
-from cardsim.core._bits cimport bit_low
+from cardsim.core._bits cimport bit_low, bit_high
 
 cdef enum:
     KN_DECK = 48             # 4 suits x 2..K (no Aces)
@@ -110,3 +110,29 @@ cdef inline int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept
     if seen:
         return priv[bit_low(seen)]
     return p
+
+cdef inline int kn_trick_winner_card(uint64_t m, int led_card, int chosen) noexcept nogil:
+    """kn_trick_winner on the trick's cards as a mask m (one pack: each card once) with the card
+    led: the winning card (not its index), by the same points 1-4 in word operations. 1. the
+    Karnöffel; 2. a led Devil; 3. P is the highest card of the led suit less, when that suit is
+    the chosen one, its non-ordinary cards (2-7 and J); the privileged cards present (chosen 2-6)
+    that P does not block, 6 first, then the lowest of 2, 3, 4, 5; 4. else P."""
+    cdef int cs = 12 * chosen, led, prank
+    cdef uint64_t L
+    cdef unsigned int priv
+    if (m >> (cs + RJ)) & 1:
+        return cs + RJ
+    if led_card == cs + R7:
+        return led_card
+    led = card_suit(led_card)
+    L = (m >> (12 * led)) & 0xFFF
+    if led == chosen:
+        L &= ~(<uint64_t>0x23F)                 # 2-7 and J of the chosen suit are not ordinary
+    prank = bit_high(L) if L else -1
+    # chosen 2, 3, 4, 5, 6 at bits 0..4: 6 and 2 never blocked, 3 by a K, 4 by K/Q, 5 by K/Q/J
+    priv = <unsigned int>(m >> cs) & (0x11u | ((prank < RK) << 1) | ((prank < RQ) << 2) | ((prank < RJ) << 3))
+    if priv & 0x10u:
+        return cs + R6
+    if priv:
+        return cs + bit_low(priv)
+    return 12 * led + prank

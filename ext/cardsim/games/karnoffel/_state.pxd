@@ -30,6 +30,9 @@ ctypedef struct KNState:
     int8_t deal_winner       # team that won the last finished deal, -1 = none yet
     int16_t deal_no          # deals finished in this match
     int32_t score[2]         # game points per team (one per deal won)
+    uint64_t tmask           # the cards of the current trick (cur's cards as a mask)
+    # kn_init sets every byte without a memset of the struct (deal_cards the deal's fields, kn_init
+    # the rest, deal_no to score as one block ending at tmask): a new field must be set there too
 
 # deal (also the scenario setter's starting point), and the vtable entries of the state machine
 cdef void deal_cards(KNState* s, int N) noexcept nogil

@@ -17,9 +17,9 @@ greedy agent; `_observe` observation and resampling; `_layout.pxd` the observati
 (generated from INFO.observation); `_spec` the thin glue (KarnoffelSpec: config, vtable, the
 struct's string and scenario hooks). The Python face cardsim.games.karnoffel holds INFO
 (info.py: options, metrics, observation blocks, bounds), the card notation, the public oracles
-and scenario(). Core mechanisms used: shuffle_prefix (deal), TrickRecord and trick_close (current
-trick), resample_masks and resample_rekey (resample), card_bit, GameSpec.install_game,
-_scenario_state (scenario).
+and scenario(). Core mechanisms used: shuffle_prefix's draws (deal; the dealing done as the
+cards are drawn), TrickRecord (current trick), resample_masks and resample_rekey (resample),
+card_bit, GameSpec.install_game, _scenario_state (scenario).
 
 Seats 0..N-1 in playing order (counter-clockwise at the table); team of seat p = p % 2
 (partners opposite with 4 players, alternate with 6). First dealer random from the deal
@@ -43,50 +43,64 @@ INFO.layout_doc() and in docs/observations.md); `_layout.pxd` holds their genera
 Greedy agent: see `_agent` (cheapest sure card on lead, else the Devil, else the cheapest card;
 cheapest winning card when following unless the partner holds the trick).
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport int8_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, card_bit
 from cardsim.core._types cimport card_t
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._deal cimport fill_identity, shuffle_prefix
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_cards, trick_close
+from cardsim.core._deal cimport cs_identity_pack64
+from cardsim.core._trick cimport trick_start, trick_add, trick_done
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.karnoffel._rules cimport (KNConfig, KN_DECK, KN_HAND, KN_TRICKS, kn_full, team_of,
-                                             kn_trick_winner, kn_chosen_suit)
+                                             card_suit, card_rank, kn_trick_winner_card, kn_chosen_suit)
 
 cdef void deal_cards(KNState* s, int N) noexcept nogil:
-    """Shuffle and deal (§3): a partial Fisher-Yates on the deal stream draws the 5N dealt cards
-    in dealing order (the rest is the unused stock, whose order never matters). Round 1 (one
-    face-up card each) and rounds 2-5 go to next(dealer), ..., dealer. Resets the deal."""
+    """Shuffle and deal (§3): a partial Fisher-Yates on the deal stream (core shuffle_prefix's
+    draws) draws the 5N dealt cards in dealing order, each card going to its seat as it is drawn
+    (the rest is the unused stock, whose order never matters). Round 1 (one face-up card each)
+    and rounds 2-5 go to next(dealer), ..., dealer; the lowest up-card (the earliest on a tie)
+    chooses the suit (§3.4, _rules.kn_chosen_suit). Resets the deal."""
     cdef card_t perm[KN_DECK]
-    cdef int i, q, first = s.dealer + 1
-    cdef uint64_t dealt = 0, b
+    cdef int i, j, q, x, first = s.dealer + 1, low = KN_DECK
+    cdef Rng r = s.rng                      # local copy of the stream (see core shuffle_prefix)
     if first == N:
         first = 0
-    fill_identity(perm, KN_DECK)
-    shuffle_prefix(perm, KN_DECK, KN_HAND * N, &s.rng)
-    for q in range(6):
-        s.hand[q] = 0
-        s.played[q] = 0
-        s.up[q] = -1
+    memcpy(perm, cs_identity_pack64, KN_DECK)
+    memset(s.hand, 0, sizeof(s.hand))
+    memset(s.played, 0, sizeof(s.played))
+    memset(s.up, -1, sizeof(s.up))
+    # shuffle_prefix's step i: j = i + rng_below(48 - i), swap a[i], a[j]; a[i] is final and
+    # never read again, so only a[j] takes a[i]
     q = first                               # card i goes to seat (first + i) % N
-    for i in range(KN_HAND * N):
-        b = card_bit(perm[i])
-        s.hand[q] |= b
-        dealt |= b
-        if i < N:
-            s.up[q] = perm[i]               # round 1: the face-up cards
+    for i in range(N):                      # round 1: the face-up cards
+        j = i + <int>rng_below(&r, KN_DECK - i)
+        x = perm[j]
+        perm[j] = perm[i]
+        s.hand[q] = card_bit(x)
+        s.up[q] = x
+        if card_rank(x) < low:              # strictly lower: a tie stays with the earlier card
+            low = card_rank(x)
+            s.chosen = card_suit(x)
         q += 1
         if q == N:
             q = 0
-    s.stock = kn_full & ~dealt
+    for i in range(N, KN_HAND * N):
+        j = i + <int>rng_below(&r, KN_DECK - i)
+        x = perm[j]
+        perm[j] = perm[i]
+        s.hand[q] |= card_bit(x)
+        q += 1
+        if q == N:
+            q = 0
+    s.rng = r
+    s.stock = kn_full & ~(s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3] | s.hand[4] | s.hand[5])
     memset(s.card_trick, -1, 48)
     memset(s.trick_leader, -1, 5)
     memset(s.trick_winner, -1, 5)
-    s.chosen = kn_chosen_suit(<int8_t*>perm, N)   # the up-cards in dealing order: perm[0..N-1]
     s.team_tricks[0] = 0
     s.team_tricks[1] = 0
     s.tricks_done = 0
+    s.tmask = 0
     trick_start(&s.cur, first, N)
     s.turn = s.cur.leader
     s.trick_leader[0] = s.cur.leader
@@ -114,10 +128,13 @@ cdef void kn_set_deal(KNState* s, int N, int dealer, const uint64_t* hands, cons
 cdef void kn_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef KNState* s = <KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
-    memset(s, 0, sizeof(KNState))
+    # every byte of the struct gets set (State equality compares the bytes) without a memset of
+    # it all: deal_cards sets the deal's fields, this the match's: rng, dealer, deal_winner, and
+    # deal_no, the padding after it and score as one block (they end where tmask starts)
     s.rng = rng[0]
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)   # first dealer at random (§1)
     s.deal_winner = -1
+    memset(&s.deal_no, 0, <size_t>(<char*>&s.tmask - <char*>&s.deal_no))
     deal_cards(s, c.nplayers)
 
 cdef int kn_current_player(const void* st, const void* cfg) noexcept nogil:
@@ -162,17 +179,23 @@ cdef inline void _kn_apply_impl(void* st, const void* cfg, int card) noexcept no
     cdef const KNConfig* c = <const KNConfig*>cfg
     cdef int N = c.nplayers
     cdef int p = s.turn, w, team
-    cdef int8_t cards[6]
-    s.hand[p] &= ~card_bit(card)
-    s.played[p] |= card_bit(card)
+    cdef uint64_t b = card_bit(card)
+    s.hand[p] &= ~b
+    s.played[p] |= b
+    s.tmask |= b
     s.card_trick[card] = s.tricks_done
     trick_add(&s.cur, p, card)
     if not trick_done(&s.cur):
         p += 1
         s.turn = 0 if p == N else p
         return
-    trick_cards(&s.cur, cards)
-    w = trick_close(&s.cur, kn_trick_winner(cards, N, s.chosen))     # the winner leads the next
+    # the winner (kn_trick_winner on the trick's cards, as a mask) leads the next trick
+    card = kn_trick_winner_card(s.tmask, s.cur.card[s.cur.leader], s.chosen)
+    w = 0
+    while s.cur.card[w] != card:
+        w += 1
+    trick_start(&s.cur, w, N)
+    s.tmask = 0
     team = team_of(w)
     s.team_tricks[team] += 1
     s.trick_winner[s.tricks_done] = w
@@ -186,9 +209,12 @@ cdef inline void _kn_apply_impl(void* st, const void* cfg, int card) noexcept no
 cdef void kn_returns(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const KNState* s = <const KNState*>st
     cdef const KNConfig* c = <const KNConfig*>cfg
+    cdef int d = c.ante * (s.score[0] - s.score[1])      # team 0's; N is even
+    cdef double d0 = <double>d, d1 = <double>(-d)      # (-d as an int: a draw gives +0.0)
     cdef int p
-    for p in range(c.nplayers):
-        out[p] = <double>(c.ante * (s.score[p & 1] - s.score[1 - (p & 1)]))
+    for p in range(0, c.nplayers, 2):
+        out[p] = d0
+        out[p + 1] = d1
 
 cdef void kn_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const KNState* s = <const KNState*>st
