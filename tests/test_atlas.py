@@ -99,13 +99,15 @@ def test_atlas_decisiveness_equals_run_batch(built):
             x = row["decided"][agent]
             assert x["early"] == pytest.approx(early / 300) and x["early_ci95"][0] - 1e-12 <= x["early"] <= x["early_ci95"][1] + 1e-12
         assert row["decided"]["measured"] == (lives > 0)
+        # both games keep a running standing (tricks won, the deal's points so far): measured
+        assert lives > 0 and row["standing"] == A.standing_definition(c.game) != ""
         if lives:
             assert row["decided_early"] == row["decided"]["greedy"]["early"]
             assert f"{100 * row['decided_early']:.1f}% of deals" in row["decisiveness_verdict"]
 
 
 def test_a_game_scoring_only_at_the_end_is_not_measured():
-    """No deal whose running returns showed the winner before the last action: the measure says
+    """No deal whose running standing showed the winner before the last action: the measure says
     nothing, and the atlas says so instead of reporting 'decided at the last action'."""
     def summ(early, live):
         return {"deals": 100, "decided": {"early": early, "early_rate": early / 100, "early_ci95": (0.0, 0.1),
@@ -113,7 +115,7 @@ def test_a_game_scoring_only_at_the_end_is_not_measured():
 
     d = A.decisiveness({"greedy": summ(3, 0), "random": summ(2, 0)})
     assert d["measured"] is False
-    assert "not measured: this game scores only at the end" in A.decisiveness_verdict(d)
+    assert "not measured: the running standing never showed the winner" in A.decisiveness_verdict(d)
     d = A.decisiveness({"greedy": summ(70, 40), "random": summ(2, 0)})
     assert d["measured"] is True and "70.0% of deals" in A.decisiveness_verdict(d)
     assert A.decisiveness({"greedy": {"deals": 5, "decided": None}}) is None
