@@ -368,3 +368,19 @@ def test_the_committed_atlas_covers_every_configuration():
     configs, _, _ = A.plan(None)
     assert [c["ident"] for c in data["configurations"]] == [c.ident for c in configs]
     assert data["budget"] == A.DEFAULT_BUDGET.to_dict()
+
+
+def test_the_committed_atlas_measures_decisiveness_in_every_game():
+    """Every configuration of every game has its share of deals decided before the last round,
+    read on the game's running standing, whose definition each game's page states."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "docs" / "balance"
+    data = json.loads((root / "atlas.json").read_text())
+    for c in data["configurations"]:
+        assert c["decided_early"] is not None and 0 <= c["decided_early"] <= 1, c["ident"]
+        assert "not measured" not in c["decisiveness_verdict"], c["ident"]
+    index = (root / "index.md").read_text()
+    for g in cardsim.GAMES:
+        text = A.standing_definition(g)
+        assert text and text in (root / f"{g}.md").read_text() and text in index, g
