@@ -287,8 +287,8 @@ DEFINITIONS = [
     "**Search**: the same with the search agent among greedy ones (docs/strength.md).",
     "**Duration**: actions (every move, forced ones included) and decisions (turns with more than one legal "
     "action) per deal; tricks where the game records them. **Branching**: legal actions per turn (forced turns "
-    "count 1) and per decision. **Lead changes**: how often the leading seat or side changes during a deal "
-    "(games that score only at the end have none).",
+    "count 1) and per decision. **Lead changes**: how often the leading seat or side changes during a deal, "
+    "on the game's running standing (below).",
     "**Decided before the last round**: the share of deals whose final leaders (the winners) already led, for "
     "good, before the last round of play: before each seat's last action, in a trick game before the last trick "
     "(the kernel's `lead_from` <= actions − players), with its 95% Wilson interval; **decided at**: the mean "
@@ -445,7 +445,7 @@ def index_page(atlas, rows, img: str) -> Doc:
     d.h(2, "Reading the tables")
     d.ul(DEFINITIONS)
     d.p("**Who is ahead mid-deal**, per game (the running standing):", "note")
-    d.ul([f"**{_game_link_name(g)}**: {A.standing_definition(g)}." for g in atlas.games if A.standing_definition(g)])
+    d.ul([f"{_game_link_name(g)}: {A.standing_definition(g)}." for g in atlas.games if A.standing_definition(g)])
     d.h(2, "Every configuration ranked by fairness (greedy play)")
     d.p("Fairest first, by the estimated imbalance (pp), with the seat, side or position that has the largest "
         "edge and its 95% interval; the first-player column is the first player's own edge. Configurations whose "
