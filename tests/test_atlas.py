@@ -160,6 +160,20 @@ def test_changed_deals_make_cells_outdated_and_old_ones_are_pruned(tmp_path):
     assert a2.computed == len(a2.cells) and not (files1 & files2)
 
 
+def test_a_changed_standing_outdates_only_the_play_cells(tmp_path, monkeypatch):
+    """Lead tracking follows each game's running standing, which the engine fingerprint (rows
+    without lead columns) does not see: the play cells' key carries lead_version, the skill cells'
+    does not, so a changed standing recomputes the play cells and nothing else."""
+    b = A.Budget(play=40, gap=10, search=0, search_scope="none")
+    first = A.build_atlas(["karnoffel"], results=tmp_path, budget=b, progress=False, workers=1)
+    assert first.computed == len(first.cells) and A.lead_version("karnoffel") == A.lead_version("karnoffel")
+    monkeypatch.setattr(A, "lead_version", lambda game: "changed")
+    again = A.build_atlas(["karnoffel"], results=tmp_path, budget=b, progress=False, workers=1)
+    assert again.computed == sum(c.kind == "play" for c in again.cells) > 0
+    assert again.cached == sum(c.kind == "gap" for c in again.cells) > 0
+    assert len(list((tmp_path / "karnoffel").glob("*.json"))) == len(again.cells)     # the old ones pruned
+
+
 def test_an_interrupt_keeps_every_finished_cell(tmp_path, monkeypatch):
     b = A.Budget(play=100, gap=0, search=0, search_scope="none")
     real = A.run_cell

@@ -154,7 +154,7 @@ def _tien_gow(g, st, v):
 
 
 def _six_tigers(g, st, v):
-    return [v["score"][q] + v["counts"][q] for q in range(g.num_players)]
+    return [v["score"][q] + (0 if q == v["dreamer"] else v["counts"][q]) for q in range(g.num_players)]
 
 
 def _zhao_pengyou(g, st, v):
@@ -234,3 +234,55 @@ def test_the_replay_and_the_kernel_watch_the_same_standing():
         r = g.spec.run_batch(8, 0, n, [1] * P, lead_changes=True)
         for d in range(n):
             assert (r["lead_changes"][d], r["lead_from"][d]) == lead_track_of(g, 8, d, [1] * P), (game, d)
+
+
+# ---- hand-built positions: the standing after a known trick --------------------------------------
+def _hearts_first_trick(**opts):
+    """Seat 0 holds every club, seat 1 every heart, seat 2 every diamond, seat 3 every spade; no
+    pass; points allowed on the first trick: ♣2 is led, seat 1 throws ♥A, seat 2 a diamond, seat 3
+    ♠Q, and seat 0 (the only club) takes 14 penalty points."""
+    from cardsim.games.hearts import scenario
+    g = cardsim.make("hearts", no_points_first_trick=False, **opts)
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    hands = [[r + s for r in ranks] for s in "CHDS"]
+    st = scenario(g, hands, pass_dir="hold")
+    play = {0: "2C", 1: "AH", 2: "2D", 3: "QS"}
+    assert g.spec.view(st)["phase"] == "play" and st.current_player == 0
+    for _ in range(4):
+        st.apply_string(play[st.current_player])
+    v = g.spec.view(st)
+    assert v["points"] == [14, 0, 0, 0] and v["tricks"] == [1, 0, 0, 0]
+    return st
+
+
+def test_hearts_standing_after_a_known_trick():
+    st = _hearts_first_trick()
+    # relative returns (D10): the others' mean minus own
+    assert st.standing() == pytest.approx([-14.0, 14 / 3, 14 / 3, 14 / 3])
+    assert not st.returns().any()
+    st = _hearts_first_trick(returns="openspiel")
+    assert st.standing().tolist() == [12.0, 26.0, 26.0, 26.0]     # 26 - points taken
+
+
+def test_six_tigers_standing_in_the_x16_position():
+    """docs/rules/six_tigers.md X-16: tricks [5, 6, 0, 0], seat 0 leads SHI9, the last card; once the
+    trick is won the active players' counts are [6, 6, -, 0] (no cards left; the dreamer, seat 2,
+    holding SUO5, counts nothing), the standing while the claim window is open, then the returns
+    [2, -1, 0, -1]."""
+    from cardsim.games.six_tigers import play, scenario
+    from cardsim.games.six_tigers.notation import card_str
+    g = cardsim.make("six_tigers")
+    hands = [["SHI9"], ["GUAN2"], ["SUO5"], ["XIAN2"]]
+    rest = [card_str(c) for c in range(37) if card_str(c) not in {h[0] for h in hands}]
+    s = scenario(g, hands, dealer=0, declarer=0, played=[rest, [], [], []], tricks=[5, 6, 0, 0])
+    while s.phase == "claim":
+        s.apply(78)                                       # CONTINUE: play on before the lead
+    v = g.spec.view(s)
+    assert v["dreamer"] == 2 and v["tricks"] == [5, 6, 0, 0]
+    assert s.standing().tolist() == [float(c) if q != 2 else 0.0 for q, c in enumerate(v["counts"])]
+    play(s, ["SHI9"])
+    play(s, ["GUAN2"], face_down=True)
+    play(s, ["XIAN2"], face_down=True)
+    assert s.phase == "claim" and s.standing().tolist() == [6.0, 6.0, 0.0, 0.0]
+    s.apply(77)                                           # CLAIM
+    assert s.is_terminal() and s.standing().tolist() == s.returns().tolist() == [2, -1, 0, -1]

@@ -26,7 +26,8 @@ Caching. A cell is stored as JSON under `results/<game>/<kind>-<digest>.json`, t
 a hash of (game, resolved options, agents, seed, deals, engine version, the kind's CELL_FORMAT); the engine
 version is the package version plus a behaviour fingerprint of the game (a hash of the rows of a
 few seeded deals played by every agent the atlas uses), so a rule or agent change makes that
-game's cells outdated. A rerun computes only the cells whose file is missing; every file is written
+game's cells outdated; a play cell's also carries a fingerprint of its lead tracking (lead_version:
+the running standing), so a changed standing outdates only the play cells. A rerun computes only the cells whose file is missing; every file is written
 atomically, so an interrupt loses at most the cell in progress. Cells run one after the other, each
 on all cores (threads by default; `backend="dask"` runs the same chunks on a Dask cluster, and the
 numbers are identical, as simulate() guarantees).
@@ -277,6 +278,21 @@ def engine_version(game: str, agents=("random", "greedy")) -> str:
     return f"{cardsim_version()}+{h.hexdigest()[:12]}"
 
 
+def lead_version(game: str) -> str:
+    """A hash of what lead tracking records (lead changes and lead_from over the game's running
+    standing, State.standing) in a few seeded deals of `game` (default rules) played by random and
+    by greedy agents: it changes when the standing does, which engine_version (lead columns are
+    not in its rows) does not see. Part of the play cells' key only."""
+    g = make(game)
+    h = hashlib.sha256()
+    for code in (0, 1):
+        r = g.spec.run_batch(12345, 0, FINGERPRINT_DEALS, [code] * g.num_players, lead_changes=True)
+        for k in ("lead_changes", "lead_from"):
+            h.update(k.encode())
+            h.update(np.ascontiguousarray(r[k]).tobytes())
+    return h.hexdigest()[:12]
+
+
 # ---------------------------------------------------------------------------------------------
 # computing a cell
 # ---------------------------------------------------------------------------------------------
@@ -418,13 +434,20 @@ def build_atlas(games=None, *, results="atlas-cells", budget: Budget = DEFAULT_B
         if any(c.config.game == g and SEARCH_SPEC in c.agents for c in cells):
             ags.append(SEARCH_SPEC)
         engines[g] = engine_version(g, ags)
+    # a play cell also records lead tracking, which follows the running standing: its key adds the
+    # standing's fingerprint, so a changed standing outdates the play cells and nothing else
+    leads = {g: lead_version(g) for g in games}
+
+    def ekey(c):
+        return engines[c.config.game] + (f"+lead-{leads[c.config.game]}" if c.kind == "play" else "")
+
     todo = []
     records = {}
     used = set()
     for c in cells:
-        path = c.path(results, engines[c.config.game])
+        path = c.path(results, ekey(c))
         used.add(path.resolve())
-        rec = read_cell(path, c.key(engines[c.config.game]))
+        rec = read_cell(path, c.key(ekey(c)))
         if rec is None:
             todo.append((c, path))
         else:
@@ -450,7 +473,7 @@ def build_atlas(games=None, *, results="atlas-cells", budget: Budget = DEFAULT_B
         for c, path in todo:
             bar.set_postfix_str(f"{c.config.ident} {c.name}", refresh=False)
             rec = run_cell(c, **run)
-            write_cell(path, c.key(engines[c.config.game]), rec)
+            write_cell(path, c.key(ekey(c)), rec)
             records[(c.config.ident, c.name)] = rec
             atlas.computed += 1
             atlas.compute_seconds += rec["seconds"]

@@ -116,7 +116,8 @@ def _unit(opts: dict) -> str:
 # The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
 # tracking ("decided before the last round" in the atlas) watches; the returns at the end.
 STANDING = (
-    "each player's count toward the 6 that claims the round: tricks credited plus old cards in hand")
+    "each player's count toward the 6 that claims the round: tricks credited plus old cards in hand "
+    '(the dreamer, who cannot win the round, counts nothing)')
 
 
 INFO = GameInfo(
