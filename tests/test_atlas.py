@@ -99,13 +99,15 @@ def test_atlas_decisiveness_equals_run_batch(built):
             x = row["decided"][agent]
             assert x["early"] == pytest.approx(early / 300) and x["early_ci95"][0] - 1e-12 <= x["early"] <= x["early_ci95"][1] + 1e-12
         assert row["decided"]["measured"] == (lives > 0)
+        # both games keep a running standing (tricks won, the deal's points so far): measured
+        assert lives > 0 and row["standing"] == A.standing_definition(c.game) != ""
         if lives:
             assert row["decided_early"] == row["decided"]["greedy"]["early"]
             assert f"{100 * row['decided_early']:.1f}% of deals" in row["decisiveness_verdict"]
 
 
 def test_a_game_scoring_only_at_the_end_is_not_measured():
-    """No deal whose running returns showed the winner before the last action: the measure says
+    """No deal whose running standing showed the winner before the last action: the measure says
     nothing, and the atlas says so instead of reporting 'decided at the last action'."""
     def summ(early, live):
         return {"deals": 100, "decided": {"early": early, "early_rate": early / 100, "early_ci95": (0.0, 0.1),
@@ -113,7 +115,7 @@ def test_a_game_scoring_only_at_the_end_is_not_measured():
 
     d = A.decisiveness({"greedy": summ(3, 0), "random": summ(2, 0)})
     assert d["measured"] is False
-    assert "not measured: this game scores only at the end" in A.decisiveness_verdict(d)
+    assert "not measured: the running standing never showed the winner" in A.decisiveness_verdict(d)
     d = A.decisiveness({"greedy": summ(70, 40), "random": summ(2, 0)})
     assert d["measured"] is True and "70.0% of deals" in A.decisiveness_verdict(d)
     assert A.decisiveness({"greedy": {"deals": 5, "decided": None}}) is None
@@ -156,6 +158,20 @@ def test_changed_deals_make_cells_outdated_and_old_ones_are_pruned(tmp_path):
     a2 = A.build_atlas(["karnoffel"], results=tmp_path, budget=b2, progress=False, workers=1)
     files2 = set((tmp_path / "karnoffel").glob("*.json"))
     assert a2.computed == len(a2.cells) and not (files1 & files2)
+
+
+def test_a_changed_standing_outdates_only_the_play_cells(tmp_path, monkeypatch):
+    """Lead tracking follows each game's running standing, which the engine fingerprint (rows
+    without lead columns) does not see: the play cells' key carries lead_version, the skill cells'
+    does not, so a changed standing recomputes the play cells and nothing else."""
+    b = A.Budget(play=40, gap=10, search=0, search_scope="none")
+    first = A.build_atlas(["karnoffel"], results=tmp_path, budget=b, progress=False, workers=1)
+    assert first.computed == len(first.cells) and A.lead_version("karnoffel") == A.lead_version("karnoffel")
+    monkeypatch.setattr(A, "lead_version", lambda game: "changed")
+    again = A.build_atlas(["karnoffel"], results=tmp_path, budget=b, progress=False, workers=1)
+    assert again.computed == sum(c.kind == "play" for c in again.cells) > 0
+    assert again.cached == sum(c.kind == "gap" for c in again.cells) > 0
+    assert len(list((tmp_path / "karnoffel").glob("*.json"))) == len(again.cells)     # the old ones pruned
 
 
 def test_an_interrupt_keeps_every_finished_cell(tmp_path, monkeypatch):
@@ -366,3 +382,19 @@ def test_the_committed_atlas_covers_every_configuration():
     configs, _, _ = A.plan(None)
     assert [c["ident"] for c in data["configurations"]] == [c.ident for c in configs]
     assert data["budget"] == A.DEFAULT_BUDGET.to_dict()
+
+
+def test_the_committed_atlas_measures_decisiveness_in_every_game():
+    """Every configuration of every game has its share of deals decided before the last round,
+    read on the game's running standing, whose definition each game's page states."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "docs" / "balance"
+    data = json.loads((root / "atlas.json").read_text())
+    for c in data["configurations"]:
+        assert c["decided_early"] is not None and 0 <= c["decided_early"] <= 1, c["ident"]
+        assert "not measured" not in c["decisiveness_verdict"], c["ident"]
+    index = (root / "index.md").read_text()
+    for g in cardsim.GAMES:
+        text = A.standing_definition(g)
+        assert text and text in (root / f"{g}.md").read_text() and text in index, g

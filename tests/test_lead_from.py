@@ -1,7 +1,8 @@
 """run_batch(lead_changes=True)'s lead_from: the number of actions after which the final leaders
-(the seats with the highest running return at the end; none when all tie) held the lead without
-interruption. Checked against an independent Python reading of the running returns along the
-kernel's own action sequence, in every game, with random and greedy agents."""
+(the seats with the highest running standing at the end, i.e. the highest returns; none when all
+tie) held the lead without interruption. Checked against an independent Python reading of the
+running standing (State.standing: each game's provisional score, the returns at the end) along the
+kernel's own action sequence, in every game, with random and greedy agents; lead changes too."""
 import numpy as np
 import pytest
 
@@ -22,7 +23,7 @@ def _lead_from_reference(g, seed, deal, codes):
     ints, search = kernel_args(codes)
     for a in kernel_actions(g.spec, seed, deal, ints, search=search):
         st.apply(a)
-        sets.append(_leaders(st.returns()))
+        sets.append(_leaders(st.standing()))
     final = sets[-1]
     k = len(sets)
     while k > 0 and sets[k - 1] == final:
@@ -35,7 +36,7 @@ def _lead_from_reference(g, seed, deal, codes):
 
 @pytest.mark.parametrize("game", cardsim.GAMES)
 @pytest.mark.parametrize("agent", ["random", "greedy"])
-def test_lead_from_matches_the_running_returns(game, agent):
+def test_lead_from_matches_the_running_standing(game, agent):
     g = cardsim.make(game)
     P = g.num_players
     code = {"random": 0, "greedy": 1}[agent]
@@ -65,3 +66,32 @@ def test_the_hot_loop_and_the_recording_loop_play_the_same_deals(game):
         b = g.spec.run_batch(4, 0, n, codes, lead_changes=True)
         for k in a:
             assert np.array_equal(a[k], b[k]), (game, codes, k)
+
+
+def _lead_changes_reference(g, seed, deal, codes):
+    """Lead changes read independently: a new set of leaders sharing no seat with the previous
+    set (all level: no leaders, ignored)."""
+    st = g.new_state(seed, deal)
+    prev, n = frozenset(), 0
+    ints, search = kernel_args(codes)
+    for a in kernel_actions(g.spec, seed, deal, ints, search=search):
+        st.apply(a)
+        cur = _leaders(st.standing())
+        if cur:
+            if prev and not (cur & prev):
+                n += 1
+            prev = cur
+    return n
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_lead_changes_follow_the_running_standing(game):
+    g = cardsim.make(game)
+    P = g.num_players
+    n = 5 if game in ("samba", "zhao_pengyou") else 20
+    r = g.spec.run_batch(6, 0, n, [1] * P, lead_changes=True)
+    for d in range(n):
+        assert r["lead_changes"][d] == _lead_changes_reference(g, 6, d, [1] * P), (game, d)
+    if game != "gleek":                   # the standing moves mid-deal: some deal changes leaders
+        r = g.spec.run_batch(6, 0, 4 * n, [0] * P, lead_changes=True)
+        assert r["lead_changes"].max() > 0, game

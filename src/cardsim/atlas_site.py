@@ -287,14 +287,15 @@ DEFINITIONS = [
     "**Search**: the same with the search agent among greedy ones (docs/strength.md).",
     "**Duration**: actions (every move, forced ones included) and decisions (turns with more than one legal "
     "action) per deal; tricks where the game records them. **Branching**: legal actions per turn (forced turns "
-    "count 1) and per decision. **Lead changes**: how often the leading seat or side changes during a deal "
-    "(games that score only at the end have none).",
-    "**Decided before the last round**: the share of deals whose final leaders (the winners, by the running "
-    "returns) already led, for good, before the last round of play: before each seat's last action, in a trick "
-    "game before the last trick (the kernel's `lead_from` <= actions − players), with its 95% Wilson interval; "
-    "**decided at**: the mean fraction of the deal's actions after which they led for good. A game whose "
-    "running returns stay level until the deal ends (it scores only at the end) is **not measured**: no deal of "
-    "its play cells showed the winner before the last action.",
+    "count 1) and per decision. **Lead changes**: how often the leading seat or side changes during a deal, "
+    "on the game's running standing (below).",
+    "**Decided before the last round**: the share of deals whose final leaders (the winners) already led, for "
+    "good, before the last round of play: before each seat's last action, in a trick game before the last trick "
+    "(the kernel's `lead_from` <= actions − players), with its 95% Wilson interval; **decided at**: the mean "
+    "fraction of the deal's actions after which they led for good. Who leads mid-deal is read from each game's "
+    "**running standing**, its provisional score (the returns once the deal ends; each game's page and the list "
+    "below say what it is). A configuration whose standing never showed the winner before the last action would "
+    "be **not measured**.",
 ]
 
 
@@ -348,9 +349,8 @@ def _not_measured(atlas, rows) -> list:
         flat = all(not (r.get("lead_changes") or {}).get("max") for r in rows
                    if r["config"].game in late and r.get("decided"))
         out.append("**Decided before the last round** in " + ", ".join(f"[{game_info(g).title}]({g})" for g in late)
-                   + ": the running returns stay level until the deal ends (the game scores only at the end), so "
-                   "they cannot tell when a deal was decided" + ("; lead changes are 0 there for the same reason."
-                                                                  if flat else "."))
+                   + ": the running standing stayed level until the deal ended, so it cannot tell when a deal "
+                   "was decided" + ("; lead changes are 0 there for the same reason." if flat else "."))
     nosearch = [r for r in rows if r["gap"] and not r["search_gap"]]
     if nosearch and atlas.budget.search_scope != "none":
         games = sorted({r["config"].game for r in nosearch})
@@ -389,7 +389,7 @@ def _decided_cell(row, agent="greedy") -> str:
     if not d:
         return "n/a"
     if not d["measured"]:
-        return "not measured (scores only at the end)"
+        return "not measured (standing level until the end)"
     x = d.get(agent)
     if not x:
         return "n/a"
@@ -401,6 +401,10 @@ def _search_cell(row) -> str:
     if not g:
         return "—"
     return f"{_vci(g['gain'], g['gain_ci95'], True)} {row['unit']} ({g['deals']} deals)"
+
+
+def _game_link_name(game: str) -> str:
+    return f"[{game_info(game).title}]({game})"
 
 
 def _decided_lead(rows) -> str:
@@ -415,8 +419,8 @@ def _decided_lead(rows) -> str:
         out += f" {rd[0]['decisiveness_verdict']}"
     late = sorted({game_info(r["config"].game).title for r in rows if r.get("decided") and not r["decided"]["measured"]})
     if late:
-        out += (f" Not measured in {', '.join(late)}: {'it scores' if len(late) == 1 else 'they score'} only at the "
-                "end of the deal.")
+        out += (f" Not measured in {', '.join(late)}: the running standing stayed level until the end of the "
+                "deal.")
     return out
 
 
@@ -440,6 +444,8 @@ def index_page(atlas, rows, img: str) -> Doc:
         + ", ".join(f"[{game_info(g).title}]({g})" for g in atlas.games) + ".")
     d.h(2, "Reading the tables")
     d.ul(DEFINITIONS)
+    d.p("**Who is ahead mid-deal**, per game (the running standing):", "note")
+    d.ul([f"{_game_link_name(g)}: {A.standing_definition(g)}." for g in atlas.games if A.standing_definition(g)])
     d.h(2, "Every configuration ranked by fairness (greedy play)")
     d.p("Fairest first, by the estimated imbalance (pp), with the seat, side or position that has the largest "
         "edge and its 95% interval; the first-player column is the first player's own edge. Configurations whose "
@@ -496,6 +502,10 @@ def game_page(atlas, game: str, rows, img: str) -> Doc:
     d.p(lead, "verdict")
     d.p(f"Returns are in {unit}; rules: [{info.rules_doc}](../../{info.rules_doc}). Back to the "
         f"[atlas index](index). Definitions: [index](index) and [docs/glossary.md](../glossary.md).", "note")
+    sd = A.standing_definition(game)
+    if sd:
+        d.p(f"**Who is ahead mid-deal** (the running standing that \"decided before the last round\" and lead "
+            f"changes follow): {sd}.", "note")
     d.h(2, "Configurations ranked by fairness (greedy play)")
     d.table(["rank", "configuration", "imbalance (pp)", "first player's edge (greedy)", "(random)",
              "decided before the last round (greedy)", "verdict"],
@@ -565,7 +575,7 @@ def _config_section(d: Doc, r):
                       "none (the running score does not move before the end of the deal)"))
         dd = r.get("decided")
         if dd and not dd["measured"]:
-            m.append(("decided before the last round", "not measured: this game scores only at the end"))
+            m.append(("decided before the last round", "not measured: the running standing stayed level until the end"))
         elif dd:
             for agent in ("greedy", "random"):
                 x = dd.get(agent)

@@ -138,17 +138,23 @@ def num_tasks(count: int, chunk_size: int) -> int:
 # ---------------------------------------------------------------------------------------------
 def lead_changes_of(game: Game, seed: int, deal: int, codes) -> int:
     """Lead changes in deal (seed, deal) played by C agents `codes`: the kernel's action sequence
-    is replayed through the State API and the running returns() watched after every action (see
-    LeadTracker). Games whose returns() stay 0 until the end count 0 by construction. The batch
-    kernel counts the same thing natively (run_batch(lead_changes=True)); this replay is the
-    independent reference the tests compare it with."""
+    is replayed through the State API and the running standing() (each game's provisional score,
+    the returns at the end: its info.py STANDING) watched after every action (see LeadTracker).
+    The batch kernel counts the same thing natively (run_batch(lead_changes=True)); this replay is
+    the independent reference the tests compare it with. See lead_track_of for lead_from too."""
+    return lead_track_of(game, seed, deal, codes)[0]
+
+
+def lead_track_of(game: Game, seed: int, deal: int, codes) -> tuple[int, int]:
+    """(lead_changes, lead_from) of deal (seed, deal) played by C agents `codes`, replayed through
+    the State API as lead_changes_of does: the reference for run_batch(lead_changes=True)."""
     st = game.new_state(seed, deal)
     lt = LeadTracker()
     ints, search = kernel_args(codes)
     for a in kernel_actions(game.spec, seed, deal, ints, search=search):
         st.apply(a)
-        lt.see(st.returns())
-    return lt.changes
+        lt.see(st.standing())
+    return lt.changes, lt.lead_from
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +240,7 @@ def python_task(name, options, seed, start, count, agents, want_fp=True, want_lc
             st.apply(agents[p].act(st) if py[p] else table.choose(st))
             k += 1
             if want_lc:
-                lt.see(st.returns())
+                lt.see(st.standing())
         rets[d] = st.returns()
         acts[d] = k
         lcs[d] = lt.changes

@@ -22,8 +22,8 @@ Statistics (all with 95% intervals):
   drawishness (share of draws), duration in actions and in decisions, branching factor (legal
   actions per turn, forced turns counting 1), branching at decisions, decision share (turns with
   more than one legal action; Ludii's "DecisionMoves"), lead changes when recorded, and with them
-  decisiveness (from the kernel's lead_from: the share of deals whose final leaders already led
-  before the last round of play, i.e. lead_from <= actions - seats, and the mean fraction of the
+  decisiveness (from the kernel's lead_from over the running standing: the share of deals whose
+  final leaders already led before the last round of play, i.e. lead_from <= actions - seats, and the mean fraction of the
   deal's actions after which they led for good);
 - every game metric: mean, sd, interval, min, max and a histogram;
 - running means of each seat's return at log-spaced deal counts (for convergence plots);
@@ -339,8 +339,9 @@ def decided_columns(lead_from, actions, P: int) -> dict:
     for good): decided_early = 1 when they already led before the last round of play
     (lead_from <= actions - P: before each seat's last action; in a trick game, before the last
     trick), decided_at = lead_from / actions (the fraction of the deal played when it was
-    decided), and live = 1 when the running returns showed the final leaders before the last
-    action (0 < lead_from < actions; never in a game whose returns stay 0 until the end)."""
+    decided), and live = 1 when the running standing (the kernel watches each game's provisional
+    score, State.standing; the returns at the end) showed the final leaders before the last
+    action (0 < lead_from < actions; never when the standing stays level until the end)."""
     lf = np.asarray(lead_from, np.int64)
     a = np.asarray(actions, np.int64)
     return {"decided_early": (lf <= a - P).astype(np.float64),
@@ -369,7 +370,7 @@ class Accumulator:
         self.has_lc = bool(lead_changes)
         self.has_lf = self.has_lc if lead_from is None else bool(lead_from)
         self.extra = extra_columns(self.has_lc, self.has_lf, self.metric_names)
-        self.decided = np.zeros(2, np.int64)       # deals decided early, deals with live running returns
+        self.decided = np.zeros(2, np.int64)       # deals decided early, deals with a live running standing
         # full-covariance columns: returns, returns by offset from the first player, and the
         # three duration counters (for ratio intervals); variance only: lead changes, metrics
         self.k_full = 2 * P + 3

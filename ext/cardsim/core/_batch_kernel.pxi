@@ -29,7 +29,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     STREAM_SEAT0 + p), so a seat's choices never depend on the other seats' agents' consumption.
     Fills *rec: actions, decisions (turns with more than one legal action), the sum of legal
     counts over decisions, the first seat to act and, when rec.track_leads is set, the number of
-    lead changes (see run_batch). `actions` (may be NULL) receives the actions taken. `sw` is NULL
+    lead changes of the running standing (game_standing; see run_batch). `actions` (may be NULL) receives the actions taken. `sw` is NULL
     or an array of MAX_PLAYERS search workspaces, sw[p] used by a seat p whose agent code is
     AGENT_ISMCTS (ISMCTS or PIMC, as sw[p].kind says). Returns 0, or -1 if the deal exceeded
     max_steps actions."""
@@ -67,7 +67,7 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
             if actions != NULL:
                 actions[k] = a
             if leads:
-                vt.returns(st, cfg, cur)
+                game_standing(vt, st, cfg, cur)
                 lead_see(&lc, cur, num_players)
             k += 1
             if k >= max_steps:

@@ -19,7 +19,7 @@ from cardsim.core._rng cimport (Rng, rng_seed, rng_below, rng_deal_key, rng_seed
 from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low
 from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
-from cardsim.core._game cimport GameVTable
+from cardsim.core._game cimport GameVTable, game_standing
 from cardsim.core._search cimport (SearchWork, MctsNode, search_choose, SEARCH_ISMCTS, SEARCH_PIMC,
                                    ROLLOUT_RANDOM, ROLLOUT_GREEDY, REWARD_RANK, REWARD_POINTS)
 
@@ -772,6 +772,16 @@ cdef class State:
         out = np.zeros(self.spec.num_players, dtype=np.float64)
         cdef double[::1] ov = out
         self.spec.vt.returns(self.data, self.spec.cfg, &ov[0])
+        return out
+
+    def standing(self):
+        """Per-seat running standing (float64): who is ahead now, by the game's provisional score
+        (its info.py STANDING says which: penalty points taken so far, points or tricks captured,
+        progress toward a contract, melds on the table); equal to returns() at a terminal state
+        and in games without one. What lead tracking watches (run_batch(lead_changes=True))."""
+        out = np.zeros(self.spec.num_players, dtype=np.float64)
+        cdef double[::1] ov = out
+        game_standing(&self.spec.vt, self.data, self.spec.cfg, &ov[0])
         return out
 
     def metrics(self):

@@ -35,3 +35,17 @@ ctypedef struct GameVTable:
     agent_fn greedy              # the game's documented heuristic agent
     metrics_fn metrics           # num_metrics game-specific numbers for the result table
     play_fn play                 # optional (NULL: the generic loop): core/_play_loop.pxi compiled in the game's module
+    returns_fn standing          # optional (NULL: returns): per-seat running standing, who is ahead mid-deal (game_standing)
+
+
+cdef inline void game_standing(const GameVTable* vt, const void* st, const void* cfg, double* out) noexcept nogil:
+    """The running standing of st: per seat, the game's provisional score saying who is ahead now
+    (penalty points taken so far, card points or tricks captured, progress toward a contract, melds
+    on the table: each game's info.py `STANDING` says which). It is the returns at a terminal state
+    and wherever the game has no standing (vt.standing NULL, e.g. Gleek, whose returns already move
+    during a deal); vt.standing is called for non-terminal states only. Lead tracking (lead_see in
+    the batch kernel, LeadTracker over State.standing) watches it after every action."""
+    if vt.standing == NULL or vt.is_terminal(st, cfg):
+        vt.returns(st, cfg, out)
+    else:
+        vt.standing(st, cfg, out)

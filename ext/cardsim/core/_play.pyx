@@ -73,10 +73,11 @@ cdef class SeatAgents:
 
 
 cdef class LeadTracker:
-    """Lead changes over a sequence of running returns (`see(returns)` after every action, then
-    `changes`), by the batch kernel's own rule (lead_see): the leaders are the seats with the
-    highest running return (none while all are equal); a lead change is a new set of leaders that
-    shares no seat with the previous one."""
+    """Lead changes over a sequence of running standings (`see(state.standing())` after every
+    action, then `changes`), by the batch kernel's own rule (lead_see, which play_one feeds with
+    game_standing): the leaders are the seats with the highest running standing (none while all
+    are equal); a lead change is a new set of leaders that shares no seat with the previous one.
+    Any per-seat numbers can be watched (e.g. running returns)."""
     cdef LeadCount lc
 
     def __cinit__(self):
@@ -94,6 +95,6 @@ cdef class LeadTracker:
 
     @property
     def lead_from(self):
-        """Returns seen (one per action) when the current leaders last changed: at the end of a
+        """Standings seen (one per action) when the current leaders last changed: at the end of a
         deal, the number of actions after which the final leaders held the lead for good."""
         return self.lc.since

@@ -14,7 +14,8 @@ with the game's reason. Each configuration has *cells*, each one simulate() call
 - play/random, play/greedy: every seat played by that agent (`simulate(..., lead_changes=True)`):
   seat, side and first-player advantage, drawishness, duration, branching, lead changes,
   decisiveness (the share of deals decided before the last round of play, from the kernel's
-  lead_from; see `decisiveness`) and the game's own metrics, straight from the summary
+  lead_from over the game's running standing, its provisional score mid-deal: `standing_definition`;
+  see `decisiveness`) and the game's own metrics, straight from the summary
   cardsim.stats computes;
 - gap/random->greedy, gap/greedy->search: the stronger agent at one seat, the weaker everywhere
   else, seats rotated, paired deal by deal against the weaker line-up on the same deals (the
@@ -25,7 +26,8 @@ Caching. A cell is stored as JSON under `results/<game>/<kind>-<digest>.json`, t
 a hash of (game, resolved options, agents, seed, deals, engine version, the kind's CELL_FORMAT); the engine
 version is the package version plus a behaviour fingerprint of the game (a hash of the rows of a
 few seeded deals played by every agent the atlas uses), so a rule or agent change makes that
-game's cells outdated. A rerun computes only the cells whose file is missing; every file is written
+game's cells outdated; a play cell's also carries a fingerprint of its lead tracking (lead_version:
+the running standing), so a changed standing outdates only the play cells. A rerun computes only the cells whose file is missing; every file is written
 atomically, so an interrupt loses at most the cell in progress. Cells run one after the other, each
 on all cores (threads by default; `backend="dask"` runs the same chunks on a Dask cluster, and the
 numbers are identical, as simulate() guarantees).
@@ -52,8 +54,9 @@ from cardsim.simulate import simulate
 from cardsim.stats import Z95, count_of, t_interval, t_test, wilson
 
 # bump a kind's format when its record's content changes (only that kind's cells are recomputed):
-# play 2 = the summary has `decided` (lead_from)
-CELL_FORMAT = {"play": 2, "gap": 1}
+# play 2 = the summary has `decided` (lead_from); play 3 = lead changes and lead_from follow each game's
+# running standing (State.standing), no longer the running returns
+CELL_FORMAT = {"play": 3, "gap": 1}
 WIN_HALF_WIDTH = 0.005            # target: win-rate intervals narrower than +/- 0.5 percentage points
 Z80 = 0.8416212335729143          # 80% power: detectable effect = (Z95 + Z80) standard errors
 SEARCH_SPEC = "ismcts:iterations=200,rollout=greedy,reward=points"   # docs/strength.md's cheapest winner
@@ -275,6 +278,21 @@ def engine_version(game: str, agents=("random", "greedy")) -> str:
     return f"{cardsim_version()}+{h.hexdigest()[:12]}"
 
 
+def lead_version(game: str) -> str:
+    """A hash of what lead tracking records (lead changes and lead_from over the game's running
+    standing, State.standing) in a few seeded deals of `game` (default rules) played by random and
+    by greedy agents: it changes when the standing does, which engine_version (lead columns are
+    not in its rows) does not see. Part of the play cells' key only."""
+    g = make(game)
+    h = hashlib.sha256()
+    for code in (0, 1):
+        r = g.spec.run_batch(12345, 0, FINGERPRINT_DEALS, [code] * g.num_players, lead_changes=True)
+        for k in ("lead_changes", "lead_from"):
+            h.update(k.encode())
+            h.update(np.ascontiguousarray(r[k]).tobytes())
+    return h.hexdigest()[:12]
+
+
 # ---------------------------------------------------------------------------------------------
 # computing a cell
 # ---------------------------------------------------------------------------------------------
@@ -416,13 +434,20 @@ def build_atlas(games=None, *, results="atlas-cells", budget: Budget = DEFAULT_B
         if any(c.config.game == g and SEARCH_SPEC in c.agents for c in cells):
             ags.append(SEARCH_SPEC)
         engines[g] = engine_version(g, ags)
+    # a play cell also records lead tracking, which follows the running standing: its key adds the
+    # standing's fingerprint, so a changed standing outdates the play cells and nothing else
+    leads = {g: lead_version(g) for g in games}
+
+    def ekey(c):
+        return engines[c.config.game] + (f"+lead-{leads[c.config.game]}" if c.kind == "play" else "")
+
     todo = []
     records = {}
     used = set()
     for c in cells:
-        path = c.path(results, engines[c.config.game])
+        path = c.path(results, ekey(c))
         used.add(path.resolve())
-        rec = read_cell(path, c.key(engines[c.config.game]))
+        rec = read_cell(path, c.key(ekey(c)))
         if rec is None:
             todo.append((c, path))
         else:
@@ -448,7 +473,7 @@ def build_atlas(games=None, *, results="atlas-cells", budget: Budget = DEFAULT_B
         for c, path in todo:
             bar.set_postfix_str(f"{c.config.ident} {c.name}", refresh=False)
             rec = run_cell(c, **run)
-            write_cell(path, c.key(engines[c.config.game]), rec)
+            write_cell(path, c.key(ekey(c)), rec)
             records[(c.config.ident, c.name)] = rec
             atlas.computed += 1
             atlas.compute_seconds += rec["seconds"]
@@ -591,16 +616,24 @@ def skill_verdict(g1: dict | None, g2: dict | None) -> str:
     return text + "."
 
 
+def standing_definition(game: str) -> str:
+    """What "ahead" means mid-deal in `game`: its running standing (info.py STANDING; the
+    kernel's vt.standing, State.standing), which lead tracking watches; "" if the game has none."""
+    import importlib
+    return getattr(importlib.import_module(f"cardsim.games.{game}.info"), "STANDING", "")
+
+
 def decisiveness(summaries: dict) -> dict | None:
     """How early a configuration's deals are decided, from its play cells' summaries
     ({agent: summary}; each summary's `decided`, cardsim.stats): per agent, the share of deals
     whose final leaders (the winners) already led before the last round of play (lead_from <=
     actions - seats: before each seat's last action, in a trick game before the last trick) with
     its Wilson 95% interval, and the mean fraction of the deal's actions after which they led for
-    good (t interval). `measured` is False when no deal of any play cell showed its final leaders
-    before the last action (live = 0): the game's running returns stay level until the deal ends
-    (it scores only at the end), so the running returns say nothing about when it was decided.
-    None when no cell recorded lead_from."""
+    good (t interval). Who leads is read from the game's running standing (its provisional score:
+    standing_definition), the returns at the end. `measured` is False when no deal of any play
+    cell showed its final leaders before the last action (live = 0): the standing stayed level
+    until the deal ended, so it says nothing about when it was decided. None when no cell
+    recorded lead_from."""
     per = {a: s["decided"] for a, s in summaries.items() if s and s.get("decided")}
     if not per:
         return None
@@ -617,8 +650,8 @@ def decisiveness_verdict(d: dict | None, agent: str = "greedy") -> str:
     if not d:
         return "Decisiveness not measured."
     if not d["measured"]:
-        return ("Decisiveness not measured: this game scores only at the end (its running returns never showed "
-                f"the winner before the last action in {sum(d['deals'].values()):,} deals).")
+        return ("Decisiveness not measured: the running standing never showed the winner before the last action "
+                f"in {sum(d['deals'].values()):,} deals.")
     x = d.get(agent) or next(v for k, v in d.items() if isinstance(v, dict) and "early" in v)
     e = x["early"]
     how = ("usually decided before the last round" if e >= 2 / 3 else "often decided before the last round"
@@ -647,6 +680,7 @@ def config_row(c: Config, atlas: Atlas) -> dict:
     row["skill_verdict"] = skill_verdict(row["gap"], row["search_gap"])
     row["skill"] = row["gap"]["win_gain"] if row["gap"] else None
     row["decided"] = decisiveness(row["summaries"])
+    row["standing"] = standing_definition(c.game)
     row["decisiveness_verdict"] = decisiveness_verdict(row["decided"])
     d = row["decided"]
     row["decided_early"] = (d.get("greedy") or d.get("random") or {}).get("early") if d and d["measured"] else None

@@ -71,16 +71,31 @@ TERMS: tuple[tuple[str, str, str], ...] = (
     ("decision share",
      "The share of turns with more than one legal action (Ludii's \"DecisionMoves\").",
      "Ratio of totals (decisions / actions) with a delta-method interval."),
+    ("running standing",
+     "Who is ahead mid-deal: each game's provisional score, per seat (partners share their side's figure), "
+     "equal to the returns once the deal ends. Hearts: the penalty points taken so far (fewest ahead); Joffre "
+     "Whist: the declaring team's progress toward its contract against the defenders' toward setting it; "
+     "Karnöffel: the tricks each team has won (3 win the deal); Gleek: the chips won so far (its returns, which "
+     "move during the deal); Exposure: the deal's points as if it ended now (tricks, melds, the contract bonus); "
+     "Basra: the points captured so far (card points, basras, the majority bonus); Tien Gow: the tricks "
+     "credited so far (a chip less owed each) plus any bonus paid; Six Tigers: each player's count toward the 6 "
+     "that claims the round; Zhao Pengyou: the game points the deal would give now (the declarer's side leads "
+     "while the opposition's points stay below the first threshold); Samba: the points on the table (melds, "
+     "canasta bonuses, red threes). Each game's info.py states it as STANDING.",
+     "The game's vt.standing (its _spec.pyx), read through State.standing(); the returns at a terminal state and "
+     "in a game without one."),
     ("lead changes",
-     "How often the leading seat or side changes during a match (a tie keeping the old leader among the "
+     "How often the leading seat or side changes during a deal or match (a tie keeping the old leader among the "
      "leaders does not count).",
-     "Counted by the kernel from the running returns after every action; mean with a t interval."),
+     "Counted by the kernel from the running standing after every action; mean with a t interval."),
     ("decided before the last round",
-     "The share of deals whose winners (the seats with the highest returns at the end) already led, and kept "
-     "the lead, before each seat's last action (in a trick game: before the last trick), and how far into the "
-     "deal that happened. Not measured in a game whose running returns stay level until the deal ends.",
-     "From the kernel's lead_from (the actions after which the final leaders held the lead for good): "
-     "lead_from <= actions - players, share with a Wilson interval; lead_from / actions, mean with a t interval."),
+     "The share of deals whose winners (the seats with the highest returns at the end) already led on the "
+     "running standing, and kept the lead, before each seat's last action (in a trick game: before the last "
+     "trick), and how far into the deal that happened. Not measured in a configuration whose running standing "
+     "stayed level until the deal ended.",
+     "From the kernel's lead_from (the actions after which the final leaders held the lead for good on the "
+     "running standing): lead_from <= actions - players, share with a Wilson interval; lead_from / actions, "
+     "mean with a t interval."),
     ("category metric",
      "A game measure whose values are labels (declarer, strain, trump suit, winning team): shown as a frequency "
      "table, never averaged.",

@@ -21,6 +21,9 @@ from cardsim.games.basra._observe cimport ba_observe, ba_resample
 from cardsim.games.basra._layout cimport OBS_SIZE
 from cardsim.games.basra._state cimport play_loop as _play_loop
 
+from cardsim.core._types cimport int8_t, int32_t
+from cardsim.games.basra._rules cimport score_deal, side_of
+
 from cardsim.errors import ConfigError, ParseError, short
 from cardsim.games.basra.info import card_half
 from cardsim.games.basra.notation import card_str, parse_card, mask_to_cards
@@ -28,6 +31,35 @@ from cardsim.games.basra.notation import card_str, parse_card, mask_to_cards
 BA_TAKE0_ACTION = BA_TAKE0
 BA_COMMIT_ACTION = BA_COMMIT
 
+
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void ba_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): the deal's points as if it ended now (§6: the card
+    points each side has captured, doubled cards twice, its basras, and the majority bonus to the
+    side with strictly the most cards so far), added to the points so far and compared as the
+    returns do (own minus the other sides' mean, in points); partners get their side's figure.
+    best_of_5_150: the games won (the returns), ties broken by the current game's points / 1000."""
+    cdef const BasraState* s = <const BasraState*>st
+    cdef const BasraConfig* c = <const BasraConfig*>cfg
+    cdef int32_t carry = s.carry
+    cdef int32_t half[4]
+    cdef int32_t own_half[4]
+    cdef int8_t maj
+    cdef int p, sd
+    cdef double tot = 0.0, own, v
+    score_deal(c, s.pile, s.doubled, s.basra_half, &carry, half, &maj)
+    for sd in range(c.nsides):
+        own_half[sd] = (s.cum_half[sd] if c.best_of_5 else s.total_half[sd]) + half[sd]
+        tot += own_half[sd]
+    if c.best_of_5:
+        ba_returns(st, cfg, out)
+    for p in range(c.nplayers):
+        own = own_half[side_of(c, p)]
+        v = (own - (tot - own) / (c.nsides - 1)) / 2.0
+        if c.best_of_5:
+            out[p] += v / 1000.0
+        else:
+            out[p] = v
 
 cdef class BasraSpec(GameSpec):
     cdef BasraConfig c
@@ -75,6 +107,7 @@ cdef class BasraSpec(GameSpec):
         self.vt.resample = ba_resample
         self.vt.greedy = ba_greedy
         self.vt.metrics = ba_metrics
+        self.vt.standing = ba_standing
         self.install_game(info, &self.c, n, BA_NUM_ACTIONS, sizeof(BasraState), OBS_SIZE,
                           {k: v for k, v in opts.items() if not k.startswith("_")})
 

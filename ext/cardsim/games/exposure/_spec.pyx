@@ -20,10 +20,24 @@ from cardsim.games.exposure._observe cimport ex_observe, ex_resample
 from cardsim.games.exposure._layout cimport OBS_SIZE
 from cardsim.games.exposure._state cimport play_loop as _play_loop
 
+from cardsim.games.exposure._rules cimport deal_points
+
 from cardsim.errors import ParseError, short
 from cardsim.games.exposure.notation import RANKS, SUITS, card_str, mask_to_cards, parse_card
 from cardsim.games.exposure.info import INFO
 
+
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void ex_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): the deal's points as if it ended now (§6: 2 per trick
+    won, the meld points declared, the contract bonus while the tricks equal the target), the
+    difference as the returns give it, added to the match score difference in a match."""
+    cdef const EXState* s = <const EXState*>st
+    cdef const EXConfig* c = <const EXConfig*>cfg
+    cdef double v = (s.score[0] - s.score[1]) if c.match else 0.0
+    v += deal_points(c, s.tricks[0], s.meld_points[0], s.target) - deal_points(c, s.tricks[1], s.meld_points[1], s.target)
+    out[0] = v
+    out[1] = -v
 
 cdef void exposure_fill_vtable(GameVTable* vt) noexcept:
     vt.init = ex_init
@@ -37,6 +51,7 @@ cdef void exposure_fill_vtable(GameVTable* vt) noexcept:
     vt.resample = ex_resample
     vt.greedy = ex_greedy
     vt.metrics = ex_metrics
+    vt.standing = ex_standing
 
 
 cdef class ExposureSpec(GameSpec):

@@ -16,10 +16,27 @@ from cardsim.games.hearts._observe cimport ht_observe, ht_resample
 from cardsim.games.hearts._layout cimport OBS_SIZE
 from cardsim.games.hearts._state cimport play_loop as _play_loop
 
+from cardsim.core._types cimport int32_t
+from cardsim.games.hearts._rules cimport ht_return
+
 from cardsim.errors import ParseError, short
 from cardsim.games.hearts.notation import card_str, mask_to_cards, parse_card
 from cardsim.games.hearts.info import INFO, PASS_DIRS, ROTATIONS
 
+
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void ht_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): the penalty points each seat has taken so far (§6: a
+    heart 1, ♠Q 13, ♦J -10 with jd_bonus) added to its score, through the returns' own formula
+    (D10: the others' mean minus own, or 26 - own); a moon counts only when the deal ends."""
+    cdef const HTState* s = <const HTState*>st
+    cdef const HTConfig* c = <const HTConfig*>cfg
+    cdef int32_t sc[HT_MAXP]
+    cdef int q, N = c.nplayers
+    for q in range(N):
+        sc[q] = s.score[q] + card_points(c, s.taken[q])
+    for q in range(N):
+        out[q] = ht_return(c, sc, N, q)
 
 cdef void hearts_fill_vtable(GameVTable* vt) noexcept:
     vt.init = ht_init
@@ -33,6 +50,7 @@ cdef void hearts_fill_vtable(GameVTable* vt) noexcept:
     vt.resample = ht_resample
     vt.greedy = ht_greedy
     vt.metrics = ht_metrics
+    vt.standing = ht_standing
 
 
 cdef class HeartsSpec(GameSpec):

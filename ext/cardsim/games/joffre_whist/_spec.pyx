@@ -18,10 +18,33 @@ from cardsim.games.joffre_whist._agent cimport jw_greedy
 from cardsim.games.joffre_whist._observe cimport jw_observe, jw_resample
 from cardsim.games.joffre_whist._layout cimport OBS_SIZE
 
+from cardsim.games.joffre_whist._state cimport JW_PH_PLAY
+
 from cardsim.games.joffre_whist.info import INFO
 from cardsim.games.joffre_whist.notation import (SUITS, card_str, mask_to_cards, bid_str, action_str,
                                                  parse_action, render, _bid_index)
 
+
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void jw_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): the score so far (the returns: team points, the
+    match's before its last deal) plus, in trick play, the declaring team's progress toward its
+    contract against the defenders' toward setting it (§6): DT / need - OT / (14 - need), need =
+    6 + level tricks, DT and OT the tricks the teams have won; both partners get the team's
+    figure, the defenders its negative."""
+    cdef const JWState* s = <const JWState*>st
+    cdef int p, T, need, dt, ot
+    cdef double f
+    jw_returns(st, cfg, out)
+    if s.phase != JW_PH_PLAY or s.declarer < 0:
+        return
+    T = s.declarer & 1
+    need = 6 + s.level
+    dt = s.tricks[T] + s.tricks[T + 2]
+    ot = s.tricks_done - dt
+    f = <double>dt / need - <double>ot / (14 - need)
+    for p in range(4):
+        out[p] += f if (p & 1) == T else -f
 
 cdef void jw_fill_vtable(GameVTable* vt) noexcept:
     vt.init = jw_init
@@ -34,6 +57,7 @@ cdef void jw_fill_vtable(GameVTable* vt) noexcept:
     vt.resample = jw_resample
     vt.greedy = jw_greedy
     vt.metrics = jw_metrics
+    vt.standing = jw_standing
     vt.play = jw_play_loop           # the batch loop with this game's kernels inlined
 
 

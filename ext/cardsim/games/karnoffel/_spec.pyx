@@ -23,6 +23,19 @@ from cardsim.games.karnoffel.notation import card_str, mask_to_cards, parse_card
 from cardsim.games.karnoffel.info import INFO, SUITS
 
 
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void kn_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): the score so far (the returns: ante x the game points
+    difference, the match's before its last deal) plus ante x (own team's tricks - the other
+    team's) / 3 in the current deal, whose winner is the first team to 3 tricks (§5-§6); both
+    partners get the team's figure."""
+    cdef const KNState* s = <const KNState*>st
+    cdef const KNConfig* c = <const KNConfig*>cfg
+    cdef int p
+    kn_returns(st, cfg, out)
+    for p in range(c.nplayers):
+        out[p] += c.ante * (s.team_tricks[p & 1] - s.team_tricks[1 - (p & 1)]) / 3.0
+
 cdef void karnoffel_fill_vtable(GameVTable* vt) noexcept:
     vt.init = kn_init
     vt.current_player = kn_current_player
@@ -35,6 +48,7 @@ cdef void karnoffel_fill_vtable(GameVTable* vt) noexcept:
     vt.resample = kn_resample
     vt.greedy = kn_greedy
     vt.metrics = kn_metrics
+    vt.standing = kn_standing
 
 
 cdef class KarnoffelSpec(GameSpec):

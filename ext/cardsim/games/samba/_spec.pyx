@@ -45,6 +45,12 @@ from cardsim.games.samba._observe cimport sb_observe, sb_resample
 from cardsim.games.samba._layout cimport OBS_SIZE
 from cardsim.games.samba._state cimport play_loop as _play_loop
 
+from cardsim.core._types cimport uint32_t
+from cardsim.core._bits cimport cs_ctz
+from cardsim.core._hand cimport hand_size
+from cardsim.games.samba._rules cimport sb_meld_bonus, sb_counts_value, sb_red3_score
+from cardsim.games.samba._state cimport side_of
+
 from cardsim.errors import ConfigError, ParseError, short as _short
 from cardsim.games.samba.notation import (PHASES, END_TYPES, MELD_TYPES, kind_str, counts_to_strings,
                                           action_name, parse_action_text, check_kinds, render)
@@ -98,6 +104,38 @@ cdef void fill_config(SBConfig* c, dict f):
     c.max_fails = f["max_fails"]; c.max_deals = f["max_deals"]
 
 
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void sb_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): each side's points on the table, as the deal's score
+    counts them (§Scoring: the card values of its melds, its canasta and samba bonuses, its
+    exposed red threes, negative while it has fewer than 2 canastas), without what counts only
+    at the end (the cards left in hand, going out); partners get their side's figure, added to
+    the cumulative score in a match."""
+    cdef const SBState* s = <const SBState*>st
+    cdef const SBConfig* c = <const SBConfig*>cfg
+    cdef double table[SB_MAXS]
+    cdef int8_t cnt[SB_KINDS]
+    cdef int side, i, p, C, r3
+    cdef uint32_t b
+    cdef const Meld* m
+    for side in range(c.nsides):
+        table[side] = s.cum[side] if c.match else 0.0
+        C = 0
+        b = s.live[side]
+        while b:
+            i = cs_ctz(b)
+            b &= b - 1
+            m = &s.melds[side][i]
+            sb_counts(&m.cards, cnt)
+            table[side] += sb_counts_value(cnt) + sb_meld_bonus(m)
+            if sb_is_canasta(m):
+                C += 1
+        r3 = hand_size(&s.red3[side])
+        if r3:
+            table[side] += sb_red3_score(r3, C, c)
+    for p in range(c.nplayers):
+        out[p] = table[side_of(c, p)]
+
 cdef class SambaSpec(GameSpec):
     cdef SBConfig c
 
@@ -116,6 +154,7 @@ cdef class SambaSpec(GameSpec):
         self.vt.resample = sb_resample
         self.vt.greedy = sb_greedy
         self.vt.metrics = sb_metrics
+        self.vt.standing = sb_standing
         self.install_game(info, &self.c, self.c.nplayers, SB_NUM_ACTIONS, sizeof(SBState), OBS_SIZE, opts)
 
     # ---- strings --------------------------------------------------------------------------

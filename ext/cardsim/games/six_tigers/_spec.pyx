@@ -19,6 +19,21 @@ from cardsim.games.six_tigers import notation as _n
 from cardsim.games.six_tigers.info import INFO
 
 
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void st_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-round (info.STANDING): the points so far (the returns: the match's before
+    its last round) plus each active player's count (§6: tricks credited + old cards in hand), the
+    figure that lets a player claim the round at 6; the dreamer, who cannot win the round, adds
+    nothing."""
+    cdef const STState* s = <const STState*>st
+    cdef const STConfig* c = <const STConfig*>cfg
+    cdef uint64_t old = old_now(s, c)
+    cdef int q
+    st_returns(st, cfg, out)
+    for q in range(c.nplayers):
+        if q != s.dreamer:
+            out[q] += count_of(s, q, old)
+
 cdef class SixTigersSpec(GameSpec):
     cdef STConfig c
 
@@ -52,6 +67,7 @@ cdef class SixTigersSpec(GameSpec):
         self.vt.resample = st_resample
         self.vt.greedy = st_greedy
         self.vt.metrics = st_metrics
+        self.vt.standing = st_standing
         self.install_game(INFO if info is None else info, &self.c, self.c.nplayers, ST_NUM_ACTIONS, sizeof(STState), OBS_SIZE, opts)
 
     # ---- strings (notation in the face) ---------------------------------------------------------

@@ -48,6 +48,17 @@ def fits_struct(banker, hands, played, winners, leader):
     return all(every.count(k) <= (2 if k < TG_CIVIL else 1) for k in set(every))
 
 
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void tg_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): the chips won so far (the returns: this deal's Hong
+    Kong bonuses, paid at once, or the match balance) plus the tricks credited so far (§6.1: a
+    player owes the deal's winner 4 - tricks, so each trick is a chip less to pay)."""
+    cdef const TGState* s = <const TGState*>st
+    cdef int q
+    tg_returns(st, cfg, out)
+    for q in range(TG_NP):
+        out[q] += s.tricks[q]
+
 cdef class TienGowSpec(GameSpec):
     cdef TGConfig c
 
@@ -75,6 +86,7 @@ cdef class TienGowSpec(GameSpec):
         self.vt.resample = tg_resample
         self.vt.greedy = tg_greedy
         self.vt.metrics = tg_metrics
+        self.vt.standing = tg_standing
         self.install_game(info, &self.c, TG_NP, TG_NUM_ACTIONS, sizeof(TGState), OBS_SIZE, opts)
 
     # ---- strings (the notation module) ------------------------------------------------------

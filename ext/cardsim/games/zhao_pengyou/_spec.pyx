@@ -24,6 +24,9 @@ from cardsim.games.zhao_pengyou._agent cimport zp_greedy
 from cardsim.games.zhao_pengyou._layout cimport OBS_SIZE
 from cardsim.games.zhao_pengyou._state cimport play_loop as _play_loop
 
+from cardsim.core._bits cimport cs_popcount
+from cardsim.games.zhao_pengyou._rules cimport zp_opposition_points, zp_game_points
+
 from cardsim.errors import ConfigError, short
 from cardsim.games.zhao_pengyou.notation import (SUITS, RANKS, PHASES, FORMATS, card_str, action_str,
                                                  parse_action, render)
@@ -95,6 +98,33 @@ cdef void _fill(Hand* h, ids):
         hand_add(h, k)
 
 
+# ---- the running standing (vt.standing; core game_standing; info.STANDING) -----------------------
+cdef void zp_standing(const void* st, const void* cfg, double* out) noexcept nogil:
+    """Who is ahead mid-deal (info.STANDING): once a declarer exists, the game points the deal
+    would give if it ended now (§6.1-§6.2: the opposition's points captured so far, throw
+    penalties included, the kitty not yet, against the thresholds) to every seat of the side that
+    would win: DECL (the declarer and the friends revealed so far) or OPP (everyone else); added
+    to the ranks (the returns) in a match. Before a declaration: the returns."""
+    cdef const ZPState* s = <const ZPState*>st
+    cdef const ZPConfig* c = <const ZPConfig*>cfg
+    cdef int q, P = 0, fd = 0, fo = 0, gp, won = 0
+    cdef int win_mask
+    zp_returns(st, cfg, out)
+    if s.declarer < 0 or s.phase == ZP_PH_END:
+        return
+    for q in range(c.n):
+        if (s.decl_mask >> q) & 1:
+            fd += s.fails[q]
+        else:
+            P += s.captured[q]
+            fo += s.fails[q]
+    P = zp_opposition_points(c, P, 0, 0, False, fd, fo)
+    gp = zp_game_points(c, P, cs_popcount(s.decl_mask), &won)
+    win_mask = s.decl_mask if won else (((1 << c.n) - 1) & ~s.decl_mask)
+    for q in range(c.n):
+        if (win_mask >> q) & 1:
+            out[q] += gp
+
 cdef class ZhaoPengyouSpec(GameSpec):
     cdef ZPConfig c
 
@@ -112,6 +142,7 @@ cdef class ZhaoPengyouSpec(GameSpec):
         self.vt.resample = zp_resample
         self.vt.greedy = zp_greedy
         self.vt.metrics = zp_metrics
+        self.vt.standing = zp_standing
         self.install_game(info, &self.c, n, ZP_NUM_ACTIONS_NT if self.c.nt_declare else ZP_NUM_ACTIONS,
                           sizeof(ZPState), OBS_SIZE, dict(opts))
 

@@ -317,6 +317,13 @@ def _check_options(opts: dict) -> None:
                           f"{list(PRESET_HAND_SIZES[variant])}, got {opts['hand_size']}")
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    "the points captured so far as the deal's score counts them: card points, basras, and the "
+    "majority bonus to the side holding the most cards; partners share their side's figure")
+
+
 INFO = GameInfo(
     name="basra", title="Basra",
     players=(2, 3, 4), default_players=4,

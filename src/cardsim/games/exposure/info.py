@@ -114,6 +114,13 @@ def _seat_blocks(q: int) -> tuple[ObsBlock, ...]:
     )
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    "the deal's points as if it ended now: 2 per trick won, the meld points declared, and the "
+    "contract bonus while a player's tricks equal the target")
+
+
 INFO = GameInfo(
     name="exposure", title="Exposure",
     players=(2,), default_players=2,

@@ -172,6 +172,13 @@ def _check_options(o: dict) -> None:
                           f"max_stock_bid ({o['max_stock_bid']})")
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    'the chips won so far in the deal: the returns themselves, which move as the turn-up, stock, ruff'
+    ' and gleeks are paid during the deal')
+
+
 INFO = GameInfo(
     name="gleek", title="Gleek",
     players=(3,), default_players=3,

@@ -134,6 +134,14 @@ def _max_game_length(o: dict) -> int:
     return per * (o["max_deals"] if o["scope"] == "match" else 1)
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    'the penalty points taken so far (a heart 1, ♠Q 13; ♦J -10 with jd_bonus), fewest ahead, counted '
+    "as the returns count them (the others' mean minus own, or 26 - own); a moon counts only when the"
+    ' deal ends')
+
+
 INFO = GameInfo(
     name="hearts", title="Hearts",
     players=(3, 4, 5, 6), default_players=4,

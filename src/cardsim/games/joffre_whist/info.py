@@ -127,6 +127,14 @@ def _max_game_length(o: dict) -> int:
     return per_deal * (o["num_deals"] if o["scope"] == "match" else 1)
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    "in trick play, the declaring team's progress toward its contract (tricks won / tricks needed) "
+    "against the defenders' progress toward setting it (tricks won / tricks that defeat it); nobody "
+    "is ahead during the auction; both partners share their team's figure")
+
+
 INFO = GameInfo(
     name="joffre_whist", title="Joffre Whist",
     players=(4,), default_players=4,

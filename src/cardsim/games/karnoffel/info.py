@@ -59,6 +59,13 @@ def _max_game_length(o: dict) -> int:
     return deals * 5 * o["players"]
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    'the tricks each team has won in the deal (the first team to 3 tricks wins it); both partners '
+    "share their team's figure")
+
+
 INFO = GameInfo(
     name="karnoffel", title="Karnöffel",
     players=(4, 6), default_players=4,

@@ -196,6 +196,14 @@ def _max_game_length(o: dict) -> int:
     return n * o["max_deals"] if o["scope"] == "match" else n
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    "each side's points on the table: the card values of its melds, its canasta and samba bonuses and"
+    ' its exposed red threes (the cards left in hand and going out count only at the end); partners '
+    "share their side's figure")
+
+
 INFO = GameInfo(
     name="samba", title="Samba",
     players=(2, 3, 4, 5, 6), default_players=4,

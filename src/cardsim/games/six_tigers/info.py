@@ -113,6 +113,13 @@ def _unit(opts: dict) -> str:
     return "Sung points" if opts["scoring"] == "sung" else "table points"
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    "each player's count toward the 6 that claims the round: tricks credited plus old cards in hand "
+    '(the dreamer, who cannot win the round, counts nothing)')
+
+
 INFO = GameInfo(
     name="six_tigers", title="Hakka Six Tigers",
     players=(4, 3), default_players=4,

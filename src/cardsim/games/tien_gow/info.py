@@ -153,6 +153,13 @@ def max_game_length(opts: dict) -> int:
     return 39 * (opts["num_deals"] if opts["scope"] == "match" else 1)
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    "the tricks credited so far (each one a chip less owed to the deal's winner), plus any Hong Kong "
+    'bonus already paid')
+
+
 INFO = GameInfo(
     name="tien_gow", title="Tien Gow 天九 (Da Tian Jiu)",
     players=(4,), default_players=4,

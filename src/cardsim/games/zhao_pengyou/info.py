@@ -278,6 +278,14 @@ def max_game_length(opts: dict) -> int:
     return per_deal * (o["max_deals"] if o["scope"] == "match" else 1)
 
 
+# The running standing (vt.standing in _spec.pyx; State.standing): who is ahead mid-deal, what lead
+# tracking ("decided before the last round" in the atlas) watches; the returns at the end.
+STANDING = (
+    'the game points the deal would give if it ended now: the declarer and the friends revealed so '
+    "far lead while the opposition's captured points stay below the first threshold, the opposition "
+    'once they reach it; nobody is ahead before a declaration')
+
+
 INFO = GameInfo(
     name="zhao_pengyou", title="Zhao Pengyou 找朋友 (Finding Friends)",
     players=PLAYERS, default_players=DEFAULT_PLAYERS,
