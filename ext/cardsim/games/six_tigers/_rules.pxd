@@ -38,6 +38,22 @@ ctypedef struct STConfig:
     int32_t table[7]         # points for t = 6..12 tricks
     STRules rules            # set order and CLOUD in sets
 
+cdef extern from *:
+    """
+    /* the 36 suit cards, and the masks that keep a right shift by 1, 2, 4, 8 inside each suit's
+       9-bit field (the top 1, 2, 4, 8 bits of every field cleared) */
+    static const unsigned long long ST_SUIT_CARDS = 0xFFFFFFFFFULL;
+    static const unsigned long long ST_FIELD_K1 = 0xFFFFFFFFFULL & ~(0x100ULL * 0x8040201ULL);
+    static const unsigned long long ST_FIELD_K2 = 0xFFFFFFFFFULL & ~(0x180ULL * 0x8040201ULL);
+    static const unsigned long long ST_FIELD_K4 = 0xFFFFFFFFFULL & ~(0x1E0ULL * 0x8040201ULL);
+    static const unsigned long long ST_FIELD_K8 = 0x1ULL * 0x8040201ULL;
+    """
+    const uint64_t ST_SUIT_CARDS
+    const uint64_t ST_FIELD_K1
+    const uint64_t ST_FIELD_K2
+    const uint64_t ST_FIELD_K4
+    const uint64_t ST_FIELD_K8
+
 cdef inline uint64_t st_full() noexcept nogil:
     """All 37 identities."""
     return ((<uint64_t>1) << 37) - 1
@@ -74,21 +90,14 @@ cdef inline uint64_t st_old_mask(uint64_t played) noexcept nogil:
     suit: its highest-numbered card not yet played (cards in any hand, the dreamer's included,
     count as not played). Only cards in a hand are old in effect; the mask may hold the top
     card of a suit wherever it lies. Inline and unrolled: every lead and claim asks it."""
-    cdef uint64_t old = st_fixed_old() & ~played
-    cdef uint64_t rest
-    rest = st_suit_mask(0) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    rest = st_suit_mask(1) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    rest = st_suit_mask(2) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    rest = st_suit_mask(3) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    return old
+    cdef uint64_t rest = ~played & ST_SUIT_CARDS, y
+    # y = rest smeared down inside each suit's 9-bit field (bit p set iff the suit holds an
+    # unplayed card at or above p); the top card is then the bit of y whose next one is clear
+    y = rest | ((rest >> 1) & ST_FIELD_K1)
+    y |= (y >> 2) & ST_FIELD_K2
+    y |= (y >> 4) & ST_FIELD_K4
+    y |= (y >> 8) & ST_FIELD_K8
+    return (st_fixed_old() & ~played) | (y & ~((y >> 1) & ST_FIELD_K1))
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil
 cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept nogil
 cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil
