@@ -50,7 +50,7 @@ from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
 from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_reset, trick_close, trick_index_of
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_legal_adds, staged_active
 from cardsim.games.six_tigers._rules cimport (
-    STConfig, ST_MAX_PLAYS, PT_NONE, st_tigers, above, st_pattern, st_single_leads,
+    STConfig, ST_MAX_PLAYS, PT_NONE, PT_SINGLE, st_tigers, above, st_pattern, st_single_leads,
     st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_enum_beats_with, st_dream_matches,
     st_sung_points, st_payments)
 
@@ -459,7 +459,12 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
         s.trick_down[s.ntricks] |= <int8_t>(1 << p)
     else:
         s.up[p] |= P
-        st_pattern(P, &c.rules, &s.high)
+        if (P & (P - 1)) == 0:                     # st_pattern of one card
+            s.high.type = PT_SINGLE
+            s.high.size = 1
+            s.high.key = <int8_t>bit_low(P)
+        else:
+            st_pattern(P, &c.rules, &s.high)
         s.high_seat = p
         if s.trick.n == 0:
             s.k = cs_popcount(P)
