@@ -156,17 +156,16 @@ cdef inline int keep_largest(uint64_t* sets, int n) noexcept nogil:
     return k
 
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
-                        uint64_t* out) noexcept nogil:
+                        uint64_t* out, int found) noexcept nogil:
     """The summing part of capture_sets (§4.2, B-D3), called only when at least two floor
     numerals worth less than the card's value v could sum to v. Most floors have no sum group
-    or exactly one (the union is then the group itself): sum_groups tells which, and those are
-    settled here on a small frame; two groups or more go to the full search
-    (capture_search_full)."""
-    cdef int r = card >> 2, k = 0, i, v = r + 1, found = 0, n = 0
+    or exactly one (the union is then the group itself): sum_groups tells which (`found`, 1 or
+    2, computed by the caller), and those are settled here on a small frame; two groups or more
+    go to the full search (capture_search_full)."""
+    cdef int r = card >> 2, k = 0, i, v = r + 1, n = 0
     cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0
     cdef int8_t ids[40]
     cdef int8_t vals[40]
-    found = sum_groups(R, v)
     if found >= 2:
         return capture_search_full(floor, card, c, bases, nb, out)
     if found == 1:                              # find the one group

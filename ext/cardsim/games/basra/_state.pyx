@@ -65,7 +65,7 @@ from cardsim.core._hand cimport Hand
 from cardsim.core._deal cimport shuffled_pack, shuffle
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.games.basra._rules cimport (
-    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick,
+    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick_found, capture_sets_summed,
     basra_points, score_deal, game_end)
 
 
@@ -239,6 +239,10 @@ cdef hands_out_fn hands_out_p = hands_out
 cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
     """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on. The
     stage must be clear (the choose phase clears it before)."""
+    resolve_play_inline(s, c, card, S)
+
+cdef inline void resolve_play_inline(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    """resolve_play, inline in the common step of a play (one legal set)."""
     cdef int side
     cdef uint64_t F = s.floor
     cdef bint held = hands_left(s)          # seats past nplayers hold nothing
@@ -331,11 +335,11 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
         staged_add(&s.choice, bit_low(inter))
         inter &= inter - 1
 
-cdef void play_searched(BasraState* s, const BasraConfig* c, int a) noexcept nogil:
-    """ba_apply of a play whose capture sets need the sum search (its own frame: the set list
-    stays off the common path)."""
+cdef void play_searched(BasraState* s, const BasraConfig* c, int a, int found) noexcept nogil:
+    """ba_apply of a play whose capture sets need the sum search, `found` sum groups (its own
+    frame: the set list stays off the common path)."""
     cdef uint64_t sets[BA_MAXSETS]
-    if capture_sets(s.floor, a, c, sets) == 1:
+    if capture_sets_summed(s.floor, a, c, found, sets) == 1:
         resolve_play(s, c, a, sets[0])
         return
     s.phase = BA_PH_CHOOSE
@@ -350,17 +354,17 @@ cdef inline void _ba_apply_impl(void* st, const void* cfg, int a) noexcept nogil
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef Hand taken
     cdef uint64_t one, b
-    cdef int n, card, p
+    cdef int n, card, p, found
     if s.phase == BA_PH_PLAY:
         b = card_bit(a)          # only here: a choose-phase action is no card (>= 64 would be UB)
         p = s.turn
         s.hand[p] &= ~b
         s.played[p] |= b
-        n = capture_quick(s.floor, a, c, &one)
+        n = capture_quick_found(s.floor, a, c, &one, &found)
         if n == 1:
-            resolve_play(s, c, a, one)
+            resolve_play_inline(s, c, a, one)
         elif n == 0:
-            play_searched(s, c, a)
+            play_searched(s, c, a, found)
         else:
             s.phase = BA_PH_CHOOSE
             staged_start(&s.choice, BA_STAGE_CAPTURE, a)
