@@ -187,6 +187,16 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
         n = keep_largest(out, n)
     return n
 
+cdef inline bint groups_disjoint(const CapCtx* x) noexcept nogil:
+    """No two sum groups share a card (then all of them form the only maximal family)."""
+    cdef uint64_t seen = 0
+    cdef int g
+    for g in range(x.ngroups):
+        if x.groups[g] & seen:
+            return False
+        seen |= x.groups[g]
+    return True
+
 cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                              uint64_t* out) noexcept nogil:
     """The full summing search: every distinct union of a maximal family of disjoint groups
@@ -217,6 +227,12 @@ cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, con
             x.lo_end[i] = x.ngroups
         if x.ngroups == 1:
             x.unions[0] = x.groups[0]
+            x.nunions = 1
+        elif x.ngroups > 1 and groups_disjoint(&x):  # the one maximal family: every group
+            m = 0
+            for i in range(x.ngroups):
+                m |= x.groups[i]
+            x.unions[0] = m
             x.nunions = 1
         elif x.ngroups > 1:
             index_by_highest(&x)
@@ -333,18 +349,20 @@ cdef void score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t*
     cdef int s, best = -1, bestn = -1, n, k
     cdef bint tie = False
     cdef uint64_t m
+    cdef int32_t tot
     for s in range(c.nsides):
-        out_half[s] = basra_half[s]
+        tot = basra_half[s]                     # a local sum: out_half may alias card_half
         m = pile[s]
         while m:
             k = bit_low(m)
             m &= m - 1
-            out_half[s] += c.card_half[k]
+            tot += c.card_half[k]
         m = doubled[s] & pile[s]
         while m:
             k = bit_low(m)
             m &= m - 1
-            out_half[s] += c.card_half[k]
+            tot += c.card_half[k]
+        out_half[s] = tot
         n = cs_popcount(pile[s])
         if n > bestn:
             bestn = n

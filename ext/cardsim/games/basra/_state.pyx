@@ -56,13 +56,13 @@ floor - 3 for leaving a single floor card (an easy basra for the next player) - 
 a J or ♦7 sweeper; a trail costs the trailed card's points + 0.5 and 3 more if it leaves a lone
 card. Plays the best (lowest card id on ties); in the choose phase it steers to its best set. (In `_agent`.)
 """
-from libc.string cimport memset, memmove
+from libc.string cimport memset, memmove, memcpy
 from cardsim.core._types cimport uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_add
 from cardsim.core._hand cimport Hand
-from cardsim.core._deal cimport shuffled_pack, shuffle
+from cardsim.core._deal cimport shuffle, cs_identity_pack64
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.games.basra._rules cimport (
     BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick_found, capture_sets_summed,
@@ -88,7 +88,8 @@ cdef inline int draw(BasraState* s) noexcept nogil:
 
 cdef void shuffle_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """A fresh pack shuffled on the deal stream (the core shuffle); stock[0] is the bottom card."""
-    shuffled_pack(s.stock, c.deck, &s.rng)
+    memcpy(s.stock, cs_identity_pack64, c.deck)     # shuffled_pack: a fresh pack, shuffled
+    shuffle(s.stock, c.deck, &s.rng)
     s.nstock = c.deck
 
 cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
@@ -108,16 +109,18 @@ cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
 
 cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
     """k cards to each seat, one batch per seat, from dealer+1 round to the dealer (§3.3)."""
-    cdef int i, j, p = s.dealer
+    cdef int i, j, p = s.dealer, n = s.nstock
     cdef uint64_t h
     for i in range(c.nplayers):
         p += 1
         if p == c.nplayers:
             p = 0
         h = 0
-        for j in range(k):
-            h |= card_bit(draw(s))
+        for j in range(k):                  # draw() with the stock count in a register
+            n -= 1
+            h |= card_bit(s.stock[n])
         s.hand[p] |= h
+    s.nstock = n
 
 cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Deal a new deal from the ordered stock (§3): peek, hands, 4 floor cards, floor cleaning
@@ -317,9 +320,12 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Choose phase: pre-choose the cards common to every compatible set; resolve the play
     when one compatible set is left."""
     cdef uint64_t sets[BA_MAXSETS]
+    narrow_sets(s, c, sets, capture_sets(s.floor, s.choice.target, c, sets))
+
+cdef inline void narrow_sets(BasraState* s, const BasraConfig* c, const uint64_t* sets, int n) noexcept nogil:
+    """narrow, given the n capture sets of the card being played on the floor."""
     cdef uint64_t inter = ~(<uint64_t>0), one = 0, chosen = chosen_of(s)
-    cdef int n, i, cnt = 0
-    n = capture_sets(s.floor, s.choice.target, c, sets)
+    cdef int i, cnt = 0
     for i in range(n):
         if (sets[i] & chosen) == chosen:
             inter &= sets[i]
@@ -339,12 +345,13 @@ cdef void play_searched(BasraState* s, const BasraConfig* c, int a, int found) n
     """ba_apply of a play whose capture sets need the sum search, `found` sum groups (its own
     frame: the set list stays off the common path)."""
     cdef uint64_t sets[BA_MAXSETS]
-    if capture_sets_summed(s.floor, a, c, found, sets) == 1:
+    cdef int n = capture_sets_summed(s.floor, a, c, found, sets)
+    if n == 1:
         resolve_play(s, c, a, sets[0])
         return
     s.phase = BA_PH_CHOOSE
     staged_start(&s.choice, BA_STAGE_CAPTURE, a)
-    narrow(s, c)
+    narrow_sets(s, c, sets, n)                     # the floor is the same: the same sets
 
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     _ba_apply_impl(st, cfg, a)
