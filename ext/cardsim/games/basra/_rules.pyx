@@ -122,27 +122,6 @@ cdef void index_by_highest(CapCtx* x) noexcept nogil:
         x.hi_start[i] = x.hi_start[i - 1]
     x.hi_start[0] = 0
 
-cdef int first_groups(const int8_t* ids, const int8_t* vals, int n, int start, int rem, uint64_t cur,
-                      uint64_t* first, int found) noexcept nogil:
-    """gen_groups that only counts, up to 2: the sum groups of ids[start:] (values ascending)
-    summing to rem, in gen_groups' order; *first gets the first one. Returns found + the
-    groups seen, stopping at 2."""
-    cdef int i
-    for i in range(start, n):
-        if vals[i] > rem:
-            return found
-        if vals[i] == rem:
-            if found == 0:
-                first[0] = cur | card_bit(ids[i])
-            found += 1
-            if found >= 2:
-                return found
-        else:
-            found = first_groups(ids, vals, n, i + 1, rem - vals[i], cur | card_bit(ids[i]), first, found)
-            if found >= 2:
-                return found
-    return found
-
 cdef inline int keep_largest(uint64_t* sets, int n) noexcept nogil:
     """The cap_maximum option: keep only the sets of the most cards (in their order); their count."""
     cdef int i, k = 0, best = 0
@@ -162,24 +141,33 @@ cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const ui
     or exactly one (the union is then the group itself): sum_groups tells which (`found`, 1 or
     2, computed by the caller), and those are settled here on a small frame; two groups or more
     go to the full search (capture_search_full)."""
-    cdef int r = card >> 2, k = 0, i, v = r + 1, n = 0
-    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0
+    cdef int r = card >> 2, k = 0, i, v = r + 1, n = 0, t
+    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0, one = 1
     cdef int8_t ids[40]
     cdef int8_t vals[40]
+    cdef uint64_t pre[40]
     if found >= 2:
         return capture_search_full(floor, card, c, bases, nb, out)
-    if found == 1:                              # find the one group
+    if found == 1:
+        # the one group, rebuilt from sum_groups' table of reachable sums: pre[i] = the sums
+        # the cards before ids[i] reach; from the last card down, a card is in the group iff
+        # the sum still wanted is out of reach without it (the group is the only subset
+        # summing to v, so this finds it)
         while m:
             i = bit_low(m)
             m &= m - 1
             ids[k] = i
             vals[k] = (i >> 2) + 1
+            pre[k] = one
+            one |= one << vals[k]
             k += 1
-        found = 0
-        for i in range(k):
-            found = first_groups(ids, vals, k, i + 1, v - vals[i], card_bit(ids[i]), &u, found)
-            if found:
-                break
+        t = v
+        i = k - 1
+        while t > 0:
+            if not ((pre[i] >> t) & 1):
+                u |= card_bit(ids[i])
+                t -= vals[i]
+            i -= 1
     for i in range(nb):
         out[i] = bases[i] | u
     n = nb

@@ -116,9 +116,14 @@ cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
         if p == c.nplayers:
             p = 0
         h = 0
-        for j in range(k):                  # draw() with the stock count in a register
-            n -= 1
-            h |= card_bit(s.stock[n])
+        if k == 4:                          # the usual hand size, unrolled
+            h = (card_bit(s.stock[n - 1]) | card_bit(s.stock[n - 2]) | card_bit(s.stock[n - 3])
+                 | card_bit(s.stock[n - 4]))
+            n -= 4
+        else:
+            for j in range(k):              # draw() with the stock count in a register
+                n -= 1
+                h |= card_bit(s.stock[n])
         s.hand[p] |= h
     s.nstock = n
 
