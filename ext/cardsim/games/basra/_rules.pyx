@@ -222,6 +222,10 @@ cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, con
                 m |= x.groups[i]
             x.unions[0] = m
             x.nunions = 1
+        elif x.ngroups == 2:                      # two groups sharing a card: each alone is a
+            x.unions[0] = x.groups[0]             # maximal family, in gen_unions' order (the
+            x.unions[1] = x.groups[1]             # family of the lower first card first)
+            x.nunions = 2
         elif x.ngroups > 1:
             index_by_highest(&x)
             x.use_memo = x.ngroups > 24
