@@ -438,13 +438,18 @@ cdef int legal_staged(const STState* s, const STConfig* c, ActionSet* out) noexc
     as_add_mask(out, ST_A_DISCARD, cand)
     return n + cs_popcount(cand)
 
-cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept nogil:
-    """The staged play of the seat to act leaves its hand for the trick (face up: it is the new
-    current high, or the lead; face down: a discard). Completes the trick after three plays:
-    the final high play wins k tricks (§5.1) and a claim window opens (§5.5)."""
-    cdef int p = s.turn, i, w
-    cdef uint64_t P = s.stg.cards.layer[0], m
+cdef inline void commit_play(STState* s, const STConfig* c, bint face_down) noexcept nogil:
+    """The staged play of the seat to act leaves its hand for the trick (commit_cards)."""
+    cdef uint64_t P = s.stg.cards.layer[0]
     staged_clear(&s.stg)
+    commit_cards(s, c, P, face_down)
+
+cdef void commit_cards(STState* s, const STConfig* c, uint64_t P, bint face_down) noexcept nogil:
+    """The play P of the seat to act (nothing staged) leaves its hand for the trick (face up:
+    it is the new current high, or the lead; face down: a discard). Completes the trick after
+    three plays: the final high play wins k tricks (§5.1) and a claim window opens (§5.5)."""
+    cdef int p = s.turn, i, w
+    cdef uint64_t m
     s.hand[p] &= ~P
     s.cur[p] = P
     m = P
@@ -529,12 +534,27 @@ cdef inline void _st_apply_impl(void* st, const void* cfg, int a) noexcept nogil
         do_claim(s, c, s.turn)
     elif a == ST_A_CONTINUE:
         s.claim_pos += 1
-        advance_window(s, c)
+        if not c.auto_claim and s.claim_pos < 3 and may_be_eligible(s, s.claim_order[s.claim_pos]):
+            s.turn = s.claim_order[s.claim_pos]    # advance_window's first step: the next asked
+        else:
+            advance_window(s, c)
     elif a == ST_A_COMMIT:
         commit_play(s, c, False)
     elif a < ST_A_DISCARD:
         if not staged_active(&s.stg):
-            staged_start(&s.stg, ST_STAGE_LEAD if s.trick.n == 0 else ST_STAGE_BEAT, -1)
+            # a play's first card: a single lead nothing extends, or the follow of a single,
+            # is whole at once (committed without staging it)
+            if s.trick.n == 0:
+                if not lead_extendable(s, c, card_bit(a), &whole) and whole:
+                    commit_cards(s, c, card_bit(a), False)
+                    return
+                staged_start(&s.stg, ST_STAGE_LEAD, -1)
+                staged_add(&s.stg, a)
+                return
+            if s.k == 1:
+                commit_cards(s, c, card_bit(a), False)
+                return
+            staged_start(&s.stg, ST_STAGE_BEAT, -1)
         staged_add(&s.stg, a)
         if s.stg.kind == ST_STAGE_LEAD:
             if not lead_extendable(s, c, s.stg.cards.layer[0], &whole) and whole:
@@ -543,6 +563,9 @@ cdef inline void _st_apply_impl(void* st, const void* cfg, int a) noexcept nogil
             commit_play(s, c, False)
     else:
         if not staged_active(&s.stg):
+            if s.k == 1:                           # a one-card discard is whole at once
+                commit_cards(s, c, card_bit(a - ST_A_DISCARD), True)
+                return
             staged_start(&s.stg, ST_STAGE_DISCARD, -1)
         staged_add(&s.stg, a - ST_A_DISCARD)
         if s.stg.n == s.k:
