@@ -176,7 +176,8 @@ cdef inline int capture_quick_found(uint64_t floor, int card, const BasraConfig*
         return 1
     if r < BA_RANK_J:
         R = floor & (card_bit(4 * r) - 1)
-        if cs_popcount(R) >= 2:
+        # a sum group has >= 2 cards: none if the two lowest already exceed the card's value
+        if cs_popcount(R) >= 2 and (cs_ctz(R) >> 2) + (cs_ctz(R & (R - 1)) >> 2) + 2 <= r + 1:
             found[0] = sum_groups(R, r + 1)
             if found[0]:
                 return 0
