@@ -251,9 +251,10 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
 
 cdef inline void resolve_play_inline(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
     """resolve_play, inline in the common step of a play (one legal set)."""
-    cdef int side
+    cdef int side, nxt = next_seat(c, s.turn)
     cdef uint64_t F = s.floor
-    cdef bint held = hands_left(s)          # seats past nplayers hold nothing
+    # hands_left, asked of the next seat's hand first (seats past nplayers hold nothing)
+    cdef bint held = s.hand[nxt] != 0 or hands_left(s)
     if S == 0:
         s.floor = F | card_bit(card)
     else:
@@ -265,7 +266,7 @@ cdef inline void resolve_play_inline(BasraState* s, const BasraConfig* c, int ca
             clear_floor_p(s, c, card, F, side, s.nstock == 0 and not held)
     s.phase = BA_PH_PLAY
     if held:
-        s.turn = next_seat(c, s.turn)
+        s.turn = nxt
         return
     hands_out_p(s, c)
 

@@ -373,7 +373,7 @@ cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     several cards, which need the list of whole plays, in legal_staged."""
     cdef const STState* s = <const STState*>st
     cdef const STConfig* c = <const STConfig*>cfg
-    cdef uint64_t hand, cand
+    cdef uint64_t hand, cand, P
     cdef int n, p
     out.w[0] = 0
     out.w[1] = 0
@@ -403,6 +403,11 @@ cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) 
             return n
         as_add_mask(out, ST_A_DISCARD, hand)
         return n + cs_popcount(hand)
+    if s.stg.kind == ST_STAGE_DISCARD:            # legal_staged of a discard under way
+        P = s.stg.cards.layer[0]
+        cand = drop_top(hand & ~P & above(bit_high(P)), s.k - s.stg.n - 1)
+        as_add_mask(out, ST_A_DISCARD, cand)
+        return cs_popcount(cand)
     return legal_staged(s, c, out)
 
 cdef int legal_staged(const STState* s, const STConfig* c, ActionSet* out) noexcept nogil:
