@@ -131,6 +131,9 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         while m:
             k = bit_low(m)
             m &= m - 1
+            # none fits in full unless it holds another identity of them or a second k
+            if (full.layer[0] & ~card_bit(k) & r.reach[k]) == 0 and not (full.layer[1] >> k) & 1:
+                continue
             for i in range(r.by_tile_n[k]):
                 ci = r.by_tile[k][i]
                 if ((r.combo[ci].size > best_size or (r.combo[ci].size == best_size and ci < target))
