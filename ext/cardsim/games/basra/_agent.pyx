@@ -10,7 +10,8 @@ from cardsim.core._types cimport uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
-from cardsim.games.basra._rules cimport BasraConfig, BA_MAXSETS, is_sweeper, capture_sets, capture_quick, basra_points
+from cardsim.games.basra._rules cimport (BasraConfig, BA_MAXSETS, is_sweeper, capture_sets, capture_quick_found,
+                                         capture_sets_summed, basra_points)
 from cardsim.games.basra._state cimport BasraState, BA_PH_PLAY, BA_TAKE0, BA_COMMIT, chosen_of
 
 
@@ -44,20 +45,24 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef uint64_t sets[BA_MAXSETS]
     cdef uint64_t m, bestset = 0, chosen, one
-    cdef int card, n, i, best = -1
+    cdef int card, n, i, best = -1, found
     cdef double v, bv = -1e18
     if s.phase == BA_PH_PLAY:
         m = s.hand[s.turn]
         while m:
             card = bit_low(m)
             m &= m - 1
-            if capture_quick(s.floor, card, c, &one) == 1:     # one set (most plays): no list
+            n = capture_quick_found(s.floor, card, c, &one, &found)
+            if n == 1:                                         # one set (most plays): no list
                 v = play_value(s, c, card, one)
                 if v > bv:
                     bv = v
                     best = card
                 continue
-            n = capture_sets(s.floor, card, c, sets)
+            if n == 0:                                         # the sum search, its count known
+                n = capture_sets_summed(s.floor, card, c, found, sets)
+            else:
+                n = capture_sets(s.floor, card, c, sets)
             for i in range(n):
                 v = play_value(s, c, card, sets[i])
                 if v > bv:

@@ -101,7 +101,26 @@ cdef inline int sum_groups(uint64_t R, int v) noexcept nogil:
     return <int>((one >> v) & 1) + <int>((two >> v) & 1)
 
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
-                        uint64_t* out) noexcept nogil
+                        uint64_t* out, int found) noexcept nogil
+
+cdef inline int capture_bases(uint64_t floor, int card, const BasraConfig* c, uint64_t* bases) noexcept nogil:
+    """The same-rank part of a capture (B-D4): the sets of floor cards of the card's rank it
+    may take (the empty set if none; all of them with same_rank_take = all; else one each) in
+    bases[0..3]; returns their count."""
+    cdef uint64_t same = floor & rank_mask(card >> 2), m
+    cdef int nb = 0
+    if same == 0:
+        bases[0] = 0
+        return 1
+    if c.rank_all:
+        bases[0] = same
+        return 1
+    m = same
+    while m:
+        bases[nb] = m & (~m + 1)
+        nb += 1
+        m &= m - 1
+    return nb
 
 cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uint64_t* out) noexcept nogil:
     """Legal capture sets of playing `card` on `floor` (§4.2, B-D3/B-D4/B-D5/B-D6).
@@ -113,8 +132,8 @@ cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uin
     summing to v; every distinct set is one choice (`capture_mode=maximum`: largest only).
     Writes the sets (the empty set = trail) to out (BA_MAXSETS capacity), returns the count
     (>= 1). Inline: every play asks it, and most plays need no sum search (capture_search)."""
-    cdef int r = card >> 2, nb = 0, i
-    cdef uint64_t same, m, R
+    cdef int r = card >> 2, nb, i, found
+    cdef uint64_t R
     cdef uint64_t bases[4]
     if floor == 0:
         out[0] = 0
@@ -122,30 +141,31 @@ cdef inline int capture_sets(uint64_t floor, int card, const BasraConfig* c, uin
     if is_sweeper(c, card):
         out[0] = floor
         return 1
-    same = floor & rank_mask(r)
-    if same == 0:
-        bases[0] = 0
-        nb = 1
-    elif c.rank_all:
-        bases[0] = same
-        nb = 1
-    else:
-        m = same
-        while m:
-            bases[nb] = m & (~m + 1)
-            nb += 1
-            m &= m - 1
+    nb = capture_bases(floor, card, c, bases)
     if r < BA_RANK_J:
         R = floor & (card_bit(4 * r) - 1)                        # numerals worth less than the card
-        if cs_popcount(R) >= 2 and sum_groups(R, r + 1):
-            return capture_search(floor, card, c, bases, nb, out)
+        if cs_popcount(R) >= 2:
+            found = sum_groups(R, r + 1)
+            if found:
+                return capture_search(floor, card, c, bases, nb, out, found)
     for i in range(nb):                                     # no sum possible: the bases (one
         out[i] = bases[i]                                   # size, so capture_mode is moot)
     return nb
-cdef inline int capture_quick(uint64_t floor, int card, const BasraConfig* c, uint64_t* one) noexcept nogil:
+
+cdef inline int capture_sets_summed(uint64_t floor, int card, const BasraConfig* c, int found,
+                                    uint64_t* out) noexcept nogil:
+    """capture_sets of a play for which capture_quick_found has counted `found` >= 1 sum groups
+    (so the floor holds numerals and the card is a numeral, no sweeper): the same sets."""
+    cdef uint64_t bases[4]
+    cdef int nb = capture_bases(floor, card, c, bases)
+    return capture_search(floor, card, c, bases, nb, out, found)
+
+cdef inline int capture_quick_found(uint64_t floor, int card, const BasraConfig* c, uint64_t* one,
+                                    int* found) noexcept nogil:
     """capture_sets without writing the list, for the hot path of a play: the number of legal
     sets when no sum search is needed (the set itself in *one when that number is 1), or 0 when
-    two floor numerals might sum to the card's value (then capture_sets decides)."""
+    floor numerals sum to the card's value (then *found = sum_groups' count, 1 or 2, and
+    capture_sets_summed decides)."""
     cdef int r = card >> 2
     cdef uint64_t same, R
     if floor == 0:
@@ -156,14 +176,22 @@ cdef inline int capture_quick(uint64_t floor, int card, const BasraConfig* c, ui
         return 1
     if r < BA_RANK_J:
         R = floor & (card_bit(4 * r) - 1)
-        if cs_popcount(R) >= 2 and sum_groups(R, r + 1):
-            return 0
+        # a sum group has >= 2 cards: none if the two lowest already exceed the card's value
+        if cs_popcount(R) >= 2 and (cs_ctz(R) >> 2) + (cs_ctz(R & (R - 1)) >> 2) + 2 <= r + 1:
+            found[0] = sum_groups(R, r + 1)
+            if found[0]:
+                return 0
     same = floor & rank_mask(r)
     if same == 0 or c.rank_all:
         one[0] = same
         return 1
     one[0] = same & (~same + 1)
     return cs_popcount(same)
+
+cdef inline int capture_quick(uint64_t floor, int card, const BasraConfig* c, uint64_t* one) noexcept nogil:
+    """capture_quick_found without the count of sum groups: 0 when a sum search is needed."""
+    cdef int found
+    return capture_quick_found(floor, card, c, one, &found)
 
 cdef int basra_points(const BasraConfig* c, int card, uint64_t floor, bint last) noexcept nogil
 cdef void score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t* doubled,

@@ -122,27 +122,6 @@ cdef void index_by_highest(CapCtx* x) noexcept nogil:
         x.hi_start[i] = x.hi_start[i - 1]
     x.hi_start[0] = 0
 
-cdef int first_groups(const int8_t* ids, const int8_t* vals, int n, int start, int rem, uint64_t cur,
-                      uint64_t* first, int found) noexcept nogil:
-    """gen_groups that only counts, up to 2: the sum groups of ids[start:] (values ascending)
-    summing to rem, in gen_groups' order; *first gets the first one. Returns found + the
-    groups seen, stopping at 2."""
-    cdef int i
-    for i in range(start, n):
-        if vals[i] > rem:
-            return found
-        if vals[i] == rem:
-            if found == 0:
-                first[0] = cur | card_bit(ids[i])
-            found += 1
-            if found >= 2:
-                return found
-        else:
-            found = first_groups(ids, vals, n, i + 1, rem - vals[i], cur | card_bit(ids[i]), first, found)
-            if found >= 2:
-                return found
-    return found
-
 cdef inline int keep_largest(uint64_t* sets, int n) noexcept nogil:
     """The cap_maximum option: keep only the sets of the most cards (in their order); their count."""
     cdef int i, k = 0, best = 0
@@ -156,37 +135,55 @@ cdef inline int keep_largest(uint64_t* sets, int n) noexcept nogil:
     return k
 
 cdef int capture_search(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
-                        uint64_t* out) noexcept nogil:
+                        uint64_t* out, int found) noexcept nogil:
     """The summing part of capture_sets (§4.2, B-D3), called only when at least two floor
     numerals worth less than the card's value v could sum to v. Most floors have no sum group
-    or exactly one (the union is then the group itself): sum_groups tells which, and those are
-    settled here on a small frame; two groups or more go to the full search
-    (capture_search_full)."""
-    cdef int r = card >> 2, k = 0, i, v = r + 1, found = 0, n = 0
-    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0
+    or exactly one (the union is then the group itself): sum_groups tells which (`found`, 1 or
+    2, computed by the caller), and those are settled here on a small frame; two groups or more
+    go to the full search (capture_search_full)."""
+    cdef int r = card >> 2, k = 0, i, v = r + 1, n = 0, t
+    cdef uint64_t R = floor & (card_bit(4 * r) - 1), m = R, u = 0, one = 1
     cdef int8_t ids[40]
     cdef int8_t vals[40]
-    found = sum_groups(R, v)
+    cdef uint64_t pre[40]
     if found >= 2:
         return capture_search_full(floor, card, c, bases, nb, out)
-    if found == 1:                              # find the one group
+    if found == 1:
+        # the one group, rebuilt from sum_groups' table of reachable sums: pre[i] = the sums
+        # the cards before ids[i] reach; from the last card down, a card is in the group iff
+        # the sum still wanted is out of reach without it (the group is the only subset
+        # summing to v, so this finds it)
         while m:
             i = bit_low(m)
             m &= m - 1
             ids[k] = i
             vals[k] = (i >> 2) + 1
+            pre[k] = one
+            one |= one << vals[k]
             k += 1
-        found = 0
-        for i in range(k):
-            found = first_groups(ids, vals, k, i + 1, v - vals[i], card_bit(ids[i]), &u, found)
-            if found:
-                break
+        t = v
+        i = k - 1
+        while t > 0:
+            if not ((pre[i] >> t) & 1):
+                u |= card_bit(ids[i])
+                t -= vals[i]
+            i -= 1
     for i in range(nb):
         out[i] = bases[i] | u
     n = nb
     if c.cap_maximum and n > 1:                 # as capture_search_full: keep the largest sets
         n = keep_largest(out, n)
     return n
+
+cdef inline bint groups_disjoint(const CapCtx* x) noexcept nogil:
+    """No two sum groups share a card (then all of them form the only maximal family)."""
+    cdef uint64_t seen = 0
+    cdef int g
+    for g in range(x.ngroups):
+        if x.groups[g] & seen:
+            return False
+        seen |= x.groups[g]
+    return True
 
 cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, const uint64_t* bases, int nb,
                              uint64_t* out) noexcept nogil:
@@ -219,6 +216,16 @@ cdef int capture_search_full(uint64_t floor, int card, const BasraConfig* c, con
         if x.ngroups == 1:
             x.unions[0] = x.groups[0]
             x.nunions = 1
+        elif x.ngroups > 1 and groups_disjoint(&x):  # the one maximal family: every group
+            m = 0
+            for i in range(x.ngroups):
+                m |= x.groups[i]
+            x.unions[0] = m
+            x.nunions = 1
+        elif x.ngroups == 2:                      # two groups sharing a card: each alone is a
+            x.unions[0] = x.groups[0]             # maximal family, in gen_unions' order (the
+            x.unions[1] = x.groups[1]             # family of the lower first card first)
+            x.nunions = 2
         elif x.ngroups > 1:
             index_by_highest(&x)
             x.use_memo = x.ngroups > 24
@@ -334,18 +341,20 @@ cdef void score_deal(const BasraConfig* c, const uint64_t* pile, const uint64_t*
     cdef int s, best = -1, bestn = -1, n, k
     cdef bint tie = False
     cdef uint64_t m
+    cdef int32_t tot
     for s in range(c.nsides):
-        out_half[s] = basra_half[s]
+        tot = basra_half[s]                     # a local sum: out_half may alias card_half
         m = pile[s]
         while m:
             k = bit_low(m)
             m &= m - 1
-            out_half[s] += c.card_half[k]
+            tot += c.card_half[k]
         m = doubled[s] & pile[s]
         while m:
             k = bit_low(m)
             m &= m - 1
-            out_half[s] += c.card_half[k]
+            tot += c.card_half[k]
+        out_half[s] = tot
         n = cs_popcount(pile[s])
         if n > bestn:
             bestn = n

@@ -56,16 +56,16 @@ floor - 3 for leaving a single floor card (an easy basra for the next player) - 
 a J or ♦7 sweeper; a trail costs the trailed card's points + 0.5 and 3 more if it leaves a lone
 card. Plays the best (lowest card id on ties); in the choose phase it steers to its best set. (In `_agent`.)
 """
-from libc.string cimport memset, memmove
+from libc.string cimport memset, memmove, memcpy
 from cardsim.core._types cimport uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_add
 from cardsim.core._hand cimport Hand
-from cardsim.core._deal cimport shuffled_pack, shuffle
+from cardsim.core._deal cimport shuffle, cs_identity_pack64
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_commit, staged_legal_adds
 from cardsim.games.basra._rules cimport (
-    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick,
+    BasraConfig, BA_MAXSETS, BA_D7, ba_jacks, side_of, face_doubles, capture_sets, capture_quick_found, capture_sets_summed,
     basra_points, score_deal, game_end)
 
 
@@ -88,7 +88,8 @@ cdef inline int draw(BasraState* s) noexcept nogil:
 
 cdef void shuffle_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """A fresh pack shuffled on the deal stream (the core shuffle); stock[0] is the bottom card."""
-    shuffled_pack(s.stock, c.deck, &s.rng)
+    memcpy(s.stock, cs_identity_pack64, c.deck)     # shuffled_pack: a fresh pack, shuffled
+    shuffle(s.stock, c.deck, &s.rng)
     s.nstock = c.deck
 
 cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
@@ -108,16 +109,23 @@ cdef void bury(BasraState* s, const BasraConfig* c, int card) noexcept nogil:
 
 cdef void deal_hands(BasraState* s, const BasraConfig* c, int k) noexcept nogil:
     """k cards to each seat, one batch per seat, from dealer+1 round to the dealer (§3.3)."""
-    cdef int i, j, p = s.dealer
+    cdef int i, j, p = s.dealer, n = s.nstock
     cdef uint64_t h
     for i in range(c.nplayers):
         p += 1
         if p == c.nplayers:
             p = 0
         h = 0
-        for j in range(k):
-            h |= card_bit(draw(s))
+        if k == 4:                          # the usual hand size, unrolled
+            h = (card_bit(s.stock[n - 1]) | card_bit(s.stock[n - 2]) | card_bit(s.stock[n - 3])
+                 | card_bit(s.stock[n - 4]))
+            n -= 4
+        else:
+            for j in range(k):              # draw() with the stock count in a register
+                n -= 1
+                h |= card_bit(s.stock[n])
         s.hand[p] |= h
+    s.nstock = n
 
 cdef void deal_from_stock(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Deal a new deal from the ordered stock (§3): peek, hands, 4 floor cards, floor cleaning
@@ -239,9 +247,14 @@ cdef hands_out_fn hands_out_p = hands_out
 cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
     """Put `card` with capture set S (empty = trail) into effect (§4.1), then move on. The
     stage must be clear (the choose phase clears it before)."""
-    cdef int side
+    resolve_play_inline(s, c, card, S)
+
+cdef inline void resolve_play_inline(BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    """resolve_play, inline in the common step of a play (one legal set)."""
+    cdef int side, nxt = next_seat(c, s.turn)
     cdef uint64_t F = s.floor
-    cdef bint held = hands_left(s)          # seats past nplayers hold nothing
+    # hands_left, asked of the next seat's hand first (seats past nplayers hold nothing)
+    cdef bint held = s.hand[nxt] != 0 or hands_left(s)
     if S == 0:
         s.floor = F | card_bit(card)
     else:
@@ -253,7 +266,7 @@ cdef void resolve_play(BasraState* s, const BasraConfig* c, int card, uint64_t S
             clear_floor_p(s, c, card, F, side, s.nstock == 0 and not held)
     s.phase = BA_PH_PLAY
     if held:
-        s.turn = next_seat(c, s.turn)
+        s.turn = nxt
         return
     hands_out_p(s, c)
 
@@ -313,9 +326,12 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
     """Choose phase: pre-choose the cards common to every compatible set; resolve the play
     when one compatible set is left."""
     cdef uint64_t sets[BA_MAXSETS]
+    narrow_sets(s, c, sets, capture_sets(s.floor, s.choice.target, c, sets))
+
+cdef inline void narrow_sets(BasraState* s, const BasraConfig* c, const uint64_t* sets, int n) noexcept nogil:
+    """narrow, given the n capture sets of the card being played on the floor."""
     cdef uint64_t inter = ~(<uint64_t>0), one = 0, chosen = chosen_of(s)
-    cdef int n, i, cnt = 0
-    n = capture_sets(s.floor, s.choice.target, c, sets)
+    cdef int i, cnt = 0
     for i in range(n):
         if (sets[i] & chosen) == chosen:
             inter &= sets[i]
@@ -331,16 +347,17 @@ cdef void narrow(BasraState* s, const BasraConfig* c) noexcept nogil:
         staged_add(&s.choice, bit_low(inter))
         inter &= inter - 1
 
-cdef void play_searched(BasraState* s, const BasraConfig* c, int a) noexcept nogil:
-    """ba_apply of a play whose capture sets need the sum search (its own frame: the set list
-    stays off the common path)."""
+cdef void play_searched(BasraState* s, const BasraConfig* c, int a, int found) noexcept nogil:
+    """ba_apply of a play whose capture sets need the sum search, `found` sum groups (its own
+    frame: the set list stays off the common path)."""
     cdef uint64_t sets[BA_MAXSETS]
-    if capture_sets(s.floor, a, c, sets) == 1:
+    cdef int n = capture_sets_summed(s.floor, a, c, found, sets)
+    if n == 1:
         resolve_play(s, c, a, sets[0])
         return
     s.phase = BA_PH_CHOOSE
     staged_start(&s.choice, BA_STAGE_CAPTURE, a)
-    narrow(s, c)
+    narrow_sets(s, c, sets, n)                     # the floor is the same: the same sets
 
 cdef void ba_apply(void* st, const void* cfg, int a) noexcept nogil:
     _ba_apply_impl(st, cfg, a)
@@ -350,17 +367,17 @@ cdef inline void _ba_apply_impl(void* st, const void* cfg, int a) noexcept nogil
     cdef const BasraConfig* c = <const BasraConfig*>cfg
     cdef Hand taken
     cdef uint64_t one, b
-    cdef int n, card, p
+    cdef int n, card, p, found
     if s.phase == BA_PH_PLAY:
         b = card_bit(a)          # only here: a choose-phase action is no card (>= 64 would be UB)
         p = s.turn
         s.hand[p] &= ~b
         s.played[p] |= b
-        n = capture_quick(s.floor, a, c, &one)
+        n = capture_quick_found(s.floor, a, c, &one, &found)
         if n == 1:
-            resolve_play(s, c, a, one)
+            resolve_play_inline(s, c, a, one)
         elif n == 0:
-            play_searched(s, c, a)
+            play_searched(s, c, a, found)
         else:
             s.phase = BA_PH_CHOOSE
             staged_start(&s.choice, BA_STAGE_CAPTURE, a)

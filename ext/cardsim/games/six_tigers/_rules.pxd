@@ -38,6 +38,25 @@ ctypedef struct STConfig:
     int32_t table[7]         # points for t = 6..12 tricks
     STRules rules            # set order and CLOUD in sets
 
+cdef extern from *:
+    """
+    /* the 36 suit cards, and the masks that keep a right shift by 1, 2, 4, 8 inside each suit's
+       9-bit field (the top 1, 2, 4, 8 bits of every field cleared) */
+    static const unsigned long long ST_SUIT_CARDS = 0xFFFFFFFFFULL;
+    static const unsigned long long ST_FIELD_K1 = 0xFFFFFFFFFULL & ~(0x100ULL * 0x8040201ULL);
+    static const unsigned long long ST_FIELD_K2 = 0xFFFFFFFFFULL & ~(0x180ULL * 0x8040201ULL);
+    static const unsigned long long ST_FIELD_K4 = 0xFFFFFFFFFULL & ~(0x1E0ULL * 0x8040201ULL);
+    static const unsigned long long ST_FIELD_K8 = 0x1ULL * 0x8040201ULL;
+    /* numbers 1..7 of every suit: where a run of three can start */
+    static const unsigned long long ST_RUN_STARTS = 0x7FULL * 0x8040201ULL;
+    """
+    const uint64_t ST_SUIT_CARDS
+    const uint64_t ST_FIELD_K1
+    const uint64_t ST_FIELD_K2
+    const uint64_t ST_FIELD_K4
+    const uint64_t ST_FIELD_K8
+    const uint64_t ST_RUN_STARTS
+
 cdef inline uint64_t st_full() noexcept nogil:
     """All 37 identities."""
     return ((<uint64_t>1) << 37) - 1
@@ -74,27 +93,64 @@ cdef inline uint64_t st_old_mask(uint64_t played) noexcept nogil:
     suit: its highest-numbered card not yet played (cards in any hand, the dreamer's included,
     count as not played). Only cards in a hand are old in effect; the mask may hold the top
     card of a suit wherever it lies. Inline and unrolled: every lead and claim asks it."""
-    cdef uint64_t old = st_fixed_old() & ~played
-    cdef uint64_t rest
-    rest = st_suit_mask(0) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    rest = st_suit_mask(1) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    rest = st_suit_mask(2) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    rest = st_suit_mask(3) & ~played
-    if rest:
-        old |= card_bit(63 - cs_clz(rest))
-    return old
+    cdef uint64_t rest = ~played & ST_SUIT_CARDS, y
+    # y = rest smeared down inside each suit's 9-bit field (bit p set iff the suit holds an
+    # unplayed card at or above p); the top card is then the bit of y whose next one is clear
+    y = rest | ((rest >> 1) & ST_FIELD_K1)
+    y |= (y >> 2) & ST_FIELD_K2
+    y |= (y >> 4) & ST_FIELD_K4
+    y |= (y >> 8) & ST_FIELD_K8
+    return (st_fixed_old() & ~played) | (y & ~((y >> 1) & ST_FIELD_K1))
 cdef int st_pattern(uint64_t m, const STRules* r, STPlay* out) noexcept nogil
 cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept nogil
-cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil
-cdef uint64_t st_multi_starts(uint64_t hand, const STRules* r) noexcept nogil
-cdef uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const STRules* r) noexcept nogil
-cdef uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil
+# inline: the legal plays of random play ask them at every lead and follow
+cdef inline uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil:
+    """Cards of `hand` that may be led as a single (§5.2).
+
+    Validity: with N = the non-old cards in hand, a normal player leads a card of N whose suit
+    is the highest suit present in N, or any card when N is empty; a special player may also
+    lead any old card at any time."""
+    cdef uint64_t nonold = hand & ~old, res = 0
+    cdef int s
+    if nonold == 0:
+        return hand
+    for s in range(4):
+        if nonold & st_suit_mask(s):
+            res = nonold & st_suit_mask(s)
+            break
+    if special:
+        res |= hand & old
+    return res
+
+
+cdef inline uint64_t st_multi_starts(uint64_t hand, const STRules* r) noexcept nogil:
+    """Cards that begin a run or a set of hand built in ascending identity order: the lowest
+    card of every run (c, c+1, c+2 held in one suit) and of every set (two more cards of its
+    number in later suits; CLOUD, the highest identity, counts for the 1s with
+    cloud_in_sets). Word operations: the hot path of random play."""
+    cdef uint64_t h = hand & (st_full() >> 1)          # the 36 suit cards
+    cdef uint64_t runs = h & (h >> 1) & (h >> 2) & ST_RUN_STARTS
+    cdef uint64_t x1 = h >> 9, x2 = h >> 18, x3 = h >> 27, sets, ones
+    sets = ((x1 & x2) | (x1 & x3) | (x2 & x3)) & h
+    if r.cloud_in_sets and (hand >> ST_CLOUD) & 1:
+        ones = ((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 18) | (<uint64_t>1 << 27)) & h
+        sets |= ones & (x1 | x2 | x3)                  # a 1, another 1 above it, and CLOUD
+    return runs | sets
+
+
+cdef inline uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const STRules* r) noexcept nogil:
+    """Cards that can begin a legal lead built in ascending order (§5.1-§5.2): the allowed
+    singles and the first cards of every run and set (the first cards of st_enum_leads)."""
+    return st_single_leads(hand, old, special) | st_multi_starts(hand, r)
+
+
+cdef inline uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil:
+    """Cards of hand that beat the single `high` (§5.3): same suit, higher number; none against
+    a fixed old card (SHI1, XIAN1, CLOUD)."""
+    if card_bit(high) & st_fixed_old():
+        return 0
+    return hand & st_suit_mask(st_suit(high)) & ~((card_bit(high) << 1) - 1)
+
 cdef int st_enum_leads(uint64_t hand, uint64_t old, bint special, const STRules* r,
                        uint64_t* out) noexcept nogil
 cdef int st_enum_leads_with(uint64_t hand, uint64_t old, bint special, const STRules* r, uint64_t part,

@@ -19,7 +19,6 @@ refuses hands of more than 12 cards (no real hand is larger).
 from cardsim.core._types cimport int8_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
 
-cdef uint64_t RUN_STARTS = (<uint64_t>0x7F) | (<uint64_t>0x7F << 9) | (<uint64_t>0x7F << 18) | (<uint64_t>0x7F << 27)
 cdef uint64_t RED_CARDS = ((<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26) | (<uint64_t>1 << 35)
                            | (<uint64_t>1 << ST_SHI1) | (<uint64_t>1 << ST_XIAN1) | (<uint64_t>1 << 7)
                            | (<uint64_t>1 << ST_CLOUD))
@@ -98,54 +97,6 @@ cdef bint st_beats(uint64_t cand, const STPlay* high, const STRules* r) noexcept
             return False
         return st_suit(c) == st_suit(h) and c > h
     return p.key > high.key
-
-
-cdef uint64_t st_single_leads(uint64_t hand, uint64_t old, bint special) noexcept nogil:
-    """Cards of `hand` that may be led as a single (§5.2).
-
-    Validity: with N = the non-old cards in hand, a normal player leads a card of N whose suit
-    is the highest suit present in N, or any card when N is empty; a special player may also
-    lead any old card at any time."""
-    cdef uint64_t nonold = hand & ~old, res = 0
-    cdef int s
-    if nonold == 0:
-        return hand
-    for s in range(4):
-        if nonold & st_suit_mask(s):
-            res = nonold & st_suit_mask(s)
-            break
-    if special:
-        res |= hand & old
-    return res
-
-
-cdef uint64_t st_multi_starts(uint64_t hand, const STRules* r) noexcept nogil:
-    """Cards that begin a run or a set of hand built in ascending identity order: the lowest
-    card of every run (c, c+1, c+2 held in one suit) and of every set (two more cards of its
-    number in later suits; CLOUD, the highest identity, counts for the 1s with
-    cloud_in_sets). Word operations: the hot path of random play."""
-    cdef uint64_t h = hand & (st_full() >> 1)          # the 36 suit cards
-    cdef uint64_t runs = h & (h >> 1) & (h >> 2) & RUN_STARTS
-    cdef uint64_t x1 = h >> 9, x2 = h >> 18, x3 = h >> 27, sets, ones
-    sets = ((x1 & x2) | (x1 & x3) | (x2 & x3)) & h
-    if r.cloud_in_sets and (hand >> ST_CLOUD) & 1:
-        ones = ((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 18) | (<uint64_t>1 << 27)) & h
-        sets |= ones & (x1 | x2 | x3)                  # a 1, another 1 above it, and CLOUD
-    return runs | sets
-
-
-cdef uint64_t st_lead_starts(uint64_t hand, uint64_t old, bint special, const STRules* r) noexcept nogil:
-    """Cards that can begin a legal lead built in ascending order (§5.1-§5.2): the allowed
-    singles and the first cards of every run and set (the first cards of st_enum_leads)."""
-    return st_single_leads(hand, old, special) | st_multi_starts(hand, r)
-
-
-cdef uint64_t st_single_beats(uint64_t hand, int high) noexcept nogil:
-    """Cards of hand that beat the single `high` (§5.3): same suit, higher number; none against
-    a fixed old card (SHI1, XIAN1, CLOUD)."""
-    if card_bit(high) & st_fixed_old():
-        return 0
-    return hand & st_suit_mask(st_suit(high)) & ~((card_bit(high) << 1) - 1)
 
 
 cdef int enum_runs(uint64_t hand, int exact, int min_key, uint64_t* out, int n) noexcept nogil:

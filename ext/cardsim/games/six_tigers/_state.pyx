@@ -41,16 +41,16 @@ their offsets are generated into `_layout.pxd` and written by `_observe`.
 
 Greedy agent: see `_agent`.
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, int8_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below, card_bit
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._deal cimport shuffled_pack
+from cardsim.core._deal cimport shuffled_pack, cs_identity_pack64
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
 from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_reset, trick_close, trick_index_of
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_legal_adds, staged_active
 from cardsim.games.six_tigers._rules cimport (
-    STConfig, ST_MAX_PLAYS, PT_NONE, st_tigers, above, st_pattern, st_single_leads,
+    STConfig, ST_MAX_PLAYS, PT_NONE, PT_SINGLE, st_tigers, above, st_pattern, st_single_leads,
     st_lead_starts, st_multi_starts, st_single_beats, st_enum_beats, st_enum_beats_with, st_dream_matches,
     st_sung_points, st_payments)
 
@@ -82,7 +82,8 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
     players 12 each and the 37th card aside. Resets the round and opens DECLARE (§4.1)."""
     cdef card_t perm[37]
     cdef int i, j, D = s.dealer, q
-    shuffled_pack(perm, 37, &s.rng)
+    if c.nplayers != 4:
+        shuffled_pack(perm, 37, &s.rng)
     for q in range(4):
         s.hand[q] = 0
         s.up[q] = 0
@@ -104,13 +105,7 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
         s.order[0] = D
         s.order[1] = nxt(c, D)
         s.order[2] = nxt(c, s.dreamer)
-        for i in range(4):
-            q = D if i == 0 else (s.order[1] if i == 1 else (s.dreamer if i == 2 else s.order[2]))
-            s.hand[q] |= card_bit(perm[i])
-        j = 0
-        for i in range(4, 37):                     # seat order[(i - 4) % 3], without a division
-            s.hand[s.order[j]] |= card_bit(perm[i])
-            j = 0 if j == 2 else j + 1
+        shuffle_deal(s)
     else:
         s.dreamer = -1
         s.order[0] = D
@@ -142,6 +137,43 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
     s.t_dream = 0
     s.five_tigers = 0
     s.claimed = 0
+
+cdef inline void shuffle_deal(STState* s) noexcept nogil:
+    """The 4-player deal of a fresh pack: shuffled_pack(perm, 37) (the frozen Fisher-Yates, i
+    from 36 down to 1, j = rng_below(i + 1)) and then pack position 0 to the dealer order[0], 1
+    to order[1], 2 to the dreamer, 3 to order[2] and position i >= 4 to order[(i - 4) % 3],
+    fused: position i is final once the step of i has swapped into it, so each card goes
+    straight into a hand (three in registers) and the pack is never read back. The same draws
+    and the same hands as the two steps; hand[] is overwritten."""
+    cdef card_t a[64]
+    cdef Rng r = s.rng                 # local copy of the stream (see the core shuffle)
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0
+    cdef int i = 36, j
+    memcpy(a, cs_identity_pack64, 37)
+    while i > 4:                       # positions i, i-1, i-2 = order[2], order[1], order[0]
+        j = <int>rng_below(&r, i + 1)
+        h2 |= card_bit(a[j])
+        a[j] = a[i]
+        j = <int>rng_below(&r, i)
+        h1 |= card_bit(a[j])
+        a[j] = a[i - 1]
+        j = <int>rng_below(&r, i - 1)
+        h0 |= card_bit(a[j])
+        a[j] = a[i - 2]
+        i -= 3
+    j = <int>rng_below(&r, 4)          # position 3: order[2]
+    h2 |= card_bit(a[j])
+    a[j] = a[3]
+    j = <int>rng_below(&r, 3)          # position 2: the dreamer
+    s.hand[s.dreamer] = card_bit(a[j])
+    a[j] = a[2]
+    j = <int>rng_below(&r, 2)          # positions 1: order[1], 0: the dealer order[0]
+    h1 |= card_bit(a[j])
+    h0 |= card_bit(a[1 - j])
+    s.hand[s.order[0]] = h0
+    s.hand[s.order[1]] = h1
+    s.hand[s.order[2]] = h2
+    s.rng = r
 
 cdef void st_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef STState* s = <STState*>st
@@ -336,13 +368,13 @@ cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     """Legal actions. DECLARE: DECLARE/PASS. Claim window: CONTINUE, and CLAIM with count >= 6.
     Lead (§5.1-§5.2): adds completing some legal lead, COMMIT once the play is a legal lead.
     Follow: face-up adds completing some beat (§5.3); face-down adds for a discard of k cards
-    when no beat is held or must_beat is off (X7)."""
+    when no beat is held or must_beat is off (X7). Inline for the loop: the common cases (the
+    declaration, claims, a lead's first card, the follow of a single); the staged plays of
+    several cards, which need the list of whole plays, in legal_staged."""
     cdef const STState* s = <const STState*>st
     cdef const STConfig* c = <const STConfig*>cfg
-    cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef uint64_t hand, P, cand, m
-    cdef int n, p, nb
-    cdef bint whole
+    cdef uint64_t hand, cand, P
+    cdef int n, p
     out.w[0] = 0
     out.w[1] = 0
     if s.phase == ST_PH_END:
@@ -359,11 +391,7 @@ cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) 
         return 1
     p = s.turn
     hand = s.hand[p]
-    P = s.stg.cards.layer[0]
-    cand = hand & ~P
-    if P:
-        cand &= above(bit_high(P))
-    if s.trick.n == 0 and P == 0:
+    if s.trick.n == 0 and s.stg.cards.layer[0] == 0:
         cand = st_lead_starts(hand, old_now(s, c), p == s.special, &c.rules)
         as_add_mask(out, ST_A_PLAY, cand)
         return cs_popcount(cand)
@@ -375,6 +403,25 @@ cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) 
             return n
         as_add_mask(out, ST_A_DISCARD, hand)
         return n + cs_popcount(hand)
+    if s.stg.kind == ST_STAGE_DISCARD:            # legal_staged of a discard under way
+        P = s.stg.cards.layer[0]
+        cand = drop_top(hand & ~P & above(bit_high(P)), s.k - s.stg.n - 1)
+        as_add_mask(out, ST_A_DISCARD, cand)
+        return cs_popcount(cand)
+    return legal_staged(s, c, out)
+
+cdef int legal_staged(const STState* s, const STConfig* c, ActionSet* out) noexcept nogil:
+    """_st_legal_impl of a lead with staged cards or a follow of several cards (out cleared)."""
+    cdef uint64_t buf[ST_MAX_PLAYS]
+    cdef uint64_t hand, P, cand, m
+    cdef int n, p, nb
+    cdef bint whole
+    p = s.turn
+    hand = s.hand[p]
+    P = s.stg.cards.layer[0]
+    cand = hand & ~P
+    if P:
+        cand &= above(bit_high(P))
     if s.trick.n == 0:
         n = lead_list_with(s, c, P, buf)          # completable and in_list ask for supersets of P
         cand &= list_adds(buf, n, P, &whole)
@@ -396,13 +443,18 @@ cdef inline int _st_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     as_add_mask(out, ST_A_DISCARD, cand)
     return n + cs_popcount(cand)
 
-cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept nogil:
-    """The staged play of the seat to act leaves its hand for the trick (face up: it is the new
-    current high, or the lead; face down: a discard). Completes the trick after three plays:
-    the final high play wins k tricks (§5.1) and a claim window opens (§5.5)."""
-    cdef int p = s.turn, i, w
-    cdef uint64_t P = s.stg.cards.layer[0], m
+cdef inline void commit_play(STState* s, const STConfig* c, bint face_down) noexcept nogil:
+    """The staged play of the seat to act leaves its hand for the trick (commit_cards)."""
+    cdef uint64_t P = s.stg.cards.layer[0]
     staged_clear(&s.stg)
+    commit_cards(s, c, P, face_down)
+
+cdef void commit_cards(STState* s, const STConfig* c, uint64_t P, bint face_down) noexcept nogil:
+    """The play P of the seat to act (nothing staged) leaves its hand for the trick (face up:
+    it is the new current high, or the lead; face down: a discard). Completes the trick after
+    three plays: the final high play wins k tricks (§5.1) and a claim window opens (§5.5)."""
+    cdef int p = s.turn, i, w
+    cdef uint64_t m
     s.hand[p] &= ~P
     s.cur[p] = P
     m = P
@@ -417,7 +469,12 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
         s.trick_down[s.ntricks] |= <int8_t>(1 << p)
     else:
         s.up[p] |= P
-        st_pattern(P, &c.rules, &s.high)
+        if (P & (P - 1)) == 0:                     # st_pattern of one card
+            s.high.type = PT_SINGLE
+            s.high.size = 1
+            s.high.key = <int8_t>bit_low(P)
+        else:
+            st_pattern(P, &c.rules, &s.high)
         s.high_seat = p
         if s.trick.n == 0:
             s.k = cs_popcount(P)
@@ -438,16 +495,20 @@ cdef void commit_play(STState* s, const STConfig* c, bint face_down) noexcept no
         return
     open_window(s, c, w)        # after the last trick too (X16): then X11 if nobody claims
 
-cdef bint lead_extendable(const STState* s, const STConfig* c, uint64_t P, bint* whole) noexcept nogil:
+cdef inline bint lead_extendable(const STState* s, const STConfig* c, uint64_t P, bint* whole) noexcept nogil:
     """Whether the staged lead P can take more cards; *whole = P is a legal lead."""
+    if (P & (P - 1)) == 0:
+        # one card: a whole lead iff an allowed single; extendable iff it starts a run or set
+        whole[0] = (P & st_single_leads(s.hand[s.turn], old_now(s, c), s.turn == s.special)) != 0
+        return (P & st_multi_starts(s.hand[s.turn], &c.rules)) != 0
+    return lead_extendable_list(s, c, P, whole)
+
+cdef bint lead_extendable_list(const STState* s, const STConfig* c, uint64_t P, bint* whole) noexcept nogil:
+    """lead_extendable of several staged cards, from the list of leads holding them."""
     cdef uint64_t buf[ST_MAX_PLAYS]
     cdef uint64_t low
     cdef int n, i
     cdef bint ext = False
-    if cs_popcount(P) == 1:
-        # one card: a whole lead iff an allowed single; extendable iff it starts a run or set
-        whole[0] = (P & st_single_leads(s.hand[s.turn], old_now(s, c), s.turn == s.special)) != 0
-        return (P & st_multi_starts(s.hand[s.turn], &c.rules)) != 0
     n = lead_list_with(s, c, P, buf)              # only supersets of P matter below
     low = bit_below(bit_high(P) + 1)
     whole[0] = False
@@ -478,12 +539,27 @@ cdef inline void _st_apply_impl(void* st, const void* cfg, int a) noexcept nogil
         do_claim(s, c, s.turn)
     elif a == ST_A_CONTINUE:
         s.claim_pos += 1
-        advance_window(s, c)
+        if not c.auto_claim and s.claim_pos < 3 and may_be_eligible(s, s.claim_order[s.claim_pos]):
+            s.turn = s.claim_order[s.claim_pos]    # advance_window's first step: the next asked
+        else:
+            advance_window(s, c)
     elif a == ST_A_COMMIT:
         commit_play(s, c, False)
     elif a < ST_A_DISCARD:
         if not staged_active(&s.stg):
-            staged_start(&s.stg, ST_STAGE_LEAD if s.trick.n == 0 else ST_STAGE_BEAT, -1)
+            # a play's first card: a single lead nothing extends, or the follow of a single,
+            # is whole at once (committed without staging it)
+            if s.trick.n == 0:
+                if not lead_extendable(s, c, card_bit(a), &whole) and whole:
+                    commit_cards(s, c, card_bit(a), False)
+                    return
+                staged_start(&s.stg, ST_STAGE_LEAD, -1)
+                staged_add(&s.stg, a)
+                return
+            if s.k == 1:
+                commit_cards(s, c, card_bit(a), False)
+                return
+            staged_start(&s.stg, ST_STAGE_BEAT, -1)
         staged_add(&s.stg, a)
         if s.stg.kind == ST_STAGE_LEAD:
             if not lead_extendable(s, c, s.stg.cards.layer[0], &whole) and whole:
@@ -492,6 +568,9 @@ cdef inline void _st_apply_impl(void* st, const void* cfg, int a) noexcept nogil
             commit_play(s, c, False)
     else:
         if not staged_active(&s.stg):
+            if s.k == 1:                           # a one-card discard is whole at once
+                commit_cards(s, c, card_bit(a - ST_A_DISCARD), True)
+                return
             staged_start(&s.stg, ST_STAGE_DISCARD, -1)
         staged_add(&s.stg, a - ST_A_DISCARD)
         if s.stg.n == s.k:

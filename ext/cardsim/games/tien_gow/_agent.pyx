@@ -131,6 +131,9 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         while m:
             k = bit_low(m)
             m &= m - 1
+            # none fits in full unless it holds another identity of them or a second k
+            if (full.layer[0] & ~card_bit(k) & r.reach[k]) == 0 and not (full.layer[1] >> k) & 1:
+                continue
             for i in range(r.by_tile_n[k]):
                 ci = r.by_tile[k][i]
                 if ((r.combo[ci].size > best_size or (r.combo[ci].size == best_size and ci < target))
@@ -151,15 +154,24 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             bs = -1.0
             hc = r.combo[s.high_combo].cat
             sup = r.supreme
-            for i in range(r.by_cat_n[hc] + 1):
-                if i < r.by_cat_n[hc]:
-                    ci = r.by_cat[hc][i]
-                    if sup >= 0 and sup < ci:                  # the Supreme comes first
-                        target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
-                        sup = -1
+            if k == 1:
+                # a single: the scan's combinations that pass are the stronger singles of its
+                # suit held (beat_single), in index order; the others leave target as it is
+                m = full.layer[0] & r.beat_single[s.high_combo]
+                while m:
+                    ci = bit_low(m)
+                    m &= m - 1
                     target = follow_pick(s, c, ci, k, final, &unseen, &full, target, &bs)
-                elif sup >= 0:
-                    target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
+            else:
+                for i in range(r.by_cat_n[hc] + 1):
+                    if i < r.by_cat_n[hc]:
+                        ci = r.by_cat[hc][i]
+                        if sup >= 0 and sup < ci:              # the Supreme comes first
+                            target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
+                            sup = -1
+                        target = follow_pick(s, c, ci, k, final, &unseen, &full, target, &bs)
+                    elif sup >= 0:
+                        target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
         if target < 0:
             face_up = False
             weakest_tiles(r, &full, k, &want)

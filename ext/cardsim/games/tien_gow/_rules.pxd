@@ -47,6 +47,7 @@ ctypedef struct TGRules:
     int16_t by_cat_n[11]     # number of combinations per category
     int16_t by_cat[11][64]   # their indices, strongest first
     uint64_t beat_single[21] # identities whose single tile beats a single tile k (same suit, stronger)
+    uint64_t reach[21]       # every identity of the multi-tile combinations holding k (k included)
 
 cdef inline bint combo_within(const TGCombo* c, const Hand* h) noexcept nogil:
     return ((c.one & ~h.layer[0]) | (c.two & ~h.layer[1])) == 0

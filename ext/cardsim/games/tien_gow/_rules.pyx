@@ -54,6 +54,7 @@ cdef void add_combo(TGRules* r, uint64_t one, uint64_t two, int cat, int size, i
             m &= m - 1
             r.by_tile[k][r.by_tile_n[k]] = i
             r.by_tile_n[k] += 1
+            r.reach[k] |= one
 
 
 cdef void tg_rules_init(TGRules* r, bint fives_equal, bint mixed, bint two_pairs, bint supreme_beats_pairs) noexcept nogil:
@@ -66,6 +67,7 @@ cdef void tg_rules_init(TGRules* r, bint fives_equal, bint mixed, bint two_pairs
     r.supreme_beats_pairs = supreme_beats_pairs
     for k in range(TG_IDS):
         r.by_tile_n[k] = 0
+        r.reach[k] = 0
     for k in range(TG_NCAT):
         r.by_cat_n[k] = 0
     for k in range(TG_CIVIL):

@@ -58,7 +58,7 @@ Observation: the blocks of INFO.observation (src/cardsim/games/tien_gow/info.py)
 
 Greedy agent: see `_agent`.
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng, rng_below
@@ -84,13 +84,31 @@ cdef uint64_t lead_adds(const TGConfig* c, const Hand* hand, const Hand* part, i
     cdef int k, i, ci
     if n_part == 0:
         return hand.layer[0]
-    full = merged(hand, part)
     k = bit_low(part.layer[0])
+    if n_part == 1:
+        return lead_adds_one(r, hand, k)
+    full = merged(hand, part)
     for i in range(r.by_tile_n[k]):
         ci = r.by_tile[k][i]
         if r.combo[ci].size > n_part and combo_holds(&r.combo[ci], part) and combo_within(&r.combo[ci], &full):
             m |= combo_missing(&r.combo[ci], part)
     return m & hand.layer[0]
+
+cdef inline uint64_t lead_adds_one(const TGRules* r, const Hand* hand, int k) noexcept nogil:
+    """lead_adds of a single staged tile k: every multi-tile combination holding k contains it
+    and is larger, so only its fit in hand + k counts; none fits unless the hand holds one of
+    the identities of those combinations (r.reach[k]), the common case of a lead."""
+    cdef uint64_t b = card_bit(k), m = 0, h0 = hand.layer[0], f0, f1
+    cdef int i, ci
+    if (h0 & r.reach[k]) == 0:
+        return 0
+    f0 = h0 | b                                    # merged(hand, {k})
+    f1 = hand.layer[1] | (h0 & b)
+    for i in range(r.by_tile_n[k]):
+        ci = r.by_tile[k][i]
+        if ((r.combo[ci].one & ~f0) | (r.combo[ci].two & ~f1)) == 0:
+            m |= (r.combo[ci].one & ~b) | r.combo[ci].two
+    return m & h0
 
 cdef uint64_t beat_adds(const TGConfig* c, const Hand* hand, const Hand* part, int hi) noexcept nogil:
     """Identities a follower may add face up: those of a combination of its holding that beats
@@ -132,7 +150,7 @@ cdef inline int _tg_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     cdef const TGState* s = <const TGState*>st
     cdef const TGConfig* c = <const TGConfig*>cfg
     cdef int p = s.turn
-    cdef uint64_t up, down, w
+    cdef uint64_t up, down, w, h0
     cdef Hand empty
     if s.phase != TG_PH_PLAY:
         out.w[0] = 0
@@ -142,17 +160,32 @@ cdef inline int _tg_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     # staged_legal_adds would add without a callback, here one shift into the single action
     # word (43 actions: UP k = bit k, DOWN k = bit 21 + k, COMMIT = bit 42).
     if s.cur.n == 0:
-        w = lead_adds(c, &s.hand[p], &s.stage.cards, s.stage.n)
-        if s.stage.n > 0 and tg_classify(&c.rules, &s.stage.cards) >= 0:
-            w |= card_bit(TG_A_COMMIT)
+        if s.stage.n == 0:
+            w = s.hand[p].layer[0]                 # any tile starts a lead
+        elif s.stage.n == 1:                       # a single is a lead: COMMIT
+            w = lead_adds_one(&c.rules, &s.hand[p], bit_low(s.stage.cards.layer[0])) | card_bit(TG_A_COMMIT)
+        else:
+            w = lead_adds(c, &s.hand[p], &s.stage.cards, s.stage.n)
+            if tg_classify(&c.rules, &s.stage.cards) >= 0:
+                w |= card_bit(TG_A_COMMIT)
     elif s.stage.kind == TG_MODE_DOWN:
         w = s.hand[p].layer[0] << TG_A_DOWN
     elif s.stage.kind == TG_MODE_UP:
         w = beat_adds(c, &s.hand[p], &s.stage.cards, s.high_combo)
     else:
-        hand_clear(&empty)
-        up = 0 if death_blocks(s, c, p) else beat_adds(c, &s.hand[p], &empty, s.high_combo)
-        down = 0 if (c.must_beat and up) else s.hand[p].layer[0]
+        h0 = s.hand[p].layer[0]
+        if c.rules.combo[s.high_combo].size == 1:
+            # a single: the stronger tiles of its suit, none under early death (death_blocks:
+            # the seat's last tile, fewer tricks than the threshold)
+            if (c.death_threshold > 0 and s.hand[p].layer[1] == 0 and (h0 & (h0 - 1)) == 0
+                    and s.tricks[p] < c.death_threshold):
+                up = 0
+            else:
+                up = h0 & c.rules.beat_single[s.high_combo]
+        else:
+            hand_clear(&empty)
+            up = beat_adds(c, &s.hand[p], &empty, s.high_combo)
+        down = 0 if (c.must_beat and up) else h0
         w = up | (down << TG_A_DOWN)
     out.w[0] = w
     return cs_popcount(w)
@@ -161,18 +194,27 @@ cdef inline int _tg_legal_impl(const void* st, const void* cfg, ActionSet* out) 
 # ---------------------------------------------------------------------------------------------
 # state machine
 # ---------------------------------------------------------------------------------------------
+cdef extern from *:
+    """
+    /* the 32 tiles before the shuffle: civil identities 0..10 twice (each copy next to the
+       other), then military 11..20 once */
+    static const unsigned char tg_fresh_set[32] = {0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7,8,8,9,9,10,10,
+        11,12,13,14,15,16,17,18,19,20};
+    """
+    const card_t tg_fresh_set[32]
+
 cdef void new_deal(TGState* s) noexcept nogil:
     """Shuffle and deal (§3, T4): a Fisher-Yates shuffle of the 32 tiles on the deal stream; the
     seat at offset j from the banker receives tiles 8j..8j+7. The banker leads."""
+    memset(s.tplay, 0, sizeof(s.tplay))
+    deal_tiles(s)
+
+cdef inline void deal_tiles(TGState* s) noexcept nogil:
+    """new_deal but the zeroing of tplay (tg_init's memset has done it)."""
     cdef card_t t[32]
-    cdef int i, j, q, n = 0
+    cdef int i, j, q
     cdef uint64_t l0, l1, b
-    for i in range(TG_IDS):
-        t[n] = i
-        n += 1
-        if i < TG_CIVIL:
-            t[n] = i
-            n += 1
+    memcpy(t, tg_fresh_set, TG_TILES)
     shuffle(t, TG_TILES, &s.rng)
     for j in range(TG_NP):
         q = (s.banker + j) & (TG_NP - 1)               # TG_NP = 4
@@ -186,7 +228,6 @@ cdef void new_deal(TGState* s) noexcept nogil:
         s.hand[q].layer[1] = l1
         s.hand[q].layer[2] = 0
         s.hand[q].layer[3] = 0
-    memset(s.tplay, 0, sizeof(s.tplay))
     memset(s.tface, 0, sizeof(s.tface))
     memset(s.tsize, 0, sizeof(s.tsize))
     memset(s.tleader, -1, sizeof(s.tleader))
@@ -211,7 +252,7 @@ cdef void tg_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     s.rng = rng[0]
     s.banker = <int8_t>rng_below(&s.rng, TG_NP)     # first banker by dice (§1)
     s.deal_winner = -1
-    new_deal(s)
+    deal_tiles(s)                                   # tplay is zero already
 
 cdef int tg_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const TGState* s = <const TGState*>st
@@ -263,9 +304,8 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
     """A whole play is in (§5.1). Action: the lead or a BEAT becomes the current high play (face
     up); a DISCARD stays face down (with must_beat_if_able it records that the seat held no
     BEAT). After the fourth play the high play's seat is credited k tricks and leads next."""
-    cdef int p = s.turn, t = s.ntrick, ci, w, k, mode = s.stage.kind, n
+    cdef int p = s.turn, t = s.ntrick, ci, mode = s.stage.kind, n
     cdef bint final = tg_size(&s.hand[p]) == 0
-    cdef bint blocked = death_blocks(s, c, p)      # before the commit empties the stage
     n = staged_commit(&s.stage, &s.tplay[t][p])
     if s.cur.n == 0:
         ci = tg_classify(&c.rules, &s.tplay[t][p])
@@ -277,30 +317,46 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         if c.hk:
             hk_show(s, c, p, ci, final)
     elif mode == TG_MODE_UP:
-        ci = tg_classify(&c.rules, &s.tplay[t][p])
-        # hk catch (T10, T13): the final trick is a single whose lead was the 2-1 and the 4-2 now
-        # holds it, whoever beat the 2-1 in between; any later BEAT takes the trick and lifts it
-        if (final and c.hk and ci == TG_SIX and s.tsize[t] == 1
-                and tg_classify(&c.rules, &s.tplay[t][s.tleader[t]]) == TG_THREE):
-            s.catch_leader = s.tleader[t]
-        else:
-            s.catch_leader = -1
-        s.high_combo = ci
-        s.high_seat = p
-        s.tface[t] |= 1 << p
-        if c.hk:
-            hk_show(s, c, p, ci, final)
-    elif c.must_beat and not blocked:
+        beat_in(s, c, p, tg_classify(&c.rules, &s.tplay[t][p]), final)
+    elif c.must_beat and not discard_blocked(s, c, p, n):
         s.dcon[t][p] = s.high_combo
+    play_done(s, c, p)
+
+cdef inline bint discard_blocked(const TGState* s, const TGConfig* c, int p, int n) noexcept nogil:
+    """death_blocks of a discard of n tiles just taken from p's hand (before its commit)."""
+    return (c.death_threshold > 0 and trick_size(s, c) == 1
+            and tg_size(&s.hand[p]) + n == 1 and s.tricks[p] < c.death_threshold)
+
+cdef inline void beat_in(TGState* s, const TGConfig* c, int p, int ci, bint final) noexcept nogil:
+    """A follower's BEAT, combination ci, is the new high play (its tiles are in tplay)."""
+    cdef int t = s.ntrick
+    # hk catch (T10, T13): the final trick is a single whose lead was the 2-1 and the 4-2 now
+    # holds it, whoever beat the 2-1 in between; any later BEAT takes the trick and lifts it
+    if (final and c.hk and ci == TG_SIX and s.tsize[t] == 1
+            and tg_classify(&c.rules, &s.tplay[t][s.tleader[t]]) == TG_THREE):
+        s.catch_leader = s.tleader[t]
+    else:
+        s.catch_leader = -1
+    s.high_combo = ci
+    s.high_seat = p
+    s.tface[t] |= 1 << p
+    if c.hk:
+        hk_show(s, c, p, ci, final)
+
+cdef inline void play_done(TGState* s, const TGConfig* c, int p) noexcept nogil:
+    """Seat p's play is recorded: the next seat acts, or the trick is complete."""
     trick_add_seat(&s.cur, p)
     s.turn = (p + 1) & (TG_NP - 1)                 # TG_NP = 4
-    if not trick_done(&s.cur):
-        return
-    # the high play wins (§5.1); the record opens the next trick, led by the winner (at the end
-    # of a deal the leaders and winners of its tricks stay in tleader / twinner)
+    if trick_done(&s.cur):
+        trick_end_p(s, c)
+
+cdef void trick_end(TGState* s, const TGConfig* c) noexcept nogil:
+    """The fourth play is in: the high play wins (§5.1); the record opens the next trick, led by
+    the winner (at the end of a deal the leaders and winners of its tricks stay in tleader /
+    twinner)."""
+    cdef int t = s.ntrick, w
     w = trick_close(&s.cur, trick_index_of(&s.cur, s.high_seat))
-    k = s.tsize[t]
-    s.tricks[w] += k
+    s.tricks[w] += s.tsize[t]
     s.twinner[t] = w
     s.ntrick += 1
     s.turn = w
@@ -310,6 +366,31 @@ cdef void commit_play(TGState* s, const TGConfig* c) noexcept nogil:
         s.high_combo = -1
         s.high_seat = -1
         s.tleader[s.ntrick] = w
+
+# A trick's end, once in four plays, called through a pointer: the compiler then keeps it (and
+# the deal's settlement) out of the plays inlined into the hot loop.
+ctypedef void (*trick_end_fn)(TGState* s, const TGConfig* c) noexcept nogil
+cdef trick_end_fn trick_end_p = trick_end
+
+cdef inline void single_in(TGState* s, const TGConfig* c, int p, int k, bint up) noexcept nogil:
+    """A one-tile play, k already out of p's hand, that is whole at once (a single lead nothing
+    extends, or a follow of a single): what staging k and committing it do, without the stage."""
+    cdef int t = s.ntrick
+    cdef bint final = tg_size(&s.hand[p]) == 0
+    s.tplay[t][p].layer[0] = card_bit(k)           # zero before: a seat plays once per trick
+    if s.cur.n == 0:
+        s.high_combo = k                           # tg_classify of a single tile k
+        s.high_seat = p
+        s.tsize[t] = 1
+        s.tleader[t] = p
+        s.tface[t] |= 1 << p
+        if c.hk:
+            hk_show(s, c, p, k, final)
+    elif up:
+        beat_in(s, c, p, k, final)
+    elif c.must_beat and not (c.death_threshold > 0 and final and s.tricks[p] < c.death_threshold):
+        s.dcon[t][p] = s.high_combo                # discard_blocked of one tile
+    play_done(s, c, p)
 
 cdef void tg_apply(void* st, const void* cfg, int a) noexcept nogil:
     _tg_apply_impl(st, cfg, a)
@@ -324,6 +405,19 @@ cdef inline void _tg_apply_impl(void* st, const void* cfg, int a) noexcept nogil
         return
     k = a if a < TG_A_DOWN else a - TG_A_DOWN
     if s.stage.n == 0:
+        if s.cur.n == 0:
+            # a lead's first tile: whole at once unless some larger combination holds it
+            hand_remove(&s.hand[p], k)
+            if lead_adds_one(&c.rules, &s.hand[p], k) == 0:
+                single_in(s, c, p, k, a < TG_A_DOWN)
+            else:
+                staged_start(&s.stage, TG_MODE_UP if a < TG_A_DOWN else TG_MODE_DOWN, -1)
+                staged_add(&s.stage, k)
+            return
+        if c.rules.combo[s.high_combo].size == 1:  # the follow of a single is one tile
+            hand_remove(&s.hand[p], k)
+            single_in(s, c, p, k, a < TG_A_DOWN)
+            return
         staged_start(&s.stage, TG_MODE_UP if a < TG_A_DOWN else TG_MODE_DOWN, -1)
     hand_remove(&s.hand[p], k)
     staged_add(&s.stage, k)
