@@ -54,15 +54,11 @@ cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
         return cd
     return lowest_card(m, s.trump)
 
-cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
-    cdef const GLState* s = <const GLState*>st
+cdef int greedy_phase(const GLState* s, const ActionSet* legal) noexcept nogil:
+    """The greedy choice in the exchange, the vie and the declarations."""
     cdef int p = s.turn, suit, v, cd, bv, best
     cdef uint64_t tmp, trumps, plain
     cdef uint32_t sets
-    if s.phase == GL_PH_PLAY:
-        return greedy_play(s, legal)
-    if s.phase == GL_PH_AUCTION:
-        return GL_PASS
     if s.phase == GL_PH_EXCHANGE:
         best = -1
         bv = 1 << 30
@@ -99,3 +95,16 @@ cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
                 return GL_DECLARE0 + v
         return GL_DONE
     return as_first(legal, 1)
+
+# the phases before the play are called through a pointer: the C compiler cannot inline it, so
+# their registers stay out of the card play's path (inlined, every card paid their prologue)
+ctypedef int (*phase_fn)(const GLState* s, const ActionSet* legal) noexcept nogil
+cdef phase_fn cold_greedy_phase = greedy_phase
+
+cdef int gl_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
+    cdef const GLState* s = <const GLState*>st
+    if s.phase == GL_PH_PLAY:
+        return greedy_play(s, legal)
+    if s.phase == GL_PH_AUCTION:
+        return GL_PASS
+    return cold_greedy_phase(s, legal)

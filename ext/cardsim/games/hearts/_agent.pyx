@@ -54,25 +54,30 @@ cdef inline int lowest_rank(uint64_t m) noexcept nogil:
     lowest_by_rank with no trump)."""
     return lowest_by_rank(m, 13, -1)
 
+cdef inline bint qs_still_out(const HTState* s, int N) noexcept nogil:
+    """♠Q not played yet this deal (no seat's played cards hold it)."""
+    cdef uint64_t gone = 0
+    cdef int q
+    for q in range(N):
+        gone |= s.played[q]
+    return not (gone & card_bit(QS))
+
 cdef int ht_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                    Rng* rng) noexcept nogil:
     cdef const HTState* s = <const HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
-    cdef int N = c.nplayers, q, i, win, led
-    cdef uint64_t m = legal.w[0], gone = 0, below, safe
+    cdef int N = c.nplayers, win, led
+    cdef uint64_t m = legal.w[0], below, safe
     cdef bint qs_out
     if n_legal == 1:
         return as_first(legal, 1)
-    for q in range(N):
-        gone |= s.played[q]
-    qs_out = not (gone & card_bit(QS))
     if s.phase == HT_PH_PASS:
-        return most_dangerous(m, qs_out)
+        return most_dangerous(m, qs_still_out(s, N))
     if s.cur.n == 0:                                      # lead
         safe = m & ~ht_hearts
         if safe:
             m = safe
-        if qs_out:
+        if qs_still_out(s, N):
             safe = m & ~(card_bit(QS) | card_bit(KS) | card_bit(AS))
             if safe:
                 m = safe
@@ -89,6 +94,7 @@ cdef int ht_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         return bit_low(m)
     if m & card_bit(QS):                                  # discard
         return QS
+    qs_out = qs_still_out(s, N)
     if qs_out:
         if m & card_bit(AS):
             return AS

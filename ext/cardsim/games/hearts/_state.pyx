@@ -80,6 +80,7 @@ cdef inline void open_trick(HTState* s, int leader, int n) noexcept nogil:
     trick_start(&s.cur, leader, n)
     s.trick_cards = 0
     s.led = -1
+    s.led_mask = 0
     s.win_i = 0
     s.win_card = -1
 
@@ -172,9 +173,12 @@ cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     left it, D3); in play the rules' legal plays (§5)."""
     cdef const HTState* s = <const HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
-    cdef uint64_t m
+    cdef uint64_t m, h
     if s.phase == HT_PH_PLAY:
-        m = ht_legal_mask(c, s.hand[s.turn], s.led, s.tricks_done == 0, s.broken)
+        h = s.hand[s.turn]
+        m = h & s.led_mask                     # following suit: the commonest case, ht_legal_mask's first
+        if m == 0:
+            m = ht_legal_mask(c, h, s.led, s.tricks_done == 0, s.broken)
     elif s.phase == HT_PH_PASS:
         m = s.hand[s.turn]
     else:
@@ -240,25 +244,26 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     if s.phase == HT_PH_PASS:
         apply_pass(s, c, card)
         return
-    if s.led < 0:
+    m = s.led_mask
+    if b & m:
+        if card > s.win_card:                                     # ht_beats: higher in the led suit
+            s.win_card = <int8_t>card
+            s.win_i = s.cur.n
+    elif s.led < 0:
         s.led = <int8_t>card_suit(card)
+        s.led_mask = suit_mask(s.led)
         s.win_card = <int8_t>card
         if not s.broken and b & ht_hearts:
             m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
             s.forbid[p] |= ~m                                     # led a heart unbroken: nothing else
     else:
-        m = suit_mask(s.led)
-        if not b & m:
-            s.forbid[p] |= m                                      # void in the led suit
-            if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
-                s.forbid[p] |= ~(ht_hearts | card_bit(QS))        # held only hearts and ♠Q
-        elif card > s.win_card:                                   # ht_beats: higher in the led suit
-            s.win_card = <int8_t>card
-            s.win_i = s.cur.n
+        s.forbid[p] |= m                                          # void in the led suit
+        if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
+            s.forbid[p] |= ~(ht_hearts | card_bit(QS))            # held only hearts and ♠Q
     s.hand[p] &= ~b
     s.played[p] |= b
     s.trick_cards |= b
-    if b & ht_hearts or (c.qs_breaks and card == QS):
+    if not s.broken and (b & ht_hearts or (c.qs_breaks and card == QS)):
         s.broken = 1
     trick_add(&s.cur, p, card)
     if not trick_done(&s.cur):
@@ -273,6 +278,7 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     trick_close(&s.cur, s.win_i)                  # the record opens the next trick, led by w
     s.trick_cards = 0
     s.led = -1
+    s.led_mask = 0
     s.win_i = 0
     s.win_card = -1
     if s.tricks_done == c.hand_size:

@@ -24,13 +24,27 @@ cdef double quick_tricks(uint64_t hand, int suit) noexcept nogil:
         q += 0.3
     return q
 
+# QT[akq | min(n, 3) << 3]: quick_tricks of a suit of n cards whose A, K, Q are the bits of akq
+# (A = 4, K = 2, Q = 1), computed by quick_tricks itself (the same double sums, so the same
+# values); greedy_bid looks the four suits up (the bids it makes are unchanged)
+cdef double QT[32]
+for _k in range(32):
+    # a suit of (_k >> 3) cards (3 stands for "3 or more") holding the A/K/Q of _k & 7
+    _h = (_k & 7) << 10
+    _x = 0
+    while bin(_h | _x).count("1") < (_k >> 3):
+        _x = (_x << 1) | 1
+    QT[_k] = quick_tricks(_h | _x, 0) if bin(_h).count("1") <= (_k >> 3) else 0.0
+
 cdef int greedy_bid(const JWState* s, const JWConfig* c, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, suit, strain, lvl, bi, best = -1, target, hl
+    cdef int p = s.turn, suit, strain, lvl, bi, best = -1, target, hl, n
     cdef double base = 0.0, est, best_val = -1.0, val
     cdef int lens[4]
+    cdef uint64_t h = s.hand[p]
     for suit in range(4):
-        base += quick_tricks(s.hand[p], suit)
-        lens[suit] = cs_popcount(s.hand[p] & suit_mask(suit))
+        n = cs_popcount(h & suit_mask(suit))
+        lens[suit] = n
+        base += QT[((h >> (13 * suit + 10)) & 7) | ((n if n < 3 else 3) << 3)]   # quick_tricks(h, suit)
     for strain in range(5):
         if strain == JW_NT:
             est = base + 3.0
@@ -97,9 +111,14 @@ cdef int greedy_play(const JWState* s, const ActionSet* legal) noexcept nogil:
         return c
     return lowest_card(m, s.trump)
 
+# the bid is called through a pointer: the C compiler cannot inline it, so its registers stay out
+# of the card play's path (inlined, they cost every card more than the call costs a bid)
+ctypedef int (*bid_fn)(const JWState* s, const JWConfig* c, const ActionSet* legal) noexcept nogil
+cdef bid_fn cold_greedy_bid = greedy_bid
+
 cdef int jw_greedy(const void* st, const void* cfg, const ActionSet* legal, int n, Rng* rng) noexcept nogil:
     cdef const JWState* s = <const JWState*>st
     if s.phase == JW_PH_AUCTION:
-        return greedy_bid(s, <const JWConfig*>cfg, legal)
+        return cold_greedy_bid(s, <const JWConfig*>cfg, legal)
     return greedy_play(s, legal)
 

@@ -107,7 +107,7 @@ cdef int jw_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
         out.w[1] = 0
         out.w[2] = 0
         return cs_popcount(m)
-    return auction_legal(s, <const JWConfig*>cfg, out)
+    return cold_auction_legal(s, <const JWConfig*>cfg, out)
 
 cdef int auction_legal(const JWState* s, const JWConfig* c, ActionSet* out) noexcept nogil:
     cdef int p, lo, suit
@@ -307,6 +307,10 @@ cdef step_fn cold_lead = lead_card
 cdef step_fn cold_off_suit = off_suit
 cdef step_fn cold_close_trick = close_trick
 cdef step_fn cold_apply_auction = apply_auction
+# the auction's legal set, called through a pointer for the same reason: inlined into the batch
+# loop, its three words' counts were kept for the pick of every card played
+ctypedef int (*legal_step_fn)(const JWState* s, const JWConfig* c, ActionSet* out) noexcept nogil
+cdef legal_step_fn cold_auction_legal = auction_legal
 
 cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil:
     cdef JWState* s = <JWState*>st
