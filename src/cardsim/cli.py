@@ -238,7 +238,7 @@ def _simulate_parser(sub):
     sp.add_argument("--force", action="store_true",
                     help="replace --out / --summary-json files that exist (default: refuse)")
     sp.add_argument("--lead-changes", action="store_true",
-                    help="count lead changes of the running returns, kernel-side (default: off)")
+                    help="count lead changes of the game's running standing (State.standing), kernel-side (default: off)")
     sp.add_argument("--progress", dest="progress", action="store_true", default=None,
                     help="show a progress bar even when stderr is not a terminal (default: on a terminal, once "
                          "the run has lasted 2 s)")

@@ -48,8 +48,8 @@ agents stateless (or seeded per deal) there.
 
 Matches. `matches=N` plays N whole matches (the game built with scope="match"); one row is one
 match. Lead changes (how often the leading seat or side changes during a match) need the running
-score inside a match: `lead_changes=True` has the batch kernel watch the running returns after
-every action (run_batch(lead_changes=True); `lead_changes_of` is the slow reference).
+score inside a match: `lead_changes=True` has the batch kernel watch the game's running standing
+(State.standing: who is ahead mid-deal, equal to the returns at the end) after every action (run_batch(lead_changes=True); `lead_changes_of` is the slow reference).
 """
 from __future__ import annotations
 
@@ -194,7 +194,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
       before the first deal; Ctrl-C keeps the rows as `<name>.partial.<ext>` and raises
       cardsim.results_io.RunInterrupted, a KeyboardInterrupt, saying so).
     first_player: record each deal's first player (for the first-player advantage).
-    lead_changes: count lead changes per row (the kernel watches the running returns), and record
+    lead_changes: count lead changes per row (the kernel watches the game's running standing, State.standing), and record
       lead_from (the actions after which the row's final leaders held the lead for good); the
       summary then has `lead_changes` and `decided` (decisiveness: cardsim.stats).
 

@@ -75,7 +75,7 @@ ctypedef struct DealRecord:
     int first_player             # out: seat to act in the initial state
     int lead_changes             # out: lead changes (see GameSpec.run_batch), when track_leads
     int lead_from                # out: actions after which the final leaders led for good (lead_see), when track_leads
-    int track_leads              # in: 1 = count lead changes (vt.returns after every action)
+    int track_leads              # in: 1 = count lead changes (the running standing after every action)
 
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,
                   uint64_t seed, uint64_t deal, const int* agents, long max_steps,
@@ -103,7 +103,7 @@ cdef inline int seat_choose(const GameVTable* vt, const void* cfg, void* st, con
 
 
 ctypedef struct LeadCount:
-    double last[MAX_PLAYERS]     # the running returns seen last
+    double last[MAX_PLAYERS]     # the running standing seen last
     int have_last                # last is set
     int prev                     # bit mask of the previous leaders (0: none yet)
     int changes                  # lead changes counted
@@ -122,7 +122,7 @@ cdef inline void lead_start(LeadCount* lc) noexcept nogil:
 
 
 cdef inline void lead_see(LeadCount* lc, const double* cur, int n) noexcept nogil:
-    """Count lead changes over running returns: the leaders are the seats with the highest return
+    """Count lead changes over the running standing: the leaders are the seats with the highest standing
     (none while all are equal); a change is a new set of leaders sharing no seat with the previous
     one (a partnership taking the lead counts once; a tie keeping the old leader counts nothing).
     Returns equal to the last ones seen change nothing.

@@ -453,7 +453,7 @@ cdef class GameSpec:
         decisions) as int64, metrics (count, M) float64, first_player (count,) int8 (the seat to
         act in the initial state) and, with lead_changes=True, lead_changes (count,) int32: how
         often the set of seats with the highest running return changed to one sharing no seat
-        with the previous set (vt.returns after every action; ties of all seats are no lead), and
+        with the previous set (the game's running standing, vt.standing or else vt.returns, after every action; ties of all seats are no lead), and
         lead_from (count,) int32: the number of actions after which the final leaders (the seats
         with the highest returns at the end; none if all tie) held the lead without interruption,
         so a deal of `actions` actions was decided lead_from actions in (0: led from the start).

@@ -16,6 +16,8 @@
 # seat_choose and AGENT_RANDOM. The loop is play_one's: the same agents drawing from the same
 # per-seat streams in the same order, so a game's copy gives byte-identical deals.
 
+from cardsim.core._bits cimport bit_nth
+
 cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
                     void* swp, long max_steps, long* counts) noexcept nogil:
     """Play st to the end: seat p's agent agents[p] draws from ar[p]; swp is NULL or the
@@ -39,7 +41,11 @@ cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const in
             dec += 1
             ls += n
             if agents[p] == AGENT_RANDOM:   # seat_choose's first case, written out
-                a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
+                if _pl_words(0) == 1:       # a game whose actions fit one word (a constant; a game
+                    # whose words are known only at run time returns 0 here): the draw (< n) picks its bit
+                    a = bit_nth(las.w[0], <int>rng_below(&ar[p], <unsigned int>n))
+                else:
+                    a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
             else:
                 a = seat_choose(vt, cfg, st, &las, n, nw, agents[p], &ar[p], sw, p)
         _pl_apply(vt, st, cfg, a)

@@ -530,7 +530,7 @@ class Summary(dict):
         if dd:
             L.append(f"  decided before the last round {pct(dd['early_rate'])} {pct_ci(dd['early_ci95'])};  "
                      f"decided at {pct(dd['at']['mean'])} of the {per}" if dd["measured"] else
-                     "  decided before the last round: not measured (the running returns stay level until the end)")
+                     "  decided before the last round: not measured (the running standing stayed level until the end)")
         numeric, cats, const = self.metric_groups()
         if numeric:
             L += ["", "Metrics"]
@@ -606,7 +606,7 @@ class Summary(dict):
             rows.append(("decided before the last round", pct(dd["early_rate"]), pct_ci(dd["early_ci95"])))
             rows.append((f"decided at (fraction of the {per})", pct(dd["at"]["mean"]), pct_ci(dd["at"]["ci95"])))
         elif dd:
-            rows.append(("decided before the last round", "not measured (scores only at the end)", ""))
+            rows.append(("decided before the last round", "not measured (the standing stayed level until the end)", ""))
         out.append("<h3>Game measures</h3><table class='measures'>")
         out.append(_row(["measure", "value", "95% CI"], "th"))
         out += [_row(r) for r in rows]
