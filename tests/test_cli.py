@@ -290,6 +290,26 @@ def test_sigterm_during_a_run_leaves_no_temporary_file(tmp_path):
         assert cardsim.load(kept, partial=True).table is not None
 
 
+def test_once_the_program_reports_an_interrupt_further_ctrl_cs_are_ignored_until_it_exits(capsys):
+    """Found as a flake of the double Ctrl-C test below: a second Ctrl-C arriving after the
+    "interrupted" line, while `python -m cardsim` returned 130 and exited, killed the process by
+    SIGINT (exit -2) because the handler had been restored. Run as the program (exiting=True) the
+    handler stays SIG_IGN; called in-process (main(argv)) the caller's handler comes back."""
+    import signal
+    from cardsim import cli
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        assert cli._interrupted(KeyboardInterrupt(), exiting=True) == 130
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.signal(signal.SIGINT, before)
+        assert cli._interrupted(KeyboardInterrupt("interrupted after 3 deals")) == 130
+        assert signal.getsignal(signal.SIGINT) is before
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert capsys.readouterr().err.splitlines() == ["cardsim: interrupted", "cardsim: interrupted after 3 deals"]
+
+
 def test_a_double_ctrl_c_prints_one_clear_line_and_leaves_no_temporary_file(tmp_path):
     import signal
     import time

@@ -693,10 +693,12 @@ def _install_sigterm():
     return signal.signal(signal.SIGTERM, _on_sigterm)
 
 
-def _interrupted(e: BaseException) -> int:
+def _interrupted(e: BaseException, exiting: bool = False) -> int:
     """One clear line for Ctrl-C or SIGTERM at any moment (even before the command started, or a
     second Ctrl-C while the first is handled), and the exit status a shell expects: 130 for
-    SIGINT, 143 for SIGTERM."""
+    SIGINT, 143 for SIGTERM. `exiting` (the process runs as the `cardsim` program): further
+    Ctrl-Cs stay ignored until the process has exited, so a second one arriving while the
+    interpreter shuts down cannot turn the exit status 130 into a death by SIGINT."""
     old = None
     try:                                  # a further Ctrl-C while this line is printed is ignored
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -711,7 +713,7 @@ def _interrupted(e: BaseException) -> int:
     except (OSError, ValueError):
         pass
     finally:
-        if old is not None:
+        if old is not None and not exiting:
             try:
                 signal.signal(signal.SIGINT, old)
             except (ValueError, OSError):
@@ -725,7 +727,7 @@ def main(argv=None) -> int:
         old_term = _install_sigterm()
         return _main(argv)
     except KeyboardInterrupt as e:        # before or after the command ran, or a second Ctrl-C
-        return _interrupted(e)
+        return _interrupted(e, exiting=argv is None)
     finally:
         if old_term is not None:
             try:
@@ -778,7 +780,7 @@ def _main(argv=None) -> int:
         print(f"cardsim: error: {type(e).__name__}: {str(e)[:300]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:      # one line (simulate says how many rows it kept, and where)
-        return _interrupted(e)
+        return _interrupted(e, exiting=argv is None)
 
 
 if __name__ == "__main__":

@@ -556,7 +556,8 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     else:
         memset(S, 0, SB_KINDS)
     # the hand's counts only if red threes are manual (discard_legal) or the go-out query is on
-    # (ask_ok); else legal_adds fills H when a search needs it (before batch_meld_ok reads it)
+    # (ask_ok), or (below) for an unopened side, whose batch_meld_ok reads them; else legal_adds
+    # fills H when a search needs it
     lazy_h = not c.red3_manual and not c.go_out_query
     if not lazy_h:
         sb_counts(&s.hand[p], H)
@@ -577,6 +578,9 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         sn = sb_nat_of_rank(S, r)
         sw = sb_wilds(S)
         extra = pile_all_in(s, c)
+        if lazy_h and not s.opened[side]:   # batch_meld_ok below reads H whatever legal_adds did
+            sb_counts(&s.hand[p], H)
+            lazy_h = False
         n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, not lazy_h, hsize, S, out, 0)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
@@ -591,6 +595,9 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not s.opened[side]:
         need = req_of(s, c, side) - s.batch_value
         extra = pile_all_in(s, c) if s.pile_take == 2 else 0
+        if lazy_h:                          # batch_meld_ok below reads H whatever legal_adds did
+            sb_counts(&s.hand[p], H)
+            lazy_h = False
         n += legal_adds(s, c, ADD_PENALIZE if penalize_now(s, c, side) else ADD_OPENING, need, extra,
                         mi, H, not lazy_h, hsize, S, out, 0)
         if ssize:
