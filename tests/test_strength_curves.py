@@ -31,7 +31,7 @@ def test_curves_json_pngs_and_doc_agree():
 
     assert games == set(cardsim.GAMES), "a curve per game"
     for g, ts in sc.curves(data).items():
-        assert any(len(pts) >= 2 for pts in ts.values()), f"{g}: a curve has 2 budgets or more"
+        assert any(len(pts) >= 3 for pts in ts.values()), f"{g}: a curve has 3 budgets or more"
 
 
 def test_pngs_regenerate_from_the_json(tmp_path):
@@ -99,3 +99,23 @@ def test_cv_run_is_resumable_and_matches_the_tournament(tmp_path):
     assert data["X"][:6] == first["X"] and len(data["X"]) == 10
     r = tournament.strength("six_tigers", spec, deals=10, seed=0)
     assert cv.estimate(data)["paired"]["mean"] == pytest.approx(r["mean_diff"])
+
+
+def test_samba_figures_in_the_doc_are_the_jsons():
+    """docs/strength.md's Samba sentence is tools/strength_cv.py's estimate of the committed data."""
+    text = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
+    text = " ".join(text.split())                 # the sentence may wrap
+    m = re.search(r"strength_cv_samba\.json`: (\d+) deals x (\d+) seats; paired \(the tournament's figure\) "
+                  r"([+-]\d+) \[([+-]\d+), ([+-]\d+)\]; control variate ([+-]\d+) \[([+-]\d+), ([+-]\d+)\], "
+                  r"variance reduction factor ([\d.]+)", text)
+    assert m, "the Samba sentence"
+    data = json.loads((ROOT / "docs" / "strength_cv_samba.json").read_text())
+    e = cv.estimate(data)
+    assert (int(m.group(1)), int(m.group(2))) == (e["deals"], e["seats"])
+    shown = [float(x) for x in m.group(3, 4, 5, 6, 7, 8)]
+    want = [e["paired"]["mean"], *e["paired"]["ci95"], e["cv"]["mean"], *e["cv"]["ci95"]]
+    assert [round(x) for x in want] == shown
+    assert float(m.group(9)) == round(e["vrf"], 2)
+    # the samba curve's 1,000-iteration point is the same measurement's paired figure
+    pt = [r for r in sc.load()["points"] if r["game"] == "samba" and r["budget"] == 1000]
+    assert len(pt) == 1 and pt[0]["deals"] == e["deals"] and pt[0]["mean_diff"] == pytest.approx(e["paired"]["mean"])

@@ -67,6 +67,29 @@ def measure(game: str, budget: int, deals: int, seed: int = 0, template: str = S
             "measured": time.strftime("%Y-%m-%d")}
 
 
+def point_from_cv(path: str, template: str = SPEC) -> dict:
+    """The paired (tournament) figure of a tools/strength_cv.py run as a curve point: deals 0..N-1
+    of its seed, the same measurement `cardsim tournament GAME --deals N` makes."""
+    import importlib.util
+
+    from cardsim.agents import parse_agent
+
+    spec = importlib.util.spec_from_file_location("strength_cv", os.path.join(ROOT, "tools", "strength_cv.py"))
+    cv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cv)
+    data = json.load(open(path))
+    budget = parse_agent(data["agent"]).params["iterations"]
+    if parse_agent(template.format(b=budget)).text != data["agent"]:
+        raise SystemExit(f"{path}: agent {data['agent']} is not {template} at {budget}")
+    e = cv.estimate(data)
+    lo, hi = e["paired"]["ci95"]
+    v = "stronger" if lo > 0 else "weaker" if hi < 0 else "no difference detected"
+    return {"game": data["game"], "spec_template": template, "budget": budget, "agent": data["agent"],
+            "deals": e["deals"], "seats": e["seats"], "seed": data["seed"], "mean_diff": e["paired"]["mean"],
+            "ci95": [lo, hi], "verdict": v, "seconds": round(data["seconds"], 1),
+            "source": "tools/strength_cv.py run (its paired figure)", "measured": time.strftime("%Y-%m-%d")}
+
+
 def curves(data: dict) -> dict:
     """{game: {template: [points sorted by budget]}} (for each budget, the point with most deals)."""
     out: dict = {}
@@ -187,6 +210,9 @@ def main(argv=None) -> int:
     p = sub.add_parser("plot", help="write docs/img/strength_<game>.png from the JSON")
     p.add_argument("games", nargs="*")
     p.add_argument("--json", default=JSON_PATH)
+    f = sub.add_parser("from-cv", help="add a tools/strength_cv.py run's paired figure as a point")
+    f.add_argument("cv_json")
+    f.add_argument("--json", default=JSON_PATH)
     t = sub.add_parser("table", help="print the points as docs/strength.md's Markdown table")
     t.add_argument("--json", default=JSON_PATH)
     t.add_argument("--write", action="store_true", help="put it into docs/strength.md between its markers")
@@ -209,6 +235,12 @@ def main(argv=None) -> int:
     if a.cmd == "plot":
         for path in plot(data, a.games or None):
             print(os.path.relpath(path, ROOT))
+        return 0
+    if a.cmd == "from-cv":
+        pt = point_from_cv(a.cv_json)
+        add_point(data, pt)
+        save(data, a.json)
+        print(f"{pt['game']} {pt['agent']} {pt['deals']}x{pt['seats']}: {pt['mean_diff']:+.1f}")
         return 0
     if a.cmd == "table":
         if not a.write:
