@@ -110,3 +110,85 @@ def test_tournament_table_and_cli(tmp_path, capsys):
     assert main(["tournament", "karnoffel", "--agents", "smart", "--deals", "5"]) == 2
     assert "unknown agent 'smart'" in capsys.readouterr().err
     assert main(["tournament", "--deals", "5"]) == 2                                       # no game, no --all
+
+
+# ---- greedy_in: search where it helps, the game's greedy agent in the named phases -------------
+
+MIXED = "ismcts:iterations=60,rollout=greedy,reward=points,greedy_in=auction+vie"
+
+
+def test_greedy_in_grammar():
+    s = parse_agent("pimc:iterations=50,greedy_in=vie+Auction")
+    assert s.params["greedy_in"] == "auction+vie" and s.greedy_in() == frozenset({"auction", "vie"})
+    assert s.python_only and s.text == "pimc:iterations=50,worlds=10,rollout=random,reward=rank,greedy_in=auction+vie"
+    assert parse_agent(s.text) == s                                   # the text is a spec of the same agent
+    none = parse_agent("ismcts:greedy_in=none")
+    assert not none.python_only and none == parse_agent("ismcts") and none.kernel_params() == {"kind": "ismcts", **none.params}
+    for bad in ("ismcts:greedy_in=", "ismcts:greedy_in=vie+", "ismcts:greedy_in=9vie", "ismcts:greedy_in=a b",
+                "ismcts:greedy_in=vie+none", "greedy:greedy_in=vie", "ismcts:greedy_in=" + "x" * 300):
+        with pytest.raises(cardsim.ConfigError):
+            parse_agent(bad)
+    with pytest.raises(cardsim.ConfigError, match="Python-side SearchAgent"):
+        s.kernel_params()                                             # never silently dropped by the kernel
+    with pytest.raises(cardsim.ConfigError, match="Python-side SearchAgent"):
+        cardsim.simulate("gleek", deals=1, agents=[MIXED, "greedy", "greedy"], workers=1)
+
+
+def _gleek_states(n_deals=3):
+    """(state, phase) at every decision (two or more legal actions) of greedy-played Gleek deals."""
+    from cardsim.agents import GreedyAgent
+
+    g = cardsim.make("gleek")
+    out = []
+    for d in range(n_deals):
+        st, ag = g.new_state(11, d), GreedyAgent(d)
+        while not st.is_terminal():
+            if len(st.legal_actions()) > 1:
+                out.append(st.clone())
+            st.apply(ag.act(st))
+    return g, out
+
+
+def test_greedy_in_plays_greedy_in_those_phases_and_searches_elsewhere():
+    g, states = _gleek_states()
+    assert {"auction", "vie", "play"} <= {s.phase for s in states}
+    mixed, plain = SearchAgent(MIXED, seed=3), SearchAgent(MIXED.rsplit(",", 1)[0], seed=3)
+    differ = 0
+    for st in states:
+        before = st.state_bytes()
+        a, b = mixed.act(st), plain.act(st)          # same seed and call count: same search stream
+        assert st.state_bytes() == before
+        if st.phase in ("auction", "vie"):
+            assert a == g.spec.greedy_action(st, 0)   # Gleek's greedy uses no random draw there
+        else:
+            assert a == b                             # elsewhere exactly the plain search agent
+        differ += a != b
+    assert differ > 0                                 # and the phases it hands over do change play
+
+
+def test_greedy_in_is_deterministic_per_seed_and_in_tournaments():
+    _, states = _gleek_states(1)
+    runs = [[SearchAgent(MIXED, seed=s).act(st) for st in states] for s in (5, 5)]
+    assert runs[0] == runs[1]
+    r1 = tournament.strength("gleek", MIXED, deals=4, seed=2)
+    r2 = tournament.strength("gleek", MIXED, deals=4, seed=2, workers=2)
+    assert r1["agent"] == parse_agent(MIXED).text and r1["mean_diff"] == r2["mean_diff"]
+
+
+def test_greedy_in_never_peeks():
+    """Same seat information, other hidden cards: the same decision, in a greedy phase and in a
+    searched one (state.phase is public; the greedy agent reads only the seat's own cards)."""
+    g, states = _gleek_states(2)
+    seen = set()
+    for st in states:
+        if st.phase in seen:
+            continue
+        p = st.current_player
+        other = st.resample(p, 99)
+        if other.state_bytes() == st.state_bytes():
+            continue
+        assert np.array_equal(other.observation(p), st.observation(p)) and other.phase == st.phase
+        seen.add(st.phase)
+        for spec in (MIXED, "pimc:iterations=80,worlds=4,rollout=greedy,greedy_in=play"):
+            assert SearchAgent(spec, seed=4).act(st) == SearchAgent(spec, seed=4).act(other)
+    assert {"auction", "vie", "play"} <= seen

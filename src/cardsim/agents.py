@@ -16,6 +16,12 @@ wherever agents are named (`simulate(agents=...)`, the CLI's `--agents`, `from_n
         worlds=10           worlds sampled with resample per decision (1..100,000)
         rollout=random      playout policy: random | greedy
         reward=rank         rank | points, as for ismcts
+    both search agents also take
+        greedy_in=none      phases left to the game's greedy agent: in a state whose `state.phase`
+                            (a public fact) is one of these names, joined by '+' (greedy_in=vie,
+                            greedy_in=auction+vie), the seat plays greedy instead of searching.
+                            Played on the Python path (SearchAgent, `cardsim tournament`); the
+                            batch kernel does not take it.
 
 e.g. ``"ismcts:iterations=2000,c=0.7,rollout=greedy"``. In a comma-separated list of agents (one
 per seat) a ``key=value`` item belongs to the spec before it: ``"ismcts:iterations=500,c=1,greedy,
@@ -43,6 +49,9 @@ AGENT_CODES = dict(ENGINE_AGENT_CODES)
 _CODES = {**AGENT_CODES, "pimc": AGENT_CODES["ismcts"]}
 AGENT_NAMES = tuple(_CODES)
 _PARAMS = SEARCH_DEFAULTS
+# Search settings the Python-side SearchAgent plays itself (never passed to the kernel), with their
+# defaults: every search spec takes them.
+PY_PARAMS = {"greedy_in": "none"}
 
 
 @dataclass(frozen=True)
@@ -59,8 +68,24 @@ class AgentSpec:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items() if k != "kind")
 
+    @property
+    def python_only(self) -> bool:
+        """True when a setting only the Python-side SearchAgent plays is set (see PY_PARAMS)."""
+        return bool(self.params) and any(self.params.get(k, v) != v for k, v in PY_PARAMS.items())
+
+    def greedy_in(self) -> frozenset:
+        """The phases in which this agent plays greedy instead of searching (empty: never)."""
+        v = self.params.get("greedy_in", "none") if self.params else "none"
+        return frozenset() if v == "none" else frozenset(v.split("+"))
+
     def kernel_params(self) -> dict | None:
-        return None if self.params is None else {"kind": self.name, **self.params}
+        """The settings the kernel takes (ConfigError if the spec needs the Python path)."""
+        if self.params is None:
+            return None
+        if self.python_only:
+            raise ConfigError(f"agent {_cut(self.text)}: greedy_in is played by the Python-side SearchAgent "
+                              "(cardsim.agents.SearchAgent, `cardsim tournament`), not by the batch kernel")
+        return {"kind": self.name, **{k: v for k, v in self.params.items() if k not in PY_PARAMS}}
 
 
 _U64 = 2**64 - 1
@@ -100,6 +125,9 @@ def _num(kind, key, value, text, conv, lo, hi):
     return v
 
 
+_PHASES_RE = re.compile(r"[a-z][a-z0-9_]*(\+[a-z][a-z0-9_]*)*")
+
+
 def parse_agent(text) -> AgentSpec:
     """'greedy', 'ismcts:iterations=2000,c=0.7,rollout=greedy', 'pimc:worlds=20' -> AgentSpec.
     Unknown names, unknown or repeated keys, items that are not key=value and bad values raise
@@ -119,7 +147,7 @@ def parse_agent(text) -> AgentSpec:
             raise ConfigError(f"agent {short(name)} takes no parameters, got {_cut(rest, 40)}")
         return AgentSpec(name, _CODES[name])
     params = dict(_PARAMS[name])   # a copy: the engine's defaults are never changed
-    allowed = ", ".join(f"{k} (default {v})" for k, v in _PARAMS[name].items())
+    allowed = ", ".join(f"{k} (default {v})" for k, v in {**_PARAMS[name], **PY_PARAMS}.items())
     seen = set()
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
@@ -127,7 +155,7 @@ def parse_agent(text) -> AgentSpec:
         if not eq:
             raise ConfigError(f"agent {_cut(text)}: parameter {_cut(item, 24)} is not key=value; {name} takes "
                               + allowed)
-        if key not in params:
+        if key not in params and key not in PY_PARAMS:
             raise ConfigError(f"agent {_cut(text)}: unknown parameter {_cut(key, 24)}; {name} takes " + allowed)
         if key in seen:
             raise ConfigError(f"agent {_cut(text)}: parameter {short(key)} given twice; give each of {allowed} "
@@ -147,6 +175,13 @@ def parse_agent(text) -> AgentSpec:
             if value.lower() not in ("rank", "points"):
                 raise ConfigError(f"agent {_cut(text)}: reward must be rank or points, got {_cut(value, 24)}")
             params[key] = value.lower()
+        elif key == "greedy_in":
+            v = value.lower()
+            if not (_PHASES_RE.fullmatch(v) and len(v) <= 200) or ("none" in v.split("+") and v != "none"):
+                raise ConfigError(f"agent {_cut(text)}: greedy_in must be none or phase names (as state.phase gives "
+                                  f"them) joined by '+', e.g. vie or auction+vie, got {_cut(value, 24)}")
+            if v != "none":
+                params[key] = "+".join(sorted(set(v.split("+"))))
     return AgentSpec(name, _CODES[name], params)
 
 
@@ -238,10 +273,19 @@ class SearchAgent:
             raise ConfigError(f"{self.spec.name} is not a search agent")
         self.seed = _agent_seed(seed)
         self.calls = 0
+        self.name = self.spec.text
+        self._greedy_in = self.spec.greedy_in()
+        self._kernel = {"kind": self.spec.name,
+                        **{k: v for k, v in self.spec.params.items() if k not in PY_PARAMS}}
 
     def act(self, state) -> int:
+        """The search agent's action; with greedy_in, the game's greedy agent's in those phases
+        (state.phase is public: what the seat sees decides, never a hidden card)."""
         self.calls += 1
-        return int(state.spec.search_action(state, self.spec.kernel_params(), _draw(self.seed, self.calls)))
+        sd = _draw(self.seed, self.calls)
+        if self._greedy_in and state.phase in self._greedy_in:
+            return int(state.spec.greedy_action(state, sd))
+        return int(state.spec.search_action(state, self._kernel, sd))
 
 
 class ISMCTSAgent:

@@ -66,7 +66,13 @@ def _contender(agent):
         obj = from_name(agent)
         return obj, obj.name
     if isinstance(agent, str):
-        return parse_agent(agent).text, parse_agent(agent).text
+        spec = parse_agent(agent)
+        if spec.python_only:                 # e.g. greedy_in: the Python-side SearchAgent plays it
+            from cardsim.agents import SearchAgent
+
+            obj = SearchAgent(spec)
+            return obj, spec.text
+        return spec.text, spec.text
     if callable(getattr(agent, "act", None)):
         return agent, getattr(agent, "name", repr(agent))
     if callable(agent):
