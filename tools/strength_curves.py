@@ -14,6 +14,7 @@ of docs/strength.md (whose 200 and 2,000 rows are the same measurement and are e
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -105,6 +106,22 @@ def _label(template: str) -> str:
     return template.replace("{b}", "N")
 
 
+def curve_digest(data: dict, game: str) -> str:
+    """A digest of the points a game's PNG draws; plot() writes it into the PNG's Description, so
+    check() can tell a stale PNG from the JSON whatever matplotlib version drew it."""
+    pts = [p for ts in curves(data).get(game, {}).values() for p in ts]
+    return hashlib.sha256(json.dumps(pts, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def png_digest(path: str) -> str | None:
+    """The data digest a PNG written by plot() carries, or None."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        text = im.info.get("Description", "")
+    return text.rsplit("data ", 1)[1] if "data " in text else None
+
+
 def plot(data: dict, games=None, out_dir: str | None = None) -> list[str]:
     import matplotlib
 
@@ -134,8 +151,9 @@ def plot(data: dict, games=None, out_dir: str | None = None) -> list[str]:
         ax.legend(fontsize=6, loc="best")
         fig.tight_layout()
         path = png_path(game, out_dir)
-        # metadata-free PNG: the same JSON gives the same bytes
-        fig.savefig(path, metadata={"Software": None})
+        # no software version; the Description names the data drawn (check() compares it)
+        fig.savefig(path, metadata={"Software": None,
+                                    "Description": f"cardsim strength curve, data {curve_digest(data, game)}"})
         plt.close(fig)
         written.append(path)
     return written
@@ -171,6 +189,9 @@ def check(data: dict, doc_path: str = os.path.join(ROOT, "docs", "strength.md"))
     for g in sorted(games):
         if not os.path.exists(png_path(g)):
             bad.append(f"{g}: no {os.path.relpath(png_path(g), ROOT)} (run: python tools/strength_curves.py plot)")
+        elif png_digest(png_path(g)) != curve_digest(data, g):
+            bad.append(f"{g}: {os.path.relpath(png_path(g), ROOT)} does not draw the JSON's points "
+                       f"(run: python tools/strength_curves.py plot)")
     if os.path.isdir(IMG_DIR):
         for f in sorted(os.listdir(IMG_DIR)):
             if f.startswith("strength_") and f.endswith(".png") and f[len("strength_"):-4] not in games:
