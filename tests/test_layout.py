@@ -84,7 +84,8 @@ def test_gameinfo_refuses_malformed_declarations():
     GameInfo(**kw)
     for change in ({"default_players": 3}, {"returns_sum": "sometimes"},
                    {"observation": (ObsBlock("a", 1, ""), ObsBlock("a", 2, ""))},
-                   {"observation": ()}, {"return_bounds": None}):
+                   {"observation": ()}, {"return_bounds": None}, {"phases": ("play", "play")},
+                   {"phases": ("Play", "end")}):
         with pytest.raises(ConfigError):
             GameInfo(**{**kw, **change})
     for bad in (lambda: ObsBlock("Hand", 1, ""), lambda: ObsBlock("h", 0, ""), lambda: ObsBlock("h", 2.0, ""),

@@ -192,3 +192,16 @@ def test_greedy_in_never_peeks():
         for spec in (MIXED, "pimc:iterations=80,worlds=4,rollout=greedy,greedy_in=play"):
             assert SearchAgent(spec, seed=4).act(st) == SearchAgent(spec, seed=4).act(other)
     assert {"auction", "vie", "play"} <= seen
+
+
+def test_greedy_in_refuses_a_phase_the_game_does_not_have():
+    """A misspelt phase would never match and the agent would search everywhere: the first
+    decision (or the tournament, before any deal) refuses it, naming the game's phases."""
+    g, states = _gleek_states(1)
+    agent = SearchAgent("ismcts:iterations=20,greedy_in=vying", seed=1)
+    with pytest.raises(cardsim.ConfigError, match=r"'vying', not a phase of gleek; its phases are auction\+exchange\+vie"):
+        agent.act(states[0])
+    assert agent.calls == 0
+    with pytest.raises(cardsim.ConfigError, match="not a phase of karnoffel"):
+        tournament.strength("karnoffel", "ismcts:iterations=20,greedy_in=vie", deals=2, seed=0)
+    SearchAgent("ismcts:iterations=20,greedy_in=vie", seed=1).check_game("gleek")   # a real phase passes

@@ -57,3 +57,31 @@ def test_one_hook_convention(game):
         assert hook in vars(base), f"{game}: {hook} is not implemented in {compiled.__name__}"
     source = (ROOT / "ext" / "cardsim" / "games" / game / "_spec.pyx").read_text()
     assert "def scenario(" not in source
+
+
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_info_phases_are_every_phase_the_state_gives(game):
+    """GameInfo.phases (what an agent's greedy_in names) lists every name State.phase gives, in
+    every conformance configuration over random playouts, and the game's notation agrees where it
+    keeps its own table. Every phase but "end" is seen while a seat has a choice to make."""
+    import numpy as np
+
+    info = cardsim.game.game_info(game)
+    assert info.phases, f"{game}: INFO declares no phases"
+    seen = set()
+    rng = np.random.default_rng(0)
+    for opts in info.conformance_configs:
+        g = cardsim.make(game, **opts)
+        for deal in range(12):
+            st = g.new_state(5, deal)
+            while True:
+                assert st.phase in info.phases, (opts, st.phase)
+                seen.add(st.phase)
+                la = st.legal_actions()
+                if len(la) == 0:
+                    break
+                st.apply(la[rng.integers(len(la))])
+    assert "end" in seen and seen <= set(info.phases)
+    notation = importlib.import_module(f"cardsim.games.{game}.notation")
+    if hasattr(notation, "PHASES"):
+        assert tuple(notation.PHASES) == info.phases

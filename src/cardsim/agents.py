@@ -19,7 +19,8 @@ wherever agents are named (`simulate(agents=...)`, the CLI's `--agents`, `from_n
     both search agents also take
         greedy_in=none      phases left to the game's greedy agent: in a state whose `state.phase`
                             (a public fact) is one of these names, joined by '+' (greedy_in=vie,
-                            greedy_in=auction+vie), the seat plays greedy instead of searching.
+                            greedy_in=auction+vie), the seat plays greedy instead of searching;
+                            the names are the game's GameInfo.phases (another is refused).
                             Played on the Python path (SearchAgent, `cardsim tournament`); the
                             batch kernel does not take it.
 
@@ -277,10 +278,27 @@ class SearchAgent:
         self._greedy_in = self.spec.greedy_in()
         self._kernel = {"kind": self.spec.name,
                         **{k: v for k, v in self.spec.params.items() if k not in PY_PARAMS}}
+        self._checked = None             # the game whose phases greedy_in was checked against
+
+    def check_game(self, game: str) -> None:
+        """ConfigError unless every phase greedy_in names is one of `game`'s (GameInfo.phases): a
+        misspelt phase would otherwise never match, and the agent would search everywhere."""
+        if not self._greedy_in or game == self._checked:
+            return
+        from cardsim.game import game_info
+
+        phases = game_info(game).phases
+        unknown = sorted(self._greedy_in - set(phases))
+        if unknown:
+            raise ConfigError(f"agent {_cut(self.spec.text)}: greedy_in names {', '.join(map(repr, unknown))}, "
+                              f"not a phase of {game}; its phases are {'+'.join(phases)}")
+        self._checked = game
 
     def act(self, state) -> int:
         """The search agent's action; with greedy_in, the game's greedy agent's in those phases
         (state.phase is public: what the seat sees decides, never a hidden card)."""
+        if self._greedy_in and state.spec.name != self._checked:
+            self.check_game(state.spec.name)
         self.calls += 1
         sd = _draw(self.seed, self.calls)
         if self._greedy_in and state.phase in self._greedy_in:

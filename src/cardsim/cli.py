@@ -547,12 +547,15 @@ def _tournament_parser(sub):
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  cardsim tournament karnoffel --deals 300\n"
                "  cardsim tournament basra gleek --agents ismcts:iterations=500,rollout=greedy pimc:worlds=20\n"
+               "  cardsim tournament gleek --agents ismcts:iterations=2000,rollout=greedy,reward=points,greedy_in=auction+vie\n"
                "  cardsim tournament --all --out strength.md")
     sp.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default with --all: every game)")
     sp.add_argument("--all", action="store_true", help="every game (default: only the games named)")
     sp.add_argument("--agents", nargs="+", default=None, metavar="SPEC",
                     help="agent specs to measure, or policy:PATH.npz for a learned policy (a Python agent; "
-                         "examples/train_ppo.py) (default: ismcts:iterations=200 and ismcts:iterations=2000 "
+                         "examples/train_ppo.py); a search spec may add greedy_in=PHASE+PHASE to play the "
+                         "game's greedy move in those phases (e.g. gleek: greedy_in=auction+vie) "
+                         "(default: ismcts:iterations=200 and ismcts:iterations=2000 "
                          "and pimc:iterations=2000,worlds=20, all with rollout=greedy,reward=points)")
     sp.add_argument("--baseline", default="greedy", help="the opponents' agent (default: greedy)")
     sp.add_argument("--deals", type=int, default=200, help="deals per seat rotation (default: 200)")

@@ -226,10 +226,12 @@ class GameInfo:
     check_options: Callable[[dict], None] | None = field(default=None, repr=False)
     seat_names: tuple[str, ...] = ()
     sides_of: int | Callable[[dict], int] | None = field(default=None, repr=False)
+    phases: tuple[str, ...] = ()
 
     def __init__(self, *, name, title, players, default_players, teams, unit, returns_sum, options,
                  presets, metrics, observation, return_bounds, max_game_length,
-                 conformance_configs=({},), rules_doc="", check_options=None, seat_names=(), sides=None):
+                 conformance_configs=({},), rules_doc="", check_options=None, seat_names=(), sides=None,
+                 phases=()):
         s = object.__setattr__
         s(self, "name", name)
         s(self, "title", title)
@@ -252,6 +254,9 @@ class GameInfo:
         # sides of a configuration (side = seat % sides): an int or f(resolved options); what the
         # observation's side fields (SeatField of="side") are rotated by; None: no side fields
         s(self, "sides_of", sides)
+        # every name State.phase can give, in the kernel's order (what an agent's greedy_in names);
+        # every registered game declares them (tests/test_shape.py)
+        s(self, "phases", tuple(phases))
         self._check()
 
     def _check(self):
@@ -264,6 +269,9 @@ class GameInfo:
             raise ConfigError(f"{where}: returns_sum must be one of {RETURNS_SUMS}")
         if not all(isinstance(o, Option) for o in self.options):
             raise ConfigError(f"{where}: options must be cardsim.options.Option records")
+        if not all(isinstance(x, str) and x.isidentifier() and x == x.lower() for x in self.phases) \
+                or len(set(self.phases)) != len(self.phases):
+            raise ConfigError(f"{where}: phases must name every phase State.phase gives (lower-case identifiers), once each")
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ConfigError(f"{where}: option names repeat: {names}")

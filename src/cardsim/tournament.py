@@ -90,6 +90,8 @@ def strength(game: str, agent, *, baseline: str = "greedy", deals: int = 200, se
     on the other seats' agents). `bar`: a progress bar the row's deals advance (each of its
     players + 1 runs of `deals` deals)."""
     a_seat, a_name = _contender(agent)
+    if callable(getattr(a_seat, "check_game", None)):
+        a_seat.check_game(game)              # before any deal is played
     b = parse_agent(baseline)
     opts = {**GAME_OPTIONS.get(game, {}), **options}
     g = make(game, **opts)

@@ -325,6 +325,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('play', 'choose', 'end'),
     name="basra", title="Basra",
     players=(2, 3, 4), default_players=4,
     teams="sides: with 4 players in partnership (the default) seat p plays for side p % 2 (partners "

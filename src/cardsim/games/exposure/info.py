@@ -122,6 +122,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('declaration', 'play', 'end'),
     name="exposure", title="Exposure",
     players=(2,), default_players=2,
     teams="none: two players",

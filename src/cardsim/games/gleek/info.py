@@ -180,6 +180,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('auction', 'exchange', 'vie', 'declare', 'play', 'end'),
     name="gleek", title="Gleek",
     players=(3,), default_players=3,
     teams="none: each for himself",

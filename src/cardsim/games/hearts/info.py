@@ -143,6 +143,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('pass', 'play', 'end'),
     name="hearts", title="Hearts",
     players=(3, 4, 5, 6), default_players=4,
     teams="none: every seat plays for itself",

@@ -136,6 +136,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('auction', 'play', 'end'),
     name="joffre_whist", title="Joffre Whist",
     players=(4,), default_players=4,
     teams="two partnerships: seat p plays for team p % 2 (NS = 0, EW = 1)",

@@ -67,6 +67,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('play', 'end'),
     name="karnoffel", title="Karnöffel",
     players=(4, 6), default_players=4,
     teams="two teams: seat p plays for team p % 2 (partners opposite with 4, alternating with 6)",

@@ -205,6 +205,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('draw', 'meld', 'answer', 'end'),
     name="samba", title="Samba",
     players=(2, 3, 4, 5, 6), default_players=4,
     teams="sides: N = 2, 3, 5 each player alone; N = 4 partners {0,2} {1,3}; N = 6 {0,3} {1,4} {2,5} "

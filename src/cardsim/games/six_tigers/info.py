@@ -121,6 +121,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('declare', 'claim', 'play', 'end'),
     name="six_tigers", title="Hakka Six Tigers",
     players=(4, 3), default_players=4,
     teams="none: each active player plays for himself (with 4 seats the dreamer, opposite the dealer, "

@@ -161,6 +161,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('play', 'end'),
     name="tien_gow", title="Tien Gow 天九 (Da Tian Jiu)",
     players=(4,), default_players=4,
     teams="none: every seat plays for itself (the banker pays and collects double, T7)",

@@ -287,6 +287,7 @@ STANDING = (
 
 
 INFO = GameInfo(
+    phases=('draw', 'kitty', 'call', 'play', 'end'),
     name="zhao_pengyou", title="Zhao Pengyou 找朋友 (Finding Friends)",
     players=PLAYERS, default_players=DEFAULT_PLAYERS,
     teams="hidden teams each deal: the declarer and the friends revealed by his calls (DECL) against the rest (OPP)",
