@@ -18,7 +18,7 @@ from cardsim.games.zhao_pengyou._rules cimport (ZPConfig, ZP_NID, ZP_NPLAIN, ZP_
 from cardsim.games.zhao_pengyou._state cimport (
     ZPState, ZP_A_ADD, ZP_A_COMMIT, ZP_A_PASS, ZP_A_DECLARE, ZP_A_DISCARD, ZP_A_CALL, ZP_NUM_ACTIONS, ZP_NUM_ACTIONS_NT,
     ZP_PH_PLAY, ZP_PH_END, ZP_A_DECLARE_NT, start_deal, zp_open_calls, draw_advance, finish_deal, zp_init,
-    zp_current_player, zp_legal, zp_apply, zp_is_terminal, zp_returns, zp_metrics)
+    zp_current_player, zp_legal, zp_apply, zp_is_terminal, zp_returns, zp_metrics, zp_side_totals)
 from cardsim.games.zhao_pengyou._observe cimport zp_observe, zp_resample
 from cardsim.games.zhao_pengyou._agent cimport zp_greedy
 from cardsim.games.zhao_pengyou._layout cimport OBS_SIZE
@@ -112,12 +112,7 @@ cdef void zp_standing(const void* st, const void* cfg, double* out) noexcept nog
     zp_returns(st, cfg, out)
     if s.declarer < 0 or s.phase == ZP_PH_END:
         return
-    for q in range(c.n):
-        if (s.decl_mask >> q) & 1:
-            fd += s.fails[q]
-        else:
-            P += s.captured[q]
-            fo += s.fails[q]
+    zp_side_totals(s, c, &P, &fd, &fo)
     P = zp_opposition_points(c, P, 0, 0, False, fd, fo)
     gp = zp_game_points(c, P, cs_popcount(s.decl_mask), &won)
     win_mask = s.decl_mask if won else (((1 << c.n) - 1) & ~s.decl_mask)

@@ -90,6 +90,22 @@ cdef void zp_open_calls(ZPState* s) noexcept nogil
 cdef void start_deal(ZPState* s, const ZPConfig* c) noexcept nogil
 cdef void draw_advance(ZPState* s, const ZPConfig* c) noexcept nogil
 cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil
+
+
+cdef inline void zp_side_totals(const ZPState* s, const ZPConfig* c, int* opp_points, int* decl_fails,
+                                int* opp_fails) noexcept nogil:
+    """The card points the opposition (every seat outside decl_mask) has captured, and each side's
+    failed throws (§6's inputs; the scoring and the running standing both start from them)."""
+    cdef int q, P = 0, fd = 0, fo = 0
+    for q in range(c.n):
+        if (s.decl_mask >> q) & 1:
+            fd += s.fails[q]
+        else:
+            P += s.captured[q]
+            fo += s.fails[q]
+    opp_points[0] = P
+    decl_fails[0] = fd
+    opp_fails[0] = fo
 cdef int trick_winner_so_far(const ZPState* s, const ZPConfig* c, const Hand* extra) noexcept nogil
 cdef void zp_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int zp_current_player(const void* st, const void* cfg) noexcept nogil

@@ -452,12 +452,7 @@ cdef void finish_deal(ZPState* s, const ZPConfig* c) noexcept nogil:
     """Scoring (§6, zp_opposition_points and zp_game_points), then (scope 'match') rank
     advancement (§7), game end and the next deal."""
     cdef int q, P = 0, fd = 0, fo = 0, gp, decl_won, adv, all_mask = (1 << c.n) - 1
-    for q in range(c.n):
-        if (s.decl_mask >> q) & 1:
-            fd += s.fails[q]
-        else:
-            P += s.captured[q]
-            fo += s.fails[q]
+    zp_side_totals(s, c, &P, &fd, &fo)
     P = zp_opposition_points(c, P, s.kitty_pts, s.last_unit, not ((s.decl_mask >> s.last_winner) & 1), fd, fo)
     s.p_opp = P
     gp = zp_game_points(c, P, cs_popcount(s.decl_mask), &decl_won)
