@@ -360,9 +360,19 @@ def _pxd_attrs(pxd: Path) -> dict:
     return out
 
 
+_INCLUDE = re.compile(r'^include\s+"([^"]+)"\s*$', re.M)
+
+
+def module_text(pyx: Path) -> str:
+    """A module's source with its `include "cardsim/....pxi"` lines replaced by the included
+    files (Cython's textual include), so what they define is part of the module's surface."""
+    return _INCLUDE.sub(lambda m: (ROOT / "ext" / m.group(1)).read_text(encoding="utf-8"),
+                        pyx.read_text(encoding="utf-8"))
+
+
 def stub(pyx: Path, target: str = "") -> str:
     """The .pyi text of one Cython module."""
-    text = pyx.read_text(encoding="utf-8")
+    text = module_text(pyx)
     lines = logical_lines(text)
     attrs = _pxd_attrs(pyx.with_suffix(".pxd"))
     _C_RETURNS.clear()
