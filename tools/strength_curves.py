@@ -122,6 +122,14 @@ def png_digest(path: str) -> str | None:
     return text.rsplit("data ", 1)[1] if "data " in text else None
 
 
+def _unit(game: str) -> str:
+    """The game's unit of returns under the tournament's options (GameInfo.unit_for)."""
+    from cardsim.game import game_info
+    from cardsim.tournament import GAME_OPTIONS
+
+    return game_info(game).unit_for(GAME_OPTIONS.get(game, {}))
+
+
 def plot(data: dict, games=None, out_dir: str | None = None) -> list[str]:
     import matplotlib
 
@@ -146,7 +154,7 @@ def plot(data: dict, games=None, out_dir: str | None = None) -> list[str]:
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xscale("log")
         ax.set_xlabel("iterations per decision (N)")
-        ax.set_ylabel("mean return difference vs greedy")
+        ax.set_ylabel(f"mean return difference vs greedy\n({_unit(game)} per deal)", fontsize=9)
         ax.set_title(f"{game}: search strength by budget (95% CI)")
         ax.legend(fontsize=6, loc="best")
         fig.tight_layout()
