@@ -15,7 +15,7 @@ from cardsim.core._engine cimport GameSpec, State
 from cardsim.games.basra._rules cimport BasraConfig, game_end
 from cardsim.games.basra._state cimport (
     BasraState, BA_NUM_ACTIONS, BA_TAKE0, BA_COMMIT, BA_PH_PLAY, BA_PH_CHOOSE, chosen_of, deal_from_stock,
-    ba_init, ba_current_player, ba_legal, ba_apply, ba_is_terminal, ba_returns, ba_metrics)
+    ba_init, ba_current_player, ba_legal, ba_apply, ba_is_terminal, ba_returns, ba_metrics, ba_versus)
 from cardsim.games.basra._agent cimport ba_greedy
 from cardsim.games.basra._observe cimport ba_observe, ba_resample
 from cardsim.games.basra._layout cimport OBS_SIZE
@@ -55,7 +55,7 @@ cdef void ba_standing(const void* st, const void* cfg, double* out) noexcept nog
         ba_returns(st, cfg, out)
     for p in range(c.nplayers):
         own = own_half[side_of(c, p)]
-        v = (own - (tot - own) / (c.nsides - 1)) / 2.0
+        v = ba_versus(own, tot, c.nsides) / 2.0
         if c.best_of_5:
             out[p] += v / 1000.0
         else:

@@ -53,6 +53,11 @@ cdef bint ba_is_terminal(const void* st, const void* cfg) noexcept nogil
 cdef void ba_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogil
 
+cdef inline double ba_versus(double own, double tot, int nsides) noexcept nogil:
+    """A side's figure as the returns compare it: its own less the other sides' mean (tot: all
+    sides' sum)."""
+    return own - (tot - own) / (nsides - 1)
+
 cdef inline uint64_t chosen_of(const BasraState* s) noexcept nogil:
     """Floor cards chosen so far in the choose phase (the staged capture)."""
     return s.choice.cards.layer[0]

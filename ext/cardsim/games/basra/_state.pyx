@@ -404,13 +404,13 @@ cdef void ba_returns(const void* st, const void* cfg, double* out) noexcept nogi
             tot += s.games_won[sd]
         for p in range(c.nplayers):
             own = s.games_won[side_of(c, p)]
-            out[p] = own - (tot - own) / (c.nsides - 1)
+            out[p] = ba_versus(own, tot, c.nsides)
         return
     for sd in range(c.nsides):
         tot += s.total_half[sd]
     for p in range(c.nplayers):
         own = s.total_half[side_of(c, p)]
-        out[p] = (own - (tot - own) / (c.nsides - 1)) / 2.0
+        out[p] = ba_versus(own, tot, c.nsides) / 2.0
 
 cdef void ba_metrics(const void* st, const void* cfg, double* out) noexcept nogil:
     cdef const BasraState* s = <const BasraState*>st

@@ -13,7 +13,7 @@ from cardsim.core._types cimport uint8_t, uint64_t
 from cardsim.core._bits cimport bit_low, bit_high, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet, as_first
-from cardsim.games.karnoffel._rules cimport (KNConfig, R2, R3, R4, R5, R6, R7, RJ, RQ, RK, kn_full,
+from cardsim.games.karnoffel._rules cimport (kn_led_top, KNConfig, R2, R3, R4, R5, R6, R7, RJ, RQ, RK, kn_full,
                                              card_suit, card_rank, kn_trick_winner_card, kn_priv_below,
                                              kn_block_from)
 from cardsim.games.karnoffel._state cimport KNState
@@ -52,17 +52,14 @@ cdef inline uint64_t beaters_m(uint64_t m, int led_card, int chosen) noexcept no
     _rules.kn_trick_winner_card."""
     cdef int cs = 12 * chosen, led, prank, a, lo, start
     cdef unsigned int pr, seen, low
-    cdef uint64_t out, L, rm
+    cdef uint64_t out, rm
     if (m >> (cs + RJ)) & 1:
         return 0                                # the Karnöffel wins wherever it is
     out = card_bit(cs + RJ)
     if led_card == cs + R7:                     # a led Devil
         return out
     led = card_suit(led_card)
-    L = (m >> (12 * led)) & 0xFFF
-    if led == chosen:
-        L &= ~(<uint64_t>0x23F)                 # 2-7 and J of the chosen suit are not ordinary
-    prank = bit_high(L) if L else -1
+    prank = kn_led_top(m, led, chosen)
     pr = <unsigned int>(m >> cs) & 0x1Fu        # chosen 2, 3, 4, 5, 6 present
     seen = (pr >> 4) | ((pr & 0xFu) << 1)       # as scan positions (kn_priv_order: 6 2 3 4 5)
     a = 2 + (prank < RK) + (prank < RQ) + (prank < RJ)

@@ -111,6 +111,14 @@ cdef inline int kn_trick_winner(const int8_t* cards, int n, int chosen) noexcept
         return priv[bit_low(seen)]
     return p
 
+cdef inline int kn_led_top(uint64_t m, int led, int chosen) noexcept nogil:
+    """The rank of the highest ordinary card of the led suit `led` in the card mask m (P of §5;
+    when the led suit is the chosen one, its 2-7 and J are not ordinary), or -1 if none."""
+    cdef uint64_t L = (m >> (12 * led)) & 0xFFF
+    if led == chosen:
+        L &= ~(<uint64_t>0x23F)                 # 2-7 and J of the chosen suit are not ordinary
+    return bit_high(L) if L else -1
+
 cdef inline int kn_trick_winner_card(uint64_t m, int led_card, int chosen) noexcept nogil:
     """kn_trick_winner on the trick's cards as a mask m (one pack: each card once) with the card
     led: the winning card (not its index), by the same points 1-4 in word operations. 1. the
@@ -118,17 +126,13 @@ cdef inline int kn_trick_winner_card(uint64_t m, int led_card, int chosen) noexc
     the chosen one, its non-ordinary cards (2-7 and J); the privileged cards present (chosen 2-6)
     that P does not block, 6 first, then the lowest of 2, 3, 4, 5; 4. else P."""
     cdef int cs = 12 * chosen, led, prank
-    cdef uint64_t L
     cdef unsigned int priv
     if (m >> (cs + RJ)) & 1:
         return cs + RJ
     if led_card == cs + R7:
         return led_card
     led = card_suit(led_card)
-    L = (m >> (12 * led)) & 0xFFF
-    if led == chosen:
-        L &= ~(<uint64_t>0x23F)                 # 2-7 and J of the chosen suit are not ordinary
-    prank = bit_high(L) if L else -1
+    prank = kn_led_top(m, led, chosen)
     # chosen 2, 3, 4, 5, 6 at bits 0..4: 6 and 2 never blocked, 3 by a K, 4 by K/Q, 5 by K/Q/J
     priv = <unsigned int>(m >> cs) & (0x11u | ((prank < RK) << 1) | ((prank < RQ) << 2) | ((prank < RJ) << 3))
     if priv & 0x10u:
