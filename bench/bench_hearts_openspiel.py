@@ -30,9 +30,9 @@ import cardsim
 
 try:
     from .bench_ismcts_openspiel import N as ISMCTS_N, _openspiel_rate
-    from .conftest import ismcts_sims_per_s, smoke_mode
+    from .conftest import interleaved, ismcts_sims_per_s, smoke_mode
 except ImportError:                       # run as a script (the strength match)
-    smoke_mode = _openspiel_rate = ismcts_sims_per_s = None
+    smoke_mode = _openspiel_rate = ismcts_sims_per_s = interleaved = None
     ISMCTS_N = 200
 FIGURES = {}
 
@@ -41,23 +41,6 @@ def _report(benchmark, key, value, text):
     FIGURES[key] = value
     benchmark.extra_info[key] = value
     print(f"\n{text}")
-
-
-def _interleaved(fa, na, fb, nb, rounds):
-    """Time fa (na units) and fb (nb units) alternately, `rounds` times after one warm-up of each:
-    (median units/s of a, of b, median of the per-round ratios a/b). Alternating keeps the two
-    under the same load on a shared machine."""
-    fa()
-    fb()
-    ra, rb = [], []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        fa()
-        ra.append(na / (time.perf_counter() - t))
-        t = time.perf_counter()
-        fb()
-        rb.append(nb / (time.perf_counter() - t))
-    return statistics.median(ra), statistics.median(rb), statistics.median(x / y for x, y in zip(ra, rb))
 
 
 def _os_random_games(pyspiel, games):
@@ -95,7 +78,7 @@ def bench_hearts_random_deals(benchmark, request, trick_limit):
         print("\n" + "\n".join(lines + ["pyspiel not installed: no OpenSpiel figure"]))
         return
     m, k = 50_000, 1000
-    cs_rate, os_rate, ratio = _interleaved(lambda: g.spec.run_batch(1, 0, m, [0] * 4), m,
+    cs_rate, os_rate, ratio = interleaved(lambda: g.spec.run_batch(1, 0, m, [0] * 4), m,
                                            _os_random_games(pyspiel, k), k, 7)
     lines.append(f"alternating rounds: cardsim {cs_rate:,.0f} deals/s, OpenSpiel hearts evaluate_bots (uniform "
                  f"random bots, C++) {os_rate:,.0f} deals/s; cardsim / OpenSpiel = {ratio:.1f}x "
@@ -152,7 +135,7 @@ def bench_hearts_python_loop_and_clone(benchmark, request):
         return
     pyspiel = pytest.importorskip("pyspiel")
     osg = pyspiel.load_game("hearts")
-    cs_rate, os_rate, loop_ratio = _interleaved(lambda: _cardsim_loop(g, deals, 1), deals,
+    cs_rate, os_rate, loop_ratio = interleaved(lambda: _cardsim_loop(g, deals, 1), deals,
                                                 lambda: _pyspiel_loop(pyspiel, osg, deals, 1), deals, 5)
     ours_deal, os_deal = 1.0 / cs_rate, 1.0 / os_rate
     # per decision step (pyspiel also steps through its 53 chance actions: per decision below counts
@@ -163,7 +146,7 @@ def bench_hearts_python_loop_and_clone(benchmark, request):
         os_.apply_action(os_.legal_actions()[0] if os_.history() else 1)
     os_ = _mid_deal(lambda s, a: s.apply_action(a), os_, lambda s: s.legal_actions(), 30)
     k = 50_000
-    cs_rate, os_rate, clone_ratio = _interleaved(lambda: _repeat(cs.clone, k), k, lambda: _repeat(os_.clone, k), k, 5)
+    cs_rate, os_rate, clone_ratio = interleaved(lambda: _repeat(cs.clone, k), k, lambda: _repeat(os_.clone, k), k, 5)
     cs_clone, os_clone = 1.0 / cs_rate, 1.0 / os_rate
     lines = [f"per-step loop, one random deal (legal_actions, choice, apply): cardsim {ours_deal * 1e6:,.0f} us, "
              f"pyspiel {os_deal * 1e6:,.0f} us (incl. its 53 chance steps); ratio {1 / loop_ratio:.2f} "

@@ -11,7 +11,9 @@ import os
 import pathlib
 import shutil
 import subprocess
+import statistics
 import tempfile
+import time
 
 import pytest
 
@@ -83,6 +85,23 @@ def target(benchmark, label: str, value: float, goal: float, *, higher: bool = T
     if os.environ.get("CARDSIM_BENCH_STRICT") == "1":
         assert met, line
     return line
+
+
+def interleaved(fa, na, fb, nb, rounds):
+    """Time fa (na units) and fb (nb units) alternately, `rounds` times after one warm-up of each:
+    (median units/s of a, of b, median of the per-round ratios a/b). Alternating keeps the two
+    under the same load on a shared machine."""
+    fa()
+    fb()
+    ra, rb = [], []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fa()
+        ra.append(na / (time.perf_counter() - t))
+        t = time.perf_counter()
+        fb()
+        rb.append(nb / (time.perf_counter() - t))
+    return statistics.median(ra), statistics.median(rb), statistics.median(x / y for x, y in zip(ra, rb))
 
 
 def smoke_mode(request) -> bool:

@@ -9,7 +9,7 @@ from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.string cimport memcpy, memset
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
 from cpython.object cimport PyObject, PyTypeObject
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 cimport numpy as cnp
 import numpy as np
 
@@ -77,6 +77,14 @@ cdef extern from "numpy/arrayobject.h":
         cnp.npy_longlong obval
     ctypedef struct LongScalar "PyLongScalarObject":
         cnp.npy_long obval
+
+cdef extern from "Python.h":
+    # the count of a borrowed pointer (cpython.ref's Py_REFCNT takes an object, which Cython increfs)
+    Py_ssize_t refcount "Py_REFCNT"(PyObject* o)
+
+
+include "cardsim/core/_legal_pool.pxi"
+
 MAX_ACTION_TEXT = 1_000        # longest action text parsed (a Zhao Pengyou throw of many cards fits)
 U64_MAX = 2**64 - 1
 MAX_ISMCTS_ITERATIONS = 10_000_000
@@ -487,11 +495,6 @@ def kernel_actions(GameSpec spec not None, seed, deal, agents, max_steps=100_000
 include "cardsim/core/_batch_kernel.pxi"
 
 
-cdef extern from "Python.h":
-    # the count of a borrowed pointer (cpython.ref's Py_REFCNT takes an object, which Cython increfs)
-    Py_ssize_t refcount "Py_REFCNT"(PyObject* o)
-
-
 cdef enum:
     HIST_FIRST_CAP = 120          # a first history buffer of 8 + 480 bytes stays a pymalloc block
 
@@ -596,11 +599,10 @@ cdef class State:
         return self.spec._phase_name(self)
 
     def legal_actions(self):
-        """Legal actions as an ascending int64 numpy array; empty only when terminal."""
+        """Legal actions as an ascending int64 numpy array; empty only when terminal. Arrays are
+        recycled once nothing refers to them (core/_legal_pool.pxi): one you keep never changes."""
         cdef int n = self._legal()
-        cdef cnp.npy_intp dims = n
-        Py_INCREF(_I64_DESCR)                # new_from_descr steals it
-        cdef cnp.ndarray arr = new_from_descr(&PyArray_Type, <PyObject*>_I64_DESCR, 1, &dims, NULL, NULL, 0, NULL)
+        cdef cnp.ndarray arr = _la_array(n)    # recycled once dropped (see _la_array)
         cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(arr)
         cdef int i, j = 0
         cdef uint64_t w
