@@ -40,7 +40,10 @@ ctypedef struct HTState:
     int16_t deal_no          # deals finished in this match
     int32_t deal_pts[6]      # points of the last finished deal (moon and bonuses applied)
     int32_t score[6]         # scores: the sum of the deal points (the current deal once finished)
-    uint64_t led_mask        # the cards of the led suit, 0 before the lead (kept with `led`)
+    uint64_t led_mask        # the cards of the led suit, 0 before the lead (kept with `led`); in the
+                             # pass phase every card, so the legal set is hand & led_mask in both
+    uint64_t brk             # the cards whose play breaks hearts (hearts, ♠Q with qs_breaks); 0 once
+                             # broken (kept with `broken`)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil
 cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, const uint64_t* hands) noexcept nogil

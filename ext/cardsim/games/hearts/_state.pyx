@@ -48,7 +48,7 @@ from cardsim.core._types cimport int8_t, int32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
+from cardsim.core._trick cimport trick_start, trick_close
 from cardsim.core._staged cimport staged_start, staged_add, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
@@ -106,6 +106,9 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
     s.tricks_done = 0
     s.passers = 0
     s.broken = not c.must_break
+    s.brk = 0
+    if not s.broken:
+        s.brk = ht_hearts | card_bit(QS) if c.qs_breaks else ht_hearts
     if s.pass_dir == PD_HOLD:
         start_play(s, c)
     else:
@@ -113,6 +116,7 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
         s.turn = (s.dealer + 1) % N
         staged_start(&s.stage, 1, s.turn)
         open_trick(s, s.turn, N)
+        s.led_mask = ht_full                  # the pass: any card in hand (see _ht_legal_impl)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
@@ -170,19 +174,15 @@ cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 
 cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions: in the pass phase any card still in hand (the cards already chosen have
-    left it, D3); in play the rules' legal plays (§5)."""
+    left it, D3); in play the rules' legal plays (§5). No phase test on the common path: the
+    pass keeps led_mask = every card, so hand & led_mask is the pass's set as it is a
+    follower's; an empty result is a lead, a void follower, or the end (led_mask 0, no cards)."""
     cdef const HTState* s = <const HTState*>st
-    cdef const HTConfig* c = <const HTConfig*>cfg
     cdef uint64_t m, h
-    if s.phase == HT_PH_PLAY:
-        h = s.hand[s.turn]
-        m = h & s.led_mask                     # following suit: the commonest case, ht_legal_mask's first
-        if m == 0:
-            m = ht_legal_mask(c, h, s.led, s.tricks_done == 0, s.broken)
-    elif s.phase == HT_PH_PASS:
-        m = s.hand[s.turn]
-    else:
-        m = 0
+    h = s.hand[s.turn]
+    m = h & s.led_mask
+    if m == 0 and s.phase == HT_PH_PLAY:
+        m = ht_legal_mask(<const HTConfig*>cfg, h, s.led, s.tricks_done == 0, s.broken)
     out.w[0] = m
     return cs_popcount(m)
 
@@ -217,14 +217,17 @@ cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
     staged_commit(&s.stage, NULL)
     s.passers += 1
     if s.passers < N:
-        s.turn = (p + 1) % N
+        p += 1
+        s.turn = 0 if p == N else p
         staged_start(&s.stage, 1, s.turn)
         return
-    off = pass_offset(s.pass_dir, N)
+    r = pass_offset(s.pass_dir, N)            # the receiver of seat 0's pass, then of each next
     for q in range(N):
-        r = (q + off) % N
         s.received[r] = s.passed[q]
         s.hand[r] |= s.passed[q]
+        r += 1
+        if r == N:
+            r = 0
     start_play(s, c)
 
 cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
@@ -239,13 +242,13 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
     cdef int N = c.nplayers
-    cdef int p = s.turn, w
+    cdef int p = s.turn, w, n
     cdef uint64_t b = card_bit(card), m
-    if s.phase == HT_PH_PASS:
-        apply_pass(s, c, card)
-        return
     m = s.led_mask
     if b & m:
+        if s.phase == HT_PH_PASS:                                 # the pass keeps led_mask = every card
+            apply_pass(s, c, card)
+            return
         if card > s.win_card:                                     # ht_beats: higher in the led suit
             s.win_card = <int8_t>card
             s.win_i = s.cur.n
@@ -263,10 +266,15 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     s.hand[p] &= ~b
     s.played[p] |= b
     s.trick_cards |= b
-    if not s.broken and (b & ht_hearts or (c.qs_breaks and card == QS)):
+    if b & s.brk:                                                 # a heart (or ♠Q with qs_breaks)
         s.broken = 1
-    trick_add(&s.cur, p, card)
-    if not trick_done(&s.cur):
+        s.brk = 0
+    n = s.cur.n                                                   # core trick_add, n known
+    s.cur.order[n] = <int8_t>p
+    s.cur.card[p] = <int8_t>card
+    n += 1
+    s.cur.n = <int8_t>n
+    if n < N:
         p += 1
         s.turn = 0 if p == N else p
         return
@@ -318,7 +326,7 @@ cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg,
     return _ht_legal_impl(st, cfg, out)
 
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
-    return ht_current_player(st, cfg)
+    return (<const HTState*>st).turn             # asked only with two or more legal actions: never at the end
 
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
     _ht_apply_impl(st, cfg, a)
