@@ -94,15 +94,17 @@ cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
             s.turn = q
     open_trick(s, s.turn, c.nplayers)
 
-cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
-    """Reset the deal's records and open the pass (or the play when holding, D2)."""
+cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept nogil:
+    """Reset the deal's records and open the pass (or the play when holding, D2). fresh: the
+    state was just zeroed (ht_init), so the records are 0 already."""
     cdef int N = c.nplayers
-    memset(s.played, 0, sizeof(s.played))
-    memset(s.taken, 0, sizeof(s.taken))
-    memset(s.passed, 0, sizeof(s.passed))
-    memset(s.received, 0, sizeof(s.received))
-    memset(s.forbid, 0, sizeof(s.forbid))
-    memset(s.ntricks, 0, sizeof(s.ntricks))
+    if not fresh:
+        memset(s.played, 0, sizeof(s.played))
+        memset(s.taken, 0, sizeof(s.taken))
+        memset(s.passed, 0, sizeof(s.passed))
+        memset(s.received, 0, sizeof(s.received))
+        memset(s.forbid, 0, sizeof(s.forbid))
+        memset(s.ntricks, 0, sizeof(s.ntricks))
     s.tricks_done = 0
     s.passers = 0
     s.broken = not c.must_break
@@ -121,13 +123,18 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
     dealt one card at a time from next(dealer); then the pass direction (D2)."""
+    deal_fresh(s, c, False)
+
+cdef void deal_fresh(HTState* s, const HTConfig* c, bint fresh) noexcept nogil:
+    """deal_cards; fresh: the state was just zeroed (ht_init), nothing to clear."""
     cdef card_t pack[HT_DECK]
     cdef int n = 0, k
     cdef uint64_t d = c.deck
-    memset(s.hand, 0, sizeof(s.hand))
-    if c.nplayers == 4:
+    if c.nplayers == 4:                       # shuffle_deal_four writes the four hands
         shuffle_deal_four(s.hand, HT_DECK, (s.dealer + 1) & 3, &s.rng)
     else:
+        if not fresh:
+            memset(s.hand, 0, sizeof(s.hand))
         while d:
             k = bit_low(d)
             d &= d - 1
@@ -136,7 +143,7 @@ cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
         shuffle(pack, n, &s.rng)
         deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
     s.pass_dir = <int8_t>draw_direction(s, c)
-    start_deal(s, c)
+    start_deal(s, c, fresh)
 
 cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, const uint64_t* hands) noexcept nogil:
     """The scenario setter: a fresh deal by `dealer` (reset as deal_cards does it, which also
@@ -160,7 +167,7 @@ cdef void ht_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)   # first dealer at random (§3)
     s.shooter = -1
     s.qs_taker = -1
-    deal_cards(s, c)
+    deal_fresh(s, c, True)
 
 cdef int ht_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const HTState* s = <const HTState*>st
@@ -241,7 +248,7 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     the next; after the last trick the deal is scored."""
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
-    cdef int N = c.nplayers
+    cdef int N = s.cur.size                       # = c.nplayers, in the struct at hand
     cdef int p = s.turn, w, n
     cdef uint64_t b = card_bit(card), m
     m = s.led_mask
