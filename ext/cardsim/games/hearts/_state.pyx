@@ -49,7 +49,7 @@ from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
 from cardsim.core._trick cimport trick_start, trick_close
-from cardsim.core._staged cimport staged_start, staged_add, staged_commit, staged_clear
+from cardsim.core._staged cimport staged_start, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
                                           PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, suit_mask, card_suit,
@@ -212,14 +212,21 @@ cdef void finish_deal(HTState* s, const HTConfig* c) noexcept nogil:
     else:
         s.phase = HT_PH_END
 
-cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
-    """One card of a pass (D3): it leaves the hand into the staged pass; the third card makes the
-    pass whole and the next seat chooses; after the last pass every seat receives its cards."""
-    cdef int p = s.turn, q, r, off, N = c.nplayers
-    s.hand[p] &= ~card_bit(card)
-    staged_add(&s.stage, card)
-    if s.stage.n < HT_PASS:
-        return
+cdef inline void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
+    """One card of a pass (D3): it leaves the hand into the staged pass (staged_add: the card
+    was in the hand, so it is not staged yet and goes into the first layer); the third card
+    makes the pass whole (pass_whole)."""
+    cdef uint64_t b = card_bit(card)
+    s.hand[s.turn] &= ~b
+    s.stage.cards.layer[0] |= b
+    s.stage.n += 1
+    if s.stage.n == HT_PASS:
+        pass_whole(s, c)
+
+cdef void pass_whole(HTState* s, const HTConfig* c) noexcept nogil:
+    """A pass is whole: the next seat chooses; after the last pass every seat receives its
+    cards and the play starts."""
+    cdef int p = s.turn, q, r, N = c.nplayers
     s.passed[p] = s.stage.cards.layer[0]
     staged_commit(&s.stage, NULL)
     s.passers += 1
