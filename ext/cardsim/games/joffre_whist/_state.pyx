@@ -334,10 +334,20 @@ cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg,
     return cold_auction_legal(s, <const JWConfig*>cfg, out)
 
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
-    return jw_current_player(st, cfg)
+    return (<const JWState*>st).turn             # asked only with two or more legal actions: never at the end
+
+# a card played, called from the loop through a pointer: a leaf the compiler cannot inline (see
+# the cold steps above), entered with the phase already tested
+cdef void play_card(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    apply_play(s, c, card)
+cdef step_fn hot_play_card = play_card
 
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
-    jw_apply(st, cfg, a)
+    cdef JWState* s = <JWState*>st
+    if s.phase == JW_PH_PLAY:
+        hot_play_card(s, <const JWConfig*>cfg, a)
+    else:
+        jw_apply(st, cfg, a)
 
 cdef inline int _pl_words(int nw) noexcept nogil:
     return (JW_NUM_ACTIONS + 63) >> 6             # >= nw: the pick stops inside the legal set's words
