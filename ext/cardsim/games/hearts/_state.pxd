@@ -1,6 +1,6 @@
 # Hearts: the state struct and the state machine's entry points (the config and the card rules
 # live in _rules.pxd). The vtable is filled in _spec.pyx.
-from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
@@ -28,7 +28,7 @@ ctypedef struct HTState:
     int8_t win_i             # play index (0 = lead) of the card winning the current trick so far
     int8_t win_card          # that card
     int8_t phase             # HT_PH_*
-    int8_t turn              # seat to act
+    uint8_t turn             # seat to act (unsigned: a zero-extending load indexes the hands)
     int8_t dealer            # dealer of this deal
     int8_t pass_dir          # PD_HOLD / PD_LEFT / PD_ACROSS / PD_RIGHT (D2)
     int8_t passers           # seats whose pass is whole
