@@ -35,7 +35,7 @@ ctypedef struct JWState:
     uint8_t void_suits[4]    # per seat, bitmask of suits shown void by play (public)
     uint8_t ta_suits[4]      # per seat, bitmask of suits it bid TA in (>= 4 cards dealt)
     int8_t phase             # JW_PH_*
-    int8_t turn              # seat to act
+    uint8_t turn             # seat to act (unsigned: a zero-extending load indexes the hands)
     int8_t dealer            # dealer of this deal
     int8_t tricks_done       # completed tricks
     int8_t tricks[4]         # tricks won per player
