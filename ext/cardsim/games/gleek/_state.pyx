@@ -597,7 +597,7 @@ cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg,
         m = play_legal(s)
         out.w[0] = m
         return cs_popcount(m)
-    return cold_phase_legal(s, <const GLConfig*>cfg, out)
+    return PHASE_LEGAL[s.phase](s, <const GLConfig*>cfg, out)   # play_one's own state: a valid phase
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
     return (<const GLState*>st).turn             # asked only with two or more legal actions: never at the end
 
