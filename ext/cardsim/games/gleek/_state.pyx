@@ -602,7 +602,11 @@ cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg
     return (<const GLState*>st).turn             # asked only with two or more legal actions: never at the end
 
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
-    gl_apply(st, cfg, a)
+    cdef GLState* s = <GLState*>st
+    if s.phase == GL_PH_PLAY:
+        apply_play(s, <const GLConfig*>cfg, a)
+    else:
+        PHASE_APPLY[s.phase](s, <const GLConfig*>cfg, a)  # play_one's own state: a valid phase
 
 cdef inline int _pl_words(int nw) noexcept nogil:
     return MAX_ACTION_WORDS                  # >= nw (the bids' count is an option): the pick stops
