@@ -590,7 +590,7 @@ cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg,
     """gl_legal for the loop: a play's set is w[0] alone, and the loop's pick (as_first, as_nth
     with fewer than popcount(w[0]) skipped) never reads past a word holding every legal action,
     so the other words are not cleared for a card, whatever the action space's size (gl_legal,
-    the State API's, clears them)."""
+    the State API's, clears them); the greedy agent's play reads w[0] only."""
     cdef const GLState* s = <const GLState*>st
     cdef uint64_t m
     if s.phase == GL_PH_PLAY:

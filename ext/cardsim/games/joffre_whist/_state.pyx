@@ -324,7 +324,8 @@ cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil:
 cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """jw_legal for the loop: a play's set is w[0] alone, and the loop's pick (as_first, as_nth
     with fewer than popcount(w[0]) skipped) never reads past a word holding every legal action,
-    so w[1] and w[2] are not cleared for a card (jw_legal, the State API's, clears them)."""
+    so w[1] and w[2] are not cleared for a card (jw_legal, the State API's, clears them); the
+    greedy agent's play reads w[0] only."""
     cdef const JWState* s = <const JWState*>st
     cdef uint64_t m
     if s.phase == JW_PH_PLAY:
