@@ -422,10 +422,11 @@ def test_kept_records_equal_a_rebuild_every_step(preset, players):
                                           (4, {"insufficient_initial_meld": "penalize"}),
                                           (3, {"variant": "hoyle", "scope": "match", "target_score": 2000})])
 def test_kept_index_equals_a_rebuild_mixed_resample_scenario(players, opts):
-    """The meld index apply keeps (canastas placed and pending, the melds' points behind the O(1)
-    standing) equals a rebuild from the melds after every action of mixed random / greedy playouts
-    (a match too: the next deal's reset; penalize: the failed batches given back), after resampling
-    the state for the seat to act, and on scenario states."""
+    """The meld index apply keeps (canastas placed and pending: the standing's red-three sign and
+    the initial batch's canastas read them) equals a rebuild from the melds after every action of
+    mixed random / greedy playouts (a match too: the next deal's reset; penalize: the failed
+    batches given back), after resampling the state for the seat to act (the standing unchanged),
+    and on a scenario state, whose standing is worked out by hand."""
     from cardsim.games.samba._testing import records_consistent
     opts = dict(opts)
     variant = opts.pop("variant", None)

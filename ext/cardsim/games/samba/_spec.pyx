@@ -108,15 +108,15 @@ cdef void sb_standing(const void* st, const void* cfg, double* out) noexcept nog
     counts them (§Scoring: the card values of its melds, its canasta and samba bonuses, its
     exposed red threes, negative while it has fewer than 2 canastas), without what counts only
     at the end (the cards left in hand, going out); partners get their side's figure, added to
-    the cumulative score in a match. The melds' points and canastas (pending melds too) are kept
-    up to date in the side's meld index (MeldIndex.pts, C + Cp), so this is O(1) per side."""
+    the cumulative score in a match. A meld's points come from its cards' bit masks (side_points:
+    popcounts, no count vector); the canastas, pending ones too, from the meld index (C + Cp)."""
     cdef const SBState* s = <const SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
     cdef double table[SB_MAXS]
     cdef int side, p, r3
     for side in range(c.nsides):
         table[side] = s.cum[side] if c.match else 0.0
-        table[side] += s.mi[side].pts
+        table[side] += side_points(s, side)
         r3 = hand_size(&s.red3[side])
         if r3:
             table[side] += sb_red3_score(r3, s.mi[side].C + s.mi[side].Cp, c)
@@ -297,7 +297,6 @@ cdef class SambaSpec(GameSpec):
                 m.pending = 0
                 st.melds[side][i] = m
                 reindex(st, side, i)
-            st.mi[side].pts = side_points(st, side)
         st.npile = len(pk)
         st.pile_frz = 0
         for i, k in enumerate(pk):

@@ -45,8 +45,6 @@ cdef enum:
 ctypedef struct MeldIndex:
     int32_t C                # the side's canastas (placed melds)
     int32_t Cp               # canastas among its pending melds (an initial batch under way)
-    int32_t pts              # card values + canasta/samba bonuses of its melds in use, pending too
-                             # (meld_points; the table figure of the running standing)
     int32_t slot             # a free meld slot exists
     int32_t nlive            # meld slots in use
     int32_t ngrp             # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
@@ -182,13 +180,10 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
     laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
     (pending flags cleared; s.live already updated by the caller). One pass over the melds in
     use: canastas (placed, pending), a free slot, the GROUPs by rank, the rest (unused entries
-    zero, so equal melds give equal bytes). mi.pts is kept: every caller adjusts it for the
-    change it made (the merged melds' bonuses, the pending melds given back; a writer of whole
-    melds sets it with side_points)."""
+    zero, so equal melds give equal bytes)."""
     cdef const Meld* m
     cdef MeldIndex* mi = &s.mi[side]
     cdef uint32_t b
-    cdef int32_t pts = mi.pts
     if i >= 0:
         if s.melds[side][i].type != MT_NONE:
             s.live[side] |= <uint32_t>1 << i
@@ -214,10 +209,9 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
             mi.oth[mi.nlive - mi.ngrp] = i
         mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
-    mi.pts = pts
 
 cdef inline int side_points(const SBState* s, int side) noexcept nogil:
-    """MeldIndex.pts from scratch: meld_points summed over the side's melds in use."""
+    """The side's melds in use on the table: meld_points summed (the running standing's figure)."""
     cdef int i, v = 0
     cdef uint32_t b = s.live[side]
     while b:

@@ -45,7 +45,7 @@ from cardsim.games.samba._state cimport (
     A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
     side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex, blocked_top,
-    pile_rest_in, may_out, cards_value, meld_bonus, meld_points)
+    pile_rest_in, may_out, cards_value)
 
 # Identity masks of a packed hand (identities 0..53, both joker identities), built from the rules'
 # own predicates so that values and meld fields come from popcounts instead of a 53-entry count
@@ -69,10 +69,7 @@ for _k in range(SB_JK + 2):
         raise RuntimeError(f"samba: card value {_v} has no mask")
     if is_red3(kind_of(_k)):
         M_R3 |= <uint64_t>1 << _k
-# the per-kind card values (sb_card_value) and cards_value's identity masks (_state.pxd) against them
-cdef int KVAL[SB_KINDS]
-for _k in range(SB_KINDS):
-    KVAL[_k] = sb_card_value(_k)
+# cards_value's identity masks (_state.pxd) against sb_card_value
 cdef Hand _one
 for _k in range(SB_JK + 2):
     hand_clear(&_one)
@@ -399,7 +396,6 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
             mi.Cp += 1
         else:
             mi.C += 1
-    mi.pts += meld_points(m)
     if m.type == MT_GROUP:
         j = mi.ngrp
         while j > 0 and mi.grp[j - 1] > i:
@@ -418,15 +414,13 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
     mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
 
-cdef inline void index_grown(SBState* s, int side, const Meld* m, bint was, int gained) noexcept nogil:
+cdef inline void index_grown(SBState* s, int side, const Meld* m, bint was) noexcept nogil:
     """reindex(s, side, i) after cards joined meld m in slot i, in use before (same type, key and
-    pending flag): the canasta count and the points change; was = m counted as a canasta before,
-    gained = the card values that joined minus m's bonus before (meld_bonus)."""
+    pending flag): only the canasta counts can change; was = m counted as a canasta before."""
     if not m.pending:
         s.mi[side].C += <int>sb_is_canasta(m) - <int>was
     else:
         s.mi[side].Cp += <int>sb_is_canasta(m) - <int>was
-    s.mi[side].pts += gained + meld_bonus(m)
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i
@@ -483,7 +477,6 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
         i = cs_ctz(b)
         b &= b - 1
         if s.melds[side][i].pending:
-            s.mi[side].pts -= meld_points(&s.melds[side][i])
             sb_counts(&s.melds[side][i].cards, cnt)
             for k in range(SB_KINDS):
                 while cnt[k] > 0:
@@ -569,9 +562,8 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
         if a >= A_TAKE_SEQ:
             m = &s.melds[side][a - A_TAKE_SEQ]
             was = sb_is_canasta(m)
-            got = KVAL[k] - meld_bonus(m)
             meld_take(m, k)
-            index_grown(s, side, m, was, got)
+            index_grown(s, side, m, was)
             s.melded[p] = 1
             s.drew = 1
             if s.nstock > 0:
@@ -580,9 +572,8 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
             return
         m = &s.melds[side][a - A_TAKE_LAYOFF]
         was = sb_is_canasta(m)
-        got = KVAL[k] - meld_bonus(m)
         meld_take(m, k)
-        index_grown(s, side, m, was, got)
+        index_grown(s, side, m, was)
         s.melded[p] = 1
         take_rest(s, c, p)
         check_out(s, c, p)
@@ -609,13 +600,11 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
     if a >= A_MERGE_TO:
         i = a - A_MERGE_TO
         m = &s.melds[side][s.merge_from]
-        got = -meld_bonus(m) - meld_bonus(&s.melds[side][i])    # the card values stay on the table
         h = m.cards
         sb_hand_merge(&h, &s.melds[side][i].cards)
         set_meld(m, &h)
         memset(&s.melds[side][i], 0, sizeof(Meld))
         reindex(s, side, i)
-        s.mi[side].pts += got + meld_bonus(m)
         s.merge_from = -1
         return
     if a >= A_MERGE_FROM:
@@ -624,13 +613,12 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
     if a >= A_LAYOFF and a < A_TAKE_LAYOFF:
         m = &s.melds[side][a - A_LAYOFF]
         was = sb_is_canasta(m)
-        got = cards_value(&s.stage.cards) - meld_bonus(m)
         for j in range(4):
             b = s.stage.cards.layer[j]
             while b:
                 meld_take(m, kind_of(cs_ctz(b)))
                 b &= b - 1
-        index_grown(s, side, m, was, got)
+        index_grown(s, side, m, was)
         staged_clear(&s.stage)
         s.melded[p] = 1
         check_out(s, c, p)

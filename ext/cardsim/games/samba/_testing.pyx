@@ -5,7 +5,7 @@ from libc.stdlib cimport malloc, free
 from cardsim.core._types cimport int8_t
 from cardsim.core._engine cimport GameSpec
 from cardsim.games.samba._rules cimport SBConfig, Meld, SB_KINDS, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_counts
-from cardsim.games.samba._state cimport SBState, MeldIndex, reindex, side_points
+from cardsim.games.samba._state cimport SBState, MeldIndex, reindex
 
 from cardsim.errors import ConfigError, short
 
@@ -14,9 +14,8 @@ def records_consistent(GameSpec spec, s):
     """True when what the state keeps beside its melds equals what the melds say: each meld's
     record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
     classification of its cards (sb_meld_of), and each side's slots in use and meld index
-    (canastas placed and pending, a free slot, GROUPs by rank, the melds' points) equal a full
-    rebuild (reindex, side_points). apply keeps both
-    up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
+    (canastas placed and pending, a free slot, GROUPs by rank) equal a full rebuild (reindex).
+    apply keeps both up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
     game's spec; `s`: one of its states."""
     if spec is None or spec.name != "samba":
         raise ConfigError(f"samba: records_consistent needs a Samba spec, got {short(spec)}")
@@ -44,7 +43,6 @@ def records_consistent(GameSpec spec, s):
                     or m.wild != r.wild or (r.type == MT_SEQ and (m.lo != r.lo or m.hi != r.hi))):
                 ok = False
         reindex(cp, side, -1)
-        cp.mi[side].pts = side_points(cp, side)
         if cp.live[side] != st.live[side] or memcmp(&cp.mi[side], &st.mi[side], sizeof(MeldIndex)) != 0:
             ok = False
     free(cp)
