@@ -540,6 +540,55 @@ def test_shuffle_deal_four_is_the_pack_shuffled_then_dealt():
         t._test_shuffle_deal_four(50, 0, 1)
 
 
+def _dealt_by_position(n, runs, pack, up):
+    """The pack dealt position by position: the seat of each position drawn (run r's d-th
+    position to seat (r, d % nseats), or its card listed when nseats is 0), then the masks."""
+    positions = list(range(n)) if up else list(range(n - 1, -1, -1))
+    seat_of, k = {}, 0
+    for r, (count, nseats) in enumerate(runs):
+        for d in range(count):
+            seat_of[positions[k]] = (r, d % nseats if nseats else d)
+            k += 1
+    out = [[0] * nseats if nseats else [None] * count for count, nseats in runs]
+    for i, (r, slot) in seat_of.items():
+        if runs[r][1]:
+            out[r][slot] |= 1 << pack[i]
+        else:
+            out[r][slot] = pack[i]
+    return out
+
+
+def test_deal_as_drawn_is_the_pack_dealt_by_position():
+    """deal_down / draw_down (deal_up / draw_up) give the cards of shuffled_pack (shuffle_prefix)
+    dealt position by position, for the games' patterns (Joffre Whist and Hearts, Exposure, Six
+    Tigers with 4 and 3 players, Karnöffel with 4 and 6), and random runs of 1-6 seats and single
+    draws over packs of 1-64 cards, whole or in part; a deal that draws what the shuffle draws
+    leaves the stream where it does."""
+    import random
+    rng = random.Random(26)
+    patterns = [(52, [(52, 4)], False), (24, [(3, 1), (3, 0), (18, 2)], False),
+                (37, [(33, 3), (4, 4)], False), (37, [(1, 0), (36, 3)], False),
+                (48, [(4, 0), (16, 4)], True), (48, [(6, 0), (24, 6)], True), (1, [(1, 5)], False)]
+    for _ in range(150):
+        n, up = rng.randint(1, 64), rng.random() < 0.5
+        total = n if rng.random() < 0.6 else rng.randint(1, n)
+        runs = []
+        while total:
+            count = rng.randint(1, min(total, 20))
+            runs.append((count, rng.randint(0, 6)))
+            total -= count
+        patterns.append((n, runs, up))
+    for n, runs, up in patterns:
+        for seed in range(12):
+            (got, nxt), (pack, ref_nxt) = t._test_deal_as_drawn(n, runs, seed, up)
+            assert got == _dealt_by_position(n, runs, pack, up), (n, runs, up, seed)
+            if up or sum(c for c, _ in runs) == n:        # the same draws as the shuffle's
+                assert nxt == ref_nxt, (n, runs, up, seed)
+    for bad in ((0, [(1, 1)]), (4, [(5, 1)]), (4, [(2, 7)]), (4, [(0, 1)])):
+        with pytest.raises(ValueError):
+            t._test_deal_as_drawn(*bad, 1)
+
+
 def test_shuffled_pack_and_deal_round_robin():
     """shuffled_pack draws exactly as fill_identity + shuffle; deal_round_robin gives card i to
     seat (first + i // batch) % nseats (Gleek: packets of 4 from eldest; Joffre Whist: one at a

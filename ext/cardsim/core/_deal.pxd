@@ -1,5 +1,6 @@
-# Dealing mechanisms shared by every game: shuffles of the keyed deal stream and the constrained
-# deal used by the resample policy (_resample.pxd).
+# Dealing mechanisms shared by every game: shuffles of the keyed deal stream, the deal as drawn
+# (those shuffles with each card dealt as its draw fixes it) and the constrained deal used by the
+# resample policy (_resample.pxd).
 #
 # FROZEN DRAW ORDERS: `shuffle` is the Fisher-Yates every game has always used (i from n-1 down
 # to 1, j = rng_below(i + 1)); `shuffle_prefix` is the partial form (i from 0 up to k-1,
@@ -49,47 +50,146 @@ cdef extern from *:
     """
     const card_t cs_identity_pack64[64]   # cs_identity_pack64[i] = i: a fresh pack to memcpy
 
-cdef inline void shuffle_deal_four(uint64_t* hand, int n, int first, Rng* rng) noexcept nogil:
-    """shuffled_pack(a, n) then deal_round_robin(a, n, hand, 4, first, 1), fused: a fresh pack of n
-    cards (n a multiple of 4, 4 <= n <= 64) shuffled by the frozen Fisher-Yates (i from n-1 down to
-    1, j = rng_below(i + 1)) and dealt one card at a time to four seats from `first`, i.e. pack
-    position i to seat (first + i) % 4. Position i is final once the step of i has swapped into it,
-    so each card goes straight into a hand (four in registers) and the pack is never read back:
-    the same draws and the same hands as the two calls. hand[0..3] is overwritten."""
-    cdef card_t a[64]
-    cdef Rng r = rng[0]              # local copy of the stream (see shuffle)
-    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0
-    cdef int i = n - 1, j
-    memcpy(a, cs_identity_pack64, n)
-    while i > 3:                     # positions i, i-1, i-2, i-3 (i % 4 == 3)
-        j = <int>rng_below(&r, i + 1)
-        h3 |= (<uint64_t>1) << a[j]
-        a[j] = a[i]
-        j = <int>rng_below(&r, i)
-        h2 |= (<uint64_t>1) << a[j]
-        a[j] = a[i - 1]
-        j = <int>rng_below(&r, i - 1)
-        h1 |= (<uint64_t>1) << a[j]
-        a[j] = a[i - 2]
-        j = <int>rng_below(&r, i - 2)
-        h0 |= (<uint64_t>1) << a[j]
-        a[j] = a[i - 3]
-        i -= 4
-    j = <int>rng_below(&r, 4)        # positions 3, 2, 1, then 0 (no draw)
-    h3 |= (<uint64_t>1) << a[j]
-    a[j] = a[3]
-    j = <int>rng_below(&r, 3)
-    h2 |= (<uint64_t>1) << a[j]
-    a[j] = a[2]
-    j = <int>rng_below(&r, 2)
-    h1 |= (<uint64_t>1) << a[j]
-    a[j] = a[1]
-    h0 |= (<uint64_t>1) << a[0]
+# ---- deal as drawn: the frozen shuffles with each card dealt to its seat as its draw fixes it ----
+# A step of `shuffle` (step i: j = rng_below(i + 1), swap a[i], a[j]) leaves position i final: later
+# steps touch only a[0..i-1]. So a deal that gives pack position i to a seat can take each card as
+# its draw fixes it, skip the swap's other half (a[j] = a[i] only) and never read the pack back.
+# Likewise shuffle_prefix's step i fixes position i. A game's deal is a few runs of positions, each
+# dealt round the table (deal_down / deal_up), and single draws where a card's identity matters
+# (draw_down / draw_up); the same draws and the same deal as shuffled_pack (or fill_identity +
+# shuffle_prefix) and then dealing pack position i to seat_of(i). Pass nseats (and the run's
+# bounds) as compile-time constants: the inlined round is then specialised, its hands in
+# registers; tests/test_core.py checks every form against the pack dealt position by position.
+cdef enum:
+    DEAL_MAX_SEATS = 6     # deal_down / deal_up: 1 <= nseats <= 6
+
+cdef inline int _draw_down(card_t* a, int i, Rng* r) noexcept nogil:
+    """draw_down for i >= 1 (no test for position 0)."""
+    cdef int j = <int>rng_below(r, i + 1)
+    cdef int x = a[j]
+    a[j] = a[i]
+    return x
+
+cdef inline int draw_down(card_t* a, int i, Rng* r) noexcept nogil:
+    """Step i of `shuffle` (the steps run i = n-1 down to 0 on a fresh pack a[0..n-1]), the card
+    taken as drawn: returns the card position i holds for good (j = rng_below(i + 1), a[j]; at
+    i = 0, a[0] with no draw) and moves a[i] into its place (a[i] is never read again)."""
+    if i == 0:
+        return a[0]
+    return _draw_down(a, i, r)
+
+cdef inline void _add_hands(uint64_t* hand, int nseats, uint64_t h0, uint64_t h1, uint64_t h2,
+                            uint64_t h3, uint64_t h4, uint64_t h5) noexcept nogil:
+    """hand[k] |= h<k> for k < nseats (the round's hands, kept in registers while dealing)."""
+    hand[0] |= h0
+    if nseats > 1:
+        hand[1] |= h1
+    if nseats > 2:
+        hand[2] |= h2
+    if nseats > 3:
+        hand[3] |= h3
+    if nseats > 4:
+        hand[4] |= h4
+    if nseats > 5:
+        hand[5] |= h5
+
+cdef inline void deal_down(uint64_t* hand, card_t* a, int hi, int lo, int nseats,
+                           Rng* rng) noexcept nogil:
+    """Deal as drawn, down: `shuffle`'s steps for positions hi, hi-1, ..., lo (n-1 >= hi >= lo >=
+    0; the steps above hi already done on a, as draw_down/deal_down leave it), round the table:
+    the d-th card drawn (position hi - d) is added to hand[d % nseats], 1 <= nseats <= 6. The
+    masks are added to, not cleared. On a fresh pack, runs and draw_downs from position n-1 down
+    to 0 make exactly shuffled_pack's n - 1 draws and deal pack position i to its seat."""
+    cdef Rng r = rng[0]                 # local copy of the stream (see shuffle)
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0
+    cdef int i = hi
+    while i - nseats >= lo:             # whole rounds, all above position lo (so never 0)
+        h0 |= (<uint64_t>1) << _draw_down(a, i, &r)
+        if nseats > 1:
+            h1 |= (<uint64_t>1) << _draw_down(a, i - 1, &r)
+        if nseats > 2:
+            h2 |= (<uint64_t>1) << _draw_down(a, i - 2, &r)
+        if nseats > 3:
+            h3 |= (<uint64_t>1) << _draw_down(a, i - 3, &r)
+        if nseats > 4:
+            h4 |= (<uint64_t>1) << _draw_down(a, i - 4, &r)
+        if nseats > 5:
+            h5 |= (<uint64_t>1) << _draw_down(a, i - 5, &r)
+        i -= nseats
+    h0 |= (<uint64_t>1) << draw_down(a, i, &r)  # the last round: positions i..lo (1 to nseats)
+    if nseats > 1 and i - 1 >= lo:
+        h1 |= (<uint64_t>1) << draw_down(a, i - 1, &r)
+    if nseats > 2 and i - 2 >= lo:
+        h2 |= (<uint64_t>1) << draw_down(a, i - 2, &r)
+    if nseats > 3 and i - 3 >= lo:
+        h3 |= (<uint64_t>1) << draw_down(a, i - 3, &r)
+    if nseats > 4 and i - 4 >= lo:
+        h4 |= (<uint64_t>1) << draw_down(a, i - 4, &r)
+    if nseats > 5 and i - 5 >= lo:
+        h5 |= (<uint64_t>1) << draw_down(a, i - 5, &r)
     rng[0] = r
-    hand[first & 3] = h0
-    hand[(first + 1) & 3] = h1
-    hand[(first + 2) & 3] = h2
-    hand[(first + 3) & 3] = h3
+    _add_hands(hand, nseats, h0, h1, h2, h3, h4, h5)
+
+cdef inline int draw_up(card_t* a, int n, int i, Rng* r) noexcept nogil:
+    """Step i of shuffle_prefix(a, n, k) (the steps run i = 0 up to k-1), the card taken as
+    drawn: returns the card position i holds for good (a[i + rng_below(n - i)]) and moves a[i]
+    into its place (a[i] is never read again). 0 <= i < n."""
+    cdef int j = i + <int>rng_below(r, n - i)
+    cdef int x = a[j]
+    a[j] = a[i]
+    return x
+
+cdef inline void deal_up(uint64_t* hand, card_t* a, int n, int lo, int hi, int nseats,
+                         Rng* rng) noexcept nogil:
+    """Deal as drawn, up: shuffle_prefix's steps for positions lo, lo+1, ..., hi-1 (0 <= lo <= hi
+    <= n; the steps below lo already done on a), round the table: the d-th card drawn (position
+    lo + d) is added to hand[d % nseats], 1 <= nseats <= 6. The masks are added to, not
+    cleared. On a fresh pack, runs and draw_ups from position 0 up to k-1 make exactly
+    shuffle_prefix(a, n, k)'s k draws and deal pack position i to its seat."""
+    cdef Rng r = rng[0]                 # local copy of the stream (see shuffle)
+    cdef uint64_t h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0
+    cdef int i = lo
+    while i + nseats <= hi:             # whole rounds
+        h0 |= (<uint64_t>1) << draw_up(a, n, i, &r)
+        if nseats > 1:
+            h1 |= (<uint64_t>1) << draw_up(a, n, i + 1, &r)
+        if nseats > 2:
+            h2 |= (<uint64_t>1) << draw_up(a, n, i + 2, &r)
+        if nseats > 3:
+            h3 |= (<uint64_t>1) << draw_up(a, n, i + 3, &r)
+        if nseats > 4:
+            h4 |= (<uint64_t>1) << draw_up(a, n, i + 4, &r)
+        if nseats > 5:
+            h5 |= (<uint64_t>1) << draw_up(a, n, i + 5, &r)
+        i += nseats
+    if i < hi:                          # a last, short round: positions i..hi-1 (fewer than
+        h0 |= (<uint64_t>1) << draw_up(a, n, i, &r)   # nseats, so seat k needs nseats > k + 1)
+        if nseats > 2 and i + 1 < hi:
+            h1 |= (<uint64_t>1) << draw_up(a, n, i + 1, &r)
+        if nseats > 3 and i + 2 < hi:
+            h2 |= (<uint64_t>1) << draw_up(a, n, i + 2, &r)
+        if nseats > 4 and i + 3 < hi:
+            h3 |= (<uint64_t>1) << draw_up(a, n, i + 3, &r)
+        if nseats > 5 and i + 4 < hi:
+            h4 |= (<uint64_t>1) << draw_up(a, n, i + 4, &r)
+    rng[0] = r
+    _add_hands(hand, nseats, h0, h1, h2, h3, h4, h5)
+
+cdef inline void shuffle_deal_four(uint64_t* hand, int n, int first, Rng* rng) noexcept nogil:
+    """shuffled_pack(a, n) then deal_round_robin(a, n, hand, 4, first, 1), dealt as drawn: a
+    fresh pack of n cards (n a multiple of 4, 4 <= n <= 64), pack position i to seat
+    (first + i) % 4, i.e. deal_down over positions n-1..0 with four seats (the d-th card drawn,
+    position n-1-d, to seat (first + 3 - d) % 4). The same draws and the same hands as the two
+    calls; hand[0..3] is overwritten."""
+    cdef card_t a[64]
+    cdef uint64_t h[4]
+    h[0] = 0; h[1] = 0; h[2] = 0; h[3] = 0
+    memcpy(a, cs_identity_pack64, n)
+    deal_down(h, a, n - 1, 0, 4, rng)
+    hand[(first + 3) & 3] = h[0]
+    hand[(first + 2) & 3] = h[1]
+    hand[(first + 1) & 3] = h[2]
+    hand[first & 3] = h[3]
 
 cdef inline void deal_round_robin(const card_t* pack, int n, uint64_t* hands, int nseats, int first,
                                   int batch) noexcept nogil:

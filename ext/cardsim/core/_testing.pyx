@@ -1,13 +1,15 @@
 """Test-only hooks into the core's inline C mechanisms (bits, action sets, hands, dealing, trick
 record, resample policy, staged moves). Not part of the public API: tests/test_core.py drives
 them; production modules never import this one."""
+from libc.string cimport memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._bits cimport bit_nth, cs_popcount
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts, hand_within
 from cardsim.core._deal cimport (shuffle, shuffle_prefix, fill_identity, assign_zones, shuffled_pack,
-                                 deal_round_robin, shuffle_deal_four)
+                                 deal_round_robin, shuffle_deal_four, deal_down, draw_down, deal_up,
+                                 draw_up, DEAL_MAX_SEATS, cs_identity_pack64)
 from cardsim.core._suited cimport (suit_cards, follow_mask, lowest_by_rank, master_card, longest_side_suit,
                                    long_suit_lead, plain_beaters)
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
@@ -93,6 +95,51 @@ def _test_shuffle_deal_four(int n, int first, uint64_t seed, uint64_t deal=0):
     shuffled_pack(a, n, &r2)
     deal_round_robin(a, n, h2, 4, first, 1)
     return ([h1[i] for i in range(4)], rng_next(&r1)), ([h2[i] for i in range(4)], rng_next(&r2))
+
+
+def _test_deal_as_drawn(int n, list runs, uint64_t seed, bint up=False):
+    """The deal as drawn of a fresh pack of n cards (1..64) on the (seed, 0, 0) stream: runs
+    [(count, nseats), ...] from the first position drawn (n-1 downwards by deal_down /
+    draw_down, or 0 upwards by deal_up / draw_up with `up`); nseats 1..6 deals `count` positions
+    round the table, nseats 0 makes `count` single draws. Returns (per run: its nseats masks or
+    its cards drawn, the stream's next draw), then (the pack and the stream's next draw) of
+    shuffled_pack (or fill_identity + shuffle_prefix(n, total)) on the same stream."""
+    cdef card_t a[64]
+    cdef card_t ref[64]
+    cdef uint64_t h[DEAL_MAX_SEATS]
+    cdef Rng r, r2
+    cdef int count, ns, k, pos = 0 if up else n - 1, total = 0
+    for count, ns in runs:
+        if count < 1 or not 0 <= ns <= DEAL_MAX_SEATS:
+            raise ValueError("runs of count >= 1 and nseats 0..6")
+        total += count
+    if not 1 <= n <= 64 or total > n:
+        raise ValueError("n in 1..64, at most n positions drawn")
+    rng_seed(&r, seed, 0, 0)
+    r2 = r
+    memcpy(a, cs_identity_pack64, n)
+    out = []
+    for count, ns in runs:
+        if ns == 0:
+            cards = []
+            for k in range(count):
+                cards.append(draw_up(a, n, pos + k, &r) if up else draw_down(a, pos - k, &r))
+            out.append(cards)
+        else:
+            for k in range(DEAL_MAX_SEATS):
+                h[k] = 0
+            if up:
+                deal_up(h, a, n, pos, pos + count, ns, &r)
+            else:
+                deal_down(h, a, pos, pos - count + 1, ns, &r)
+            out.append([h[k] for k in range(ns)])
+        pos += count if up else -count
+    if up:
+        fill_identity(ref, n)
+        shuffle_prefix(ref, n, total, &r2)
+    else:
+        shuffled_pack(ref, n, &r2)
+    return (out, rng_next(&r)), ([ref[k] for k in range(n)], rng_next(&r2))
 
 
 def _test_shuffle_prefix(int n, int k, uint64_t seed, uint64_t deal=0, uint64_t stream=0):

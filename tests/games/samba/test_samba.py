@@ -415,3 +415,45 @@ def test_kept_records_equal_a_rebuild_every_step(preset, players):
             checked += 1
         melds_seen += sum(len(side) for side in g.spec.view(s)["melds"])
     assert checked > 100 and melds_seen > 0
+
+
+@pytest.mark.parametrize("players,opts", [(4, {}), (2, {"scope": "match", "target_score": 3000}),
+                                          (6, {"variant": "dutch"}),
+                                          (4, {"insufficient_initial_meld": "penalize"}),
+                                          (3, {"variant": "hoyle", "scope": "match", "target_score": 2000})])
+def test_kept_index_equals_a_rebuild_mixed_resample_scenario(players, opts):
+    """The meld index apply keeps (canastas placed and pending: the standing's red-three sign and
+    the initial batch's canastas read them) equals a rebuild from the melds after every action of
+    mixed random / greedy playouts (a match too: the next deal's reset; penalize: the failed
+    batches given back), after resampling the state for the seat to act (the standing unchanged),
+    and on a scenario state, whose standing is worked out by hand."""
+    from cardsim.games.samba._testing import records_consistent
+    opts = dict(opts)
+    variant = opts.pop("variant", None)
+    g = cardsim.make("samba", variant=variant, players=players, **opts)
+    rng = np.random.default_rng(7 + players)
+    checked = 0
+    for deal in range(2):
+        s = g.new_state(seed=11, deal=deal)
+        greedy = rng.integers(2, size=players)
+        while not s.is_terminal() and checked < 4000:
+            la = s.legal_actions()
+            p = s.current_player
+            a = int(g.spec.greedy_action(s, checked)) if greedy[p] else int(la[rng.integers(len(la))])
+            s.apply(a)
+            assert records_consistent(g.spec, s), f"deal {deal}, {s.history()[-1:]}"
+            if checked % 25 == 0 and not s.is_terminal():
+                r = s.resample(s.current_player, seed=checked)
+                assert records_consistent(g.spec, r)
+                assert np.array_equal(np.asarray(r.standing()), np.asarray(s.standing()))
+            checked += 1
+    assert checked > 100
+    if players == 4 and not opts:
+        can = ["QS", "QH", "QD", "QC", "QS", "QH", "JK"]
+        st = scenario(g, [["QS", "QH", "QD", "8C"], ["4H", "5H"], ["4D"], ["4C"]], pile=["5S"],
+                      melds=[[can, ["KS", "KH", "KD"], ["4S", "5S", "6S"]], [["9D", "9C", "2H"]]], turn=0,
+                      dealer=1)
+        assert records_consistent(g.spec, st)
+        # table points: Q canasta 7 x 10 - 10 + 50 + mixed bonus 300, three kings 30, 4-5-6 of spades 15;
+        # the other side 9 9 2: 40 (fewer than two canastas: no red threes to count either way)
+        assert list(st.standing()) == [70 - 10 + 50 + 300 + 30 + 15, 40] * 2

@@ -29,11 +29,11 @@ and resampling; `_layout.pxd` the observation offsets (generated from INFO.obser
 the thin glue (ExposureSpec: config, vtable, the struct's string and scenario hooks). The Python
 face cardsim.games.exposure holds INFO (info.py: options, metrics, observation blocks, bounds),
 the card notation, the public oracles and the scenario builders, which check every argument.
-Core mechanisms used: the core shuffle (deal), TrickRecord and trick_close (the current trick),
-staged moves (the meld under construction), the resample policy (with the meld in view as its
-world check) and resample_rekey, card_bit (as the 24-card bit32), GameSpec.install_game and
-_scenario_state. Scenario states: scenario(game, hands, table=[H, T, C], dealer=1,
-scores=None) or spec.scenario(hands, ...).
+Core mechanisms used: deal_down / draw_down (the deal as drawn), TrickRecord and trick_close
+(the current trick), staged moves (the meld under construction), the resample policy (with the
+meld in view as its world check) and resample_rekey, card_bit (as the 24-card bit32),
+GameSpec.install_game and _scenario_state. Scenario states: scenario(game, hands,
+table=[H, T, C], dealer=1, scores=None) or spec.scenario(hands, ...).
 
 Returns: per seat, own points minus the opponent's (zero-sum): the deal's points (scope "deal")
 or the cumulative match points (scope "match"). Raw points are the metrics points_0/points_1.
@@ -53,11 +53,11 @@ Greedy agent: see `_agent` (the highest-valued meld still available until none i
 a trick is wanted unless the contract target is already reached exactly).
 """
 from libc.string cimport memset, memcpy
-from cardsim.core._types cimport int8_t, int32_t, uint32_t, card_t
+from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
-from cardsim.core._deal cimport cs_identity_pack64
+from cardsim.core._deal cimport cs_identity_pack64, deal_down, draw_down
 from cardsim.core._trick cimport trick_start, trick_add, trick_close
 from cardsim.core._hand cimport Hand
 from cardsim.core._staged cimport staged_start, staged_add, staged_active, staged_commit
@@ -118,40 +118,27 @@ cdef void ex_set_deal(EXState* s, const card_t* perm, int dealer, const int32_t*
         s.score[1] = scores[1]
 
 cdef void deal_cards(EXState* s) noexcept nogil:
-    """Shuffle (the core Fisher-Yates on the deal stream: shuffled_pack's draws) and deal (§3,
-    deal_order's places), fused: the shuffle fixes pack positions from the last down, position
-    i once its step has swapped into it, so each card goes straight to its place (positions
-    23-21 aside, 20 C-card, 19 T-card, 18 H-card, then 17..0 alternately to the dealer (odd)
-    and the non-dealer (even); position 0 takes no draw) and the pack is never read back: the same draws and the same
-    deal as shuffled_pack then deal_from."""
+    """Shuffle and deal (§3, deal_order's places) as drawn (core deal_down / draw_down): the
+    frozen shuffle of a fresh pack fixes positions from the last down, each card going straight
+    to its place: positions 23-21 aside, 20 C-card, 19 T-card, 18 H-card, then 17..0 alternately
+    to the dealer (odd) and the non-dealer (even). The same draws and the same deal as
+    shuffled_pack then deal_from."""
     cdef card_t a[EX_NCARDS]
     cdef Rng r = s.rng                      # local copy of the stream (see core shuffle)
-    cdef uint32_t hd = 0, hn = 0, aside = 0
-    cdef int i, j, x
+    cdef uint64_t aside = 0
+    cdef uint64_t h[2]                      # the dealer's (odd positions), the non-dealer's
+    h[0] = 0
+    h[1] = 0
     memcpy(a, cs_identity_pack64, EX_NCARDS)
-    for i in range(EX_NCARDS - 1, 17, -1):  # positions 23..18: aside, then C, T, H
-        j = <int>rng_below(&r, i + 1)
-        x = a[j]
-        a[j] = a[i]
-        if i >= 21:
-            aside |= bit32(x)
-        else:
-            s.table[i - 18] = x
-    for i in range(17, 2, -2):              # positions 17..2 in pairs: dealer (odd), non-dealer
-        j = <int>rng_below(&r, i + 1)
-        hd |= bit32(a[j])
-        a[j] = a[i]
-        j = <int>rng_below(&r, i)
-        hn |= bit32(a[j])
-        a[j] = a[i - 1]
-    j = <int>rng_below(&r, 2)               # position 1: the dealer's
-    hd |= bit32(a[j])
-    a[j] = a[1]
-    hn |= bit32(a[0])                       # position 0 (no draw): the non-dealer's first card
+    deal_down(&aside, a, EX_NCARDS - 1, 21, 1, &r)     # positions 23..21: aside
+    s.table[EX_C] = draw_down(a, 20, &r)
+    s.table[EX_T] = draw_down(a, 19, &r)
+    s.table[EX_H] = draw_down(a, 18, &r)
+    deal_down(h, a, 17, 0, 2, &r)           # 17..0: dealer, non-dealer, ...
     s.rng = r
-    s.hand[s.dealer] = hd
-    s.hand[1 - s.dealer] = hn
-    s.aside = aside
+    s.hand[s.dealer] = <uint32_t>h[0]
+    s.hand[1 - s.dealer] = <uint32_t>h[1]
+    s.aside = <uint32_t>aside
     start_deal(s)
 
 cdef void ex_init(void* st, const void* cfg, Rng* rng) noexcept nogil:

@@ -4,7 +4,7 @@ settlement. The game's overview (decisions followed, action space, returns, gree
 docstring of the face, `cardsim.games.gleek`; the pure rules are in `_rules`.
 """
 from libc.string cimport memset, memcpy
-from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t, MAX_ACTION_WORDS
 from cardsim.core._types cimport card_t
 from cardsim.core._trick cimport trick_start
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
@@ -587,16 +587,30 @@ cdef void gl_apply(void* st, const void* cfg, int a) noexcept nogil:
 # gl_current_player and gl_apply are in this module, so the C compiler can inline them into the
 # loop (through the vtable it cannot); the spec puts the loop in vt.play
 cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
-    return gl_legal(st, cfg, out)
-
+    """gl_legal for the loop: a play's set is w[0] alone, and the loop's pick (as_first, as_nth
+    with fewer than popcount(w[0]) skipped) never reads past a word holding every legal action,
+    so the other words are not cleared for a card, whatever the action space's size (gl_legal,
+    the State API's, clears them); the greedy agent's play reads w[0] only."""
+    cdef const GLState* s = <const GLState*>st
+    cdef uint64_t m
+    if s.phase == GL_PH_PLAY:
+        m = play_legal(s)
+        out.w[0] = m
+        return cs_popcount(m)
+    return PHASE_LEGAL[s.phase](s, <const GLConfig*>cfg, out)   # play_one's own state: a valid phase
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
-    return gl_current_player(st, cfg)
+    return (<const GLState*>st).turn             # asked only with two or more legal actions: never at the end
 
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
-    gl_apply(st, cfg, a)
+    cdef GLState* s = <GLState*>st
+    if s.phase == GL_PH_PLAY:
+        apply_play(s, <const GLConfig*>cfg, a)
+    else:
+        PHASE_APPLY[s.phase](s, <const GLConfig*>cfg, a)  # play_one's own state: a valid phase
 
 cdef inline int _pl_words(int nw) noexcept nogil:
-    return nw                                # the bids' count is an option: the spec's own words
+    return MAX_ACTION_WORDS                  # >= nw (the bids' count is an option): the pick stops
+                                             # inside the legal set's words, so a constant does
 
 include "cardsim/core/_play_loop.pxi"
 

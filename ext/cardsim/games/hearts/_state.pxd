@@ -1,6 +1,6 @@
 # Hearts: the state struct and the state machine's entry points (the config and the card rules
 # live in _rules.pxd). The vtable is filled in _spec.pyx.
-from cardsim.core._types cimport int8_t, int16_t, int32_t, uint64_t
+from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._trick cimport TrickRecord
 from cardsim.core._staged cimport Staged
@@ -28,7 +28,7 @@ ctypedef struct HTState:
     int8_t win_i             # play index (0 = lead) of the card winning the current trick so far
     int8_t win_card          # that card
     int8_t phase             # HT_PH_*
-    int8_t turn              # seat to act
+    uint8_t turn             # seat to act (unsigned: a zero-extending load indexes the hands)
     int8_t dealer            # dealer of this deal
     int8_t pass_dir          # PD_HOLD / PD_LEFT / PD_ACROSS / PD_RIGHT (D2)
     int8_t passers           # seats whose pass is whole
@@ -40,7 +40,10 @@ ctypedef struct HTState:
     int16_t deal_no          # deals finished in this match
     int32_t deal_pts[6]      # points of the last finished deal (moon and bonuses applied)
     int32_t score[6]         # scores: the sum of the deal points (the current deal once finished)
-    uint64_t led_mask        # the cards of the led suit, 0 before the lead (kept with `led`)
+    uint64_t led_mask        # the cards of the led suit, 0 before the lead (kept with `led`); in the
+                             # pass phase every card, so the legal set is hand & led_mask in both
+    uint64_t brk             # the cards whose play breaks hearts (hearts, ♠Q with qs_breaks); 0 once
+                             # broken (kept with `broken`)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil
 cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, const uint64_t* hands) noexcept nogil

@@ -48,8 +48,8 @@ from cardsim.core._types cimport int8_t, int32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
-from cardsim.core._trick cimport trick_start, trick_add, trick_done, trick_close
-from cardsim.core._staged cimport staged_start, staged_add, staged_commit, staged_clear
+from cardsim.core._trick cimport trick_start, trick_close
+from cardsim.core._staged cimport staged_start, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
                                           PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, suit_mask, card_suit,
@@ -94,18 +94,23 @@ cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
             s.turn = q
     open_trick(s, s.turn, c.nplayers)
 
-cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
-    """Reset the deal's records and open the pass (or the play when holding, D2)."""
+cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept nogil:
+    """Reset the deal's records and open the pass (or the play when holding, D2). fresh: the
+    state was just zeroed (ht_init), so the records are 0 already."""
     cdef int N = c.nplayers
-    memset(s.played, 0, sizeof(s.played))
-    memset(s.taken, 0, sizeof(s.taken))
-    memset(s.passed, 0, sizeof(s.passed))
-    memset(s.received, 0, sizeof(s.received))
-    memset(s.forbid, 0, sizeof(s.forbid))
-    memset(s.ntricks, 0, sizeof(s.ntricks))
+    if not fresh:
+        memset(s.played, 0, sizeof(s.played))
+        memset(s.taken, 0, sizeof(s.taken))
+        memset(s.passed, 0, sizeof(s.passed))
+        memset(s.received, 0, sizeof(s.received))
+        memset(s.forbid, 0, sizeof(s.forbid))
+        memset(s.ntricks, 0, sizeof(s.ntricks))
     s.tricks_done = 0
     s.passers = 0
     s.broken = not c.must_break
+    s.brk = 0
+    if not s.broken:
+        s.brk = ht_hearts | card_bit(QS) if c.qs_breaks else ht_hearts
     if s.pass_dir == PD_HOLD:
         start_play(s, c)
     else:
@@ -113,17 +118,23 @@ cdef void start_deal(HTState* s, const HTConfig* c) noexcept nogil:
         s.turn = (s.dealer + 1) % N
         staged_start(&s.stage, 1, s.turn)
         open_trick(s, s.turn, N)
+        s.led_mask = ht_full                  # the pass: any card in hand (see _ht_legal_impl)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
     dealt one card at a time from next(dealer); then the pass direction (D2)."""
+    deal_fresh(s, c, False)
+
+cdef void deal_fresh(HTState* s, const HTConfig* c, bint fresh) noexcept nogil:
+    """deal_cards; fresh: the state was just zeroed (ht_init), nothing to clear."""
     cdef card_t pack[HT_DECK]
     cdef int n = 0, k
     cdef uint64_t d = c.deck
-    memset(s.hand, 0, sizeof(s.hand))
-    if c.nplayers == 4:
+    if c.nplayers == 4:                       # shuffle_deal_four writes the four hands
         shuffle_deal_four(s.hand, HT_DECK, (s.dealer + 1) & 3, &s.rng)
     else:
+        if not fresh:
+            memset(s.hand, 0, sizeof(s.hand))
         while d:
             k = bit_low(d)
             d &= d - 1
@@ -132,7 +143,7 @@ cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
         shuffle(pack, n, &s.rng)
         deal_round_robin(pack, n, s.hand, c.nplayers, s.dealer + 1, 1)
     s.pass_dir = <int8_t>draw_direction(s, c)
-    start_deal(s, c)
+    start_deal(s, c, fresh)
 
 cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, const uint64_t* hands) noexcept nogil:
     """The scenario setter: a fresh deal by `dealer` (reset as deal_cards does it, which also
@@ -156,7 +167,7 @@ cdef void ht_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)   # first dealer at random (§3)
     s.shooter = -1
     s.qs_taker = -1
-    deal_cards(s, c)
+    deal_fresh(s, c, True)
 
 cdef int ht_current_player(const void* st, const void* cfg) noexcept nogil:
     cdef const HTState* s = <const HTState*>st
@@ -170,19 +181,15 @@ cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 
 cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions: in the pass phase any card still in hand (the cards already chosen have
-    left it, D3); in play the rules' legal plays (§5)."""
+    left it, D3); in play the rules' legal plays (§5). No phase test on the common path: the
+    pass keeps led_mask = every card, so hand & led_mask is the pass's set as it is a
+    follower's; an empty result is a lead, a void follower, or the end (led_mask 0, no cards)."""
     cdef const HTState* s = <const HTState*>st
-    cdef const HTConfig* c = <const HTConfig*>cfg
     cdef uint64_t m, h
-    if s.phase == HT_PH_PLAY:
-        h = s.hand[s.turn]
-        m = h & s.led_mask                     # following suit: the commonest case, ht_legal_mask's first
-        if m == 0:
-            m = ht_legal_mask(c, h, s.led, s.tricks_done == 0, s.broken)
-    elif s.phase == HT_PH_PASS:
-        m = s.hand[s.turn]
-    else:
-        m = 0
+    h = s.hand[s.turn]
+    m = h & s.led_mask
+    if m == 0 and s.phase == HT_PH_PLAY:
+        m = ht_legal_mask(<const HTConfig*>cfg, h, s.led, s.tricks_done == 0, s.broken)
     out.w[0] = m
     return cs_popcount(m)
 
@@ -205,26 +212,36 @@ cdef void finish_deal(HTState* s, const HTConfig* c) noexcept nogil:
     else:
         s.phase = HT_PH_END
 
-cdef void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
-    """One card of a pass (D3): it leaves the hand into the staged pass; the third card makes the
-    pass whole and the next seat chooses; after the last pass every seat receives its cards."""
-    cdef int p = s.turn, q, r, off, N = c.nplayers
-    s.hand[p] &= ~card_bit(card)
-    staged_add(&s.stage, card)
-    if s.stage.n < HT_PASS:
-        return
+cdef inline void apply_pass(HTState* s, const HTConfig* c, int card) noexcept nogil:
+    """One card of a pass (D3): it leaves the hand into the staged pass (staged_add: the card
+    was in the hand, so it is not staged yet and goes into the first layer); the third card
+    makes the pass whole (pass_whole)."""
+    cdef uint64_t b = card_bit(card)
+    s.hand[s.turn] &= ~b
+    s.stage.cards.layer[0] |= b
+    s.stage.n += 1
+    if s.stage.n == HT_PASS:
+        pass_whole(s, c)
+
+cdef void pass_whole(HTState* s, const HTConfig* c) noexcept nogil:
+    """A pass is whole: the next seat chooses; after the last pass every seat receives its
+    cards and the play starts."""
+    cdef int p = s.turn, q, r, N = c.nplayers
     s.passed[p] = s.stage.cards.layer[0]
     staged_commit(&s.stage, NULL)
     s.passers += 1
     if s.passers < N:
-        s.turn = (p + 1) % N
+        p += 1
+        s.turn = 0 if p == N else p
         staged_start(&s.stage, 1, s.turn)
         return
-    off = pass_offset(s.pass_dir, N)
+    r = pass_offset(s.pass_dir, N)            # the receiver of seat 0's pass, then of each next
     for q in range(N):
-        r = (q + off) % N
         s.received[r] = s.passed[q]
         s.hand[r] |= s.passed[q]
+        r += 1
+        if r == N:
+            r = 0
     start_play(s, c)
 
 cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
@@ -238,14 +255,14 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     the next; after the last trick the deal is scored."""
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
-    cdef int N = c.nplayers
-    cdef int p = s.turn, w
+    cdef int N = s.cur.size                       # = c.nplayers, in the struct at hand
+    cdef int p = s.turn, w, n
     cdef uint64_t b = card_bit(card), m
-    if s.phase == HT_PH_PASS:
-        apply_pass(s, c, card)
-        return
     m = s.led_mask
     if b & m:
+        if s.phase == HT_PH_PASS:                                 # the pass keeps led_mask = every card
+            apply_pass(s, c, card)
+            return
         if card > s.win_card:                                     # ht_beats: higher in the led suit
             s.win_card = <int8_t>card
             s.win_i = s.cur.n
@@ -263,10 +280,15 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     s.hand[p] &= ~b
     s.played[p] |= b
     s.trick_cards |= b
-    if not s.broken and (b & ht_hearts or (c.qs_breaks and card == QS)):
+    if b & s.brk:                                                 # a heart (or ♠Q with qs_breaks)
         s.broken = 1
-    trick_add(&s.cur, p, card)
-    if not trick_done(&s.cur):
+        s.brk = 0
+    n = s.cur.n                                                   # core trick_add, n known
+    s.cur.order[n] = <int8_t>p
+    s.cur.card[p] = <int8_t>card
+    n += 1
+    s.cur.n = <int8_t>n
+    if n < N:
         p += 1
         s.turn = 0 if p == N else p
         return
@@ -318,7 +340,7 @@ cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg,
     return _ht_legal_impl(st, cfg, out)
 
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
-    return ht_current_player(st, cfg)
+    return (<const HTState*>st).turn             # asked only with two or more legal actions: never at the end
 
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
     _ht_apply_impl(st, cfg, a)

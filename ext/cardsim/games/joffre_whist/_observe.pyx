@@ -2,11 +2,12 @@
 blocks are declared once in INFO.observation, offsets in the generated _layout.pxd) and the
 resample of the hidden hands (vt.resample) under the public constraints: shown voids and the TA
 length rule (§4, D6)."""
-from cardsim.core._types cimport card_t, uint8_t, uint64_t
+from libc.string cimport memset
+from cardsim.core._types cimport card_t, int8_t, uint8_t, uint64_t
 from cardsim.core._trick cimport put_trick_cards, put_card_tricks
 from cardsim.core._resample cimport (resample_masks, resample_rekey, RESAMPLE_EXACT_TRIES,
                                      RESAMPLE_TOTAL_TRIES)
-from cardsim.core._bits cimport cs_popcount, put_bits, card_bit
+from cardsim.core._bits cimport cs_popcount, put_bits, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_next
 
 from cardsim.games.joffre_whist._rules cimport JWConfig, JW_NBIDS, suit_mask, ta_length_ok
@@ -18,11 +19,19 @@ cdef void jw_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     """Seat p's view: every block at its OBS_<BLOCK> offset (INFO.observation says what each holds)."""
     cdef const JWState* s = <const JWState*>st
     cdef const JWConfig* c = <const JWConfig*>cfg
-    cdef int q, i
+    cdef int q, i, t
+    cdef uint64_t m
+    cdef int8_t card_trick[52]
+    memset(card_trick, -1, sizeof(card_trick))
     put_bits(o + OBS_HAND, s.hand[p])
     for q in range(4):
         put_bits(o + OBS_PLAYED + 52 * q, s.played[q])
-    put_card_tricks(o + OBS_CARD_TRICK, s.card_trick, 52, 13.0)
+    for t in range(s.tricks_done + 1):        # when each card was played: its trick's number
+        m = s.trick_cards[t] if t < s.tricks_done else s.trick_mask
+        while m:
+            card_trick[bit_low(m)] = t
+            m &= m - 1
+    put_card_tricks(o + OBS_CARD_TRICK, card_trick, 52, 13.0)
     put_trick_cards(o + OBS_TRICK, &s.cur, 4, 52)
     for i in range(JW_NBIDS):
         if s.bid_by[i] >= 0:

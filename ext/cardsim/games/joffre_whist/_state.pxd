@@ -16,7 +16,8 @@ ctypedef struct JWState:
     uint64_t hand[4]         # cards held, bit = suit*13 + rank (rank 0 = '2' .. 12 = 'A')
     uint64_t won[4]          # cards in the tricks each player won this deal
     uint64_t played[4]       # cards each player has played this deal
-    int8_t card_trick[52]    # trick number (0..12) each card was played in, -1 = not played
+    uint64_t trick_cards[13] # the cards of each completed trick (0..tricks_done-1): when each card
+                             # was played (observe's card_trick), written once per trick
     TrickRecord cur          # the current trick: leader, order, card by seat (core/_trick)
     uint64_t trick_mask      # cards of the current trick
     uint64_t trump_cards     # the 13 cards of the trump suit, 0 = no trump (kept with `trump`)
@@ -34,7 +35,7 @@ ctypedef struct JWState:
     uint8_t void_suits[4]    # per seat, bitmask of suits shown void by play (public)
     uint8_t ta_suits[4]      # per seat, bitmask of suits it bid TA in (>= 4 cards dealt)
     int8_t phase             # JW_PH_*
-    int8_t turn              # seat to act
+    uint8_t turn             # seat to act (unsigned: a zero-extending load indexes the hands)
     int8_t dealer            # dealer of this deal
     int8_t tricks_done       # completed tricks
     int8_t tricks[4]         # tricks won per player

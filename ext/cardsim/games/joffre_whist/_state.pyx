@@ -41,7 +41,6 @@ cdef void deal_cards(JWState* s) noexcept nogil:
         s.pass_at[i] = -2
         s.void_suits[i] = 0
         s.ta_suits[i] = 0
-    memset(s.card_trick, -1, sizeof(s.card_trick))
     memset(s.bid_by, -1, sizeof(s.bid_by))
     s.trick_mask = 0
     s.led = -1
@@ -83,18 +82,18 @@ cdef bint jw_is_terminal(const void* st, const void* cfg) noexcept nogil:
 
 cdef inline uint64_t play_mask(const JWState* s) noexcept nogil:
     """Legal cards of the seat to act in the play phase (§5), incl. the TA lead rule: the
-    follow rule of jw_follow_mask on the kept led-suit mask."""
+    follow rule of jw_follow_mask on the kept led-suit mask (0 on lead, so following suit, the
+    commonest case, is the first test)."""
     cdef uint64_t h = s.hand[s.turn]
-    cdef uint64_t t
+    cdef uint64_t t = h & s.led_mask
+    if t:
+        return t
     if s.cur.n == 0:
         if (s.strain == JW_TA and s.turn == ((s.declarer + 2) & 3) and s.ta_count < 3):
             t = h & s.trump_cards
             if t:
                 return t
         return h
-    t = h & s.led_mask
-    if t:
-        return t
     t = h & s.trump_cards
     return t if t else h
 
@@ -230,7 +229,6 @@ cdef inline void apply_play(JWState* s, const JWConfig* c, int card) noexcept no
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.card_trick[card] = s.tricks_done
     s.cur.order[n] = p                         # core trick_add, n known
     s.cur.card[p] = card
     s.cur.n = n + 1
@@ -288,6 +286,7 @@ cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
     if s.cur.card[3] == top:
         w = 3
     trick_start(&s.cur, w, 4)
+    s.trick_cards[s.tricks_done] = tm
     s.won[w] |= tm
     s.trick_mask = 0
     s.led = -1
@@ -323,13 +322,33 @@ cdef void jw_apply(void* st, const void* cfg, int a) noexcept nogil:
 # jw_current_player and jw_apply are in this module, so the C compiler can inline them into the
 # loop (through the vtable it cannot); the spec puts the loop in vt.play
 cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
-    return jw_legal(st, cfg, out)
+    """jw_legal for the loop: a play's set is w[0] alone, and the loop's pick (as_first, as_nth
+    with fewer than popcount(w[0]) skipped) never reads past a word holding every legal action,
+    so w[1] and w[2] are not cleared for a card (jw_legal, the State API's, clears them); the
+    greedy agent's play reads w[0] only."""
+    cdef const JWState* s = <const JWState*>st
+    cdef uint64_t m
+    if s.phase == JW_PH_PLAY:
+        m = play_mask(s)
+        out.w[0] = m
+        return cs_popcount(m)
+    return cold_auction_legal(s, <const JWConfig*>cfg, out)
 
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
-    return jw_current_player(st, cfg)
+    return (<const JWState*>st).turn             # asked only with two or more legal actions: never at the end
+
+# a card played, called from the loop through a pointer: a leaf the compiler cannot inline (see
+# the cold steps above), entered with the phase already tested
+cdef void play_card(JWState* s, const JWConfig* c, int card) noexcept nogil:
+    apply_play(s, c, card)
+cdef step_fn hot_play_card = play_card
 
 cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
-    jw_apply(st, cfg, a)
+    cdef JWState* s = <JWState*>st
+    if s.phase == JW_PH_PLAY:
+        hot_play_card(s, <const JWConfig*>cfg, a)
+    else:
+        jw_apply(st, cfg, a)
 
 cdef inline int _pl_words(int nw) noexcept nogil:
     return (JW_NUM_ACTIONS + 63) >> 6             # >= nw: the pick stops inside the legal set's words

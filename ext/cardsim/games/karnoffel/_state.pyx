@@ -17,8 +17,8 @@ greedy agent; `_observe` observation and resampling; `_layout.pxd` the observati
 (generated from INFO.observation); `_spec` the thin glue (KarnoffelSpec: config, vtable, the
 struct's string and scenario hooks). The Python face cardsim.games.karnoffel holds INFO
 (info.py: options, metrics, observation blocks, bounds), the card notation, the public oracles
-and scenario(). Core mechanisms used: shuffle_prefix's draws (deal; the dealing done as the
-cards are drawn), TrickRecord (current trick), resample_masks and resample_rekey (resample),
+and scenario(). Core mechanisms used: draw_up and deal_up (deal: shuffle_prefix's draws, each card
+dealt as it is drawn), TrickRecord (current trick), resample_masks and resample_rekey (resample),
 card_bit, GameSpec.install_game, _scenario_state (scenario).
 
 Seats 0..N-1 in playing order (counter-clockwise at the table); team of seat p = p % 2
@@ -48,35 +48,33 @@ from cardsim.core._types cimport int8_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, card_bit
 from cardsim.core._types cimport card_t
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._deal cimport cs_identity_pack64
+from cardsim.core._deal cimport cs_identity_pack64, draw_up, deal_up
 from cardsim.core._trick cimport trick_start, trick_add, trick_done
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.karnoffel._rules cimport (KNConfig, KN_DECK, KN_HAND, KN_TRICKS, kn_full, team_of,
                                              card_suit, card_rank, kn_trick_winner_card, kn_chosen_suit)
 
 cdef void deal_cards(KNState* s, int N) noexcept nogil:
-    """Shuffle and deal (§3): a partial Fisher-Yates on the deal stream (core shuffle_prefix's
-    draws) draws the 5N dealt cards in dealing order, each card going to its seat as it is drawn
-    (the rest is the unused stock, whose order never matters). Round 1 (one face-up card each)
-    and rounds 2-5 go to next(dealer), ..., dealer; the lowest up-card (the earliest on a tie)
+    """Shuffle and deal (§3) as drawn (core draw_up / deal_up): the partial Fisher-Yates on the
+    deal stream (core shuffle_prefix's draws) draws the 5N dealt cards in dealing order, each
+    card going to its seat as it is drawn (the rest is the unused stock, whose order never
+    matters): pack position i to seat (first + i) % N. Round 1 (one face-up card each) and
+    rounds 2-5 go to next(dealer), ..., dealer; the lowest up-card (the earliest on a tie)
     chooses the suit (§3.4, _rules.kn_chosen_suit). Resets the deal."""
     cdef card_t perm[KN_DECK]
-    cdef int i, j, q, x, first = s.dealer + 1, low = KN_DECK
+    cdef uint64_t h[6]                      # rounds 2-5: seat first + k
+    cdef int i, q, x, first = s.dealer + 1, low = KN_DECK
     cdef Rng r = s.rng                      # local copy of the stream (see core shuffle_prefix)
     if first == N:
         first = 0
     memcpy(perm, cs_identity_pack64, KN_DECK)
-    memset(s.hand, 0, sizeof(s.hand))
     memset(s.played, 0, sizeof(s.played))
     memset(s.up, -1, sizeof(s.up))
-    # shuffle_prefix's step i: j = i + rng_below(48 - i), swap a[i], a[j]; a[i] is final and
-    # never read again, so only a[j] takes a[i]
-    q = first                               # card i goes to seat (first + i) % N
-    for i in range(N):                      # round 1: the face-up cards
-        j = i + <int>rng_below(&r, KN_DECK - i)
-        x = perm[j]
-        perm[j] = perm[i]
-        s.hand[q] = card_bit(x)
+    memset(h, 0, sizeof(h))
+    q = first
+    for i in range(N):                      # round 1, positions 0..N-1: the face-up cards
+        x = draw_up(perm, KN_DECK, i, &r)
+        h[i] = card_bit(x)
         s.up[q] = x
         if card_rank(x) < low:              # strictly lower: a tie stays with the earlier card
             low = card_rank(x)
@@ -84,15 +82,17 @@ cdef void deal_cards(KNState* s, int N) noexcept nogil:
         q += 1
         if q == N:
             q = 0
-    for i in range(N, KN_HAND * N):
-        j = i + <int>rng_below(&r, KN_DECK - i)
-        x = perm[j]
-        perm[j] = perm[i]
-        s.hand[q] |= card_bit(x)
+    if N == 4:                              # rounds 2-5, positions N..5N-1 (N a constant in
+        deal_up(h, perm, KN_DECK, 4, 20, 4, &r)     # each call: the round is specialised)
+    else:
+        deal_up(h, perm, KN_DECK, 6, 30, 6, &r)
+    s.rng = r
+    memset(s.hand, 0, sizeof(s.hand))
+    for i in range(N):                      # h[k] is seat first + k's
+        s.hand[q] = h[i]
         q += 1
         if q == N:
             q = 0
-    s.rng = r
     s.stock = kn_full & ~(s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3] | s.hand[4] | s.hand[5])
     memset(s.card_trick, -1, 48)
     memset(s.trick_leader, -1, 5)

@@ -45,7 +45,7 @@ from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, op
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, canastas_of, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal)
+    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it (pile_rest_in)."""
@@ -371,7 +371,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.S = S
     x.need = need
     x.extra = extra
-    x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - canastas_of(s, x.side, True)   # (unused when opened)
+    x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - mi.Cp   # (unused when opened)
     x.vbound = 0
     x.cbound = -1
     memset(x.grp_memo, -1, 13)
@@ -604,7 +604,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
             t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, penalize_now(s, c, side),
-                                 c.min_canastas - canastas_of(s, side, True) - (1 if ssize >= 7 else 0), mo, c):
+                                 c.min_canastas - mi.Cp - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
                     n += 1
             return n

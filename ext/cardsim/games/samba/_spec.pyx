@@ -37,7 +37,7 @@ from cardsim.games.samba._rules cimport (
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, SB_MAXP, SB_MAXS, SB_NUM_ACTIONS, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL,
     A_RED3, A_ASK, A_YES, A_NO, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD,
-    add_kind, canastas, req_of, reindex, reset_turn, start_turn, side_score, sb_init, sb_current_player, sb_is_terminal,
+    add_kind, canastas, req_of, reindex, side_points, reset_turn, start_turn, side_score, sb_init, sb_current_player, sb_is_terminal,
     sb_apply, sb_returns, sb_metrics, draw_legal)
 from cardsim.games.samba._legal cimport sb_legal
 from cardsim.games.samba._agent cimport sb_greedy
@@ -45,10 +45,8 @@ from cardsim.games.samba._observe cimport sb_observe, sb_resample
 from cardsim.games.samba._layout cimport OBS_SIZE
 from cardsim.games.samba._state cimport play_loop as _play_loop
 
-from cardsim.core._types cimport uint32_t
-from cardsim.core._bits cimport cs_ctz
 from cardsim.core._hand cimport hand_size
-from cardsim.games.samba._rules cimport sb_meld_bonus, sb_counts_value, sb_red3_score
+from cardsim.games.samba._rules cimport sb_red3_score
 from cardsim.games.samba._state cimport side_of
 
 from cardsim.errors import ConfigError, ParseError, short as _short
@@ -110,29 +108,18 @@ cdef void sb_standing(const void* st, const void* cfg, double* out) noexcept nog
     counts them (§Scoring: the card values of its melds, its canasta and samba bonuses, its
     exposed red threes, negative while it has fewer than 2 canastas), without what counts only
     at the end (the cards left in hand, going out); partners get their side's figure, added to
-    the cumulative score in a match."""
+    the cumulative score in a match. A meld's points come from its cards' bit masks (side_points:
+    popcounts, no count vector); the canastas, pending ones too, from the meld index (C + Cp)."""
     cdef const SBState* s = <const SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
     cdef double table[SB_MAXS]
-    cdef int8_t cnt[SB_KINDS]
-    cdef int side, i, p, C, r3
-    cdef uint32_t b
-    cdef const Meld* m
+    cdef int side, p, r3
     for side in range(c.nsides):
         table[side] = s.cum[side] if c.match else 0.0
-        C = 0
-        b = s.live[side]
-        while b:
-            i = cs_ctz(b)
-            b &= b - 1
-            m = &s.melds[side][i]
-            sb_counts(&m.cards, cnt)
-            table[side] += sb_counts_value(cnt) + sb_meld_bonus(m)
-            if sb_is_canasta(m):
-                C += 1
+        table[side] += side_points(s, side)
         r3 = hand_size(&s.red3[side])
         if r3:
-            table[side] += sb_red3_score(r3, C, c)
+            table[side] += sb_red3_score(r3, s.mi[side].C + s.mi[side].Cp, c)
     for p in range(c.nplayers):
         out[p] = table[side_of(c, p)]
 

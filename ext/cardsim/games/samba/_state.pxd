@@ -10,9 +10,10 @@ from cardsim.core._actions cimport ActionSet
 from cardsim.core._rng cimport Rng
 from cardsim.core._hand cimport Hand, hand_add, hand_remove, hand_count
 from cardsim.core._staged cimport Staged
+from cardsim.core._bits cimport cs_popcount
 from cardsim.games.samba._rules cimport (
-    SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, sb_req, sb_is_canasta, rank_of,
-    is_wild, is_natural, is_red3)
+    SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_req, sb_is_canasta, rank_of,
+    is_wild, is_natural, is_red3, rank_mask, spread)
 
 cdef enum:
     SB_MAXP = 6
@@ -43,6 +44,7 @@ cdef enum:
 
 ctypedef struct MeldIndex:
     int32_t C                # the side's canastas (placed melds)
+    int32_t Cp               # canastas among its pending melds (an initial batch under way)
     int32_t slot             # a free meld slot exists
     int32_t nlive            # meld slots in use
     int32_t ngrp             # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
@@ -143,12 +145,42 @@ cdef inline void forget(SBState* s, int p, int k) noexcept nogil:
     if s.known[p].layer[0] & b:
         remove_kind(&s.known[p], k)
 
+# ---- a meld's points (card values §2 + bonus §6), for MeldIndex.pts -------------------------------
+cdef inline int cards_value(const Hand* h) noexcept nogil:
+    """Card value of the cards h (sb_card_value summed: joker 50, 2 and A 20, K..8 10, 7..4 and
+    the black threes 5, red threes 0) by popcounts of the identity masks per layer (both joker
+    identities 52 and 53; _state.pyx checks the masks against sb_card_value at import)."""
+    cdef int i, v = 0
+    cdef uint64_t L
+    cdef uint64_t m50 = <uint64_t>3 << SB_JK
+    cdef uint64_t m20 = rank_mask(0) | rank_mask(12)
+    cdef uint64_t m10 = spread(0xFC0)
+    cdef uint64_t m5 = spread(0x3C) | (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
+    for i in range(4):
+        L = h.layer[i]
+        if L:
+            v += (50 * cs_popcount(L & m50) + 20 * cs_popcount(L & m20) + 10 * cs_popcount(L & m10)
+                  + 5 * cs_popcount(L & m5))
+    return v
+
+cdef inline int meld_bonus(const Meld* m) noexcept nogil:
+    """sb_meld_bonus (§6), inline: natural canasta 500, mixed 300, samba 1500."""
+    if m.type == MT_GROUP and m.n >= 7:
+        return 500 if m.wild == 0 else 300
+    if m.type == MT_SEQ and m.n == 7:
+        return 1500
+    return 0
+
+cdef inline int meld_points(const Meld* m) noexcept nogil:
+    """What meld m counts on the table: its card values and its bonus (sb_meld_value)."""
+    return cards_value(&m.cards) + meld_bonus(m)
+
 cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
     """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
     laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
     (pending flags cleared; s.live already updated by the caller). One pass over the melds in
-    use: canastas, a free slot, the GROUPs by rank, the rest (unused entries zero, so equal melds
-    give equal bytes)."""
+    use: canastas (placed, pending), a free slot, the GROUPs by rank, the rest (unused entries
+    zero, so equal melds give equal bytes)."""
     cdef const Meld* m
     cdef MeldIndex* mi = &s.mi[side]
     cdef uint32_t b
@@ -163,8 +195,11 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
         i = cs_ctz(b)
         b &= b - 1
         m = &s.melds[side][i]
-        if not m.pending and sb_is_canasta(m):
-            mi.C += 1
+        if sb_is_canasta(m):
+            if m.pending:
+                mi.Cp += 1
+            else:
+                mi.C += 1
         if m.type == MT_GROUP:
             mi.grp[mi.ngrp] = i
             mi.ngrp += 1
@@ -175,17 +210,15 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
         mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
 
-cdef inline int canastas_of(const SBState* s, int side, bint pending) noexcept nogil:
-    """Canastas of the side among its placed melds (pending False) or among the melds of an
-    initial batch under way (pending True)."""
-    cdef int i, n = 0
+cdef inline int side_points(const SBState* s, int side) noexcept nogil:
+    """The side's melds in use on the table: meld_points summed (the running standing's figure)."""
+    cdef int i, v = 0
     cdef uint32_t b = s.live[side]
     while b:
         i = cs_ctz(b)
         b &= b - 1
-        if (s.melds[side][i].pending != 0) == pending and sb_is_canasta(&s.melds[side][i]):
-            n += 1
-    return n
+        v += meld_points(&s.melds[side][i])
+    return v
 
 cdef inline int canastas(const SBState* s, int side) noexcept nogil:
     return s.mi[side].C

@@ -45,7 +45,7 @@ from cardsim.games.samba._state cimport (
     A_RED3, A_ASK,
     A_YES, A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, PH_END,
     side_of, add_kind, remove_kind, count_kind, forget, canastas, free_slot, req_of, reindex, blocked_top,
-    pile_rest_in, may_out)
+    pile_rest_in, may_out, cards_value)
 
 # Identity masks of a packed hand (identities 0..53, both joker identities), built from the rules'
 # own predicates so that values and meld fields come from popcounts instead of a 53-entry count
@@ -69,6 +69,13 @@ for _k in range(SB_JK + 2):
         raise RuntimeError(f"samba: card value {_v} has no mask")
     if is_red3(kind_of(_k)):
         M_R3 |= <uint64_t>1 << _k
+# cards_value's identity masks (_state.pxd) against sb_card_value
+cdef Hand _one
+for _k in range(SB_JK + 2):
+    hand_clear(&_one)
+    _one.layer[0] = <uint64_t>1 << _k
+    if cards_value(&_one) != sb_card_value(kind_of(_k)):
+        raise RuntimeError(f"samba: cards_value's masks disagree with sb_card_value at identity {_k}")
 for _k in range(52):
     DECK0[3 * _k] = _k
     DECK0[3 * _k + 1] = _k
@@ -384,8 +391,11 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
     cdef const Meld* m = &s.melds[side][i]
     cdef int j
     s.live[side] |= <uint32_t>1 << i
-    if not m.pending and sb_is_canasta(m):
-        mi.C += 1
+    if sb_is_canasta(m):
+        if m.pending:
+            mi.Cp += 1
+        else:
+            mi.C += 1
     if m.type == MT_GROUP:
         j = mi.ngrp
         while j > 0 and mi.grp[j - 1] > i:
@@ -406,9 +416,11 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
 
 cdef inline void index_grown(SBState* s, int side, const Meld* m, bint was) noexcept nogil:
     """reindex(s, side, i) after cards joined meld m in slot i, in use before (same type, key and
-    pending flag): only the canasta count can change; was = m counted as a canasta before."""
+    pending flag): only the canasta counts can change; was = m counted as a canasta before."""
     if not m.pending:
         s.mi[side].C += <int>sb_is_canasta(m) - <int>was
+    else:
+        s.mi[side].Cp += <int>sb_is_canasta(m) - <int>was
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i

@@ -14,8 +14,8 @@ def records_consistent(GameSpec spec, s):
     """True when what the state keeps beside its melds equals what the melds say: each meld's
     record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
     classification of its cards (sb_meld_of), and each side's slots in use and meld index
-    (canastas, a free slot, GROUPs by rank) equal a full rebuild (reindex). apply keeps both
-    up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
+    (canastas placed and pending, a free slot, GROUPs by rank) equal a full rebuild (reindex).
+    apply keeps both up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
     game's spec; `s`: one of its states."""
     if spec is None or spec.name != "samba":
         raise ConfigError(f"samba: records_consistent needs a Samba spec, got {short(spec)}")

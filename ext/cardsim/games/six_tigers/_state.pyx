@@ -7,7 +7,8 @@ doubling point table.
 Rules as implemented, every option and decision: docs/rules/six_tigers.md. This module is the
 state machine; the pure rules (patterns, old cards, beating, trick winner, payments) are in
 `_rules`, the greedy agent in `_agent`, observation and resample in `_observe`, the engine glue
-in `_spec`. Decisions X1-X15 of the rules spec are followed as written. Where the spec
+in `_spec`. Core mechanisms used: deal_down / draw_down (the deal as drawn), TrickRecord,
+staged moves. Decisions X1-X15 of the rules spec are followed as written. Where the spec
 is silent (documented in docs/rules/six_tigers.md "Engine choices"):
   * claim windows ask every active player who could still be eligible on public facts
     (tricks + min(cards held, 7) >= 6), so who is asked never reveals a count; CLAIM is legal
@@ -45,7 +46,7 @@ from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, int8_t, uint64_t
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, bit_below, card_bit
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._deal cimport shuffled_pack, cs_identity_pack64
+from cardsim.core._deal cimport cs_identity_pack64, deal_down, draw_down
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask
 from cardsim.core._trick cimport trick_start, trick_add_seat, trick_done, trick_reset, trick_close, trick_index_of
 from cardsim.core._staged cimport Staged, staged_clear, staged_start, staged_add, staged_legal_adds, staged_active
@@ -80,10 +81,7 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
     """Shuffle and deal (§3): one card each to the 4 seats from the dealer (the dreamer
     included), then one at a time to the active players only until each holds 12; with 3
     players 12 each and the 37th card aside. Resets the round and opens DECLARE (§4.1)."""
-    cdef card_t perm[37]
-    cdef int i, j, D = s.dealer, q
-    if c.nplayers != 4:
-        shuffled_pack(perm, 37, &s.rng)
+    cdef int D = s.dealer, q
     for q in range(4):
         s.hand[q] = 0
         s.up[q] = 0
@@ -105,17 +103,13 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
         s.order[0] = D
         s.order[1] = nxt(c, D)
         s.order[2] = nxt(c, s.dreamer)
-        shuffle_deal(s)
+        shuffle_deal(s, 4)
     else:
         s.dreamer = -1
         s.order[0] = D
         s.order[1] = nxt(c, D)
         s.order[2] = nxt(c, s.order[1])
-        j = 0
-        for i in range(36):
-            s.hand[s.order[j]] |= card_bit(perm[i])
-            j = 0 if j == 2 else j + 1
-        s.aside = card_bit(perm[36])
+        shuffle_deal(s, 3)
     trick_reset(&s.trick)
     staged_clear(&s.stg)
     s.high.type = PT_NONE
@@ -138,41 +132,32 @@ cdef void deal_round(STState* s, const STConfig* c) noexcept nogil:
     s.five_tigers = 0
     s.claimed = 0
 
-cdef inline void shuffle_deal(STState* s) noexcept nogil:
-    """The 4-player deal of a fresh pack: shuffled_pack(perm, 37) (the frozen Fisher-Yates, i
-    from 36 down to 1, j = rng_below(i + 1)) and then pack position 0 to the dealer order[0], 1
-    to order[1], 2 to the dreamer, 3 to order[2] and position i >= 4 to order[(i - 4) % 3],
-    fused: position i is final once the step of i has swapped into it, so each card goes
-    straight into a hand (three in registers) and the pack is never read back. The same draws
-    and the same hands as the two steps; hand[] is overwritten."""
-    cdef card_t a[64]
+cdef inline void shuffle_deal(STState* s, int nplayers) noexcept nogil:
+    """The deal of a fresh pack as drawn (core deal_down / draw_down): the same draws and the
+    same hands as shuffled_pack(perm, 37) and then, with 4 players, pack position 0 to the
+    dealer order[0], 1 to order[1], 2 to the dreamer, 3 to order[2] (one card each to the four
+    seats) and position i >= 4 to order[(i - 4) % 3]; with 3 players position i < 36 to
+    order[i % 3] and the 37th card aside. The shuffle fixes positions from the last down: a
+    run of three seats over 36..4 (or 35..0), single draws for the rest. The active hands (and
+    the dreamer's or the aside card) are overwritten; nplayers is a constant at each call, so
+    each form is specialised."""
+    cdef card_t a[37]
     cdef Rng r = s.rng                 # local copy of the stream (see the core shuffle)
-    cdef uint64_t h0 = 0, h1 = 0, h2 = 0
-    cdef int i = 36, j
+    cdef uint64_t h[3]                 # order[2], order[1], order[0] (positions 36, 35, 34, ...)
+    h[0] = 0; h[1] = 0; h[2] = 0
     memcpy(a, cs_identity_pack64, 37)
-    while i > 4:                       # positions i, i-1, i-2 = order[2], order[1], order[0]
-        j = <int>rng_below(&r, i + 1)
-        h2 |= card_bit(a[j])
-        a[j] = a[i]
-        j = <int>rng_below(&r, i)
-        h1 |= card_bit(a[j])
-        a[j] = a[i - 1]
-        j = <int>rng_below(&r, i - 1)
-        h0 |= card_bit(a[j])
-        a[j] = a[i - 2]
-        i -= 3
-    j = <int>rng_below(&r, 4)          # position 3: order[2]
-    h2 |= card_bit(a[j])
-    a[j] = a[3]
-    j = <int>rng_below(&r, 3)          # position 2: the dreamer
-    s.hand[s.dreamer] = card_bit(a[j])
-    a[j] = a[2]
-    j = <int>rng_below(&r, 2)          # positions 1: order[1], 0: the dealer order[0]
-    h1 |= card_bit(a[j])
-    h0 |= card_bit(a[1 - j])
-    s.hand[s.order[0]] = h0
-    s.hand[s.order[1]] = h1
-    s.hand[s.order[2]] = h2
+    if nplayers == 4:
+        deal_down(h, a, 36, 4, 3, &r)
+        h[0] |= card_bit(draw_down(a, 3, &r))           # positions 3..0: order[2], the
+        s.hand[s.dreamer] = card_bit(draw_down(a, 2, &r))   # dreamer, order[1], order[0]
+        h[1] |= card_bit(draw_down(a, 1, &r))
+        h[2] |= card_bit(draw_down(a, 0, &r))
+    else:
+        s.aside = card_bit(draw_down(a, 36, &r))
+        deal_down(h, a, 35, 0, 3, &r)      # position 35 to order[2], 34 to order[1], ...
+    s.hand[s.order[2]] = h[0]
+    s.hand[s.order[1]] = h[1]
+    s.hand[s.order[0]] = h[2]
     s.rng = r
 
 cdef void st_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
