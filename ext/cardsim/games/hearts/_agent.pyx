@@ -73,7 +73,7 @@ cdef int ht_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         return as_first(legal, 1)
     if s.phase == HT_PH_PASS:
         return most_dangerous(m, qs_still_out(s, N))
-    if s.cur.n == 0:                                      # lead
+    if s.trick_cards == 0:                                # lead
         safe = m & ~ht_hearts
         if safe:
             m = safe
@@ -88,7 +88,7 @@ cdef int ht_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         below = m & ((card_bit(win) - 1))
         if below:
             return bit_high(below)
-        if s.cur.n == N - 1:
+        if s.nxt[s.turn] == s.leader:                     # last to play
             safe = m & ~card_bit(QS)
             return bit_high(safe if safe else m)
         return bit_low(m)

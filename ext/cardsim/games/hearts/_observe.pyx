@@ -5,14 +5,13 @@ info.py, with their meaning and scaling); `_layout.pxd`, generated from them by
 tools/gen_layout.py, gives each block's offset OBS_<BLOCK>, at which ht_observe writes it. Seat
 blocks have HT_MAXP = 6 slots whatever the table size. The engine zeroes the vector first."""
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport cs_popcount, put_bits, card_bit, bit_nth
+from cardsim.core._bits cimport cs_popcount, put_bits, card_bit, bit_nth, bit_low
 from cardsim.core._rng cimport Rng, rng_below
-from cardsim.core._trick cimport put_trick_cards
 from cardsim.core._resample cimport (resample_masks, resample_rekey, RESAMPLE_EXACT_TRIES,
                                      RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_MAXP, HT_PASS, TWO_C, card_points,
                                           pass_offset)
-from cardsim.games.hearts._state cimport HTState, HT_PH_PASS, HT_PH_PLAY, HT_PH_END
+from cardsim.games.hearts._state cimport HTState, HT_PH_PASS, HT_PH_PLAY, HT_PH_END, ht_broken
 from cardsim.games.hearts._layout cimport *
 
 
@@ -20,7 +19,7 @@ cdef void ht_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     cdef const HTState* s = <const HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
     cdef int q, N = c.nplayers
-    cdef uint64_t mine = s.passed[p]
+    cdef uint64_t mine = s.passed[p], t
     if s.phase == HT_PH_PASS and s.stage.target == p:
         mine |= s.stage.cards.layer[0]
     put_bits(o + OBS_HAND, s.hand[p])
@@ -31,8 +30,10 @@ cdef void ht_observe(const void* st, const void* cfg, int p, float* o) noexcept 
         o[OBS_POINTS + q] = card_points(c, s.taken[q]) / 26.0
         o[OBS_TRICKS + q] = s.ntricks[q] / 13.0
         o[OBS_SCORE + q] = s.score[q] / <float>c.match_target
-    put_trick_cards(o + OBS_TRICK, &s.cur, HT_MAXP, HT_DECK)
-    o[OBS_BROKEN] = s.broken
+        t = s.played[q] & s.trick_cards                   # q's card in the current trick
+        if t:
+            o[OBS_TRICK + HT_DECK * q + bit_low(t)] = 1.0
+    o[OBS_BROKEN] = ht_broken(s)
     o[OBS_PASS_DIR + s.pass_dir] = 1.0
     o[OBS_PHASE + s.phase] = 1.0
     if s.phase != HT_PH_END:
@@ -100,7 +101,7 @@ cdef int ht_resample(void* st, const void* cfg, int p, Rng* rng) noexcept nogil:
     if off:
         r = (p + off) % N
         pin[r] = s.passed[p] & s.hand[r]
-    if s.tricks_done == 0 and s.cur.n == 0:
+    if s.tricks_done == 0 and s.trick_cards == 0:
         pin[s.turn] |= s.hand[s.turn] & card_bit(TWO_C)
     for q in range(N):
         room[q] = 0

@@ -3,14 +3,14 @@
 _observe), installs the game and implements the hooks that read or write the state struct
 (strings, view, rendering, the scenario's struct setter)."""
 from cardsim.core._types cimport uint64_t
-from cardsim.core._bits cimport cs_popcount
+from cardsim.core._bits cimport cs_popcount, bit_low
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport GameSpec, State
 
 from cardsim.games.hearts._rules cimport HTConfig, HT_MAXP, ht_deck_of, card_points
 from cardsim.games.hearts._state cimport (HTState, HT_NUM_ACTIONS, HT_PH_PASS, ht_init, ht_current_player,
                                           ht_legal, ht_apply, ht_is_terminal, ht_returns, ht_metrics,
-                                          ht_set_deal)
+                                          ht_set_deal, ht_broken)
 from cardsim.games.hearts._agent cimport ht_greedy
 from cardsim.games.hearts._observe cimport ht_observe, ht_resample
 from cardsim.games.hearts._layout cimport OBS_SIZE
@@ -119,11 +119,12 @@ cdef class HeartsSpec(GameSpec):
         cdef HTState* st = <HTState*>self._data(s)
         N = self.c.nplayers
         staged = st.stage.cards.layer[0] if st.phase == HT_PH_PASS else 0
+        trick = [st.played[p] & st.trick_cards for p in range(N)]        # each seat's card in it
         return {
             "phase": self.phase_name(s), "dealer": st.dealer, "turn": st.turn,
-            "pass_dir": PASS_DIRS[st.pass_dir], "leader": st.cur.leader,
-            "trick": [None if st.cur.card[p] < 0 else card_str(st.cur.card[p]) for p in range(N)],
-            "hearts_broken": bool(st.broken), "tricks_done": st.tricks_done,
+            "pass_dir": PASS_DIRS[st.pass_dir], "leader": st.leader,
+            "trick": [card_str(bit_low(t)) if t else None for t in trick],
+            "hearts_broken": bool(ht_broken(st)), "tricks_done": st.tricks_done,
             "passing": mask_to_cards(staged),
             "passed": [mask_to_cards(st.passed[p]) for p in range(N)],
             "received": [mask_to_cards(st.received[p]) for p in range(N)],

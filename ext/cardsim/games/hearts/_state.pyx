@@ -20,8 +20,11 @@ greedy agent; `_observe` observation and resampling; `_layout.pxd` the observati
 (generated from INFO.observation); `_spec` the thin glue (HeartsSpec). The Python face
 cardsim.games.hearts holds INFO (info.py), the card notation, the public oracles and scenario().
 Core mechanisms used: shuffle_deal_four (the four-player deal) / shuffle and deal_round_robin (deal), Staged (the pass,
-card by card), TrickRecord and trick_close (tricks), resample_masks and resample_rekey
-(resample), card_bit, GameSpec.install_game, _scenario_state (scenario).
+card by card), resample_masks and resample_rekey (resample), card_bit, GameSpec.install_game,
+_scenario_state (scenario). The trick in play is kept as masks rather than a core TrickRecord
+(as Karnöffel's tmask): its cards (trick_cards; a seat's card is played[seat] & trick_cards),
+its leader and the seat winning it so far, so a play writes no per-play record; the trick is
+whole when the next seat is its leader.
 
 Seats 0..N-1 in playing order (clockwise; "left" is the next seat). First dealer random from the
 deal stream; cards are dealt one at a time from next(dealer); the passes are made by next(dealer),
@@ -44,11 +47,10 @@ Greedy agent: see `_agent` (passes ♠Q, ♠A, ♠K and high hearts; ducks under
 dumps ♠Q, then high spades and hearts when void; leads low).
 """
 from libc.string cimport memset
-from cardsim.core._types cimport int8_t, int32_t, uint64_t, card_t
+from cardsim.core._types cimport int8_t, uint8_t, int32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
-from cardsim.core._trick cimport trick_start, trick_close
 from cardsim.core._staged cimport staged_start, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
@@ -75,13 +77,13 @@ cdef int draw_direction(HTState* s, const HTConfig* c) noexcept nogil:
     k = <int>rng_below(&s.rng, 3)             # hold, left, right
     return PD_RIGHT if k == 2 else k
 
-cdef inline void open_trick(HTState* s, int leader, int n) noexcept nogil:
-    """A new trick led by `leader` (the record and the incremental winner)."""
-    trick_start(&s.cur, leader, n)
+cdef inline void open_trick(HTState* s, int leader) noexcept nogil:
+    """A new trick led by `leader` (no cards yet, no led suit)."""
+    s.leader = <int8_t>leader
     s.trick_cards = 0
     s.led = -1
     s.led_mask = 0
-    s.win_i = 0
+    s.win_seat = <int8_t>leader
     s.win_card = -1
 
 cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
@@ -92,7 +94,7 @@ cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
     for q in range(c.nplayers):
         if s.hand[q] & card_bit(TWO_C):
             s.turn = q
-    open_trick(s, s.turn, c.nplayers)
+    open_trick(s, s.turn)
 
 cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept nogil:
     """Reset the deal's records and open the pass (or the play when holding, D2). fresh: the
@@ -117,7 +119,7 @@ cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept n
         s.phase = HT_PH_PASS
         s.turn = (s.dealer + 1) % N
         staged_start(&s.stage, 1, s.turn)
-        open_trick(s, s.turn, N)
+        open_trick(s, s.turn)
         s.led_mask = ht_full                  # the pass: any card in hand (see _ht_legal_impl)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
@@ -162,8 +164,11 @@ cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, c
 cdef void ht_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
+    cdef int q
     memset(s, 0, sizeof(HTState))
     s.rng = rng[0]
+    for q in range(c.nplayers):
+        s.nxt[q] = <uint8_t>(q + 1 if q + 1 < c.nplayers else 0)
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)   # first dealer at random (§3)
     s.shooter = -1
     s.qs_taker = -1
@@ -248,15 +253,13 @@ cdef void ht_apply(void* st, const void* cfg, int card) noexcept nogil:
     _ht_apply_impl(st, cfg, card)
 
 cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept nogil:
-    """Pass or play one card. A play (§5): the card leaves the hand for the trick; a heart (or ♠Q
-    with qs_breaks) breaks hearts; what it shows about the hand is recorded in forbid (D12); the
-    card winning the trick so far is kept as the plays come (the rules' ht_beats: a higher card
-    of the led suit); after N cards that card takes the trick (trick_close) and its player leads
-    the next; after the last trick the deal is scored."""
+    """Pass or play one card. A play (§5): the card leaves the hand for the trick (played,
+    trick_cards); what it shows about the hand is recorded in forbid (D12); the seat winning the
+    trick so far is kept as the plays come (the rules' ht_beats: a higher card of the led suit);
+    when the next seat is the leader the trick is whole (close_trick)."""
     cdef HTState* s = <HTState*>st
     cdef const HTConfig* c = <const HTConfig*>cfg
-    cdef int N = s.cur.size                       # = c.nplayers, in the struct at hand
-    cdef int p = s.turn, w, n
+    cdef int p = s.turn, q
     cdef uint64_t b = card_bit(card), m
     m = s.led_mask
     if b & m:
@@ -265,12 +268,12 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
             return
         if card > s.win_card:                                     # ht_beats: higher in the led suit
             s.win_card = <int8_t>card
-            s.win_i = s.cur.n
+            s.win_seat = <int8_t>p
     elif s.led < 0:
         s.led = <int8_t>card_suit(card)
         s.led_mask = suit_mask(s.led)
-        s.win_card = <int8_t>card
-        if not s.broken and b & ht_hearts:
+        s.win_card = <int8_t>card                                 # win_seat: the leader already
+        if not s.broken and b & ht_hearts:                        # (s.broken is whole at a lead)
             m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
             s.forbid[p] |= ~m                                     # led a heart unbroken: nothing else
     else:
@@ -280,29 +283,25 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     s.hand[p] &= ~b
     s.played[p] |= b
     s.trick_cards |= b
-    if b & s.brk:                                                 # a heart (or ♠Q with qs_breaks)
-        s.broken = 1
-        s.brk = 0
-    n = s.cur.n                                                   # core trick_add, n known
-    s.cur.order[n] = <int8_t>p
-    s.cur.card[p] = <int8_t>card
-    n += 1
-    s.cur.n = <int8_t>n
-    if n < N:
-        p += 1
-        s.turn = 0 if p == N else p
+    q = s.nxt[p]
+    if q != s.leader:
+        s.turn = <uint8_t>q
         return
-    w = s.cur.order[s.win_i]
-    s.taken[w] |= s.trick_cards
+    close_trick(s, c)
+
+cdef inline void close_trick(HTState* s, const HTConfig* c) noexcept nogil:
+    """A whole trick: the winning seat takes its cards and leads the next; a heart (or ♠Q with
+    qs_breaks) among them breaks hearts (D6); after the last trick the deal is scored."""
+    cdef int w = s.win_seat
+    cdef uint64_t t = s.trick_cards
+    s.taken[w] |= t
     s.ntricks[w] += 1
     s.tricks_done += 1
-    s.turn = w
-    trick_close(&s.cur, s.win_i)                  # the record opens the next trick, led by w
-    s.trick_cards = 0
-    s.led = -1
-    s.led_mask = 0
-    s.win_i = 0
-    s.win_card = -1
+    if t & s.brk:
+        s.broken = 1
+        s.brk = 0
+    s.turn = <uint8_t>w
+    open_trick(s, w)
     if s.tricks_done == c.hand_size:
         finish_deal(s, c)
 
