@@ -54,7 +54,7 @@ from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
 from cardsim.core._staged cimport staged_start, staged_commit, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
-                                          PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, suit_mask, card_suit,
+                                          PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, ht_clubs, suit_mask, card_suit,
                                           pass_offset, cycle_direction, ht_legal_mask,
                                           ht_score_deal)
 
@@ -77,12 +77,13 @@ cdef int draw_direction(HTState* s, const HTConfig* c) noexcept nogil:
     k = <int>rng_below(&s.rng, 3)             # hold, left, right
     return PD_RIGHT if k == 2 else k
 
-cdef inline void open_trick(HTState* s, int leader) noexcept nogil:
-    """A new trick led by `leader` (no cards yet, no led suit)."""
+cdef inline void open_trick(HTState* s, int leader, uint64_t may_lead) noexcept nogil:
+    """A new trick led by `leader` (no cards yet, no led suit); may_lead: the cards it may lead
+    (the legal set is hand & may_lead when that is not empty), 0 to ask the rules."""
     s.leader = <int8_t>leader
     s.trick_cards = 0
     s.led = -1
-    s.led_mask = 0
+    s.led_mask = may_lead
     s.win_seat = <int8_t>leader
     s.win_card = -1
 
@@ -94,7 +95,7 @@ cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
     for q in range(c.nplayers):
         if s.hand[q] & card_bit(TWO_C):
             s.turn = q
-    open_trick(s, s.turn)
+    open_trick(s, s.turn, ht_clubs if c.any_club else card_bit(TWO_C))   # the first lead (D4)
 
 cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept nogil:
     """Reset the deal's records and open the pass (or the play when holding, D2). fresh: the
@@ -111,16 +112,17 @@ cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept n
     s.passers = 0
     s.broken = not c.must_break
     s.brk = 0
+    s.lead_ok = ht_full
     if not s.broken:
         s.brk = ht_hearts | card_bit(QS) if c.qs_breaks else ht_hearts
+        s.lead_ok = 0 if c.hearts_over_qs else ht_full & ~ht_hearts   # D6 (see ht_legal_mask)
     if s.pass_dir == PD_HOLD:
         start_play(s, c)
     else:
         s.phase = HT_PH_PASS
         s.turn = (s.dealer + 1) % N
         staged_start(&s.stage, 1, s.turn)
-        open_trick(s, s.turn)
-        s.led_mask = ht_full                  # the pass: any card in hand (see _ht_legal_impl)
+        open_trick(s, s.turn, ht_full)        # the pass: any card in hand (see _ht_legal_impl)
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil:
     """Shuffle and deal (§3): the pack of the table size (D1) shuffled on the deal stream and
@@ -187,8 +189,10 @@ cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions: in the pass phase any card still in hand (the cards already chosen have
     left it, D3); in play the rules' legal plays (§5). No phase test on the common path: the
-    pass keeps led_mask = every card, so hand & led_mask is the pass's set as it is a
-    follower's; an empty result is a lead, a void follower, or the end (led_mask 0, no cards)."""
+    pass keeps led_mask = every card, a follower the led suit, a leader the cards it may lead,
+    so hand & led_mask is the legal set whenever it is not empty; an empty result is a void
+    follower, a leader left with only what the rules allow as a last resort (ht_legal_mask), or
+    the end (no cards)."""
     cdef const HTState* s = <const HTState*>st
     cdef uint64_t m, h
     h = s.hand[s.turn]
@@ -263,19 +267,17 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     cdef uint64_t b = card_bit(card), m
     m = s.led_mask
     if b & m:
-        if s.phase == HT_PH_PASS:                                 # the pass keeps led_mask = every card
+        if s.led >= 0:                                            # following suit
+            if card > s.win_card:                                 # ht_beats: higher in the led suit
+                s.win_card = <int8_t>card
+                s.win_seat = <int8_t>p
+        elif s.phase == HT_PH_PASS:                               # the pass keeps led_mask = every card
             apply_pass(s, c, card)
             return
-        if card > s.win_card:                                     # ht_beats: higher in the led suit
-            s.win_card = <int8_t>card
-            s.win_seat = <int8_t>p
+        else:
+            lead(s, c, p, card)
     elif s.led < 0:
-        s.led = <int8_t>card_suit(card)
-        s.led_mask = suit_mask(s.led)
-        s.win_card = <int8_t>card                                 # win_seat: the leader already
-        if not s.broken and b & ht_hearts:                        # (s.broken is whole at a lead)
-            m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
-            s.forbid[p] |= ~m                                     # led a heart unbroken: nothing else
+        lead(s, c, p, card)                                       # a lead the rules allow as a last resort
     else:
         s.forbid[p] |= m                                          # void in the led suit
         if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
@@ -289,6 +291,18 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
         return
     close_trick(s, c)
 
+cdef inline void lead(HTState* s, const HTConfig* c, int p, int card) noexcept nogil:
+    """Seat p leads card: the led suit, the card winning so far (win_seat: the leader already);
+    a heart led unbroken shows p held only hearts (or hearts and ♠Q with hearts_over_qs, D12;
+    s.broken is whole at a lead)."""
+    cdef uint64_t m
+    s.led = <int8_t>card_suit(card)
+    s.led_mask = suit_mask(s.led)
+    s.win_card = <int8_t>card
+    if not s.broken and card_bit(card) & ht_hearts:
+        m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
+        s.forbid[p] |= ~m                                         # led a heart unbroken: nothing else
+
 cdef inline void close_trick(HTState* s, const HTConfig* c) noexcept nogil:
     """A whole trick: the winning seat takes its cards and leads the next; a heart (or ♠Q with
     qs_breaks) among them breaks hearts (D6); after the last trick the deal is scored."""
@@ -300,8 +314,9 @@ cdef inline void close_trick(HTState* s, const HTConfig* c) noexcept nogil:
     if t & s.brk:
         s.broken = 1
         s.brk = 0
+        s.lead_ok = ht_full
     s.turn = <uint8_t>w
-    open_trick(s, w)
+    open_trick(s, w, s.lead_ok)
     if s.tricks_done == c.hand_size:
         finish_deal(s, c)
 
