@@ -226,7 +226,7 @@ cdef inline void apply_pass(HTState* s, const HTConfig* c, int card) noexcept no
     was in the hand, so it is not staged yet and goes into the first layer); the third card
     makes the pass whole (pass_whole)."""
     cdef uint64_t b = card_bit(card)
-    s.hand[s.turn] &= ~b
+    s.hand[s.turn] ^= b                       # b is in the hand (apply's precondition: a legal card)
     s.stage.cards.layer[0] |= b
     s.stage.n += 1
     if s.stage.n == HT_PASS:
@@ -282,7 +282,7 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
         s.forbid[p] |= m                                          # void in the led suit
         if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
             s.forbid[p] |= ~(ht_hearts | card_bit(QS))            # held only hearts and ♠Q
-    s.hand[p] &= ~b
+    s.hand[p] ^= b                                                # b is in the hand (a legal card)
     s.played[p] |= b
     s.trick_cards |= b
     q = s.nxt[p]
