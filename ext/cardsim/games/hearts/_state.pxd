@@ -41,10 +41,11 @@ ctypedef struct HTState:
     int16_t deal_no          # deals finished in this match
     int32_t deal_pts[6]      # points of the last finished deal (moon and bonuses applied)
     int32_t score[6]         # scores: the sum of the deal points (the current deal once finished)
-    uint64_t led_mask        # the cards of the led suit once led (kept with `led`); before the lead
-                             # the cards that may be led (the first lead's ♣2 or clubs, else
-                             # lead_ok); in the pass phase every card: the legal set is hand &
-                             # led_mask whenever that is not empty (_ht_legal_impl)
+    uint64_t led_mask        # the cards of the led suit, 0 before the lead (kept with `led`)
+    uint64_t legal_mask      # the legal set is hand & legal_mask whenever that is not empty
+                             # (_ht_legal_impl): the led suit once led; before the lead the cards
+                             # that may be led (the first lead's ♣2 or clubs, else lead_ok); in
+                             # the pass phase every card
     uint64_t lead_ok         # the cards a later lead may be (D6): every card once hearts are broken,
                              # else all but the hearts, or 0 (ask the rules) with hearts_over_qs
     uint64_t brk             # the cards whose play breaks hearts (hearts, ♠Q with qs_breaks); 0 once

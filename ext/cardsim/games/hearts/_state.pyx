@@ -83,9 +83,9 @@ cdef inline void open_trick(HTState* s, int leader, uint64_t may_lead) noexcept 
     s.leader = <int8_t>leader
     s.trick_cards = 0
     s.led = -1
-    s.led_mask = may_lead
-    s.win_seat = <int8_t>leader
-    s.win_card = -1
+    s.led_mask = 0
+    s.legal_mask = may_lead
+    s.win_seat = <int8_t>leader               # win_card: set by the lead
 
 cdef void start_play(HTState* s, const HTConfig* c) noexcept nogil:
     """The play phase: the holder of ♣2 leads the first trick (D4)."""
@@ -189,14 +189,14 @@ cdef int ht_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogi
 cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) noexcept nogil:
     """Legal actions: in the pass phase any card still in hand (the cards already chosen have
     left it, D3); in play the rules' legal plays (§5). No phase test on the common path: the
-    pass keeps led_mask = every card, a follower the led suit, a leader the cards it may lead,
-    so hand & led_mask is the legal set whenever it is not empty; an empty result is a void
+    pass keeps legal_mask = every card, a follower the led suit, a leader the cards it may lead,
+    so hand & legal_mask is the legal set whenever it is not empty; an empty result is a void
     follower, a leader left with only what the rules allow as a last resort (ht_legal_mask), or
     the end (no cards)."""
     cdef const HTState* s = <const HTState*>st
     cdef uint64_t m, h
     h = s.hand[s.turn]
-    m = h & s.led_mask
+    m = h & s.legal_mask
     if m == 0 and s.phase == HT_PH_PLAY:
         m = ht_legal_mask(<const HTConfig*>cfg, h, s.led, s.tricks_done == 0, s.broken)
     out.w[0] = m
@@ -266,18 +266,15 @@ cdef inline void _ht_apply_impl(void* st, const void* cfg, int card) noexcept no
     cdef int p = s.turn, q
     cdef uint64_t b = card_bit(card), m
     m = s.led_mask
-    if b & m:
-        if s.led >= 0:                                            # following suit
-            if card > s.win_card:                                 # ht_beats: higher in the led suit
-                s.win_card = <int8_t>card
-                s.win_seat = <int8_t>p
-        elif s.phase == HT_PH_PASS:                               # the pass keeps led_mask = every card
+    if b & m:                                                     # following suit
+        if card > s.win_card:                                     # ht_beats: higher in the led suit
+            s.win_card = <int8_t>card
+            s.win_seat = <int8_t>p
+    elif s.led < 0:
+        if s.phase == HT_PH_PASS:
             apply_pass(s, c, card)
             return
-        else:
-            lead(s, c, p, card)
-    elif s.led < 0:
-        lead(s, c, p, card)                                       # a lead the rules allow as a last resort
+        lead(s, c, p, card)
     else:
         s.forbid[p] |= m                                          # void in the led suit
         if s.tricks_done == 0 and c.no_pts_first and b & (ht_hearts | card_bit(QS)):
@@ -298,6 +295,7 @@ cdef inline void lead(HTState* s, const HTConfig* c, int p, int card) noexcept n
     cdef uint64_t m
     s.led = <int8_t>card_suit(card)
     s.led_mask = suit_mask(s.led)
+    s.legal_mask = s.led_mask
     s.win_card = <int8_t>card
     if not s.broken and card_bit(card) & ht_hearts:
         m = ht_hearts | card_bit(QS) if c.hearts_over_qs else ht_hearts
