@@ -51,7 +51,7 @@ from cardsim.core._types cimport int8_t, uint8_t, int32_t, uint64_t, card_t
 from cardsim.core._bits cimport cs_popcount, card_bit, bit_low
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffle, deal_round_robin, shuffle_deal_four
-from cardsim.core._staged cimport staged_start, staged_commit, staged_clear
+from cardsim.core._staged cimport staged_start, staged_clear
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_PASS, QS, TWO_C, PD_HOLD, PD_LEFT,
                                           PD_ACROSS, PD_RIGHT, ht_hearts, ht_full, ht_clubs, suit_mask, card_suit,
@@ -234,14 +234,13 @@ cdef inline void apply_pass(HTState* s, const HTConfig* c, int card) noexcept no
 
 cdef void pass_whole(HTState* s, const HTConfig* c) noexcept nogil:
     """A pass is whole: the next seat chooses; after the last pass every seat receives its
-    cards and the play starts."""
-    cdef int p = s.turn, q, r, N = c.nplayers
+    cards and the play starts (the stage is cleared by staged_start for the next pass, or by
+    start_play)."""
+    cdef int p = s.stage.target, q, r, N = c.nplayers    # the passing seat (= turn)
     s.passed[p] = s.stage.cards.layer[0]
-    staged_commit(&s.stage, NULL)
     s.passers += 1
     if s.passers < N:
-        p += 1
-        s.turn = 0 if p == N else p
+        s.turn = s.nxt[p]
         staged_start(&s.stage, 1, s.turn)
         return
     r = pass_offset(s.pass_dir, N)            # the receiver of seat 0's pass, then of each next
