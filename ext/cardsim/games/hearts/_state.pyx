@@ -198,7 +198,10 @@ cdef inline int _ht_legal_impl(const void* st, const void* cfg, ActionSet* out) 
     h = s.hand[s.turn]
     m = h & s.legal_mask
     if m == 0 and s.phase == HT_PH_PLAY:
-        m = ht_legal_mask(<const HTConfig*>cfg, h, s.led, s.tricks_done == 0, s.broken)
+        if s.led >= 0 and s.tricks_done:                  # void after the first trick: any card (§5)
+            m = h
+        else:
+            m = ht_legal_mask(<const HTConfig*>cfg, h, s.led, s.tricks_done == 0, s.broken)
     out.w[0] = m
     return cs_popcount(m)
 
