@@ -11,7 +11,7 @@ from cardsim.core._resample cimport (resample_masks, resample_rekey, RESAMPLE_EX
                                      RESAMPLE_CONSTRAINED_TRIES)
 from cardsim.games.hearts._rules cimport (HTConfig, HT_DECK, HT_MAXP, HT_PASS, TWO_C, card_points,
                                           pass_offset)
-from cardsim.games.hearts._state cimport HTState, HT_PH_PASS, HT_PH_PLAY, HT_PH_END, ht_broken
+from cardsim.games.hearts._state cimport HTState, HT_PH_PASS, HT_PH_PLAY, HT_PH_END, ht_broken, ht_tricks_won
 from cardsim.games.hearts._layout cimport *
 
 
@@ -28,7 +28,7 @@ cdef void ht_observe(const void* st, const void* cfg, int p, float* o) noexcept 
     for q in range(N):
         put_bits(o + OBS_PLAYED + HT_DECK * q, s.played[q])
         o[OBS_POINTS + q] = card_points(c, s.taken[q]) / 26.0
-        o[OBS_TRICKS + q] = s.ntricks[q] / 13.0
+        o[OBS_TRICKS + q] = ht_tricks_won(s, q, N) / 13.0
         o[OBS_SCORE + q] = s.score[q] / <float>c.match_target
         t = s.played[q] & s.trick_cards                   # q's card in the current trick
         if t:

@@ -10,7 +10,7 @@ from cardsim.core._engine cimport GameSpec, State
 from cardsim.games.hearts._rules cimport HTConfig, HT_MAXP, ht_deck_of, card_points
 from cardsim.games.hearts._state cimport (HTState, HT_NUM_ACTIONS, HT_PH_PASS, ht_init, ht_current_player,
                                           ht_legal, ht_apply, ht_is_terminal, ht_returns, ht_metrics,
-                                          ht_set_deal, ht_broken)
+                                          ht_set_deal, ht_broken, ht_tricks_won)
 from cardsim.games.hearts._agent cimport ht_greedy
 from cardsim.games.hearts._observe cimport ht_observe, ht_resample
 from cardsim.games.hearts._layout cimport OBS_SIZE
@@ -130,7 +130,7 @@ cdef class HeartsSpec(GameSpec):
             "received": [mask_to_cards(st.received[p]) for p in range(N)],
             "played": [mask_to_cards(st.played[p]) for p in range(N)],
             "taken": [mask_to_cards(st.taken[p]) for p in range(N)],
-            "tricks": [st.ntricks[p] for p in range(N)],
+            "tricks": [ht_tricks_won(st, p, N) for p in range(N)],
             "points": [card_points(&self.c, st.taken[p]) for p in range(N)],
             "deal_points": [st.deal_pts[p] for p in range(N)],
             "score": [st.score[p] for p in range(N)], "deal_no": st.deal_no,

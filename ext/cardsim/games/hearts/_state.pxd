@@ -4,6 +4,7 @@ from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._staged cimport Staged
 from cardsim.core._actions cimport ActionSet
+from cardsim.core._bits cimport cs_popcount
 from cardsim.games.hearts._rules cimport HTConfig
 
 cdef enum:
@@ -36,7 +37,6 @@ ctypedef struct HTState:
     int8_t broken            # hearts broken (D6) by the closed tricks (ht_broken: the current one too)
     int8_t shooter           # seat that shot the moon in the last finished deal, -1 = none
     int8_t qs_taker          # seat that took ♠Q in the last finished deal, -1 = none yet
-    int8_t ntricks[6]        # tricks won this deal per seat
     uint8_t nxt[6]           # the seat after each seat (the table size's cycle, set by ht_init)
     int16_t deal_no          # deals finished in this match
     int32_t deal_pts[6]      # points of the last finished deal (moon and bonuses applied)
@@ -56,6 +56,10 @@ cdef inline bint ht_broken(const HTState* s) noexcept nogil:
     state records the break as the trick closes; a lead, the one play the break rules, comes
     after that)."""
     return s.broken or (s.trick_cards & s.brk) != 0
+
+cdef inline int ht_tricks_won(const HTState* s, int q, int n) noexcept nogil:
+    """Tricks seat q has won this deal (n = the table size): every trick holds n cards."""
+    return cs_popcount(s.taken[q]) // n
 
 cdef void deal_cards(HTState* s, const HTConfig* c) noexcept nogil
 cdef void ht_set_deal(HTState* s, const HTConfig* c, int dealer, int pass_dir, const uint64_t* hands) noexcept nogil

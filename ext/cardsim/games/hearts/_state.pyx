@@ -107,7 +107,6 @@ cdef void start_deal(HTState* s, const HTConfig* c, bint fresh=False) noexcept n
         memset(s.passed, 0, sizeof(s.passed))
         memset(s.received, 0, sizeof(s.received))
         memset(s.forbid, 0, sizeof(s.forbid))
-        memset(s.ntricks, 0, sizeof(s.ntricks))
     s.tricks_done = 0
     s.passers = 0
     s.broken = not c.must_break
@@ -309,7 +308,6 @@ cdef inline void close_trick(HTState* s, const HTConfig* c) noexcept nogil:
     cdef int w = s.win_seat
     cdef uint64_t t = s.trick_cards
     s.taken[w] |= t
-    s.ntricks[w] += 1
     s.tricks_done += 1
     if t & s.brk:
         s.broken = 1
