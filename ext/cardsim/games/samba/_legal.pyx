@@ -317,16 +317,26 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
     # staged naturals' rank and suit (-1 none, -2 several), whether one is staged twice; the
     # wilds, black and red threes staged
-    x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
+    # (nothing staged: all empty, without reading the stage)
     x.nS = s.stage.n
-    m = st & nat_kinds()
-    R = ranks_of(m)
-    x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
-    x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
-    x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
-    x.sw = sb_wilds(S)
-    x.nb = S[1] + S[40]
-    x.r3 = S[14] + S[27]
+    if x.nS == 0:
+        x.smask = 0
+        x.srank = -1
+        x.ssuit = -1
+        x.sdup = False
+        x.sw = 0
+        x.nb = 0
+        x.r3 = 0
+    else:
+        x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
+        m = st & nat_kinds()
+        R = ranks_of(m)
+        x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
+        x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
+        x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
+        x.sw = sb_wilds(S)
+        x.nb = S[1] + S[40]
+        x.r3 = S[14] + S[27]
     m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
         m = und
