@@ -40,12 +40,12 @@ from cardsim.games.samba._rules cimport (
     rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
-from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_out, opening_ok
+from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
 from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal)
+    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal, cards_value)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it (pile_rest_in)."""
@@ -83,6 +83,7 @@ ctypedef struct AddCtx:
     int r3                   # red threes staged
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
     int cbound               # sb_canasta_bound of the same cards (-1 until needed)
+    int sval                 # the staged cards' value (-1 until needed: batch_ok)
     int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok), -1 unknown
     int8_t wild_memo         # ... from a wild (-1 unknown)
     uint64_t open_yes        # unopened side: kinds a batch already found shows completable (sb_opening_ok's wit)
@@ -122,11 +123,21 @@ cdef inline bint batch_out_ok(AddCtx* x, const int8_t* S, const int8_t* H, int m
             return False        # sb_opening_out's own first test
     return sb_opening_out(S, H, x.need, min_nat, x.kneed, x.c) != 0
 
-cdef inline bint batch_ok(AddCtx* x, const int8_t* S, const int8_t* H, int min_nat, bint rest_too) noexcept nogil:
+cdef inline bint batch_ok(AddCtx* x, const int8_t* S, const int8_t* H, int min_nat, bint rest_too,
+                          int added) noexcept nogil:
     """opening_ok (_opening.pxd) for a candidate, with batch_out_ok for the batch emptying the
-    hand."""
-    return (sb_opening_ok(S, H, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
-            or (x.mo and batch_out_ok(x, S, H, min_nat)))
+    hand. added >= 0 (an initial batch's ADD: S is the stage plus that kind): the staged cards'
+    kinds, number and value and the hand's size come from the packed stage and hand
+    (sb_opening_ok_si; the stage's value once per legal set, x.sval) instead of from S and H."""
+    cdef bint ok
+    if added >= 0:
+        if x.sval < 0:
+            x.sval = cards_value(&x.s.stage.cards)
+        ok = sb_opening_ok_si(S, x.smask | (<uint64_t>1 << added), x.nS + 1, x.sval + sb_card_value(added), H,
+                              x.hsize - 1, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
+    else:
+        ok = sb_opening_ok(S, H, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
+    return ok or (x.mo and batch_out_ok(x, S, H, min_nat))
 
 cdef inline int merge_key(int key, int v) noexcept nogil:
     """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
@@ -255,7 +266,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
         S[s.take_top] += 1
-        ok = batch_ok(x, S, H, 3, False)
+        ok = batch_ok(x, S, H, 3, False, -1)
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
@@ -267,7 +278,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return True         # a batch found for another candidate holds it (where it may stand)
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
-        return batch_ok(x, S, H, 0, x.nS == 0)
+        return batch_ok(x, S, H, 0, x.nS == 0, added)
     nS = x.nS + 1
     hsize = x.hsize - 1
     if x.nS == 0 and not is_black3(added):
@@ -384,6 +395,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - mi.Cp   # (unused when opened)
     x.vbound = 0
     x.cbound = -1
+    x.sval = -1
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
     x.open_yes = 0
