@@ -18,7 +18,7 @@ through the callback (where a one-card stage's GROUP parts are answered once per
 for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
-meld shape comes from the stage's bits (sb_meld_of_hand). Each shortcut only skips work whose
+meld shape comes from the stage's bits (sb_meld_shape). Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
 (tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
 against brute force).
@@ -36,7 +36,7 @@ from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
-    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_of_hand,
+    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_shape,
     rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
@@ -623,7 +623,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         n += legal_adds(s, c, ADD_PENALIZE if penalize_now(s, c, side) else ADD_OPENING, need, extra,
                         mi, H, not lazy_h, hsize, S, out, 0)
         if ssize:
-            t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
+            t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, penalize_now(s, c, side),
                                  c.min_canastas - mi.Cp - (1 if ssize >= 7 else 0), mo, c):
@@ -654,7 +654,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     else:
         n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, 0)
     if ssize:
-        t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
+        t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
         if mi.slot:
             if t == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas

@@ -56,6 +56,7 @@ ctypedef struct Meld:
 cdef int sb_card_value(int kind) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil
+cdef int sb_meld_shape(const Hand* h, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil
 cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
