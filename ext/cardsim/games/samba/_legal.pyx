@@ -564,7 +564,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef uint64_t st, nb3, und
     cdef uint32_t mfrom, R
     cdef int left
-    cdef int8_t sl[32]
+    cdef uint32_t rs[13], dup, g, g2
     cdef Meld sm
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
@@ -700,27 +700,36 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
     if mi.ngrp > cs_popcount(mi.grp_ranks):
-        # MERGE needs two GROUPs of one rank: per rank with >= 2 GROUPs, its slots, each pair
-        # tried once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta
-        # either way)
+        # MERGE needs two GROUPs of one rank: one pass over the GROUPs gathers the slots (rs[r],
+        # set up on first use) of each rank with >= 2 GROUPs, then each pair of a rank is tried
+        # once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta either
+        # way; the union of the pairs does not depend on their order)
         mfrom = 0
-        R = mi.grp_ranks
-        while R:
-            r = cs_ctz(R)
-            R &= R - 1
+        dup = 0
+        for j in range(mi.ngrp):
+            i = mi.grp[j]
+            r = s.melds[side][i].key
             if mi.per_rank[r] < 2:
                 continue
-            k = 0
-            for j in range(mi.ngrp):
-                if s.melds[side][mi.grp[j]].key == r:
-                    sl[k] = mi.grp[j]
-                    k += 1
-            for i in range(k):
-                for j in range(i + 1, k):
-                    if (not ((mfrom >> sl[i]) & (mfrom >> sl[j]) & 1)
-                            and sb_merge_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], c)
-                            and merge_hg_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], hsize, C, mo, c)):
-                        mfrom |= (<uint32_t>1 << sl[i]) | (<uint32_t>1 << sl[j])
+            if not (dup >> r) & 1:
+                dup |= <uint32_t>1 << r
+                rs[r] = 0
+            rs[r] |= <uint32_t>1 << i
+        while dup:
+            r = cs_ctz(dup)
+            dup &= dup - 1
+            g = rs[r]
+            while g:
+                i = cs_ctz(g)
+                g &= g - 1
+                g2 = g
+                while g2:
+                    j = cs_ctz(g2)
+                    g2 &= g2 - 1
+                    if (not ((mfrom >> i) & (mfrom >> j) & 1)
+                            and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c)
+                            and merge_hg_ok(&s.melds[side][i], &s.melds[side][j], hsize, C, mo, c)):
+                        mfrom |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
         as_add_mask(out, A_MERGE_FROM, mfrom)
         n += cs_popcount(mfrom)
     if ask_ok(s, c, side, H, S, hsize, 0):
