@@ -18,7 +18,7 @@ through the callback (where a one-card stage's GROUP parts are answered once per
 for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
-meld shape comes from the stage's bits (sb_meld_of_hand). Each shortcut only skips work whose
+meld shape comes from the stage's bits (sb_meld_shape). Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
 (tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
 against brute force).
@@ -36,16 +36,16 @@ from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
-    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_of_hand,
+    is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_shape,
     rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
-from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_out, opening_ok
+from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
 from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal)
+    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal, cards_value)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it (pile_rest_in)."""
@@ -83,6 +83,7 @@ ctypedef struct AddCtx:
     int r3                   # red threes staged
     int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
     int cbound               # sb_canasta_bound of the same cards (-1 until needed)
+    int sval                 # the staged cards' value (-1 until needed: batch_ok)
     int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok), -1 unknown
     int8_t wild_memo         # ... from a wild (-1 unknown)
     uint64_t open_yes        # unopened side: kinds a batch already found shows completable (sb_opening_ok's wit)
@@ -122,11 +123,21 @@ cdef inline bint batch_out_ok(AddCtx* x, const int8_t* S, const int8_t* H, int m
             return False        # sb_opening_out's own first test
     return sb_opening_out(S, H, x.need, min_nat, x.kneed, x.c) != 0
 
-cdef inline bint batch_ok(AddCtx* x, const int8_t* S, const int8_t* H, int min_nat, bint rest_too) noexcept nogil:
+cdef inline bint batch_ok(AddCtx* x, const int8_t* S, const int8_t* H, int min_nat, bint rest_too,
+                          int added) noexcept nogil:
     """opening_ok (_opening.pxd) for a candidate, with batch_out_ok for the batch emptying the
-    hand."""
-    return (sb_opening_ok(S, H, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
-            or (x.mo and batch_out_ok(x, S, H, min_nat)))
+    hand. added >= 0 (an initial batch's ADD: S is the stage plus that kind): the staged cards'
+    kinds, number and value and the hand's size come from the packed stage and hand
+    (sb_opening_ok_si; the stage's value once per legal set, x.sval) instead of from S and H."""
+    cdef bint ok
+    if added >= 0:
+        if x.sval < 0:
+            x.sval = cards_value(&x.s.stage.cards)
+        ok = sb_opening_ok_si(S, x.smask | (<uint64_t>1 << added), x.nS + 1, x.sval + sb_card_value(added), H,
+                              x.hsize - 1, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
+    else:
+        ok = sb_opening_ok(S, H, x.need, x.extra, min_nat, x.c, &x.open_yes, rest_too) != 0
+    return ok or (x.mo and batch_out_ok(x, S, H, min_nat))
 
 cdef inline int merge_key(int key, int v) noexcept nogil:
     """A rank or suit shared by the staged naturals: -1 none yet, -2 several."""
@@ -255,7 +266,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
         S[s.take_top] += 1
-        ok = batch_ok(x, S, H, 3, False)
+        ok = batch_ok(x, S, H, 3, False, -1)
         S[s.take_top] -= 1
         return ok
     if x.mode == ADD_OPENING or x.mode == ADD_PENALIZE:
@@ -267,7 +278,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return True         # a batch found for another candidate holds it (where it may stand)
         if x.vbound < x.need:
             return False        # no batch reaches the requirement (exact: sb_value_bound)
-        return batch_ok(x, S, H, 0, x.nS == 0)
+        return batch_ok(x, S, H, 0, x.nS == 0, added)
     nS = x.nS + 1
     hsize = x.hsize - 1
     if x.nS == 0 and not is_black3(added):
@@ -317,16 +328,26 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
     # staged naturals' rank and suit (-1 none, -2 several), whether one is staged twice; the
     # wilds, black and red threes staged
-    x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
+    # (nothing staged: all empty, without reading the stage)
     x.nS = s.stage.n
-    m = st & nat_kinds()
-    R = ranks_of(m)
-    x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
-    x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
-    x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
-    x.sw = sb_wilds(S)
-    x.nb = S[1] + S[40]
-    x.r3 = S[14] + S[27]
+    if x.nS == 0:
+        x.smask = 0
+        x.srank = -1
+        x.ssuit = -1
+        x.sdup = False
+        x.sw = 0
+        x.nb = 0
+        x.r3 = 0
+    else:
+        x.smask = (st & ((<uint64_t>1 << SB_JK) - 1)) | ((((st >> SB_JK) | (st >> SB_JK2)) & 1) << SB_JK)
+        m = st & nat_kinds()
+        R = ranks_of(m)
+        x.srank = -1 if R == 0 else (cs_ctz(R) if R & (R - 1) == 0 else -2)
+        x.ssuit = -1 if m == 0 else (cs_ctz(m) // 13 if m >> (13 * (cs_ctz(m) // 13) + 13) == 0 else -2)
+        x.sdup = (s.stage.cards.layer[1] & nat_kinds()) != 0
+        x.sw = sb_wilds(S)
+        x.nb = S[1] + S[40]
+        x.r3 = S[14] + S[27]
     m = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1)
     if mode == ADD_OPENED and x.nS == 0 and hsize >= 5:
         m = und
@@ -374,6 +395,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     x.kneed = 0 if mode == ADD_OPENED else c.min_canastas - mi.Cp   # (unused when opened)
     x.vbound = 0
     x.cbound = -1
+    x.sval = -1
     memset(x.grp_memo, -1, 13)
     x.wild_memo = -1
     x.open_yes = 0
@@ -542,7 +564,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef uint64_t st, nb3, und
     cdef uint32_t mfrom, R
     cdef int left
-    cdef int8_t sl[32]
+    cdef uint32_t rs[13], dup, g, g2
     cdef Meld sm
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
@@ -601,7 +623,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         n += legal_adds(s, c, ADD_PENALIZE if penalize_now(s, c, side) else ADD_OPENING, need, extra,
                         mi, H, not lazy_h, hsize, S, out, 0)
         if ssize:
-            t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
+            t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:
                 if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, penalize_now(s, c, side),
                                  c.min_canastas - mi.Cp - (1 if ssize >= 7 else 0), mo, c):
@@ -632,7 +654,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     else:
         n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, 0)
     if ssize:
-        t = sb_meld_of_hand(&s.stage.cards, &sm) if ssize >= 3 else -1
+        t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
         if mi.slot:
             if t == MT_BLACK3:
                 ok = hsize <= 1 and mo and C >= c.min_canastas
@@ -678,27 +700,36 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
     if mi.ngrp > cs_popcount(mi.grp_ranks):
-        # MERGE needs two GROUPs of one rank: per rank with >= 2 GROUPs, its slots, each pair
-        # tried once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta
-        # either way)
+        # MERGE needs two GROUPs of one rank: one pass over the GROUPs gathers the slots (rs[r],
+        # set up on first use) of each rank with >= 2 GROUPs, then each pair of a rank is tried
+        # once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta either
+        # way; the union of the pairs does not depend on their order)
         mfrom = 0
-        R = mi.grp_ranks
-        while R:
-            r = cs_ctz(R)
-            R &= R - 1
+        dup = 0
+        for j in range(mi.ngrp):
+            i = mi.grp[j]
+            r = s.melds[side][i].key
             if mi.per_rank[r] < 2:
                 continue
-            k = 0
-            for j in range(mi.ngrp):
-                if s.melds[side][mi.grp[j]].key == r:
-                    sl[k] = mi.grp[j]
-                    k += 1
-            for i in range(k):
-                for j in range(i + 1, k):
-                    if (not ((mfrom >> sl[i]) & (mfrom >> sl[j]) & 1)
-                            and sb_merge_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], c)
-                            and merge_hg_ok(&s.melds[side][sl[i]], &s.melds[side][sl[j]], hsize, C, mo, c)):
-                        mfrom |= (<uint32_t>1 << sl[i]) | (<uint32_t>1 << sl[j])
+            if not (dup >> r) & 1:
+                dup |= <uint32_t>1 << r
+                rs[r] = 0
+            rs[r] |= <uint32_t>1 << i
+        while dup:
+            r = cs_ctz(dup)
+            dup &= dup - 1
+            g = rs[r]
+            while g:
+                i = cs_ctz(g)
+                g &= g - 1
+                g2 = g
+                while g2:
+                    j = cs_ctz(g2)
+                    g2 &= g2 - 1
+                    if (not ((mfrom >> i) & (mfrom >> j) & 1)
+                            and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c)
+                            and merge_hg_ok(&s.melds[side][i], &s.melds[side][j], hsize, C, mo, c)):
+                        mfrom |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
         as_add_mask(out, A_MERGE_FROM, mfrom)
         n += cs_popcount(mfrom)
     if ask_ok(s, c, side, H, S, hsize, 0):

@@ -6,6 +6,8 @@ from cardsim.games.samba._rules cimport SBConfig
 cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil
 cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, int min_nat,
                        const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil
+cdef int sb_opening_ok_si(const int8_t* S, uint64_t mask, int n, int v, const int8_t* H, int hn, int need,
+                          int extra, int min_nat, const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil
 cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat, int K,
                         const SBConfig* c) noexcept nogil
 

@@ -247,9 +247,28 @@ cdef int sb_opening_ok(const int8_t* S, const int8_t* H, int need, int extra, in
     on an empty stage), of the constructive rest."""
     cdef Staged1 si
     staged_info(S, &si)
-    if opening_fast(S, &si, H, need, extra, min_nat, c, wit, rest_too):
+    return opening_si(S, &si, H, sb_total(H) + extra - 2, need, extra, min_nat, c, wit, rest_too)
+
+cdef int sb_opening_ok_si(const int8_t* S, uint64_t mask, int n, int v, const int8_t* H, int hn, int need,
+                          int extra, int min_nat, const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
+    """sb_opening_ok with what staged_info would read off S (its kinds mask, n cards, value v)
+    and the hand's size hn = sb_total(H) given by the caller, which knows them from the packed
+    stage and hand (the legal set's ADD checks: one card more than the stage each)."""
+    cdef Staged1 si
+    cdef uint32_t ranks = ranks_of(mask & nat_kinds())
+    si.mask = mask
+    si.n = n
+    si.v = v
+    si.rank = -1 if ranks == 0 else (cs_ctz(ranks) if (ranks & (ranks - 1)) == 0 else -2)
+    return opening_si(S, &si, H, hn + extra - 2, need, extra, min_nat, c, wit, rest_too)
+
+cdef inline int opening_si(const int8_t* S, const Staged1* si, const int8_t* H, int budget, int need, int extra,
+                           int min_nat, const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
+    """sb_opening_ok's two searches on the stage's staged_info si and the budget
+    (sb_total(H) + extra - 2)."""
+    if opening_fast(S, si, H, need, budget, min_nat, c, wit, rest_too):
         return 1
-    return 1 if x_opening(S, &si, H, need, sb_total(H) + extra - 2, min_nat, 0, c, wit) else 0
+    return 1 if x_opening(S, si, H, need, budget, min_nat, 0, c, wit) else 0
 
 cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat, int K,
                         const SBConfig* c) noexcept nogil:
@@ -263,19 +282,18 @@ cdef int sb_opening_out(const int8_t* S, const int8_t* H, int need, int min_nat,
     staged_info(S, &si)
     return 1 if x_opening(S, &si, H, need, sb_total(H), min_nat, K, c, NULL) else 0
 
-cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int need, int extra, int min_nat,
+cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int need, int budget, int min_nat,
                       const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
     """Initial meld completability (§4.3/§4.4 INITIAL_MELD, reject mode): can the staged cards S
     (si: staged_info; possibly none) be completed from H into a valid meld and, with further
-    melds from H, bring the batch's value to `need`, leaving the hand >= 2 cards (extra = cards
-    joining the hand after the batch: the rest of a taken pile)? Constructive (the staged meld
+    melds from H, bring the batch's value to `need`, leaving the hand >= 2 cards (budget = sb_total(H) + the cards
+    joining the hand after the batch (the rest of a taken pile) - 2)? Constructive (the staged meld
     completed by taking naturals in suit order and jokers before deuces, minimally or fully; then
     sb_best_value), hence sound: every yes is reachable. (An initial batch that empties the hand
     is sb_opening_out's.) min_nat > 0: S must become a GROUP with at least min_nat naturals (the
     group on a taken top card: top + the natural pair)."""
     cdef int8_t X[SB_KINDS]
-    cdef int r, s, x, y, hn, hw, t, budget, rank = si.rank, sn, sw
-    budget = sb_total(H) + extra - 2
+    cdef int r, s, x, y, hn, hw, t, rank = si.rank, sn, sw
     if si.n == 0:
         return 1 if need <= 0 or sb_best_value(H, budget, c, NULL, need) >= need else 0
     if S[14] or S[27] or S[1] or S[40]:

@@ -56,6 +56,7 @@ ctypedef struct Meld:
 cdef int sb_card_value(int kind) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil
+cdef int sb_meld_shape(const Hand* h, Meld* out) noexcept nogil
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil
 cdef int sb_meld_bonus(const Meld* m) noexcept nogil
 cdef int sb_red3_score(int k, int canastas, const SBConfig* c) noexcept nogil
@@ -91,16 +92,22 @@ cdef inline bint is_red3(int kind) noexcept nogil:
     return kind == 14 or kind == 27
 
 cdef inline void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil:
-    """cnt[kind] = copies of each kind in h (jokers: both identities), one pass over the set
-    bits of the hand's layers."""
-    cdef uint64_t b
+    """cnt[kind] = copies of each kind in h (jokers: both identities). Layer i holds the
+    identities with more than i copies (a thermometer), so a pass over the set bits of each
+    layer in turn stores i + 1 for identities 0..51 (no read-modify-write, the last layer to
+    hold a bit wins); the joker kind is the popcount of identities 52 and 53 over the layers."""
+    cdef uint64_t b, M = (<uint64_t>1 << SB_JK) - 1
     cdef int i
     memset(cnt, 0, SB_KINDS)
     for i in range(4):
-        b = h.layer[i]
+        b = h.layer[i] & M
+        if b == 0:
+            break               # the layers above hold no natural identity either
         while b:
-            cnt[kind_of(cs_ctz(b))] += 1
+            cnt[cs_ctz(b)] = i + 1
             b &= b - 1
+    cnt[SB_JK] = cs_popcount(((h.layer[0] >> SB_JK) & 3) | (((h.layer[1] >> SB_JK) & 3) << 2)
+                             | (((h.layer[2] >> SB_JK) & 3) << 4) | (((h.layer[3] >> SB_JK) & 3) << 6))
 
 # kind masks (bit k: kind or identity k) and counts read off a packed hand
 cdef inline uint64_t rank_mask(int r) noexcept nogil:

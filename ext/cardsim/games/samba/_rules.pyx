@@ -134,17 +134,31 @@ cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil:
     return MT_SEQ
 
 cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil:
-    """sb_meld_of(counts of h, out) with the GROUP and SEQUENCE classifications (every meld the
-    legal set lets a player make but BLACK3) read off the packed hand's bits: the same return
-    value and the same fields; anything else (fewer than 3 cards, threes, a mix, a broken
-    sequence) goes to sb_meld_of itself, which names why. Layer 1 of a natural set means it is
-    held twice."""
+    """sb_meld_of(counts of h, out): sb_meld_shape's classification, and for anything that is no
+    meld sb_meld_of itself, which names why (its negative codes)."""
     cdef int8_t cnt[SB_KINDS]
+    cdef int t = sb_meld_shape(h, out)
+    if t >= 0:
+        return t
+    sb_counts(h, cnt)
+    return sb_meld_of(cnt, out)
+
+cdef int sb_meld_shape(const Hand* h, Meld* out) noexcept nogil:
+    """sb_meld_of(counts of h, out) read off the packed hand's bits when the cards are a meld
+    (GROUP, SEQUENCE, BLACK3: the same return value and the same fields); -1 (out.type MT_NONE)
+    for anything else, where sb_meld_of returns one of its negative codes: fewer than 3 cards,
+    a red three, black threes with other cards, naturals neither of one rank nor a run of one
+    suit held once each without wilds, more than 7 in a run, only wilds. Layer 1 of a natural set
+    means it is held twice."""
     cdef uint64_t L0 = h.layer[0], nats = L0 & nat_kinds()
-    cdef uint64_t threes = (<uint64_t>1 << 1) | (<uint64_t>1 << 40) | (<uint64_t>1 << 14) | (<uint64_t>1 << 27)
+    cdef uint64_t b3 = (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
+    cdef uint64_t threes = b3 | (<uint64_t>1 << 14) | (<uint64_t>1 << 27)
     cdef uint32_t ranks
     cdef int n = hand_size(h), w, r, su, lo, hi
-    if n >= 3 and nats and not (L0 & threes):
+    out.type = MT_NONE
+    if n < 3:
+        return -1
+    if nats and not (L0 & threes):
         w = hand_size_in(h, wild_ids())
         ranks = ranks_of(nats)
         if not (ranks & (ranks - 1)):
@@ -170,8 +184,15 @@ cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil:
             out.wild = 0
             out.n = n
             return MT_SEQ
-    sb_counts(h, cnt)
-    return sb_meld_of(cnt, out)
+        return -1
+    if L0 & b3 and not (L0 & ~b3):
+        out.type = MT_BLACK3           # only black threes (sb_meld_of: nb == n)
+        out.key = 1
+        out.nat = n
+        out.wild = 0
+        out.n = n
+        return MT_BLACK3
+    return -1
 
 cdef int sb_layoff_ok(const Meld* m, const int8_t* add, const SBConfig* c) noexcept nogil:
     """sb_layoff_ok_n with the cards of add counted here."""
