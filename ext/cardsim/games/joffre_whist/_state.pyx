@@ -159,7 +159,9 @@ cdef void start_play(JWState* s, int declarer) noexcept nogil:
         trick_start(&s.cur, declarer, 4)
     s.turn = s.cur.leader
 
-cdef void finish_deal(JWState* s, const JWConfig* c) noexcept nogil:
+cdef void finish_deal(JWState* s, const JWConfig* c, int a) noexcept nogil:
+    """The thirteenth trick is closed: score the deal (jw_score), then the next deal or the end
+    (a is unused: the step_fn shape)."""
     cdef int32_t pts[2]
     jw_score(c, s.won, s.tricks, s.declarer, s.level, s.strain, s.named, s.cdoubled, pts,
              &s.made, &s.joffre_team)
@@ -295,7 +297,7 @@ cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
     s.tricks_done += 1
     s.turn = w
     if s.tricks_done == 13:
-        finish_deal(s, c)
+        cold_finish_deal(s, c, 0)
 
 # The cold steps (a lead, a card off the led suit, closing a trick, every auction action) are
 # called through these pointers on purpose: the C compiler cannot inline a call through a
@@ -305,6 +307,9 @@ ctypedef void (*step_fn)(JWState* s, const JWConfig* c, int a) noexcept nogil
 cdef step_fn cold_lead = lead_card
 cdef step_fn cold_off_suit = off_suit
 cdef step_fn cold_close_trick = close_trick
+# the deal's end, once per deal: behind a pointer too, so close_trick saves no registers for
+# jw_score's call on the other twelve tricks
+cdef step_fn cold_finish_deal = finish_deal
 cdef step_fn cold_apply_auction = apply_auction
 # the auction's legal set, called through a pointer for the same reason: inlined into the batch
 # loop, its three words' counts were kept for the pick of every card played
