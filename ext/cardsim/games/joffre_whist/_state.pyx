@@ -231,8 +231,7 @@ cdef inline void apply_play(JWState* s, const JWConfig* c, int card) noexcept no
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.cur.order[n] = p                         # core trick_add, n known
-    s.cur.card[p] = card
+    s.cur.card[p] = card                       # core trick_add, n known, without order[] (not kept)
     s.cur.n = n + 1
     s.trick_mask |= b
     if n == 0:
