@@ -494,16 +494,16 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
         s.phase = GL_PH_END
 
 cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known).
-    The common case (following to the led suit, trick not complete) is done here; a lead, a
-    card off the led suit and the trick's third card go on in the cold steps below."""
+    """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known,
+    without order[]). The common case (following to the led suit, trick not complete) is done
+    here; a lead, a card off the led suit and the trick's third card go on in the cold steps
+    below."""
     cdef int p = s.turn
     cdef int n = s.cur.n
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.cur.order[n] = p
-    s.cur.card[p] = card
+    s.cur.card[p] = card                       # order[] is not kept (see GLState.cur)
     s.cur.n = n + 1
     if n == 0:
         cold_lead(s, c, card)
