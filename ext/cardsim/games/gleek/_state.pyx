@@ -1,5 +1,5 @@
 """Gleek's state machine (docs/rules/gleek.md §3-§7): the deal, the auction for the stock, the
-exchange, vying the ruff, declarations, trick play (tricks closed with core trick_close) and the
+exchange, vying the ruff, declarations, trick play (the trick in a core TrickRecord) and the
 settlement. The game's overview (decisions followed, action space, returns, greedy agent) is the
 docstring of the face, `cardsim.games.gleek`; the pure rules are in `_rules`.
 """
@@ -531,11 +531,16 @@ cdef void off_suit(GLState* s, const GLConfig* c, int card) noexcept nogil:
 
 cdef void close_trick(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """The third card closes the trick: the winner (winning_card on the trick's mask) takes it
-    and leads the next (core trick_close: a fresh record led by the winner)."""
+    and leads the next."""
     cdef uint64_t tm = card_bit(s.cur.card[0]) | card_bit(s.cur.card[1]) | card_bit(s.cur.card[2])
     cdef int top = winning_card(tm, s.led, s.trump)
     cdef int w = 0 if s.cur.card[0] == top else (1 if s.cur.card[1] == top else 2)
-    trick_start(&s.cur, w, 3)
+    # the next trick, led by the winner: trick_start's record, of which a play changes only n
+    # and card[0..2] (order[] is not kept, size stays 3, winner -1, card[3] never written), so
+    # only those are reset, card[0..3] as one word
+    s.cur.leader = w
+    s.cur.n = 0
+    memset(s.cur.card, -1, 4)
     s.won[w] |= tm
     s.tricks[w] += 1
     s.tricks_done += 1

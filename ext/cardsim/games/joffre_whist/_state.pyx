@@ -1,6 +1,6 @@
 """Joffre Whist, the state machine (docs/rules/joffre_whist.md §1-§6): the deal (§3), the auction
 (§4: bids, doubles, passes, throw-ins and the D14 pass-out), the play (§5: the TA lead rule, the
-public voids a play reveals, tricks closed with core trick_close) and the hand-off to the score
+public voids a play reveals, the trick in a core TrickRecord) and the hand-off to the score
 (jw_score in _rules), the returns and the metrics. The game itself, its decisions, action space
 and returns are described in the face, `cardsim.games.joffre_whist`."""
 from libc.string cimport memset, memcpy
@@ -272,8 +272,7 @@ cdef void off_suit(JWState* s, const JWConfig* c, int card) noexcept nogil:
 cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
     """A full trick goes to the highest trump, else the highest card of the led suit: within a
     suit a higher rank is a higher bit, so the winning card is the top bit of the trick's trumps,
-    else of its led-suit cards; the winner is the seat that played it (core trick_close: the
-    next trick is led by the winner)."""
+    else of its led-suit cards; the winner is the seat that played it and leads the next trick."""
     cdef uint64_t tm = s.trick_mask
     cdef uint64_t m = tm & s.trump_cards
     cdef int top, w = 0
@@ -286,7 +285,11 @@ cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
         w = 2
     if s.cur.card[3] == top:
         w = 3
-    trick_start(&s.cur, w, 4)
+    # the next trick, led by the winner: trick_start's record, of which a play changes only n
+    # and card[0..3] (order[] is not kept, size stays 4, winner -1), so only those are reset
+    s.cur.leader = w
+    s.cur.n = 0
+    memset(s.cur.card, -1, 4)
     s.trick_cards[s.tricks_done] = tm
     s.won[w] |= tm
     s.trick_mask = 0
