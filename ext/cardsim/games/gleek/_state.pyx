@@ -7,7 +7,7 @@ from libc.string cimport memset, memcpy
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t, MAX_ACTION_WORDS
 from cardsim.core._types cimport card_t
 from cardsim.core._trick cimport trick_start
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit, bit_below
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
@@ -203,6 +203,7 @@ cdef int phase_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexce
 
 cdef int auction_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
     """PASS, BID n for high < n <= MAX_STOCK_BID (or exactly high + 1)."""
+    cdef int lo, hi
     clear_words(c, out)
     as_add(out, GL_PASS)
     if c.raise_one:
@@ -211,9 +212,24 @@ cdef int auction_legal(const GLState* s, const GLConfig* c, ActionSet* out) noex
             return 2
         return 1
     if s.high < c.max_bid:
-        as_add_range(out, GL_BID0 + s.high + 1, GL_BID0 + c.max_bid + 1)
+        lo = GL_BID0 + s.high + 1
+        hi = GL_BID0 + c.max_bid + 1
+        if hi <= 128:                   # the bids within two words (the default): no word loop
+            if lo < 64:
+                out.w[0] |= bit_below(64 if hi > 64 else hi) & ~bit_below(lo)
+            if hi > 64:
+                out.w[1] |= bit_below(hi - 64) & ~bit_below(lo - 64 if lo > 64 else 0)
+        else:
+            cold_add_range(out, lo, hi)
         return 1 + c.max_bid - s.high
     return 1
+
+cdef void add_range(ActionSet* out, int lo, int hi) noexcept nogil:
+    as_add_range(out, lo, hi)
+# an action space of more than two words (a high MAX_STOCK_BID): the word loop, behind a pointer
+# so that auction_legal's common case saves no registers for it
+ctypedef void (*range_fn)(ActionSet* out, int lo, int hi) noexcept nogil
+cdef range_fn cold_add_range = add_range
 
 cdef int exchange_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
     """Discard any card in hand."""
