@@ -511,9 +511,9 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
 
 cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known,
-    without order[]). The common case (following to the led suit, trick not complete) is done
-    here; a lead, a card off the led suit and the trick's third card go on in the cold steps
-    below."""
+    without order[]). The common cases (following to the led suit, trick not complete; a lead:
+    the led suit, then the next seat) are done here; a card off the led suit and the trick's
+    third card go on in the cold steps below."""
     cdef int p = s.turn
     cdef int n = s.cur.n
     cdef uint64_t b = card_bit(card)
@@ -522,19 +522,15 @@ cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept no
     s.cur.card[p] = card                       # order[] is not kept (see GLState.cur)
     s.cur.n = n + 1
     if n == 0:
-        cold_lead(s, c, card)
+        s.led = gl_suit_of[card]
+        s.led_mask = suit_mask(s.led)
+        s.turn = nxt(p)
     elif not (b & s.led_mask):
         cold_off_suit(s, c, card)
     elif n == 2:
         cold_close_trick(s, c, card)
     else:
         s.turn = nxt(p)
-
-cdef void lead_card(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """The lead (already in the trick): the led suit, then the next seat."""
-    s.led = gl_suit_of[card]
-    s.led_mask = suit_mask(s.led)
-    s.turn = nxt(s.turn)
 
 cdef void off_suit(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """A follower's card off the led suit (already in the trick): he is void in it; then the
@@ -571,14 +567,14 @@ cdef void apply_end(GLState* s, const GLConfig* c, int a) noexcept nogil:
     pass
 
 # Per-phase dispatch: the play's card path is gl_legal's / gl_apply's own code; every other step
-# (a lead, a card off the led suit, closing a trick, the phases before the play) is a function
+# (a card off the led suit, closing a trick, the phases before the play) is a function
 # called through these pointers, on purpose: the C compiler cannot inline a call through a
 # pointer, so the card paths stay leaf functions that save no registers, and each cold step
 # pays only for its own registers (inlined together, their needs gave every card a prologue and
-# an epilogue). Filled once at import, never changed.
+# an epilogue; the lead's three stores are written out in apply_play: measured cheaper than its
+# call). Filled once at import, never changed.
 ctypedef void (*step_fn)(GLState* s, const GLConfig* c, int a) noexcept nogil
 ctypedef int (*legal_step_fn)(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil
-cdef step_fn cold_lead = lead_card
 cdef step_fn cold_off_suit = off_suit
 cdef step_fn cold_close_trick = close_trick
 cdef legal_step_fn cold_phase_legal = phase_legal
