@@ -46,9 +46,8 @@ cdef int greedy_play(const GLState* s, const ActionSet* legal) noexcept nogil:
         if cd >= 0:
             return cd
         return long_suit_lead(m, 11, s.trump)
-    tm = 0
-    for cd in range(n):
-        tm |= card_bit(s.cur.card[s.cur.order[cd]])
+    # the cards of the trick so far: played this deal, in no closed trick yet
+    tm = (s.played[0] | s.played[1] | s.played[2]) & ~(s.won[0] | s.won[1] | s.won[2])
     cd = lowest_card(plain_beaters(m, winning_card(tm, s.led, s.trump), 11, s.trump), s.trump)
     if cd >= 0:
         return cd

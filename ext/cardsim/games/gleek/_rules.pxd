@@ -17,9 +17,17 @@ cdef extern from *:
     /* card -> suit and card -> rank as tables: no division in the hot loops */
     static const signed char gl_suit_of[44] = {0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,2,2,2,3,3,3,3,3,3,3,3,3,3,3};
     static const signed char gl_rank_of[44] = {0,1,2,3,4,5,6,7,8,9,10,0,1,2,3,4,5,6,7,8,9,10,0,1,2,3,4,5,6,7,8,9,10,0,1,2,3,4,5,6,7,8,9,10};
+    /* ruff value of a suit's seven low cards (4..10, bit r worth r + 4), by their 7-bit mask */
+    static const unsigned char gl_low_ruff[128] = {
+        0,4,5,9,6,10,11,15,7,11,12,16,13,17,18,22,8,12,13,17,14,18,19,23,15,19,20,24,21,25,26,30,9,
+        13,14,18,15,19,20,24,16,20,21,25,22,26,27,31,17,21,22,26,23,27,28,32,24,28,29,33,30,34,35,
+        39,10,14,15,19,16,20,21,25,17,21,22,26,23,27,28,32,18,22,23,27,24,28,29,33,25,29,30,34,31,
+        35,36,40,19,23,24,28,25,29,30,34,26,30,31,35,32,36,37,41,27,31,32,36,33,37,38,42,34,38,39,
+        43,40,44,45,49};
     """
     const int8_t gl_suit_of[44]          # suit of each card
     const int8_t gl_rank_of[44]          # rank of each card
+    const uint8_t gl_low_ruff[128]       # ruff value of the low cards 4..10 of a suit, by mask
 
 ctypedef struct GLConfig:
     int32_t tiddy_pay        # each non-dealer pays the dealer this for a turned-up 4
@@ -115,10 +123,8 @@ cdef inline int honour_sum(const GLConfig* c, uint64_t cards, int trump) noexcep
 
 cdef inline int suit_ruff(uint64_t h) noexcept nogil:
     """Ruff value of one suit's holding h (11 bits, rank 0 = '4' .. 10 = A): A 11, K Q J 10,
-    10..4 face value (rank r < 7 is worth r + 4: 4 per card plus r, summed bit by bit)."""
-    cdef uint64_t low = h & 0x7F
-    return (4 * cs_popcount(low) + cs_popcount(low & 0x2A) + 2 * cs_popcount(low & 0x4C)
-            + 4 * cs_popcount(low & 0x70) + 10 * cs_popcount(h & 0x380) + 11 * <int>((h >> 10) & 1))
+    10..4 face value (rank r < 7 is worth r + 4: the table gl_low_ruff by the 7 low bits)."""
+    return gl_low_ruff[h & 0x7F] + 10 * cs_popcount(h & 0x380) + 11 * <int>((h >> 10) & 1)
 
 cdef inline int ruff_value(uint64_t hand, int* best_suit) noexcept nogil:
     """Ruff value of a hand (§4.3). Points: max over suits of the suit's card values (A 11,

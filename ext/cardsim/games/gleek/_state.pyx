@@ -1,5 +1,5 @@
 """Gleek's state machine (docs/rules/gleek.md §3-§7): the deal, the auction for the stock, the
-exchange, vying the ruff, declarations, trick play (tricks closed with core trick_close) and the
+exchange, vying the ruff, declarations, trick play (the trick in a core TrickRecord) and the
 settlement. The game's overview (decisions followed, action space, returns, greedy agent) is the
 docstring of the face, `cardsim.games.gleek`; the pure rules are in `_rules`.
 """
@@ -7,7 +7,7 @@ from libc.string cimport memset, memcpy
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t, MAX_ACTION_WORDS
 from cardsim.core._types cimport card_t
 from cardsim.core._trick cimport trick_start
-from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit
+from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit, bit_below
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
@@ -203,6 +203,7 @@ cdef int phase_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexce
 
 cdef int auction_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
     """PASS, BID n for high < n <= MAX_STOCK_BID (or exactly high + 1)."""
+    cdef int lo, hi
     clear_words(c, out)
     as_add(out, GL_PASS)
     if c.raise_one:
@@ -211,9 +212,24 @@ cdef int auction_legal(const GLState* s, const GLConfig* c, ActionSet* out) noex
             return 2
         return 1
     if s.high < c.max_bid:
-        as_add_range(out, GL_BID0 + s.high + 1, GL_BID0 + c.max_bid + 1)
+        lo = GL_BID0 + s.high + 1
+        hi = GL_BID0 + c.max_bid + 1
+        if hi <= 128:                   # the bids within two words (the default): no word loop
+            if lo < 64:
+                out.w[0] |= bit_below(64 if hi > 64 else hi) & ~bit_below(lo)
+            if hi > 64:
+                out.w[1] |= bit_below(hi - 64) & ~bit_below(lo - 64 if lo > 64 else 0)
+        else:
+            cold_add_range(out, lo, hi)
         return 1 + c.max_bid - s.high
     return 1
+
+cdef void add_range(ActionSet* out, int lo, int hi) noexcept nogil:
+    as_add_range(out, lo, hi)
+# an action space of more than two words (a high MAX_STOCK_BID): the word loop, behind a pointer
+# so that auction_legal's common case saves no registers for it
+ctypedef void (*range_fn)(ActionSet* out, int lo, int hi) noexcept nogil
+cdef range_fn cold_add_range = add_range
 
 cdef int exchange_legal(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil:
     """Discard any card in hand."""
@@ -494,31 +510,27 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
         s.phase = GL_PH_END
 
 cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known).
-    The common case (following to the led suit, trick not complete) is done here; a lead, a
-    card off the led suit and the trick's third card go on in the cold steps below."""
+    """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known,
+    without order[]). The common cases (following to the led suit, trick not complete; a lead:
+    the led suit, then the next seat) are done here; a card off the led suit and the trick's
+    third card go on in the cold steps below."""
     cdef int p = s.turn
     cdef int n = s.cur.n
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.cur.order[n] = p
-    s.cur.card[p] = card
+    s.cur.card[p] = card                       # order[] is not kept (see GLState.cur)
     s.cur.n = n + 1
     if n == 0:
-        cold_lead(s, c, card)
+        s.led = gl_suit_of[card]
+        s.led_mask = suit_mask(s.led)
+        s.turn = nxt(p)
     elif not (b & s.led_mask):
         cold_off_suit(s, c, card)
     elif n == 2:
         cold_close_trick(s, c, card)
     else:
         s.turn = nxt(p)
-
-cdef void lead_card(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """The lead (already in the trick): the led suit, then the next seat."""
-    s.led = gl_suit_of[card]
-    s.led_mask = suit_mask(s.led)
-    s.turn = nxt(s.turn)
 
 cdef void off_suit(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """A follower's card off the led suit (already in the trick): he is void in it; then the
@@ -531,11 +543,16 @@ cdef void off_suit(GLState* s, const GLConfig* c, int card) noexcept nogil:
 
 cdef void close_trick(GLState* s, const GLConfig* c, int card) noexcept nogil:
     """The third card closes the trick: the winner (winning_card on the trick's mask) takes it
-    and leads the next (core trick_close: a fresh record led by the winner)."""
+    and leads the next."""
     cdef uint64_t tm = card_bit(s.cur.card[0]) | card_bit(s.cur.card[1]) | card_bit(s.cur.card[2])
     cdef int top = winning_card(tm, s.led, s.trump)
     cdef int w = 0 if s.cur.card[0] == top else (1 if s.cur.card[1] == top else 2)
-    trick_start(&s.cur, w, 3)
+    # the next trick, led by the winner: trick_start's record, of which a play changes only n
+    # and card[0..2] (order[] is not kept, size stays 3, winner -1, card[3] never written), so
+    # only those are reset, card[0..3] as one word
+    s.cur.leader = w
+    s.cur.n = 0
+    memset(s.cur.card, -1, 4)
     s.won[w] |= tm
     s.tricks[w] += 1
     s.tricks_done += 1
@@ -550,14 +567,14 @@ cdef void apply_end(GLState* s, const GLConfig* c, int a) noexcept nogil:
     pass
 
 # Per-phase dispatch: the play's card path is gl_legal's / gl_apply's own code; every other step
-# (a lead, a card off the led suit, closing a trick, the phases before the play) is a function
+# (a card off the led suit, closing a trick, the phases before the play) is a function
 # called through these pointers, on purpose: the C compiler cannot inline a call through a
 # pointer, so the card paths stay leaf functions that save no registers, and each cold step
 # pays only for its own registers (inlined together, their needs gave every card a prologue and
-# an epilogue). Filled once at import, never changed.
+# an epilogue; the lead's three stores are written out in apply_play: measured cheaper than its
+# call). Filled once at import, never changed.
 ctypedef void (*step_fn)(GLState* s, const GLConfig* c, int a) noexcept nogil
 ctypedef int (*legal_step_fn)(const GLState* s, const GLConfig* c, ActionSet* out) noexcept nogil
-cdef step_fn cold_lead = lead_card
 cdef step_fn cold_off_suit = off_suit
 cdef step_fn cold_close_trick = close_trick
 cdef legal_step_fn cold_phase_legal = phase_legal

@@ -1,6 +1,6 @@
 """Joffre Whist, the state machine (docs/rules/joffre_whist.md §1-§6): the deal (§3), the auction
 (§4: bids, doubles, passes, throw-ins and the D14 pass-out), the play (§5: the TA lead rule, the
-public voids a play reveals, tricks closed with core trick_close) and the hand-off to the score
+public voids a play reveals, the trick in a core TrickRecord) and the hand-off to the score
 (jw_score in _rules), the returns and the metrics. The game itself, its decisions, action space
 and returns are described in the face, `cardsim.games.joffre_whist`."""
 from libc.string cimport memset, memcpy
@@ -159,7 +159,9 @@ cdef void start_play(JWState* s, int declarer) noexcept nogil:
         trick_start(&s.cur, declarer, 4)
     s.turn = s.cur.leader
 
-cdef void finish_deal(JWState* s, const JWConfig* c) noexcept nogil:
+cdef void finish_deal(JWState* s, const JWConfig* c, int a) noexcept nogil:
+    """The thirteenth trick is closed: score the deal (jw_score), then the next deal or the end
+    (a is unused: the step_fn shape)."""
     cdef int32_t pts[2]
     jw_score(c, s.won, s.tricks, s.declarer, s.level, s.strain, s.named, s.cdoubled, pts,
              &s.made, &s.joffre_team)
@@ -229,8 +231,7 @@ cdef inline void apply_play(JWState* s, const JWConfig* c, int card) noexcept no
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.cur.order[n] = p                         # core trick_add, n known
-    s.cur.card[p] = card
+    s.cur.card[p] = card                       # core trick_add, n known, without order[] (not kept)
     s.cur.n = n + 1
     s.trick_mask |= b
     if n == 0:
@@ -271,8 +272,7 @@ cdef void off_suit(JWState* s, const JWConfig* c, int card) noexcept nogil:
 cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
     """A full trick goes to the highest trump, else the highest card of the led suit: within a
     suit a higher rank is a higher bit, so the winning card is the top bit of the trick's trumps,
-    else of its led-suit cards; the winner is the seat that played it (core trick_close: the
-    next trick is led by the winner)."""
+    else of its led-suit cards; the winner is the seat that played it and leads the next trick."""
     cdef uint64_t tm = s.trick_mask
     cdef uint64_t m = tm & s.trump_cards
     cdef int top, w = 0
@@ -285,7 +285,11 @@ cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
         w = 2
     if s.cur.card[3] == top:
         w = 3
-    trick_start(&s.cur, w, 4)
+    # the next trick, led by the winner: trick_start's record, of which a play changes only n
+    # and card[0..3] (order[] is not kept, size stays 4, winner -1), so only those are reset
+    s.cur.leader = w
+    s.cur.n = 0
+    memset(s.cur.card, -1, 4)
     s.trick_cards[s.tricks_done] = tm
     s.won[w] |= tm
     s.trick_mask = 0
@@ -295,7 +299,7 @@ cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
     s.tricks_done += 1
     s.turn = w
     if s.tricks_done == 13:
-        finish_deal(s, c)
+        cold_finish_deal(s, c, 0)
 
 # The cold steps (a lead, a card off the led suit, closing a trick, every auction action) are
 # called through these pointers on purpose: the C compiler cannot inline a call through a
@@ -305,6 +309,9 @@ ctypedef void (*step_fn)(JWState* s, const JWConfig* c, int a) noexcept nogil
 cdef step_fn cold_lead = lead_card
 cdef step_fn cold_off_suit = off_suit
 cdef step_fn cold_close_trick = close_trick
+# the deal's end, once per deal: behind a pointer too, so close_trick saves no registers for
+# jw_score's call on the other twelve tricks
+cdef step_fn cold_finish_deal = finish_deal
 cdef step_fn cold_apply_auction = apply_auction
 # the auction's legal set, called through a pointer for the same reason: inlined into the batch
 # loop, its three words' counts were kept for the pick of every card played
