@@ -810,17 +810,64 @@ cdef class State:
 
     def __reduce__(self):
         return (_restore_state, (self.spec, self.state_bytes(), self.history(),
-                                 self.seed, self.deal, self.resampled, self.scenario))
+                                 self.seed, self.deal, self.resampled, self.scenario, _layout_digest(self.spec)))
+
+
+_LAYOUTS = {}
+
+
+def _layout_digest(GameSpec spec):
+    """A digest of this build's state struct for `spec`'s game and options: the bytes of the
+    states of a fixed short playout (deal 0 of seed 0, the first legal action each step). A build
+    whose struct layout (or deal, or rules) differs gives another digest, so a pickled state's raw
+    bytes are never read under a layout they were not written in."""
+    key = (spec.name, repr(sorted(spec.options.items())))
+    d = _LAYOUTS.get(key)
+    if d is None:
+        import hashlib
+        h = hashlib.blake2b(digest_size=16)
+        h.update(spec.state_size.to_bytes(8, "little"))
+        st = spec.new_state(0, 0)
+        for _ in range(8):
+            h.update(st.state_bytes())
+            la = st.legal_actions()
+            if len(la) == 0:
+                break
+            st.apply(int(la[0]))
+        d = _LAYOUTS[key] = h.hexdigest()
+    return d
 
 
 def _restore_state(GameSpec spec not None, bytes data not None, list hist not None, uint64_t seed, uint64_t deal, bint resampled,
-                   bint scenario=False):
-    cdef State s = State._alloc(spec)
+                   bint scenario=False, layout=None):
+    """Unpickle a State. A replayable one (neither resampled nor built by a scenario helper) is
+    rebuilt from its seed, deal and history, so it loads under any build; when it was pickled by a
+    build with this one's layout, its bytes must also equal the rebuilt state's (else it was
+    altered). A state that cannot be replayed keeps its bytes, and loads only under the layout it
+    was pickled with (`layout`; a pickle from before layouts were recorded: same struct size)."""
+    cdef State s
+    if not (resampled or scenario):
+        s = spec.new_state(seed, deal)
+        try:
+            for a in hist:
+                s.apply(a)
+        except CardsimError as e:
+            raise CardsimError(f"{spec.name}: the pickled state's history does not replay: {e}") from None
+        if layout == _layout_digest(spec) and s.state_bytes() != data:
+            raise CardsimError(f"{spec.name}: the pickled state's bytes differ from its replayed history "
+                               "(the pickle was altered)")
+        return s
     if len(data) != spec.state_size:
-        raise CardsimError("state bytes do not match the game")
+        raise CardsimError(f"{spec.name}: the pickled state's {len(data)} bytes do not match this build's "
+                           f"{spec.state_size}-byte state")
+    if layout is not None and layout != _layout_digest(spec):
+        raise CardsimError(f"{spec.name}: this State was pickled by a cardsim build whose state layout differs "
+                           "from this one's, and it cannot be replayed (it was resampled or built by a "
+                           "scenario helper); re-create it with this build")
+    s = State._alloc(spec)
     memcpy(s.data, <char*>data, spec.state_size)
     for a in hist:
-        s._push(a)
+        s._push(check_int(a, f"{spec.name}: pickled history action", 0, spec.num_actions - 1, CardsimError))
     s.seed = seed
     s.deal = deal
     s.resampled = resampled
