@@ -188,6 +188,35 @@ def test_trick_record_tracks_leader_order_cards_and_winner():
     assert r["size_bytes"] <= 32                          # small: single-card games embed it
 
 
+
+def test_trick_positional_mode_agrees_with_ordered_record_and_reopens_as_start():
+    """Core's positional mode (Joffre Whist, Gleek): plays round the table without order[]; the
+    positional helpers answer as the ordered helpers do on the same plays, order[] and winner
+    stay -1, and trick_reopen leaves exactly trick_start's record for the winner."""
+    rng = np.random.default_rng(11)
+    for players in (3, 4, 6, 12):
+        leader = int(rng.integers(players))
+        tricks = []
+        for _ in range(5):
+            cards = [int(c) for c in rng.choice(100, players, replace=False)]
+            tricks.append((cards, int(rng.integers(players))))
+        out = t._test_trick_positional(players, leader, tricks)
+        for (cards, wpos), res in zip(tricks, out):
+            for k, st in enumerate(res["steps"]):
+                assert st["n"] == k + 1
+                assert st["done"] == st["done_ordered"] == (k + 1 == players)
+                assert st["seats"] == st["seats_ordered"]
+                assert st["cards"] == st["cards_ordered"] == cards[:k + 1]
+                assert st["by_seat"] == st["by_seat_ordered"]
+                assert st["order"] == [-1] * len(st["order"])     # order[] is not kept
+            assert res["steps"][0]["seats"][0] == leader          # the trick was led by the leader
+            assert res["winner"] == res["steps"][-1]["seats"][wpos]
+            assert res["leader"] == res["winner"] and res["n"] == 0 and res["winner_field"] == -1
+            assert res["reopened_equals_start"]
+            leader = res["winner"]
+    with pytest.raises(ValueError):
+        t._test_trick_positional(4, 4, [])
+
 # ---- resample policy (core/_resample.pxd) -------------------------------------------------------
 def test_resample_zones_respects_allowed_zones_room_and_callback():
     rng = np.random.default_rng(3)

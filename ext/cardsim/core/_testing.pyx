@@ -15,7 +15,8 @@ from cardsim.core._suited cimport (suit_cards, follow_mask, lowest_by_rank, mast
 from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_add, trick_add_seat,
                                   trick_seat_of, trick_card_at, trick_cards, trick_index_of,
                                   trick_done, trick_empty, trick_set_winner, put_trick_cards,
-                                  put_card_tricks)
+                                  put_card_tricks, trick_add_positional, trick_reopen,
+                                  trick_positional_seat, trick_positional_card_at)
 from cardsim.core._resample cimport resample_zones, resample_masks, world_check_fn
 from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_remove,
                                    staged_commit, staged_active, staged_legal_adds, completable_fn)
@@ -176,6 +177,43 @@ def _test_trick(int leader, int size, list plays, int winner_pos=-1):
                by_seat=[t.card[q] for q in range(MAX_PLAYERS)], size_bytes=sizeof(TrickRecord))
     return out
 
+
+def _test_trick_positional(int players, int leader, list tricks):
+    """Play tricks in core's positional mode beside an ordered record (trick_add). Each trick is
+    (cards, winner_pos): the cards played round the table from the current leader, and the
+    position (0 = lead) of the play that wins. For every play, returns what the positional
+    helpers report beside the ordered ones; after each trick_reopen, whether the record's bytes
+    equal a fresh trick_start(winner, players)."""
+    cdef TrickRecord pos, ordd, fresh
+    cdef int i, k, w, seat
+    if not 1 <= players <= MAX_PLAYERS or not 0 <= leader < players:
+        raise ValueError("players 1..MAX_PLAYERS, leader 0..players-1")
+    trick_reset(&pos)
+    trick_start(&pos, leader, players)
+    out = []
+    for plays, winner_pos in tricks:
+        trick_start(&ordd, pos.leader, players)
+        steps = []
+        for k, card in enumerate(plays):
+            seat = (pos.leader + k) % players
+            trick_add_positional(&pos, seat, card)
+            trick_add(&ordd, seat, card)
+            steps.append(dict(
+                n=pos.n, done=bool(trick_done(&pos)), done_ordered=bool(trick_done(&ordd)),
+                seats=[trick_positional_seat(&pos, i, players) for i in range(players + 1)],
+                seats_ordered=[trick_seat_of(&ordd, i) for i in range(players + 1)],
+                cards=[trick_positional_card_at(&pos, i, players) for i in range(pos.n)],
+                cards_ordered=[trick_card_at(&ordd, i) for i in range(ordd.n)],
+                by_seat=[pos.card[i] for i in range(MAX_PLAYERS)],
+                by_seat_ordered=[ordd.card[i] for i in range(MAX_PLAYERS)],
+                order=[pos.order[i] for i in range(MAX_PLAYERS)]))
+        w = (pos.leader + winner_pos) % players
+        trick_reopen(&pos, w)
+        trick_start(&fresh, w, players)
+        out.append(dict(steps=steps, winner=w, leader=pos.leader, n=pos.n, winner_field=pos.winner,
+                        reopened_equals_start=(<bytes>(<char*>&pos)[:sizeof(TrickRecord)])
+                        == (<bytes>(<char*>&fresh)[:sizeof(TrickRecord)])))
+    return out
 
 # ---- resample policy: a test callback "zone z holds at least m cards of the set S" ---------------
 ctypedef struct _MinCtx:

@@ -5,6 +5,15 @@
 # (Zhao Pengyou, Tien Gow, Six Tigers) keep their plays as packed Hands in their own struct
 # (Hand plays[seat]) and use the record for leader / order / winner only, leaving `card` at -1
 # (trick_add_seat). 28 bytes, fixed size, memcpy-clonable like every state.
+#
+# Positional mode: a game whose plays always go round the table (the i-th play of a trick is by
+# seat (leader + i) mod players, every seat plays) may skip `order[]`: it opens the deal's first
+# trick with trick_start, records plays with trick_add_positional and opens each next trick with
+# trick_reopen. order[] then stays -1 and winner stays -1, so the helpers that read them
+# (trick_seat_of, trick_card_at, trick_cards, trick_index_of, trick_set_winner, trick_close) are
+# NOT valid on a positional record (trick_card_at would index card[-1]); the positional helpers
+# below give the same answers from the leader. A record is positional or ordered for its whole
+# life; the two modes are never mixed in one game.
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, MAX_PLAYERS
 
@@ -64,6 +73,28 @@ cdef inline int trick_index_of(const TrickRecord* t, int seat) noexcept nogil:
         if t.order[i] == seat:
             return i
     return -1
+
+cdef inline void trick_add_positional(TrickRecord* t, int seat, int card) noexcept nogil:
+    """Positional mode: `seat` played `card` (card[seat] and n; order[] is not kept).
+    Precondition: not done, and seat is (leader + n) mod players."""
+    t.card[seat] = <int8_t>card
+    t.n += 1
+
+cdef inline void trick_reopen(TrickRecord* t, int leader) noexcept nogil:
+    """Positional mode: open the next trick, led by `leader`, of the same size. The record is
+    then what trick_start(t, leader, t.size) makes of a positional record: a positional play
+    changes only n and card[], and order[] and winner stay -1, so only those are reset."""
+    t.leader = <int8_t>leader
+    t.n = 0
+    memset(t.card, -1, sizeof(t.card))
+
+cdef inline int trick_positional_seat(const TrickRecord* t, int i, int players) noexcept nogil:
+    """Positional mode: seat of the i-th play (0 = the leader), -1 if not made yet."""
+    return (t.leader + i) % players if 0 <= i < t.n else -1
+
+cdef inline int trick_positional_card_at(const TrickRecord* t, int i, int players) noexcept nogil:
+    """Positional mode: card of the i-th play in play order; 0 <= i < t.n."""
+    return t.card[(t.leader + i) % players]
 
 cdef inline bint trick_done(const TrickRecord* t) noexcept nogil:
     """True once every taking part seat has played."""

@@ -70,8 +70,9 @@ ctypedef struct GLState:
     uint8_t decl_done        # bitmask of seats done declaring
     int8_t set_count[3][4]   # cards of rank r held by each seat at declaration time (3 or 4, 0 = none)
     # trick play
-    TrickRecord cur          # the current trick (core/_trick): leader, plays made, cards by seat;
-                             # order[] is not kept (left -1): the i-th play is by seat leader + i
+    TrickRecord cur          # the current trick: leader, plays made, cards by seat, in core/_trick's
+                             # positional mode (order[] not kept: the i-th play is by seat
+                             # (leader + i) % 3; the order helpers are not valid)
     uint64_t led_mask        # the 11 cards of the led suit, 0 before the lead (kept with `led`)
     int8_t led               # suit led to the current trick, -1 before the lead (cached from cur)
     int8_t tricks_done       # completed tricks

@@ -6,7 +6,7 @@ docstring of the face, `cardsim.games.gleek`; the pure rules are in `_rules`.
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport uint8_t, int8_t, int16_t, int32_t, uint64_t, uint32_t, MAX_ACTION_WORDS
 from cardsim.core._types cimport card_t
-from cardsim.core._trick cimport trick_start
+from cardsim.core._trick cimport trick_start, trick_add_positional, trick_reopen
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit, bit_below
 from cardsim.core._rng cimport Rng, rng_below, rng_next
 from cardsim.core._game cimport GameVTable
@@ -510,8 +510,7 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
         s.phase = GL_PH_END
 
 cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """Play one card (§5): the card leaves the hand into the trick (core trick_add, n known,
-    without order[]). The common cases (following to the led suit, trick not complete; a lead:
+    """Play one card (§5): the card leaves the hand into the trick (core positional mode). The common cases (following to the led suit, trick not complete; a lead:
     the led suit, then the next seat) are done here; a card off the led suit and the trick's
     third card go on in the cold steps below."""
     cdef int p = s.turn
@@ -519,8 +518,7 @@ cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept no
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.cur.card[p] = card                       # order[] is not kept (see GLState.cur)
-    s.cur.n = n + 1
+    trick_add_positional(&s.cur, p, card)      # core positional mode (see GLState.cur)
     if n == 0:
         s.led = gl_suit_of[card]
         s.led_mask = suit_mask(s.led)
@@ -547,12 +545,7 @@ cdef void close_trick(GLState* s, const GLConfig* c, int card) noexcept nogil:
     cdef uint64_t tm = card_bit(s.cur.card[0]) | card_bit(s.cur.card[1]) | card_bit(s.cur.card[2])
     cdef int top = winning_card(tm, s.led, s.trump)
     cdef int w = 0 if s.cur.card[0] == top else (1 if s.cur.card[1] == top else 2)
-    # the next trick, led by the winner: trick_start's record, of which a play changes only n
-    # and card[0..2] (order[] is not kept, size stays 3, winner -1, card[3] never written), so
-    # only those are reset, card[0..3] as one word
-    s.cur.leader = w
-    s.cur.n = 0
-    memset(s.cur.card, -1, 4)
+    trick_reopen(&s.cur, w)                    # the next trick, led by the winner
     s.won[w] |= tm
     s.tricks[w] += 1
     s.tricks_done += 1

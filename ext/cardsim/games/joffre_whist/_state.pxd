@@ -18,9 +18,9 @@ ctypedef struct JWState:
     uint64_t played[4]       # cards each player has played this deal
     uint64_t trick_cards[13] # the cards of each completed trick (0..tricks_done-1): when each card
                              # was played (observe's card_trick), written once per trick
-    TrickRecord cur          # the current trick: leader, plays made, card by seat (core/_trick);
-                             # order[] is not kept (left -1): every trick has 4 plays, the i-th
-                             # by seat (leader + i) & 3
+    TrickRecord cur          # the current trick: leader, plays made, card by seat, in core/_trick's
+                             # positional mode (order[] not kept: every trick has 4 plays, the
+                             # i-th by seat (leader + i) & 3; the order helpers are not valid)
     uint64_t trick_mask      # cards of the current trick
     uint64_t trump_cards     # the 13 cards of the trump suit, 0 = no trump (kept with `trump`)
     uint64_t led_mask        # the 13 cards of the led suit, 0 when on lead (kept with `led`)

@@ -5,7 +5,7 @@ public voids a play reveals, the trick in a core TrickRecord) and the hand-off t
 and returns are described in the face, `cardsim.games.joffre_whist`."""
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, int32_t, uint64_t
-from cardsim.core._trick cimport trick_reset, trick_start
+from cardsim.core._trick cimport trick_reset, trick_start, trick_add_positional, trick_reopen
 from cardsim.core._bits cimport cs_popcount, bit_high, card_bit
 from cardsim.core._rng cimport Rng, rng_below
 from cardsim.core._deal cimport shuffle_deal_four
@@ -231,8 +231,7 @@ cdef inline void apply_play(JWState* s, const JWConfig* c, int card) noexcept no
     cdef uint64_t b = card_bit(card)
     s.hand[p] &= ~b
     s.played[p] |= b
-    s.cur.card[p] = card                       # core trick_add, n known, without order[] (not kept)
-    s.cur.n = n + 1
+    trick_add_positional(&s.cur, p, card)      # core positional mode (see JWState.cur)
     s.trick_mask |= b
     if n == 0:
         cold_lead(s, c, card)
@@ -285,11 +284,7 @@ cdef void close_trick(JWState* s, const JWConfig* c, int card) noexcept nogil:
         w = 2
     if s.cur.card[3] == top:
         w = 3
-    # the next trick, led by the winner: trick_start's record, of which a play changes only n
-    # and card[0..3] (order[] is not kept, size stays 4, winner -1), so only those are reset
-    s.cur.leader = w
-    s.cur.n = 0
-    memset(s.cur.card, -1, 4)
+    trick_reopen(&s.cur, w)                    # the next trick, led by the winner
     s.trick_cards[s.tricks_done] = tm
     s.won[w] |= tm
     s.trick_mask = 0
