@@ -12,18 +12,58 @@
 #     int  _pl_player(const GameVTable* vt, const void* st, const void* cfg)
 #     void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a)
 #     int  _pl_words(int nw)   (the game's action words as a constant >= nw, or nw itself)
+#     bint _pl_word0(const void* st)   (after _pl_legal(st): every legal action is in w[0], so
+#                                       the pick is the drawn bit of w[0]; `_pl_words(0) == 1`
+#                                       for a game whose actions fit one word, a phase test for
+#                                       one whose play phase's set is w[0] alone)
 # and has cimported GameVTable, ActionSet, as_first, as_nth, Rng, rng_below, SearchWork,
 # seat_choose and AGENT_RANDOM. The loop is play_one's: the same agents drawing from the same
 # per-seat streams in the same order, so a game's copy gives byte-identical deals.
 
 from cardsim.core._bits cimport bit_nth
 
+cdef long play_loop_random(const void* vtp, const void* cfg, void* st, int nw, Rng* ar,
+                           long max_steps, long* counts) noexcept nogil:
+    """play_loop with every seat's agent random (play_loop's agents NULL): the same draws from the
+    same streams, so the same deal, without the per-decision agent test (fewer live values: the
+    counters stay in registers)."""
+    cdef const GameVTable* vt = <const GameVTable*>vtp
+    cdef ActionSet las
+    cdef int p, n, a
+    cdef long k = 0, dec = 0, ls = 0
+    nw = _pl_words(nw)
+    while True:
+        n = _pl_legal(vt, st, cfg, &las)
+        if n == 0:
+            break
+        if n == 1:
+            a = as_first(&las, nw)
+        else:
+            p = _pl_player(vt, st, cfg)
+            dec += 1
+            ls += n
+            if _pl_word0(st):               # the legal set in w[0]: the draw (< n) picks its bit
+                a = bit_nth(las.w[0], <int>rng_below(&ar[p], <unsigned int>n))
+            else:
+                a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))
+        _pl_apply(vt, st, cfg, a)
+        k += 1
+        if k >= max_steps:
+            k = -1
+            break
+    counts[0] += dec
+    counts[1] += ls
+    return k
+
 cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const int* agents, Rng* ar,
                     void* swp, long max_steps, long* counts) noexcept nogil:
-    """Play st to the end: seat p's agent agents[p] draws from ar[p]; swp is NULL or the
-    SearchWork array of the search agents. counts[0] += decisions (turns with two or more legal
-    actions), counts[1] += their legal counts. Returns the actions applied, or -1 once max_steps
-    actions were applied (the deal did not end)."""
+    """Play st to the end: seat p's agent agents[p] draws from ar[p] (agents NULL: every seat's
+    agent is random, play_loop_random); swp is NULL or the SearchWork array of the search agents.
+    counts[0] += decisions (turns with two or more legal actions), counts[1] += their legal
+    counts. Returns the actions applied, or -1 once max_steps actions were applied (the deal did
+    not end)."""
+    if agents == NULL:
+        return play_loop_random(vtp, cfg, st, nw, ar, max_steps, counts)
     cdef const GameVTable* vt = <const GameVTable*>vtp
     cdef SearchWork* sw = <SearchWork*>swp
     cdef ActionSet las
@@ -41,8 +81,7 @@ cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const in
             dec += 1
             ls += n
             if agents[p] == AGENT_RANDOM:   # seat_choose's first case, written out
-                if _pl_words(0) == 1:       # a game whose actions fit one word (a constant; a game
-                    # whose words are known only at run time returns 0 here): the draw (< n) picks its bit
+                if _pl_word0(st):           # the legal set in w[0]: the draw (< n) picks its bit
                     a = bit_nth(las.w[0], <int>rng_below(&ar[p], <unsigned int>n))
                 else:
                     a = as_nth(&las, nw, <int>rng_below(&ar[p], <unsigned int>n))

@@ -622,6 +622,9 @@ cdef inline int _pl_words(int nw) noexcept nogil:
     return MAX_ACTION_WORDS                  # >= nw (the bids' count is an option): the pick stops
                                              # inside the legal set's words, so a constant does
 
+cdef inline bint _pl_word0(const void* st) noexcept nogil:
+    return (<const GLState*>st).phase == GL_PH_PLAY   # a card's set is w[0] (_pl_legal)
+
 include "cardsim/core/_play_loop.pxi"
 
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil:

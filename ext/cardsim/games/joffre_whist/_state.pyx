@@ -355,6 +355,9 @@ cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int 
 cdef inline int _pl_words(int nw) noexcept nogil:
     return (JW_NUM_ACTIONS + 63) >> 6             # >= nw: the pick stops inside the legal set's words
 
+cdef inline bint _pl_word0(const void* st) noexcept nogil:
+    return (<const JWState*>st).phase == JW_PH_PLAY   # a card's set is w[0] (_pl_legal)
+
 include "cardsim/core/_play_loop.pxi"
 
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil:

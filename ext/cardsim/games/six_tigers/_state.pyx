@@ -608,4 +608,7 @@ cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int 
 cdef inline int _pl_words(int nw) noexcept nogil:
     return (ST_NUM_ACTIONS + 63) >> 6             # >= nw: the pick stops inside the legal set's words
 
+cdef inline bint _pl_word0(const void* st) noexcept nogil:
+    return _pl_words(0) == 1                      # every action in one word: the pick is in w[0]
+
 include "cardsim/core/_play_loop.pxi"
