@@ -41,6 +41,9 @@ def bench_instructions_per_deal(request):
     for r in rows:
         # a deal plays at least a full hand of cards: no kernel can do it in fewer than ~1,000
         assert 1_000 < r["instructions_per_deal"] < 10_000_000, r
+        # where they go: the per-function profile of the same runs adds up to the row's figure
+        assert abs(sum(v for _k, v in r["profile"]) - r["instructions_per_deal"]) < 1, r["profile"]
+        assert any(name.endswith("play_loop") for name, _v in r["profile"]), r["profile"]
         if not smoke and r["target"]:
             target(None, f"{r['label']} instructions per random deal", r["instructions_per_deal"], r["target"],
                    higher=False)

@@ -5,17 +5,30 @@
     python bench/instructions.py --agent both --json out.json
     python bench/instructions.py --smoke              # few deals, two games (CI: it runs, numbers > 0)
 
-What is counted: the instructions (callgrind's Ir, the whole process) of a Python process that makes
-the game and calls `game.spec.run_batch(1, 0, N, [agent] * players)` once, run twice, with N and 2N
-deals; the difference divided by N is the cost of one deal of that kernel, with the interpreter's
-start-up, the imports and the game's construction cancelled out. A warm-up batch of 200 deals runs
-first in both processes, so one-time costs (lazy tables, first-touch pages) cancel too. The C loop
-(bench/reference/trick_limit.c, built with gcc -O2 -mpopcnt as the engine is) is counted the same
-way: its process run with N and 2N deals. Instruction counts do not depend on the machine's load:
-the same build gives the same figure to a few instructions per deal, so a change of 1% is real.
+What is counted: the instructions (callgrind's Ir) executed inside `game.spec.run_batch` (callgrind
+--toggle-collect on its Python wrapper: the call and everything it calls) by a Python process that
+makes the game and calls `game.spec.run_batch(1, 0, N, [agent] * players)` once, run twice, with N
+and 2N deals; the difference divided by N is the cost of one deal of that kernel. A warm-up batch of
+200 deals runs first in both processes, so one-time costs (lazy tables, first-touch pages) cancel.
+The interpreter's start-up, imports and exit are not counted at all: their counts move from run to
+run with the address-space layout (dicts and sets keyed by pointers), by up to ~1% of a deal at
+these N when they were counted. The C loop (bench/reference/trick_limit.c, built with gcc -O2
+-mpopcnt as the engine is) is counted whole: its process run with N and 2N deals. Instruction
+counts do not depend on the machine's load: the same build gives the same figure to within a
+tenth of an instruction per deal, so a change of a few instructions is real.
+
+Where they go: the same two runs give each function's self cost (callgrind_annotate, exclusive
+Ir), and their difference divided by N is that function's instructions per deal (functions the C
+compiler inlined count in their caller; the per-function figures add up to the total). Every row
+carries this profile (`profile` in the JSON: [function, instructions per deal], largest first, the
+small ones summed as "everything else"), and --write-doc puts the random-agent profile under each
+game's table in docs/performance.md.
 
 OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1 are set for the measured processes: numpy's OpenBLAS
-threads otherwise spin while idle, and callgrind counts their instructions too.
+threads otherwise spin while idle, and callgrind counts their instructions too. So is a fixed
+MALLOC_MMAP_THRESHOLD_: glibc otherwise moves its mmap threshold with the process's history, and
+whether calloc had to clear run_batch's result arrays (about 45 instructions per Basra deal) then
+changed from run to run.
 
 Needs valgrind (Debian's `valgrind` package) and gcc; without them it says so and exits 2.
 """
@@ -65,28 +78,109 @@ g.spec.run_batch(1, 0, int(sys.argv[1]), [{code}] * P)
 
 def _env():
     env = dict(os.environ)
-    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0",
+               # a fixed mmap threshold (glibc otherwise moves it with the process's history): the
+               # result arrays run_batch allocates are then always fresh pages, never a heap chunk
+               # calloc must clear, whose cost came and went from run to run (~45 per Basra deal)
+               MALLOC_MMAP_THRESHOLD_="65536")
     return env
 
 
-def _ir(cmd, tmp):
-    """Total instructions of one process under callgrind."""
+# what a game's process counts: only the instructions inside run_batch (its Python wrapper, and all
+# it calls), so the interpreter's start-up, imports and exit, whose counts move with address-space
+# layout (pointer-keyed dicts and sets), stay out; the C loop's process is counted whole
+RUN_BATCH = "__pyx_pw_7cardsim_4core_7_engine_8GameSpec_*run_batch"
+
+
+def _ir(cmd, tmp, collect=None):
+    """(total instructions, {function: self instructions}) of one process under callgrind;
+    collect: only inside this function (callgrind's --toggle-collect pattern)."""
     fd, out = tempfile.mkstemp(dir=tmp, suffix=".cg")
     os.close(fd)
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
+    opts = [f"--toggle-collect={collect}"] if collect else []
+    subprocess.run(["valgrind", "--tool=callgrind", *opts, f"--callgrind-out-file={out}", *cmd],
                    check=True, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     text = pathlib.Path(out).read_text()
     m = re.search(r"^(?:totals|summary):\s+(\d+)", text, flags=re.M)
     if not m:
         raise RuntimeError(f"no instruction total in callgrind's output for {cmd}")
-    return int(m.group(1))
+    ann = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=no", "--auto=no", out],
+                         check=True, capture_output=True, text=True, env=_env()).stdout
+    return int(m.group(1)), parse_annotate(ann)
 
 
-def per_deal(cmd_for_n, n, tmp):
-    """(Ir(2n) - Ir(n)) / n: instructions of one deal, start-up cancelled."""
-    a = _ir(cmd_for_n(n), tmp)
-    b = _ir(cmd_for_n(2 * n), tmp)
-    return (b - a) / n
+_ANN_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(?!PROGRAM TOTALS)([^:\s][^:]*?):(.+?)\s*(?:\[(.+)\])?\s*$")
+
+
+def parse_annotate(text):
+    """{function label: self Ir} from callgrind_annotate's per-function listing ("Ir  file:function
+    [object]" lines, with or without a percentage); labels from function_label."""
+    out = {}
+    for line in text.splitlines():
+        m = _ANN_LINE.match(line)
+        if not m or "=>" in line or "<" in line.split(":")[0]:
+            continue
+        ir = int(m.group(1).replace(",", ""))
+        label = function_label(m.group(3).strip(), m.group(4))
+        out[label] = out.get(label, 0) + ir
+    return out
+
+
+def demangle(name):
+    """A Cython C name as module.function: __pyx_f_7cardsim_5games_6hearts_6_state_play_loop ->
+    hearts._state.play_loop (length-prefixed components, then the function; `cardsim.` and
+    `games.` left out); a name that is not Cython's comes back unchanged."""
+    m = re.match(r"__pyx_(?:f|pf|pw)_(.*)$", name)
+    if not m:
+        return name
+    rest, parts = m.group(1), []
+    while True:
+        d = re.match(r"\d+", rest)
+        if not d or len(rest) < d.end() + int(d.group(0)):
+            break
+        n = int(d.group(0))
+        parts.append(rest[d.end():d.end() + n])
+        rest = rest[d.end() + n:]
+        if not rest.startswith("_"):
+            break
+        rest = rest[1:]
+    rest = re.sub(r"^\d+", "", rest)            # a def method's index (__pyx_pf_..._40run_batch)
+    if parts and parts[0] == "cardsim":
+        parts = parts[1:]
+    if parts and parts[0] == "games":
+        parts = parts[1:]
+    return ".".join(parts + ([rest] if rest else []))
+
+
+def function_label(func, obj=None):
+    """The label of a profiled function: a cardsim function by its module and name (hearts._state.
+    play_loop, core._engine.play_one), anything else by name and library (memset (libc.so.6))."""
+    base = re.sub(r"'\d+$", "", func)              # callgrind's recursion-depth suffix
+    if base.startswith("__pyx_"):
+        return demangle(base)
+    lib = pathlib.PurePath(obj).name if obj else "?"
+    return f"{base} ({lib})"
+
+
+def _profile(a, b, n, total, keep=0.005, most=12):
+    """[[label, instructions per deal], ...] of one measured row: (b - a) / n per function, the
+    largest first; functions under `keep` of the total (or beyond the `most`-th) are summed into
+    "everything else", so the figures add up to the total."""
+    per = {k: (b.get(k, 0) - a.get(k, 0)) / n for k in set(a) | set(b)}
+    big = sorted((kv for kv in per.items() if kv[1] >= keep * total), key=lambda kv: -kv[1])[:most]
+    rest = total - sum(v for _k, v in big)
+    rows = [[k, round(v, 1)] for k, v in big]
+    rows.append(["everything else", round(rest, 1)])
+    return rows
+
+
+def per_deal(cmd_for_n, n, tmp, profile=False, collect=None):
+    """(Ir(2n) - Ir(n)) / n: instructions of one deal, start-up cancelled; with profile=True,
+    (that, its profile by function)."""
+    a, pa = _ir(cmd_for_n(n), tmp, collect)
+    b, pb = _ir(cmd_for_n(2 * n), tmp, collect)
+    value = (b - a) / n
+    return (value, _profile(pa, pb, n, value)) if profile else value
 
 
 def game_cmd(game, opts, code, tmp):
@@ -118,26 +212,27 @@ def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
             if kind == "ref":
                 return task, per_deal(lambda k: [str(exe), what, str(k), "1", "42"], n, tmp)
             label, game, opts = what[:3]
-            return task, per_deal(game_cmd(game, opts, AGENTS[agent], tmp), n, tmp)
+            return task, per_deal(game_cmd(game, opts, AGENTS[agent], tmp), n, tmp, profile=True,
+                                  collect=RUN_BATCH)
 
         results = {}
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for task, value in pool.map(run, tasks):
                 results[(task[0], task[1] if task[0] == "ref" else task[1][0], task[2])] = (value, task[3])
                 if progress:
-                    progress(task, value)
+                    progress(task, value[0] if isinstance(value, tuple) else value)
         rows = []
         for label, game, opts, _n, loop, target in configs:
             ref = results[("ref", loop, None)][0] if loop else None
             for agent in agents:
-                value, n = results[("game", label, agent)]
+                (value, prof), n = results[("game", label, agent)]
                 tgt = target if agent == "random" else None
                 rows.append({"label": label, "game": game, "options": opts, "agent": agent, "deals": n,
                              "instructions_per_deal": round(value, 1),
                              "c_loop": ({"1": "1 deck", "2deck": "2 decks"}[loop] if loop else None),
                              "c_loop_instructions_per_deal": round(ref, 1) if ref else None,
                              "ratio_to_c_loop": round(value / ref, 2) if ref else None,
-                             "target": tgt, "met": (value <= tgt) if tgt else None})
+                             "target": tgt, "met": (value <= tgt) if tgt else None, "profile": prof})
         return rows
 
 
@@ -172,13 +267,41 @@ def doc_rows(rows):
     return out
 
 
+PROFILE_START = "<!-- profile: generated by bench/instructions.py --write-doc from its JSON; do not edit by hand -->"
+PROFILE_END = "<!-- /profile -->"
+
+
+def doc_profiles(rows):
+    """{game: the generated block}: for each random-agent row of the game, where its instructions
+    per deal go (the row's profile) as a table with each function's share."""
+    out = {}
+    for r in rows:
+        if r["agent"] != "random" or not r.get("profile"):
+            continue
+        total = r["instructions_per_deal"]
+        lines = [f"Where a random deal's instructions go ({r['label']}, {total:,.0f} per deal): each "
+                 "function's self cost in the same two callgrind runs as the row, (Ir(2N) - Ir(N)) / N. "
+                 "A function the C compiler inlined counts in its caller: `play_loop` is the batch "
+                 "loop with the game's legal set, apply and the random agents' draw and pick inlined "
+                 "into it. The figures add up to the row's.",
+                 "",
+                 "| function | instructions per deal | share of the deal |",
+                 "|---|---|---|"]
+        for name, v in r["profile"]:
+            lines.append(f"| {name} | {v:,.0f} | {100 * v / total:.1f}% |")
+        out.setdefault(r["game"], []).append("\n".join(lines))
+    return {g: "\n".join([PROFILE_START, "\n\n".join(blocks), PROFILE_END]) for g, blocks in out.items()}
+
+
 def write_doc(rows, path):
     """Replace every game's callgrind rows in docs/performance.md by `rows` (atomically): the old
-    rows of a measured game go, the new ones follow its table's last row."""
+    rows of a measured game go, the new ones follow its table's last row; its profile block (if
+    the rows carry profiles) replaces the old one at the end of its section."""
     import re as _re
     path = pathlib.Path(path)
     text = path.read_text(encoding="utf-8")
     new = doc_rows(rows)
+    profiles = doc_profiles(rows)
     parts = _re.split(r"(?m)^(## \S+\s*)$", text)
     out = [parts[0]]
     for head, body in zip(parts[1::2], parts[2::2]):
@@ -189,6 +312,11 @@ def write_doc(rows, path):
             last = max(i for i, ln in enumerate(lines) if ln.startswith("|"))
             lines[last + 1:last + 1] = new[game]
             body = "\n".join(lines)
+        if game in profiles:
+            body = _re.sub(_re.escape(PROFILE_START) + r".*?" + _re.escape(PROFILE_END) + r"\n*", "", body,
+                           flags=_re.S)
+            last_section = head is parts[-2]
+            body = body.rstrip("\n") + "\n\n" + profiles[game] + ("\n" if last_section else "\n\n")
         out += [head, body]
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text("".join(out), encoding="utf-8")
@@ -213,7 +341,7 @@ def main(argv=None):
                     "docs/performance.md (atomically); with --json, the JSON docs/instructions.json is what "
                     "tests/test_performance_doc.py compares the rows with")
     args = ap.parse_args(argv)
-    for tool in ("valgrind", "gcc"):
+    for tool in ("valgrind", "callgrind_annotate", "gcc"):
         if shutil.which(tool) is None:
             print(f"bench/instructions.py needs {tool} on PATH", file=sys.stderr)
             return 2

@@ -57,8 +57,8 @@ def test_lead_from_only_with_lead_changes():
 def test_the_hot_loop_and_the_recording_loop_play_the_same_deals(game):
     """run_batch without recording runs the game's own copy of the hot loop (vt.play, from
     core/_play_loop.pxi) where it has one; with lead_changes=True it runs the generic recording
-    loop through the vtable. Both must play the same deals, for every agent: all seats random
-    (the loop's all-random copy, play_loop_random), all greedy, and mixed seats."""
+    loop through the vtable. Both must play the same deals, for every agent: all seats random,
+    all greedy, and mixed seats."""
     g = cardsim.make(game)
     P = g.num_players
     n = 8 if game in ("samba", "zhao_pengyou") else 200

@@ -73,3 +73,56 @@ def test_the_callgrind_rows_are_the_measured_ones():
         body = secs[game].splitlines()
         have = [ln for ln in body if ln.startswith(f"| {tool.ROW_PREFIX}")]
         assert have == lines, f"{game}: the callgrind rows differ from docs/instructions.json; rerun bench/instructions.py --write-doc"
+
+
+def test_every_row_carries_its_profile_and_the_doc_shows_the_random_ones():
+    """Each row of docs/instructions.json carries where its instructions go (callgrind self cost
+    by function, from the same two runs): the figures add up to the row's total, largest first
+    with "everything else" last; each game's section ends with the generated block of its
+    random-agent profiles, as --write-doc makes it from the JSON."""
+    import json
+    tool = _instructions_tool()
+    rows = json.loads((DOC.parent / "instructions.json").read_text(encoding="utf-8"))
+    for r in rows:
+        prof = r["profile"]
+        assert prof[-1][0] == "everything else" and len(prof) >= 2, r["label"]
+        named = [v for _k, v in prof[:-1]]
+        assert named == sorted(named, reverse=True), r["label"]
+        assert sum(v for _k, v in prof) == pytest.approx(r["instructions_per_deal"], abs=0.05 * len(prof) + 0.1)
+    blocks = tool.doc_profiles(rows)
+    secs = _sections()
+    assert set(blocks) == {c[1] for c in tool.CONFIGS}
+    for game, block in blocks.items():
+        assert secs[game].rstrip("\n").endswith(block), \
+            f"{game}: the profile block differs from docs/instructions.json; rerun bench/instructions.py --write-doc"
+
+
+def test_the_profile_parser_reads_callgrind_annotate_listings():
+    """bench/instructions.py's reading of callgrind_annotate: Cython names as module.function,
+    other functions by name and library, recursion suffixes merged, percentages optional, the
+    total line skipped; the per-deal profile is the difference of two runs divided by N."""
+    tool = _instructions_tool()
+    listing = """--------------------------------------------------------------------------------
+Ir
+--------------------------------------------------------------------------------
+1,500 (100.0%)  PROGRAM TOTALS
+
+--------------------------------------------------------------------------------
+Ir                 file:function
+--------------------------------------------------------------------------------
+900 (60.00%)  /b/ext/cardsim/games/hearts/_state.c:__pyx_f_7cardsim_5games_6hearts_6_state_play_loop [/x/_state.so]
+300  /b/ext/cardsim/core/_engine.c:__pyx_pf_7cardsim_4core_7_engine_8GameSpec_40run_batch [/x/_engine.so]
+200 ( 13.33%)  ./string/memset.S:__memset_avx2_unaligned_erms [/usr/lib/libc.so.6]
+60 ( 4.00%)  Python/ceval.c:_PyEval_EvalFrameDefault'2 [/usr/lib/libpython3.11.so.1.0]
+40 ( 2.67%)  Python/ceval.c:_PyEval_EvalFrameDefault [/usr/lib/libpython3.11.so.1.0]
+"""
+    got = tool.parse_annotate(listing)
+    assert got == {"hearts._state.play_loop": 900, "core._engine.GameSpec.run_batch": 300,
+                   "__memset_avx2_unaligned_erms (libc.so.6)": 200,
+                   "_PyEval_EvalFrameDefault (libpython3.11.so.1.0)": 100}
+    assert tool.demangle("__pyx_f_7cardsim_5games_5samba_10_going_out_x_groups") == "samba._going_out.x_groups"
+    assert tool.demangle("main") == "main"
+    a = {"f": 1000, "g": 500, "h": 10}
+    b = {"f": 3000, "g": 1500, "h": 12, "new": 1}
+    prof = tool._profile(a, b, 10, (sum(b.values()) - sum(a.values())) / 10)
+    assert prof == [["f", 200.0], ["g", 100.0], ["everything else", 0.3]]

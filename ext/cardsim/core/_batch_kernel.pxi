@@ -44,7 +44,6 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
     cdef long cnt[2]
     cdef double cur[MAX_PLAYERS]
     cdef LeadCount lc
-    cdef const int* ag
     cdef int leads = rec.track_leads
     lead_start(&lc)
     cdef uint64_t key = rng_deal_key(seed, deal)    # every stream of the deal starts from it
@@ -81,15 +80,10 @@ cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_playe
         # the hot path: the game's own copy of the loop (its functions inlined), else the generic one
         cnt[0] = 0
         cnt[1] = 0
-        ag = NULL                           # every seat random: the loop without agent tests
-        for p in range(num_players):
-            if agents[p] != AGENT_RANDOM:
-                ag = agents
-                break
         if vt.play != NULL:
-            k = vt.play(vt, cfg, st, nw, ag, ar, sw, max_steps, cnt)
+            k = vt.play(vt, cfg, st, nw, agents, ar, sw, max_steps, cnt)
         else:
-            k = play_loop(vt, cfg, st, nw, ag, ar, sw, max_steps, cnt)
+            k = play_loop(vt, cfg, st, nw, agents, ar, sw, max_steps, cnt)
         if k < 0:
             rec.steps = max_steps
             return -1
