@@ -43,7 +43,8 @@ def bench_instructions_per_deal(request):
         assert 1_000 < r["instructions_per_deal"] < 10_000_000, r
         # where they go: the per-function profile of the same runs adds up to the row's figure
         assert abs(sum(v for _k, v in r["profile"]) - r["instructions_per_deal"]) < 1, r["profile"]
-        assert any(name.endswith("play_loop") for name, _v in r["profile"]), r["profile"]
+        if r["counted"] == "run_batch":       # a build with symbols: named functions
+            assert any(name.endswith("play_loop") for name, _v in r["profile"]), r["profile"]
         if not smoke and r["target"]:
             target(None, f"{r['label']} instructions per random deal", r["instructions_per_deal"], r["target"],
                    higher=False)

@@ -12,7 +12,9 @@ and 2N deals; the difference divided by N is the cost of one deal of that kernel
 200 deals runs first in both processes, so one-time costs (lazy tables, first-touch pages) cancel.
 The interpreter's start-up, imports and exit are not counted at all: their counts move from run to
 run with the address-space layout (dicts and sets keyed by pointers), by up to ~1% of a deal at
-these N when they were counted. The C loop (bench/reference/trick_limit.c, built with gcc -O2
+these N when they were counted. This needs the build's symbols (an install with
+SKBUILD_INSTALL_STRIP=false; pip's default install strips them): without them the whole process
+is counted, the row says so ("counted": "process"), and the profile's functions have no names. The C loop (bench/reference/trick_limit.c, built with gcc -O2
 -mpopcnt as the engine is) is counted whole: its process run with N and 2N deals. Instruction
 counts do not depend on the machine's load: the same build gives the same figure to within a
 tenth of an instruction per deal, so a change of a few instructions is real.
@@ -176,11 +178,21 @@ def _profile(a, b, n, total, keep=0.005, most=12):
 
 def per_deal(cmd_for_n, n, tmp, profile=False, collect=None):
     """(Ir(2n) - Ir(n)) / n: instructions of one deal, start-up cancelled; with profile=True,
-    (that, its profile by function)."""
+    (that, its profile by function, what was counted: "run_batch" or "process"). With `collect`,
+    only inside that function; a build whose symbols were stripped (pip's default install strips
+    them) has no such name, nothing is collected, and the whole process is counted instead."""
+    counted = "run_batch" if collect else "process"
     a, pa = _ir(cmd_for_n(n), tmp, collect)
     b, pb = _ir(cmd_for_n(2 * n), tmp, collect)
+    if collect and a == 0 and b == 0:
+        print(f"bench/instructions.py: {collect} not found (a stripped build?): counting the whole "
+              "process; build with SKBUILD_INSTALL_STRIP=false for the run_batch-only count and named "
+              "profiles", file=sys.stderr)
+        counted = "process"
+        a, pa = _ir(cmd_for_n(n), tmp)
+        b, pb = _ir(cmd_for_n(2 * n), tmp)
     value = (b - a) / n
-    return (value, _profile(pa, pb, n, value)) if profile else value
+    return (value, _profile(pa, pb, n, value), counted) if profile else value
 
 
 def game_cmd(game, opts, code, tmp):
@@ -225,14 +237,15 @@ def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
         for label, game, opts, _n, loop, target in configs:
             ref = results[("ref", loop, None)][0] if loop else None
             for agent in agents:
-                (value, prof), n = results[("game", label, agent)]
+                (value, prof, counted), n = results[("game", label, agent)]
                 tgt = target if agent == "random" else None
                 rows.append({"label": label, "game": game, "options": opts, "agent": agent, "deals": n,
                              "instructions_per_deal": round(value, 1),
                              "c_loop": ({"1": "1 deck", "2deck": "2 decks"}[loop] if loop else None),
                              "c_loop_instructions_per_deal": round(ref, 1) if ref else None,
                              "ratio_to_c_loop": round(value / ref, 2) if ref else None,
-                             "target": tgt, "met": (value <= tgt) if tgt else None, "profile": prof})
+                             "target": tgt, "met": (value <= tgt) if tgt else None, "counted": counted,
+                             "profile": prof})
         return rows
 
 

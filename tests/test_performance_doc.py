@@ -84,6 +84,7 @@ def test_every_row_carries_its_profile_and_the_doc_shows_the_random_ones():
     tool = _instructions_tool()
     rows = json.loads((DOC.parent / "instructions.json").read_text(encoding="utf-8"))
     for r in rows:
+        assert r["counted"] == "run_batch", f"{r['label']}: measure with a build that keeps its symbols"
         prof = r["profile"]
         assert prof[-1][0] == "everything else" and len(prof) >= 2, r["label"]
         named = [v for _k, v in prof[:-1]]
