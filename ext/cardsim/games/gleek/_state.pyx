@@ -510,9 +510,10 @@ cdef void finish_deal(GLState* s, const GLConfig* c) noexcept nogil:
         s.phase = GL_PH_END
 
 cdef inline void apply_play(GLState* s, const GLConfig* c, int card) noexcept nogil:
-    """Play one card (§5): the card leaves the hand into the trick (core positional mode). The common cases (following to the led suit, trick not complete; a lead:
-    the led suit, then the next seat) are done here; a card off the led suit and the trick's
-    third card go on in the cold steps below."""
+    """Play one card (§5): the card leaves the hand into the trick (core positional mode). The
+    common cases (following to the led suit, trick not complete; a lead: the led suit, then the
+    next seat) are done here; a card off the led suit and the trick's third card go on in the
+    cold steps below."""
     cdef int p = s.turn
     cdef int n = s.cur.n
     cdef uint64_t b = card_bit(card)
