@@ -79,3 +79,21 @@ def test_a_reference_that_is_not_the_c_loop_is_a_clear_error(tmp_path, capsys):
         assert err.startswith("cardsim: error: --reference ") and msg in err, err
         assert "Traceback" not in err and len(err) < 800
     assert not list(tmp_path.glob("cardsim-bench-*"))
+
+
+def test_the_reference_and_the_kernel_take_turns():
+    """One warm-up of the kernel, then reference round, kernel round, ... (so a drift in the
+    machine's speed biases neither side of the ratio); the figures are the medians."""
+    from cardsim.bench import _alternating_rates
+
+    calls, ref_figures = [], iter([5.0, 1.0, 3.0])
+
+    def ref():
+        calls.append("ref")
+        return next(ref_figures)
+
+    rate, ref_rate = _alternating_rates(lambda: calls.append("fn"), 10, 3, ref)
+    assert calls == ["fn", "ref", "fn", "ref", "fn", "ref", "fn"]
+    assert ref_rate == 3.0 and rate > 0
+    calls.clear()
+    assert _alternating_rates(lambda: calls.append("fn"), 10, 2)[1] is None and calls == ["fn"] * 3

@@ -5,7 +5,11 @@ machine — so the ratio, unlike the raw figure, compares across machines and bu
 
 1 core: the game's batch kernel (`spec.run_batch`, one thread, no Python inside a deal); all
 cores: `cardsim.simulate(..., workers=W, keep_table=False)`, the path users run. Each figure is
-the median of `rounds` timed runs after one warm-up.
+the median of `rounds` timed runs after one warm-up. The reference and the game's kernel take
+turns, one round each (reference, game, reference, game, ...), so that a drift in the machine's
+speed over the seconds of a game's measurement biases neither side of the ratio. On a shared
+virtual machine single rounds still vary by +-20% (compare ratios of repeated runs before reading
+a small difference).
 """
 from __future__ import annotations
 
@@ -97,36 +101,46 @@ class Reference:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def _median_rate(fn, deals: int, rounds: int) -> float:
+def _alternating_rates(fn, deals: int, rounds: int, between=None) -> tuple[float, float | None]:
+    """(median deals/s of fn, median of `between`'s figures): one warm-up of fn, then `rounds`
+    rounds of between() (untimed here: it measures itself) followed by one timed fn()."""
     fn()                                                    # warm-up (page faults, thread pool)
-    times = []
+    times, other = [], []
     for _ in range(rounds):
+        if between is not None:
+            other.append(between())
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
-    return deals / statistics.median(times)
+    return deals / statistics.median(times), (statistics.median(other) if other else None)
 
 
-def measure(game: str, deals: int, rounds: int, workers: int, agents: str = "random", seed: int = 1) -> dict:
-    """deals/s of one game: the kernel on one thread and simulate() on `workers` threads."""
+def measure(game: str, deals: int, rounds: int, workers: int, agents: str = "random", seed: int = 1,
+            reference=None) -> dict:
+    """deals/s of one game: the kernel on one thread and simulate() on `workers` threads.
+    reference: None, or a callable returning the reference loop's deals/s for one round, run
+    before each of the kernel's rounds (the row then has reference_deals_per_s and ratio)."""
     from cardsim.core._engine import AGENT_CODES
 
     g = cardsim.make(game)
     if agents not in AGENT_CODES:
         raise ConfigError(f"unknown agent {_cut(repr(agents), 60)}; agents: {', '.join(sorted(AGENT_CODES))}")
     codes = [AGENT_CODES[agents]] * g.num_players
-    one = _median_rate(lambda: g.spec.run_batch(seed, 0, deals, codes), deals, rounds)
+    one, ref_rate = _alternating_rates(lambda: g.spec.run_batch(seed, 0, deals, codes), deals, rounds, reference)
     many = None
     if workers > 1:
-        many = _median_rate(lambda: cardsim.simulate(g, deals=deals * workers, seed=seed, agents=agents,
-                                                     workers=workers, keep_table=False),
-                            deals * workers, rounds)
+        many = _alternating_rates(lambda: cardsim.simulate(g, deals=deals * workers, seed=seed, agents=agents,
+                                                           workers=workers, keep_table=False),
+                                  deals * workers, rounds)[0]
     # deals_per_s_1 is always the kernel on one core; the all-cores figure is deals_per_s_all (None
     # with one worker: nothing more to measure), also under deals_per_s_<workers> when workers > 1
     row = {"game": game, "players": g.num_players, "agents": agents, "deals_per_s_1": one,
            "deals_per_s_all": many, "workers": workers}
     if workers > 1:
         row[f"deals_per_s_{workers}"] = many
+    if reference is not None:
+        row["reference_deals_per_s"] = ref_rate
+        row["ratio"] = one / ref_rate
     return row
 
 
@@ -159,12 +173,12 @@ def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = 
     rows = []
     try:
         for g in games:
-            # the reference runs right before each game, so a change in machine load between games
-            # does not bias one game's ratio
-            ref_rate = ref.rate(ref_deals, rounds) if ref is not None else None
-            row = measure(g, deals, rounds, workers, agents)
-            row["reference_deals_per_s"] = ref_rate
-            row["ratio"] = row["deals_per_s_1"] / ref_rate if ref_rate else None
+            # the reference takes turns with the game's kernel, one round each, so a change in the
+            # machine's speed biases neither side of the ratio
+            row = measure(g, deals, rounds, workers, agents,
+                          reference=(lambda: ref.rate(ref_deals, 1)) if ref is not None else None)
+            row.setdefault("reference_deals_per_s", None)
+            row.setdefault("ratio", None)
             rows.append(row)
     finally:
         if ref is not None:
@@ -183,8 +197,8 @@ def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = 
         ratio = f"{r['ratio']:.3f}" if r["ratio"] else "-"
         out(f"{r['game']:<14} {r['players']:>7} {r['deals_per_s_1']:>15,.0f} {many_s:>16} {scale:>8} {refs:>11} {ratio:>13}")
     if ref is not None:
-        out(f"reference: {src} (gcc -O2, 1 core, {ref_deals} deals per round), measured in this run right before "
-            "each game; ratio = the game's deals/s on 1 core / the reference's")
+        out(f"reference: {src} (gcc -O2, 1 core, {ref_deals} deals per round), measured in this run in rounds "
+            "alternating with each game's; ratio = the game's deals/s on 1 core / the reference's (medians)")
     else:
         out(why)
     ref_rates = [r["reference_deals_per_s"] for r in rows if r["reference_deals_per_s"]]
