@@ -3,6 +3,7 @@
     python bench/instructions.py                      # every game, random agents, the issue-26 table
     python bench/instructions.py gleek hearts --agent greedy
     python bench/instructions.py --agent both --json out.json
+    python bench/instructions.py hearts --agent both --update docs/instructions.json --write-doc docs/performance.md
     python bench/instructions.py --smoke              # few deals, two games (CI: it runs, numbers > 0)
 
 What is counted: the instructions (callgrind's Ir) executed inside `game.spec.run_batch` (callgrind
@@ -306,10 +307,26 @@ def doc_profiles(rows):
     return {g: "\n".join([PROFILE_START, "\n\n".join(blocks), PROFILE_END]) for g, blocks in out.items()}
 
 
+def _measure_cell(line):
+    """The first cell of a table row (what it measures): a row's identity in the doc."""
+    return line.split("|")[1].strip()
+
+
+def merge_rows(old, new):
+    """The rows of `old` (an earlier full measurement) with those of `new` put in place of the
+    rows of the same configuration and agent, in CONFIGS order (random before greedy): a partial
+    run (some games, one agent) updates only what it measured."""
+    got = {(r["label"], r["agent"]): r for r in old}
+    got.update({(r["label"], r["agent"]): r for r in new})
+    order = {(c[0], a): i for i, (c, a) in enumerate((c, a) for c in CONFIGS for a in ("random", "greedy"))}
+    return sorted(got.values(), key=lambda r: order.get((r["label"], r["agent"]), len(order)))
+
+
 def write_doc(rows, path):
-    """Replace every game's callgrind rows in docs/performance.md by `rows` (atomically): the old
-    rows of a measured game go, the new ones follow its table's last row; its profile block (if
-    the rows carry profiles) replaces the old one at the end of its section."""
+    """Put `rows` into docs/performance.md (atomically): each row replaces the callgrind row of the
+    same configuration and agent in its game's table (a row the table lacks follows its last
+    row; rows not measured stay as they are); a game's profile block (if its random row carries
+    a profile) replaces the old one at the end of its section."""
     import re as _re
     path = pathlib.Path(path)
     text = path.read_text(encoding="utf-8")
@@ -320,10 +337,11 @@ def write_doc(rows, path):
     for head, body in zip(parts[1::2], parts[2::2]):
         game = head[3:].strip()
         if game in new:
-            lines = [ln for ln in body.split("\n") if not ln.startswith(f"| {ROW_PREFIX}")
-                     and not ln.startswith("| callgrind instructions per random deal |")]
+            fresh = {_measure_cell(ln): ln for ln in new[game]}
+            lines = [fresh.pop(_measure_cell(ln), ln) if ln.startswith(f"| {ROW_PREFIX}") else ln
+                     for ln in body.split("\n")]
             last = max(i for i, ln in enumerate(lines) if ln.startswith("|"))
-            lines[last + 1:last + 1] = new[game]
+            lines[last + 1:last + 1] = list(fresh.values())
             body = "\n".join(lines)
         if game in profiles:
             body = _re.sub(_re.escape(PROFILE_START) + r".*?" + _re.escape(PROFILE_END) + r"\n*", "", body,
@@ -348,6 +366,9 @@ def main(argv=None):
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every row's deal count (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="callgrind processes at once (default 1)")
     ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON (atomically)")
+    ap.add_argument("--update", metavar="FILE", help="merge the measured rows into this JSON of an earlier "
+                    "full run (e.g. docs/instructions.json; rows of the same configuration and agent are "
+                    "replaced, the others kept; atomically); --write-doc then writes the merged rows")
     ap.add_argument("--from-json", metavar="FILE", help="measure nothing: take the rows of an earlier --json run "
                     "(for --write-doc)")
     ap.add_argument("--write-doc", metavar="MD", help="rewrite the callgrind rows of the measured games in this "
@@ -364,6 +385,8 @@ def main(argv=None):
         ap.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(known)}")
     if args.scale <= 0 or args.jobs < 1:
         ap.error("--scale must be > 0 and --jobs >= 1")
+    if args.update and (args.smoke or args.from_json):
+        ap.error("--update merges a real measurement: not with --smoke (too few deals) or --from-json")
     wanted = args.games or (list(SMOKE_GAMES) if args.smoke else known)
     configs = [c for c in CONFIGS if c[1] in wanted]
     agents = ["random", "greedy"] if args.agent == "both" else [args.agent]
@@ -382,13 +405,20 @@ def main(argv=None):
                                                f"{v:,.0f} instructions per deal", file=sys.stderr))
     print(table(rows))
     if args.json:
-        path = pathlib.Path(args.json)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(rows, indent=1) + "\n")
-        os.replace(tmp, path)
+        _write_json(rows, args.json)
+    if args.update:
+        rows = merge_rows(json.loads(pathlib.Path(args.update).read_text()), rows)
+        _write_json(rows, args.update)
     if args.write_doc:
         write_doc(rows, args.write_doc)
     return 0
+
+
+def _write_json(rows, path):
+    path = pathlib.Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(rows, indent=1) + "\n")
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,8 @@ HEADER = "| measure | cardsim | C reference loop | ratio to the C loop | peer | 
 DEALS_ROW = "random deals/s, one thread"
 
 
-def _sections():
-    text = DOC.read_text(encoding="utf-8")
+def _sections(text=None):
+    text = DOC.read_text(encoding="utf-8") if text is None else text
     parts = re.split(r"^## (\S+)\s*$", text, flags=re.M)
     return dict(zip(parts[1::2], parts[2::2]))
 
@@ -127,3 +127,40 @@ Ir                 file:function
     b = {"f": 3000, "g": 1500, "h": 12, "new": 1}
     prof = tool._profile(a, b, 10, (sum(b.values()) - sum(a.values())) / 10)
     assert prof == [["f", 200.0], ["g", 100.0], ["everything else", 0.3]]
+
+
+def test_a_partial_run_updates_only_what_it_measured(tmp_path):
+    """bench/instructions.py with some games or one agent: --update merges its rows into the JSON
+    of the last full run (same configuration and agent replaced, the rest kept, in the table's
+    order) and --write-doc replaces only the doc rows it has; writing every row again gives the
+    doc back byte for byte."""
+    import copy
+    import json
+    tool = _instructions_tool()
+    rows = json.loads((DOC.parent / "instructions.json").read_text(encoding="utf-8"))
+    doc = tmp_path / "performance.md"
+    original = DOC.read_text(encoding="utf-8")
+    doc.write_text(original, encoding="utf-8")
+    hearts = next(r for r in rows if r["game"] == "hearts" and r["agent"] == "random")
+    changed = copy.deepcopy(hearts)
+    changed["instructions_per_deal"] += 1000
+    changed["profile"][0][1] += 1000
+    tool.write_doc([changed], doc)
+    text = doc.read_text(encoding="utf-8")
+    before, after = original.splitlines(), text.splitlines()
+    diff = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after)
+    old_row = tool.doc_rows([hearts])["hearts"][0]
+    assert diff[0] == (old_row, tool.doc_rows([changed])["hearts"][0])
+    # the rest: the hearts profile block only (its heading names the total, its lines the shares)
+    block = tool.doc_profiles([changed])["hearts"].splitlines()
+    assert diff[1:] and all(b in block for _a, b in diff[1:])
+    greedy = tool.doc_rows([r for r in rows if r["game"] == "hearts" and r["agent"] == "greedy"])["hearts"][0]
+    assert greedy in after                                       # the row not measured stays
+    others = {g: b for g, b in _sections(text).items() if g != "hearts"}
+    assert others == {g: b for g, b in _sections().items() if g != "hearts"}
+    merged = tool.merge_rows(rows, [changed])
+    assert [(r["label"], r["agent"]) for r in merged] == [(r["label"], r["agent"]) for r in rows]
+    assert [r for r in merged if r is not changed] == [r for r in rows if r is not hearts]
+    tool.write_doc(rows, doc)
+    assert doc.read_text(encoding="utf-8") == original
