@@ -9,6 +9,7 @@ from cardsim.core._types cimport card_t
 from cardsim.core._trick cimport trick_start, trick_add_positional, trick_reopen
 from cardsim.core._bits cimport cs_popcount, bit_low, bit_high, card_bit, bit_below
 from cardsim.core._rng cimport Rng, rng_below, rng_next
+from cardsim.core._deal cimport cs_identity_pack64, _draw_down, draw_down
 from cardsim.core._game cimport GameVTable
 from cardsim.core._engine cimport seat_choose, AGENT_RANDOM
 from cardsim.core._search cimport SearchWork
@@ -88,53 +89,36 @@ cdef void setup_deal(GLState* s, const GLConfig* c) noexcept nogil:
     s.phase = GL_PH_AUCTION
     s.turn = nxt(s.eldest)
 
-cdef extern from *:
-    """
-    static const unsigned char gl_pack44[44] = {0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,
-        20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43};
-    """
-    const card_t gl_pack44[44]       # a fresh pack: gl_pack44[i] = i
-
-
-cdef inline int take(card_t* a, Rng* r, int i) noexcept nogil:
-    """One step of the core Fisher-Yates (core/_deal shuffle: j = rng_below(i + 1), swap a[i] and
-    a[j]) that returns the card it leaves at position i, final from then on; a[i] itself is
-    never read again, so it is not written."""
-    cdef int j = <int>rng_below(r, i + 1)
-    cdef int t = a[j]
-    a[j] = a[i]
-    return t
-
-
 cdef void deal_cards(GLState* s, const GLConfig* c) noexcept nogil:
     """Shuffle (the core Fisher-Yates on the deal stream) and deal 3 rounds of packets of 4 from eldest
     (§3): position i of the pack goes to seat eldest + (i / 4) mod 3; position 36 is the turn-up,
-    37..43 the stock. Fused: shuffled_pack + deal_round_robin, the same draws in the same order
-    (i from 43 down to 1), each card going where its final position sends it as soon as the
-    shuffle fixes it (packets 8, 7, 6 = offsets 2, 1, 0 from eldest, and so on down)."""
+    37..43 the stock. Dealt as drawn (core/_deal's draw_down: shuffled_pack + deal_round_robin,
+    the same draws in the same order, i from 43 down to 1), each card going where its final
+    position sends it as soon as the shuffle fixes it (packets 8, 7, 6 = offsets 2, 1, 0 from
+    eldest, and so on down)."""
     cdef card_t a[44]
     cdef Rng r = s.rng                # local copy of the stream (see core shuffle)
     cdef uint64_t st = 0, g0 = 0, g1 = 0, g2 = 0
     cdef int i, k, e
-    memcpy(a, gl_pack44, 44)
+    memcpy(a, cs_identity_pack64, 44)  # a fresh pack
     for i in range(43, 36, -1):
-        st |= card_bit(take(a, &r, i))
-    s.turnup = take(a, &r, 36)
+        st |= card_bit(_draw_down(a, i, &r))
+    s.turnup = _draw_down(a, 36, &r)
     i = 35
     while True:
         for k in range(4):
-            g2 |= card_bit(take(a, &r, i - k))
+            g2 |= card_bit(_draw_down(a, i - k, &r))
         for k in range(4):
-            g1 |= card_bit(take(a, &r, i - 4 - k))
+            g1 |= card_bit(_draw_down(a, i - 4 - k, &r))
         i -= 8
         if i == 3:
             break
         for k in range(4):
-            g0 |= card_bit(take(a, &r, i - k))
+            g0 |= card_bit(_draw_down(a, i - k, &r))
         i -= 4
     for k in range(3, 0, -1):         # positions 3, 2, 1; position 0 takes no draw
-        g0 |= card_bit(take(a, &r, k))
-    g0 |= card_bit(a[0])
+        g0 |= card_bit(_draw_down(a, k, &r))
+    g0 |= card_bit(draw_down(a, 0, &r))
     s.rng = r
     e = nxt(s.dealer)
     s.hand[e] = g0
