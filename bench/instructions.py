@@ -29,9 +29,15 @@ game's table in docs/performance.md.
 
 OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1 are set for the measured processes: numpy's OpenBLAS
 threads otherwise spin while idle, and callgrind counts their instructions too. So is a fixed
-MALLOC_MMAP_THRESHOLD_: glibc otherwise moves its mmap threshold with the process's history, and
-whether calloc had to clear run_batch's result arrays (about 45 instructions per Basra deal) then
-changed from run to run.
+MALLOC_MMAP_THRESHOLD_ (glibc otherwise moves its threshold with the process's history).
+
+calloc is not counted: run_batch's result arrays are np.zeros, and whether calloc clears a chunk
+for them (memset) or gets zero pages from the kernel depends on what the heap held before, not on
+the kernel; counted, it moved rows by up to ~200 instructions per deal between runs of the same
+build (Zhao Pengyou 12 players 83,088 / 83,265, Gleek 9,096 / 9,136). The count is run_batch's
+instructions minus calloc's (inclusive, callgrind_annotate --tree=caller; calloc_cost), and each
+function called from calloc (memset) loses that part of its self cost in the profile. The kernels
+allocate nothing while dealing, so nothing of theirs is left out.
 
 Needs valgrind (Debian's `valgrind` package) and gcc; without them it says so and exits 2.
 """
@@ -82,9 +88,8 @@ g.spec.run_batch(1, 0, int(sys.argv[1]), [{code}] * P)
 def _env():
     env = dict(os.environ)
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0",
-               # a fixed mmap threshold (glibc otherwise moves it with the process's history): the
-               # result arrays run_batch allocates are then always fresh pages, never a heap chunk
-               # calloc must clear, whose cost came and went from run to run (~45 per Basra deal)
+               # a fixed mmap threshold: glibc otherwise moves it with the process's history (what
+               # calloc costs inside run_batch is left out of the count anyway: calloc_cost)
                MALLOC_MMAP_THRESHOLD_="65536")
     return env
 
@@ -109,7 +114,43 @@ def _ir(cmd, tmp, collect=None):
         raise RuntimeError(f"no instruction total in callgrind's output for {cmd}")
     ann = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=no", "--auto=no", out],
                          check=True, capture_output=True, text=True, env=_env()).stdout
-    return int(m.group(1)), parse_annotate(ann)
+    tree = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=yes", "--tree=caller", "--auto=no",
+                           out], check=True, capture_output=True, text=True, env=_env()).stdout
+    zeroing, cleared = calloc_cost(tree)
+    selfs = parse_annotate(ann)
+    for label, ir in cleared.items():
+        selfs[label] -= ir
+    return int(m.group(1)) - zeroing, selfs
+
+
+_TREE_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?([<*>])\s+(\S.*?)(?:\s+\([\d,]+x\))?\s*(?:\[(.+)\])?\s*$")
+
+
+def calloc_cost(tree):
+    """(calloc's inclusive Ir, {label: Ir of that function called from calloc}) from
+    callgrind_annotate --tree=caller --inclusive=yes. calloc is numpy's np.zeros for run_batch's
+    result arrays: whether it clears a chunk (memset) or gets zero pages from the kernel depends on
+    the heap's history, not on the kernel, and moved a row by up to ~200 instructions per deal from
+    one run to the next; the count leaves it out (the kernels allocate nothing while dealing)."""
+    total, cleared, callers = 0, {}, []
+    for line in tree.splitlines():
+        m = _TREE_LINE.match(line)
+        if not m:
+            callers = []
+            continue
+        ir, mark, where, obj = int(m.group(1).replace(",", "")), m.group(2), m.group(3), m.group(4)
+        func = where.rsplit(":", 1)[-1]
+        if mark == "<":
+            callers.append((func, ir))
+        elif mark == "*":
+            if func == "calloc":
+                total += ir
+            from_calloc = sum(c_ir for c_func, c_ir in callers if c_func == "calloc")
+            if from_calloc and func != "calloc":
+                label = function_label(func, obj)
+                cleared[label] = cleared.get(label, 0) + from_calloc
+            callers = []
+    return total, cleared
 
 
 _ANN_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(?!PROGRAM TOTALS)([^:\s][^:]*?):(.+?)\s*(?:\[(.+)\])?\s*$")
