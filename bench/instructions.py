@@ -18,7 +18,9 @@ SKBUILD_INSTALL_STRIP=false; pip's default install strips them): without them th
 is counted, the row says so ("counted": "process"), and the profile's functions have no names. The C loop (bench/reference/trick_limit.c, built with gcc -O2
 -mpopcnt as the engine is) is counted whole: its process run with N and 2N deals. Instruction
 counts do not depend on the machine's load: the same build gives the same figure to within a
-tenth of an instruction per deal, so a change of a few instructions is real.
+tenth of an instruction per deal at N = 6,000 and a few at the smallest N (Zhao Pengyou 12
+players: what the allocator does outside calloc, divided by N), so a change of a few
+instructions is real.
 
 Where they go: the same two runs give each function's self cost (callgrind_annotate, exclusive
 Ir), and their difference divided by N is that function's instructions per deal (functions the C
