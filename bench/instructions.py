@@ -36,9 +36,9 @@ MALLOC_MMAP_THRESHOLD_ (glibc otherwise moves its threshold with the process's h
 calloc is not counted: run_batch's result arrays are np.zeros, and whether calloc clears a chunk
 for them (memset) or gets zero pages from the kernel depends on what the heap held before, not on
 the kernel; counted, it moved rows by up to ~200 instructions per deal between runs of the same
-build (Zhao Pengyou 12 players 83,088 / 83,265, Gleek 9,096 / 9,136). The count is run_batch's
-instructions minus calloc's (inclusive, callgrind_annotate --tree=caller; calloc_cost), and each
-function called from calloc (memset) loses that part of its self cost in the profile. The kernels
+build (2026-12-03, before this rule: Zhao Pengyou 12 players 83,088 / 83,265, Gleek 9,096 / 9,136).
+The count is run_batch's instructions minus calloc's (inclusive, callgrind_annotate --tree=caller;
+calloc_cost), and memset, the leaf calloc calls, loses that part of its self cost in the profile. The kernels
 allocate nothing while dealing, so nothing of theirs is left out.
 
 Needs valgrind (Debian's `valgrind` package) and gcc; without them it says so and exits 2.
@@ -118,8 +118,8 @@ def _ir(cmd, tmp, collect=None):
                          check=True, capture_output=True, text=True, env=_env()).stdout
     tree = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=yes", "--tree=caller", "--auto=no",
                            out], check=True, capture_output=True, text=True, env=_env()).stdout
-    zeroing, cleared = calloc_cost(tree)
     selfs = parse_annotate(ann)
+    zeroing, cleared = calloc_cost(tree, selfs)
     for label, ir in cleared.items():
         selfs[label] -= ir
     return int(m.group(1)) - zeroing, selfs
@@ -128,12 +128,15 @@ def _ir(cmd, tmp, collect=None):
 _TREE_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?([<*>])\s+(\S.*?)(?:\s+\([\d,]+x\))?\s*(?:\[(.+)\])?\s*$")
 
 
-def calloc_cost(tree):
+def calloc_cost(tree, selfs):
     """(calloc's inclusive Ir, {label: Ir of that function called from calloc}) from
     callgrind_annotate --tree=caller --inclusive=yes. calloc is numpy's np.zeros for run_batch's
     result arrays: whether it clears a chunk (memset) or gets zero pages from the kernel depends on
     the heap's history, not on the kernel, and moved a row by up to ~200 instructions per deal from
-    one run to the next; the count leaves it out (the kernels allocate nothing while dealing)."""
+    one run to the next; the count leaves it out (the kernels allocate nothing while dealing).
+    selfs: the self costs (parse_annotate); only a leaf (its inclusive cost equals its self cost:
+    memset) is in the dict, since a call's cost from calloc is inclusive and a non-leaf's part of
+    it cannot be told from its callees' (their few instructions stay in "everything else")."""
     total, cleared, callers = 0, {}, []
     for line in tree.splitlines():
         m = _TREE_LINE.match(line)
@@ -148,8 +151,8 @@ def calloc_cost(tree):
             if func == "calloc":
                 total += ir
             from_calloc = sum(c_ir for c_func, c_ir in callers if c_func == "calloc")
-            if from_calloc and func != "calloc":
-                label = function_label(func, obj)
+            label = function_label(func, obj)
+            if from_calloc and func != "calloc" and selfs.get(label) == ir:
                 cleared[label] = cleared.get(label, 0) + from_calloc
             callers = []
     return total, cleared

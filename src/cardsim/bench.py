@@ -8,8 +8,8 @@ cores: `cardsim.simulate(..., workers=W, keep_table=False)`, the path users run.
 the median of `rounds` timed runs after one warm-up. The reference and the game's kernel take
 turns, one round each (reference, game, reference, game, ...), so that a drift in the machine's
 speed over the seconds of a game's measurement biases neither side of the ratio. On a shared
-virtual machine single rounds still vary by +-20% (compare ratios of repeated runs before reading
-a small difference).
+virtual machine single rounds can still vary by +-20% (measured 2026-12-03): compare the ratios
+of repeated runs before reading a small difference.
 """
 from __future__ import annotations
 
