@@ -16,7 +16,10 @@ run with the address-space layout (dicts and sets keyed by pointers), by up to ~
 these N when they were counted. This needs the build's symbols (an install with
 SKBUILD_INSTALL_STRIP=false; pip's default install strips them): without them the whole process
 is counted, the row says so ("counted": "process"), and the profile's functions have no names. The C loop (bench/reference/trick_limit.c, built with gcc -O2
--mpopcnt as the engine is) is counted whole: its process run with N and 2N deals. Instruction
+-mpopcnt as the engine is) is counted whole: its process run with N and 2N deals. Where the CPU
+runs PDEP fast the engine picks a random agent's drawn action with it (decided at load, the same
+action as the portable loop); the C loop, built without -mbmi2, selects by a loop: each row
+records which (`pdep`). Instruction
 counts do not depend on the machine's load: the same build gives the same figure to within a
 tenth of an instruction per deal at N = 6,000 and a few at the smallest N (Zhao Pengyou 12
 players: what the allocator does outside calloc, divided by N), so a change of a few
@@ -248,6 +251,14 @@ def game_cmd(game, opts, code, tmp):
     return lambda n: [sys.executable, str(path), str(n)]
 
 
+def engine_pdep():
+    """Whether the measured engine picks a random agent's action by PDEP on this CPU
+    (build_info()["pdep"]; the C loop, built without -mbmi2, selects by a loop)."""
+    out = subprocess.run([sys.executable, "-c", "import cardsim.core._engine as e; print(e.build_info()['pdep'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return out == "True"
+
+
 def build_reference(tmp):
     exe = pathlib.Path(tmp) / "trick_limit"
     flags = ["-O2"] + (["-mpopcnt"] if os.uname().machine in ("x86_64", "AMD64") else [])
@@ -281,6 +292,7 @@ def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
                 if progress:
                     progress(task, value[0] if isinstance(value, tuple) else value)
         rows = []
+        pdep = engine_pdep()
         for label, game, opts, _n, loop, target in configs:
             ref = results[("ref", loop, None)][0] if loop else None
             for agent in agents:
@@ -292,7 +304,7 @@ def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
                              "c_loop_instructions_per_deal": round(ref, 1) if ref else None,
                              "ratio_to_c_loop": round(value / ref, 2) if ref else None,
                              "target": tgt, "met": (value <= tgt) if tgt else None, "counted": counted,
-                             "profile": prof})
+                             "pdep": pdep, "profile": prof})
         return rows
 
 

@@ -1,6 +1,8 @@
 """Core kernels: the frozen RNG stream (known answers), bit helpers, action sets, packed hands,
 and the core mechanisms every game uses: shuffles, trick record, resample policy, staged moves,
 spec installation, scenario states and the integer validator."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -72,6 +74,28 @@ def test_bit_helpers_against_python():
         bits = [i for i in range(64) if x >> i & 1]
         n = int(rng.integers(len(bits)))
         assert t._test_bit_nth(x, n) == bits[n]
+        portable, pdep = t._test_bit_nth_paths(x, n)
+        assert portable == bits[n] and pdep in (None, bits[n])
+
+
+def test_bit_nth_paths_agree_on_every_index():
+    """bit_nth uses PDEP where the CPU runs it fast, else a portable loop: both must pick the same
+    bit for every n of words with every popcount, including the top bit and a full word."""
+    rng = np.random.default_rng(7)
+    words = [(1 << 64) - 1, 1 << 63, 0x8000000000000001] + [
+        int(rng.integers(0, 2**63)) << 1 | int(rng.integers(0, 2)) for _ in range(300)]
+    for x in words:
+        bits = [i for i in range(64) if x >> i & 1]
+        for n in range(len(bits)):
+            portable, pdep = t._test_bit_nth_paths(x, n)
+            assert portable == bits[n], (hex(x), n)
+            assert pdep is None or pdep == bits[n], (hex(x), n)
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        info = cpuinfo.read_text()
+        if "GenuineIntel" in info and " bmi2" in info:
+            assert t._test_fast_pdep()    # an Intel CPU with BMI2 takes the PDEP path
+    assert e.build_info()["pdep"] is t._test_fast_pdep()   # one decision for every module
 
 
 def test_action_set_ranges_against_python():

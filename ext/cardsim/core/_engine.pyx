@@ -16,7 +16,7 @@ import numpy as np
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
 from cardsim.core._rng cimport (Rng, rng_seed, rng_below, rng_deal_key, rng_seed_keyed, STREAM_DEAL,
                                 STREAM_SEAT0, STREAM_RESAMPLE)
-from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low
+from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low, cs_fast_pdep
 from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
 from cardsim.core._game cimport GameVTable, game_standing
@@ -114,8 +114,11 @@ cpdef object check_int(object value, str what, object lo, object hi, object exc=
 
 
 def build_info():
-    """How this extension was built (checks build: bounds checks and C asserts on)."""
-    return {"checks": bool(CARDSIM_CHECKS)}
+    """How this extension was built and runs here: checks (a checks build: bounds checks and C
+    asserts on); pdep (a random agent's pick, the n-th legal action, is one PDEP instruction on
+    this CPU: Intel with BMI2 or AMD from Zen 3, detected at load; else a portable loop that picks
+    the same action)."""
+    return {"checks": bool(CARDSIM_CHECKS), "pdep": bool(cs_fast_pdep)}
 
 
 cdef class GameSpec:

@@ -3,7 +3,7 @@ record, resample policy, staged moves). Not part of the public API: tests/test_c
 them; production modules never import this one."""
 from libc.string cimport memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MAX_ACTION_WORDS, MAX_PLAYERS
-from cardsim.core._bits cimport bit_nth, cs_popcount
+from cardsim.core._bits cimport bit_nth, bit_nth_portable, cs_popcount, cs_fast_pdep, cs_pdep_nth
 from cardsim.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cardsim.core._actions cimport ActionSet, as_clear, as_has, as_count, as_add_range
 from cardsim.core._hand cimport Hand, hand_clear, hand_add, hand_remove, hand_count, hand_size, put_counts, hand_within
@@ -24,6 +24,15 @@ from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_ad
 
 def _test_bit_nth(uint64_t x, int n):
     return bit_nth(x, n)
+
+
+def _test_bit_nth_paths(uint64_t x, int n):
+    """bit_nth's portable path and, where this CPU runs it (else None), its PDEP path."""
+    return bit_nth_portable(x, n), (cs_pdep_nth(x, n) if cs_fast_pdep else None)
+
+
+def _test_fast_pdep():
+    return bool(cs_fast_pdep)
 
 
 def _test_add_range(int lo, int hi):
