@@ -85,6 +85,7 @@ def test_every_row_carries_its_profile_and_the_doc_shows_the_random_ones():
     rows = json.loads((DOC.parent / "instructions.json").read_text(encoding="utf-8"))
     for r in rows:
         assert r["counted"] == "run_batch", f"{r['label']}: measure with a build that keeps its symbols"
+        assert isinstance(r["pdep"], bool), f"{r['label']}: the row says how the random pick was made"
         prof = r["profile"]
         assert prof[-1][0] == "everything else" and len(prof) >= 2, r["label"]
         named = [v for _k, v in prof[:-1]]
