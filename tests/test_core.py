@@ -1,6 +1,7 @@
 """Core kernels: the frozen RNG stream (known answers), bit helpers, action sets, packed hands,
 and the core mechanisms every game uses: shuffles, trick record, resample policy, staged moves,
 spec installation, scenario states and the integer validator."""
+import os
 from pathlib import Path
 
 import numpy as np
@@ -96,6 +97,31 @@ def test_bit_nth_paths_agree_on_every_index():
         if "GenuineIntel" in info and " bmi2" in info:
             assert t._test_fast_pdep()    # an Intel CPU with BMI2 takes the PDEP path
     assert e.build_info()["pdep"] is t._test_fast_pdep()   # one decision for every module
+
+
+def test_cardsim_no_pdep_keeps_the_portable_pick_and_the_same_deals():
+    """CARDSIM_NO_PDEP=1 at load turns the PDEP pick off (build_info says so) and every deal is the
+    same: a batch of random deals of every game gives the same arrays either way."""
+    import json
+    import subprocess
+    import sys
+    script = (
+        "import json, cardsim, numpy as np\n"
+        "from cardsim.core import _engine as e\n"
+        "out = {'pdep': e.build_info()['pdep']}\n"
+        "for name in cardsim.GAMES:\n"
+        "    g = cardsim.make(name)\n"
+        "    r = g.spec.run_batch(3, 0, 40, [0] * g.spec.num_players)\n"
+        "    out[name] = [np.asarray(r[k]).tolist() for k in sorted(r)]\n"
+        "print(json.dumps(out))\n")
+    runs = {}
+    for flag in ("1", "0"):
+        env = dict(os.environ, CARDSIM_NO_PDEP=flag)
+        runs[flag] = json.loads(subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                                               capture_output=True, text=True).stdout)
+    assert runs["1"].pop("pdep") is False
+    runs["0"].pop("pdep")
+    assert runs["1"] == runs["0"]
 
 
 def test_action_set_ranges_against_python():

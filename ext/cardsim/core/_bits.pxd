@@ -14,12 +14,17 @@ cdef extern from *:
        is built for any x86-64 (-mpopcnt only), so it is used only where the CPU has it and
        executes it fast, decided once per module at load time: Intel with BMI2, AMD from family
        19h (Zen 3; Zen 1 and 2 run PDEP in microcode, tens to hundreds of cycles). Elsewhere, and
-       off x86-64, bit_nth keeps its portable loop. Both give the same bit. */
+       off x86-64, bit_nth keeps its portable loop. Both give the same bit. The environment
+       variable CARDSIM_NO_PDEP (set and not "0" when the package loads) keeps the loop too: to
+       compare the two on one machine. */
     #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CARDSIM_NO_PDEP)
     #include <cpuid.h>
+    #include <stdlib.h>
     static int cs_fast_pdep = 0;
     __attribute__((constructor)) static void cs_detect_pdep(void) {
         unsigned a, b, c, d, family, vendor_b, vendor_d;
+        const char *off = getenv("CARDSIM_NO_PDEP");
+        if (off && *off && !(off[0] == '0' && off[1] == 0)) return;
         if (!__get_cpuid(0, &a, &vendor_b, &c, &vendor_d) || a < 7) return;
         __get_cpuid(1, &a, &b, &c, &d);
         family = ((a >> 8) & 0xF) + (((a >> 8) & 0xF) == 0xF ? ((a >> 20) & 0xFF) : 0);

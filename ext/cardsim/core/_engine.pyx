@@ -116,8 +116,8 @@ cpdef object check_int(object value, str what, object lo, object hi, object exc=
 def build_info():
     """How this extension was built and runs here: checks (a checks build: bounds checks and C
     asserts on); pdep (a random agent's pick, the n-th legal action, is one PDEP instruction on
-    this CPU: Intel with BMI2 or AMD from Zen 3, detected at load; else a portable loop that picks
-    the same action)."""
+    this CPU: Intel with BMI2 or AMD from Zen 3, detected at load, unless the environment variable
+    CARDSIM_NO_PDEP was set (not "0") then; else a portable loop that picks the same action)."""
     return {"checks": bool(CARDSIM_CHECKS), "pdep": bool(cs_fast_pdep)}
 
 
