@@ -199,3 +199,24 @@ Ir                   file:function
     assert total == 224_189 + 22
     assert cleared == {memset: 219_307}
     assert tool.calloc_cost("no listing here", {}) == (0, {})
+
+
+def test_the_pdep_comparison_runs_and_reports_both_sides(capsys):
+    """bench/pdep_ab.py, the command behind the doc's PDEP-vs-loop wall-clock ratios: each pair runs
+    one process with PDEP (where the CPU has it) and one with CARDSIM_NO_PDEP=1, which must report
+    the loop; it prints a row per game; an unknown game is refused naming the games."""
+    import importlib.util
+    path = DOC.parent.parent / "bench" / "pdep_ab.py"
+    spec = importlib.util.spec_from_file_location("cardsim_bench_pdep_ab", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    from cardsim.core._engine import build_info
+    (row,) = tool.main(["hearts", "--pairs", "2", "--deals", "300"])
+    assert row["pairs"] == 2 and row["pdep_used"] is build_info()["pdep"]
+    assert row["pdep_deals_per_s"] > 0 and row["loop_deals_per_s"] > 0
+    assert row["lo"] <= row["ratio"] <= row["hi"]
+    assert "hearts" in capsys.readouterr().out
+    assert "bench/pdep_ab.py" in DOC.read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        tool.main(["no_such_game"])
+    assert "unknown game 'no_such_game'" in capsys.readouterr().err
