@@ -606,7 +606,17 @@ cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg,
         m = play_legal(s)
         out.w[0] = m
         return cs_popcount(m)
+    # the phases a deal always passes through, called directly (the small ones inline into the
+    # loop: measured 2026-12-03 at 59 fewer instructions per random deal, 43 per greedy one,
+    # than through PHASE_LEGAL / PHASE_APPLY); the declarations and the end through the tables
+    if s.phase == GL_PH_AUCTION:
+        return auction_legal(s, <const GLConfig*>cfg, out)
+    if s.phase == GL_PH_EXCHANGE:
+        return exchange_legal(s, <const GLConfig*>cfg, out)
+    if s.phase == GL_PH_VIE:
+        return vie_legal(s, <const GLConfig*>cfg, out)
     return PHASE_LEGAL[s.phase](s, <const GLConfig*>cfg, out)   # play_one's own state: a valid phase
+
 cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
     return (<const GLState*>st).turn             # asked only with two or more legal actions: never at the end
 
@@ -614,6 +624,12 @@ cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int 
     cdef GLState* s = <GLState*>st
     if s.phase == GL_PH_PLAY:
         play_steps(s, <const GLConfig*>cfg, a, True)   # the cold steps called directly (see play_steps)
+    elif s.phase == GL_PH_AUCTION:                       # as in _pl_legal
+        apply_auction(s, <const GLConfig*>cfg, a)
+    elif s.phase == GL_PH_EXCHANGE:
+        apply_exchange(s, <const GLConfig*>cfg, a)
+    elif s.phase == GL_PH_VIE:
+        apply_vie(s, <const GLConfig*>cfg, a)
     else:
         PHASE_APPLY[s.phase](s, <const GLConfig*>cfg, a)  # play_one's own state: a valid phase
 
