@@ -1,5 +1,6 @@
 """Shared benchmark fixtures. The reference speed-of-light loop (bench/reference/trick_limit.c, see
-bench/reference/README.md) is compiled with gcc -O2 and run in the same session, so every speed
+bench/reference/README.md) is compiled as the engine is (gcc -O2, -mpopcnt
+where the engine has it: cardsim.bench.reference_cflags) and run in the same session, so every speed
 target is a ratio measured on the same machine at the same time.
 
 Benchmarks report, tests assert: a speed figure is printed beside its same-run reference and its
@@ -16,6 +17,8 @@ import tempfile
 import time
 
 import pytest
+
+from cardsim.bench import reference_cflags
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -38,7 +41,7 @@ def trick_limit(request):
     disabled = request.config.getoption("benchmark_disable", False)
     tmp = tempfile.mkdtemp()
     exe = os.path.join(tmp, "trick_limit")
-    subprocess.run(["gcc", "-O2", "-o", exe, str(src)], check=True)
+    subprocess.run(["gcc", *reference_cflags(), "-o", exe, str(src)], check=True)   # as the engine
     cache = {}
 
     def run(mode="1", deals=None, runs=5):

@@ -16,7 +16,7 @@ run with the address-space layout (dicts and sets keyed by pointers), by up to ~
 these N when they were counted. This needs the build's symbols (an install with
 SKBUILD_INSTALL_STRIP=false; pip's default install strips them): without them the whole process
 is counted, the row says so ("counted": "process"), and the profile's functions have no names. The C loop (bench/reference/trick_limit.c, built with gcc -O2
--mpopcnt as the engine is) is counted whole: its process run with N and 2N deals. Where the CPU
+-mpopcnt as the engine is: cardsim.bench.reference_cflags) is counted whole: its process run with N and 2N deals. Where the CPU
 runs PDEP fast the engine picks a random agent's drawn action with it (decided at load, the same
 action as the portable loop); the C loop, built without -mbmi2, selects by a loop: each row
 records which (`pdep`). Instruction
@@ -261,7 +261,9 @@ def engine_pdep():
 
 def build_reference(tmp):
     exe = pathlib.Path(tmp) / "trick_limit"
-    flags = ["-O2"] + (["-mpopcnt"] if os.uname().machine in ("x86_64", "AMD64") else [])
+    flags = json.loads(subprocess.run(   # the engine's flags (cardsim.bench.reference_cflags)
+        [sys.executable, "-c", "import json, cardsim.bench as b; print(json.dumps(b.reference_cflags()))"],
+        capture_output=True, text=True, check=True).stdout)
     subprocess.run(["gcc", *flags, "-o", str(exe), str(REFERENCE)], check=True)
     return exe
 

@@ -1,12 +1,14 @@
 """`cardsim bench`: the standard table, with the C reference loop from the repository compiled and
 measured in the same run (tiny sizes here: this checks the plumbing, not speed)."""
 import json
+import pathlib
+import platform
 import shutil
 
 import pytest
 
 import cardsim
-from cardsim.bench import REFERENCE, find_reference, parse_rate, run
+from cardsim.bench import REFERENCE, find_reference, parse_rate, reference_cflags, run
 from cardsim.cli import main
 
 
@@ -39,6 +41,24 @@ def test_bench_table_with_same_run_ratio(capsys):
     assert main(["bench", "exposure", "--deals", "200", "--rounds", "1", "--workers", "2", "--json"]) == 0
     js = json.loads(capsys.readouterr().out)
     assert js["rows"][0]["game"] == "exposure" and js["workers"] == 2
+    # the loop is compiled as the engine is (reference_cflags), and the table and the JSON say how
+    assert js["reference_cflags"] == reference_cflags() and f"gcc {' '.join(reference_cflags())} as the engine" in text
+
+
+def test_the_reference_is_compiled_with_the_engines_flags():
+    """-O2 as CMake's Release; -mpopcnt exactly when the engine's C was compiled with it (the
+    __POPCNT__ macro, build_info()["popcnt"]): on x86-64 the default build has it, so the loop's bit
+    counts are single instructions too; bench/conftest.py and bench/instructions.py take the same
+    flags from this function."""
+    from cardsim.core._engine import build_info
+
+    flags = reference_cflags()
+    assert flags[0] == "-O2" and ("-mpopcnt" in flags) is build_info()["popcnt"]
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert build_info()["popcnt"], "CMake's CARDSIM_POPCNT is on by default on x86-64"
+    root = pathlib.Path(__file__).resolve().parents[1]
+    for f in ("bench/conftest.py", "bench/instructions.py"):
+        assert "reference_cflags" in (root / f).read_text(), f
 
 
 def test_bench_errors(capsys):

@@ -1,7 +1,8 @@
 """`cardsim bench`: a standard table of deals/s per game on 1 core and on all cores, with the ratio
 to the C reference loop (`bench/reference/trick_limit.c`: the simplest trick game, random legal
-cards, hands as bitsets) compiled with `gcc -O2` and measured in the same run on the same
-machine — so the ratio, unlike the raw figure, compares across machines and builds.
+cards, hands as bitsets) compiled as the engine is (`gcc -O2`, and `-mpopcnt` when the engine was
+built with it: reference_cflags) and measured in the same run on the same machine — so the ratio,
+unlike the raw figure, compares across machines and builds.
 
 1 core: the game's batch kernel (`spec.run_batch`, one thread, no Python inside a deal); all
 cores: `cardsim.simulate(..., workers=W, keep_table=False)`, the path users run. Each figure is
@@ -26,6 +27,18 @@ import cardsim
 from cardsim.errors import ConfigError
 
 REFERENCE = pathlib.Path("bench") / "reference" / "trick_limit.c"
+
+
+def reference_cflags() -> list[str]:
+    """The C compiler flags for the reference loop: the engine's own code generation, read off this
+    build (cardsim.core._engine.build_info): -O2 (CMake's Release), and -mpopcnt where the engine
+    was compiled with it (x86-64 by default), so that a bit count is one instruction on both sides
+    of a ratio. Without -mpopcnt gcc calls a library routine for each count, which made the loop
+    about 19% slower than the engine's code generation allows (2026-12-03). Neither side gets
+    -mbmi2: the engine decides at load whether to pick by PDEP (build_info()["pdep"]), the loop
+    picks by its portable loop. bench/conftest.py and bench/instructions.py use these flags too."""
+    from cardsim.core._engine import build_info
+    return ["-O2"] + (["-mpopcnt"] if build_info().get("popcnt") else [])
 
 
 def find_reference(path=None) -> pathlib.Path | None:
@@ -76,8 +89,9 @@ class Reference:
         self.source = source
         self.tmp = tempfile.mkdtemp(prefix="cardsim-bench-")
         self.exe = os.path.join(self.tmp, "trick_limit")
+        self.cflags = reference_cflags()
         try:
-            subprocess.run([compiler, "-O2", "-x", "c", "-o", self.exe, str(source)], check=True,
+            subprocess.run([compiler, *self.cflags, "-x", "c", "-o", self.exe, str(source)], check=True,
                            capture_output=True, text=True, errors="replace")
         except subprocess.CalledProcessError as e:
             self.close()
@@ -197,10 +211,12 @@ def run(games=None, deals: int = 20_000, rounds: int = 3, workers: int | None = 
         ratio = f"{r['ratio']:.3f}" if r["ratio"] else "-"
         out(f"{r['game']:<14} {r['players']:>7} {r['deals_per_s_1']:>15,.0f} {many_s:>16} {scale:>8} {refs:>11} {ratio:>13}")
     if ref is not None:
-        out(f"reference: {src} (gcc -O2, 1 core, {ref_deals} deals per round), measured in this run in rounds "
+        out(f"reference: {src} (gcc {' '.join(ref.cflags)} as the engine, 1 core, {ref_deals} deals per round), "
+            "measured in this run in rounds "
             "alternating with each game's; ratio = the game's deals/s on 1 core / the reference's (medians)")
     else:
         out(why)
     ref_rates = [r["reference_deals_per_s"] for r in rows if r["reference_deals_per_s"]]
     ref_rate = statistics.median(ref_rates) if ref_rates else None
-    return {"rows": rows, "reference_deals_per_s": ref_rate, "workers": workers}
+    return {"rows": rows, "reference_deals_per_s": ref_rate, "workers": workers,
+            "reference_cflags": ref.cflags if ref is not None else None}

@@ -7,6 +7,11 @@ cdef extern from *:
     #define CARDSIM_CHECKS 0
     #endif
     #define cs_popcount(x) __builtin_popcountll(x)
+    #ifdef __POPCNT__
+    #define CARDSIM_POPCNT_BUILT 1    /* compiled with -mpopcnt: cs_popcount is one instruction */
+    #else
+    #define CARDSIM_POPCNT_BUILT 0
+    #endif
     #define cs_ctz(x) __builtin_ctzll(x)
     #define cs_clz(x) __builtin_clzll(x)
 
@@ -46,6 +51,7 @@ cdef extern from *:
     #endif
     """
     const int CARDSIM_CHECKS             # 1 in a checks build (bounds checks, C asserts)
+    const int CARDSIM_POPCNT_BUILT       # 1 when compiled with -mpopcnt (CMake's CARDSIM_POPCNT, x86-64)
     int cs_popcount(uint64_t x) nogil    # number of set bits
     int cs_ctz(uint64_t x) nogil         # index of the lowest set bit (x != 0)
     int cs_clz(uint64_t x) nogil         # leading zeros (x != 0)

@@ -16,7 +16,7 @@ import numpy as np
 from cardsim.core._types cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
 from cardsim.core._rng cimport (Rng, rng_seed, rng_below, rng_deal_key, rng_seed_keyed, STREAM_DEAL,
                                 STREAM_SEAT0, STREAM_RESAMPLE)
-from cardsim.core._bits cimport CARDSIM_CHECKS, bit_low, cs_fast_pdep
+from cardsim.core._bits cimport CARDSIM_CHECKS, CARDSIM_POPCNT_BUILT, bit_low, cs_fast_pdep
 from cardsim.core._types cimport MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._actions cimport ActionSet, as_has, as_nth, as_first
 from cardsim.core._game cimport GameVTable, game_standing
@@ -117,8 +117,11 @@ def build_info():
     """How this extension was built and runs here: checks (a checks build: bounds checks and C
     asserts on); pdep (a random agent's pick, the n-th legal action, is one PDEP instruction on
     this CPU: Intel with BMI2 or AMD from Zen 3, detected at load, unless the environment variable
-    CARDSIM_NO_PDEP was set (not "0") then; else a portable loop that picks the same action)."""
-    return {"checks": bool(CARDSIM_CHECKS), "pdep": bool(cs_fast_pdep)}
+    CARDSIM_NO_PDEP was set (not "0") then; else a portable loop that picks the same action);
+    popcnt (compiled with -mpopcnt: CMake's CARDSIM_POPCNT, on by default on x86-64, so a bit count
+    is one instruction; the C reference loop of `cardsim bench` and bench/ is compiled the same
+    way, cardsim.bench.reference_cflags)."""
+    return {"checks": bool(CARDSIM_CHECKS), "pdep": bool(cs_fast_pdep), "popcnt": bool(CARDSIM_POPCNT_BUILT)}
 
 
 cdef class GameSpec:
