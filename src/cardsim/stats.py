@@ -549,7 +549,9 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
     for p in range(P):
         R[p] = b[f"return_{p}"]
     fp = b["first_player"].astype(np.int64) if has_fp else np.zeros(nb, np.int64)
-    idx = (fp[None, :] + np.arange(P)[:, None]) % P
+    # idx[q, j] = (fp[j] + q) % P, the seat q places after deal j's first player, gathered from a
+    # P x P table by np.take (C order; a modulo over P x nb int64 cost 9x more, 2026-12-04)
+    idx = np.take((np.arange(P)[:, None] + np.arange(P)[None, :]) % P, fp, axis=1)
     rel = np.take_along_axis(R, idx, axis=0)
     kf = 2 * P + 3
     X = np.empty((kf + len(extra), nb))
@@ -589,12 +591,18 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
 def winners_mask(R: np.ndarray) -> np.ndarray:
     """(count, P) returns -> int32 bitmask of the seats with the highest return (0: a draw, every
     seat equal)."""
-    if R.shape[0] == 0:
+    n, P = R.shape
+    if n == 0:
         return np.zeros(0, np.int32)
-    best = R.max(axis=1, keepdims=True)
-    top = R == best
-    mask = (top * (1 << np.arange(R.shape[1]))).sum(axis=1).astype(np.int32)
-    mask[top.all(axis=1)] = 0
+    # column by column (a reduction along a row of P values costs numpy a loop per row: 12x slower)
+    cols = np.ascontiguousarray(R.T)
+    best = cols[0].copy()
+    for c in cols[1:]:
+        np.maximum(best, c, out=best)           # NaN anywhere in a row: best is NaN, no seat equals it
+    mask = np.zeros(n, np.int32)
+    for p in range(P):
+        mask |= (cols[p] == best).astype(np.int32) << p
+    mask[mask == (1 << P) - 1] = 0              # every seat equal: a draw
     return mask
 
 
