@@ -9,7 +9,7 @@ from scipy import stats as sst
 
 import cardsim
 from cardsim import compare, stats
-from cardsim.stats import Accumulator, Hist, Moments, t_interval, wilson, winners_mask
+from cardsim.stats import Accumulator, Hist, Moments, t_interval, value_counts, wilson, winners_mask
 
 
 def test_wilson_known_values():
@@ -196,3 +196,19 @@ def test_compare_paired_and_independent(tmp_path):
     assert cf["method"] == "independent"
     assert cf["seats"][0]["mean"]["diff"] == pytest.approx(c["seats"][0]["mean"]["diff"])
     json.dumps(cf, allow_nan=False)
+
+
+def test_value_counts_is_exact_for_any_finite_values():
+    """value_counts (every histogram of a run) against np.unique: integers in a small span (counted
+    by bincount), fractions, non-finite values dropped, and integral values far beyond int64
+    (1e300 once raised OverflowError)."""
+    rng = np.random.default_rng(5)
+    cases = [rng.integers(-40, 40, 3000).astype(np.float64), rng.normal(size=500), np.array([1e300, 1e300, -1e300]),
+             np.array([2.0 ** 62, 2.0 ** 62, 2.0 ** 62 + 1024]), np.array([np.nan, np.inf, -np.inf, 3.0, 3.0]),
+             np.array([-0.0, 0.0, 1.0]), np.array([]), np.array([np.nan])]
+    for v in cases:
+        keys, cnt = value_counts(v)
+        fin = v[np.isfinite(v)]
+        k2, c2 = np.unique(fin, return_counts=True)
+        assert keys.dtype == np.float64 and cnt.dtype == np.int64
+        assert keys.tolist() == k2.tolist() and cnt.tolist() == c2.tolist(), v

@@ -97,8 +97,10 @@ def value_counts(v: np.ndarray):
         v = v[fin]
     if not len(v):
         return np.zeros(0), np.zeros(0, np.int64)
-    lo = float(v.min())
-    if float(v.max()) - lo < 100_000 and np.all(v == np.floor(v)):
+    lo, hi = float(v.min()), float(v.max())
+    # integers within a span of 100,000 are counted by bincount; beyond +-2**62 the offsets would not
+    # fit int64 (1e300 raised OverflowError here), so such values take np.unique like any others
+    if hi - lo < 100_000 and -2.0 ** 62 < lo and hi < 2.0 ** 62 and np.all(v == np.floor(v)):
         base = int(lo)
         bc = np.bincount((v - base).astype(np.int64))
         nz = np.nonzero(bc)[0]
