@@ -198,6 +198,20 @@ def test_compare_paired_and_independent(tmp_path):
     json.dumps(cf, allow_nan=False)
 
 
+def test_hist_takes_any_finite_values():
+    """A histogram of values spread over the whole float range (their span overflows to inf) or
+    packed into subnormal magnitudes coarsens to at most HIST_MAX_BINS finite bins and keeps every
+    count (the span once raised OverflowError)."""
+    rng = np.random.default_rng(9)
+    for v in (rng.uniform(-1, 1, 3000) * 1.7e308, rng.uniform(0, 1, 3000) * 1e-300,
+              np.concatenate([np.full(10, -1.7e308), np.arange(600.0), np.full(5, 1.7e308)])):
+        h = Hist()
+        h.add(v)
+        d = h.to_dict()
+        assert 0 < len(d["values"]) <= stats.HIST_MAX_BINS and np.isfinite(d["width"]) and d["width"] > 0
+        assert sum(d["counts"]) == len(v) and all(np.isfinite(d["values"]))
+
+
 def test_value_counts_is_exact_for_any_finite_values():
     """value_counts (every histogram of a run) against np.unique: integers in a small span (counted
     by bincount), fractions, non-finite values dropped, and integral values far beyond int64
