@@ -656,6 +656,21 @@ def test_zero_sum_tricks_and_tiles_over_many_deals(cfg):
         assert np.all(tricks[np.arange(len(tricks)), r["metrics"][:, 0].astype(int)] >= 1)
 
 
+@pytest.mark.parametrize("flags", list(itertools.product((False, True), repeat=4)))
+def test_each_category_is_listed_strongest_first(flags):
+    """The greedy agent's scans rely on it (is_sure, the follower's scan: the combinations that
+    beat one of a category are a prefix of that category's list): in the table order of every
+    configuration, strengths never rise within a category, and the Supreme's category holds it
+    alone."""
+    from cardsim.games.tien_gow import _rules as R
+
+    by_cat = {}
+    for counts, cat, strength in R.oracle_combos(flags):
+        by_cat.setdefault(cat, []).append(strength)
+    assert all(a >= b for xs in by_cat.values() for a, b in zip(xs, xs[1:])), by_cat
+    assert len(by_cat[tg.CATEGORIES.index("supreme")]) == 1
+
+
 def test_greedy_beats_random_seats_rotated():
     g = game()
     gains = []

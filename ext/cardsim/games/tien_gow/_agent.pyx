@@ -22,25 +22,23 @@ from cardsim.games.tien_gow._state cimport (TGState, TGConfig, TG_A_DOWN, TG_A_C
 # ---------------------------------------------------------------------------------------------
 # greedy agent
 # ---------------------------------------------------------------------------------------------
-cdef inline double tile_value(const TGRules* r, int k) noexcept nogil:
-    """One scale for both suits: civil strength /11, military strength /12 (1.0 = the top tile)."""
-    return r.combo[k].strength / (11.0 if k < TG_CIVIL else 12.0)
+cdef inline int tile_value(const TGRules* r, int k) noexcept nogil:
+    """One scale for both suits: civil strength /11, military strength /12 (1.0 = the top tile),
+    as the integer 132 times that (civil strength * 12, military * 11): the same order as the
+    quotients, ties included (a/11 < b/12 iff 12a < 11b; distinct quotients of strengths <= 12
+    differ by >= 1/132, far more than a double's rounding), without a division."""
+    return r.combo[k].strength * (12 if k < TG_CIVIL else 11)
 
-cdef inline void count_in(uint64_t* c0, uint64_t* c1, const Hand* h) noexcept nogil:
-    """Add the multiset h (two layers: at most two copies) to a bit-sliced counter c0 + 2 c1 per
-    identity (no identity exceeds 3 in a consistent state: a civil tile has two copies)."""
-    cdef uint64_t m = h.layer[0], carry
-    carry = c0[0] & m
-    c0[0] ^= m
-    c1[0] |= carry
-    m = h.layer[1]
-    carry = c0[0] & m
-    c0[0] ^= m
-    c1[0] |= carry
+cdef inline void count_in(uint64_t* any, uint64_t* dup, const Hand* h) noexcept nogil:
+    """Add the multiset h (two layers: at most two copies) to the seen copies per identity, kept
+    as two masks: any (seen at least once) and dup (seen at least twice). A second copy is one
+    already in any, or h's own second copy (layer 1, within layer 0)."""
+    dup[0] |= (any[0] & h.layer[0]) | h.layer[1]
+    any[0] |= h.layer[0]
 
 cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
     """Tiles p has not seen: the set minus its holding, every face-up play and its own discards
-    (the seen copies are counted per identity at once, bit-sliced: c0 + 2 c1)."""
+    (the seen copies per identity at once: any = seen once or more, dup = twice or more)."""
     cdef uint64_t c0 = 0, c1 = 0, civil = card_bit(TG_CIVIL) - 1, ids = card_bit(TG_IDS) - 1
     cdef int t, q, face, nt
     cdef Hand u
@@ -54,25 +52,30 @@ cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
             if (face >> q) & 1:
                 count_in(&c0, &c1, &s.tplay[t][q])
     hand_clear(&u)
-    u.layer[0] = (civil & ~c1) | (ids & ~civil & ~c0 & ~c1)    # civil: seen < 2; military: none seen
-    u.layer[1] = civil & ~c0 & ~c1                           # civil: none seen
+    # c0: seen at least once, c1: at least twice
+    u.layer[0] = (civil & ~c1) | (ids & ~civil & ~c0)        # civil: seen < 2; military: none seen
+    u.layer[1] = civil & ~c0                                 # civil: none seen
     return u
 
 cdef bint is_sure(const TGRules* r, int ci, const Hand* unseen) noexcept nogil:
-    """No combination of the unseen tiles beats ci."""
-    cdef int i, cj, cat = r.combo[ci].cat
+    """No combination of the unseen tiles beats ci. Within ci's category the combinations that
+    beat it are the stronger ones (combo_beats), a prefix of by_cat[cat] (strongest first,
+    tg_rules_init; tests/games/tien_gow pin the order), so the scan stops at the first one not
+    stronger; a Supreme is beaten by none (its category holds it alone)."""
+    cdef int i, cj, cat = r.combo[ci].cat, st = r.combo[ci].strength
     if r.combo[ci].size == 1:
         return (unseen.layer[0] & r.beat_single[ci]) == 0
     for i in range(r.by_cat_n[cat]):
         cj = r.by_cat[cat][i]
-        if combo_beats(r, cj, ci) and combo_within(&r.combo[cj], unseen):
+        if r.combo[cj].strength <= st:
+            break
+        if combo_within(&r.combo[cj], unseen):
             return False
     return not (combo_beats(r, r.supreme, ci) and combo_within(&r.combo[r.supreme], unseen))
 
 cdef int weakest_single(const TGRules* r, const Hand* h, const Hand* unseen, bint sure_only) noexcept nogil:
     cdef uint64_t m = h.layer[0]
-    cdef int k, best = -1
-    cdef double v, bv = 1e9
+    cdef int k, best = -1, v, bv = 1 << 30
     while m:
         k = bit_low(m)
         m &= m - 1
@@ -94,9 +97,24 @@ cdef void weakest_tiles(const TGRules* r, const Hand* h, int k, Hand* out) noexc
         hand_remove(&rest, t)
         hand_add(out, t)
 
+ctypedef struct Unseen:
+    Hand u                   # unseen_tiles(s, p), once ready
+    bint ready
+
+cdef inline const Hand* unseen_of(const TGState* s, int p, Unseen* x) noexcept nogil:
+    """unseen_tiles(s, p), computed on first use: a lead holding no multi-tile combination
+    after its first trick, a follow that is a discard or in the final trick, never reads it."""
+    if not x.ready:
+        x.u = unseen_tiles(s, p)
+        x.ready = True
+    return &x.u
+
 cdef inline int follow_pick(const TGState* s, const TGConfig* c, int ci, int k, bint final,
-                            const Hand* unseen, const Hand* full, int target, double* bs) noexcept nogil:
-    """One step of the follower's scan over the combinations (in index order): the new target."""
+                            Unseen* unseen, const Hand* full, int target, double* bs) noexcept nogil:
+    """One step of the follower's scan over the combinations (in index order): the new target.
+    Before the final trick: a weaker beating combination than target's that is sure (or the
+    seat has no trick yet, or must beat and has no target); the tests are pure, so the cheap
+    ones come first and is_sure (with the unseen tiles) runs only when it decides."""
     cdef const TGRules* r = &c.rules
     cdef int p = s.turn
     if r.combo[ci].size != k or not combo_beats(r, ci, s.high_combo) or not combo_within(&r.combo[ci], full):
@@ -105,8 +123,8 @@ cdef inline int follow_pick(const TGState* s, const TGConfig* c, int ci, int k, 
         if ci == r.supreme or r.combo[ci].strength > bs[0]:
             bs[0] = 1e9 if ci == r.supreme else r.combo[ci].strength
             return ci
-    elif is_sure(r, ci, unseen) or s.tricks[p] == 0 or (c.must_beat and target < 0):
-        if target < 0 or r.combo[ci].strength < r.combo[target].strength:
+    elif target < 0 or r.combo[ci].strength < r.combo[target].strength:
+        if s.tricks[p] == 0 or (c.must_beat and target < 0) or is_sure(r, ci, unseen_of(s, p, unseen)):
             return ci
     return target
 
@@ -115,15 +133,16 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const TGState* s = <const TGState*>st
     cdef const TGConfig* c = <const TGConfig*>cfg
     cdef const TGRules* r = &c.rules
-    cdef int p = s.turn, ci, k, target = -1, best_size = 0, a, i, hc, sup
+    cdef int p = s.turn, ci, k, target = -1, best_size = 0, a, i, hc, sup, hs
     cdef double bs
-    cdef Hand full, unseen, want
+    cdef Hand full, want
+    cdef Unseen lazy
     cdef uint64_t miss, m
     cdef bint face_up = True, final
     if n_legal == 1:
         return as_first(legal, 1)
     full = merged(&s.hand[p], &s.stage.cards)
-    unseen = unseen_tiles(s, p)
+    lazy.ready = False
     if s.cur.n == 0:
         # the largest sure multi-tile combination within full, the lowest index among equals
         # (what a scan of r.combo in index order keeps), found from the tiles held (by_tile)
@@ -137,13 +156,13 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             for i in range(r.by_tile_n[k]):
                 ci = r.by_tile[k][i]
                 if ((r.combo[ci].size > best_size or (r.combo[ci].size == best_size and ci < target))
-                        and combo_within(&r.combo[ci], &full) and is_sure(r, ci, &unseen)):
+                        and combo_within(&r.combo[ci], &full) and is_sure(r, ci, unseen_of(s, p, &lazy))):
                     best_size = r.combo[ci].size
                     target = ci
         if target < 0 and s.tricks[p] == 0:
-            target = weakest_single(r, &full, &unseen, True)
+            target = weakest_single(r, &full, unseen_of(s, p, &lazy), True)
         if target < 0:
-            target = weakest_single(r, &full, &unseen, False)
+            target = weakest_single(r, &full, &full, False)      # (no is_sure: unseen unread)
     else:
         k = trick_size(s, c)
         final = hand_size(&full) == k
@@ -161,17 +180,22 @@ cdef int tg_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
                 while m:
                     ci = bit_low(m)
                     m &= m - 1
-                    target = follow_pick(s, c, ci, k, final, &unseen, &full, target, &bs)
+                    target = follow_pick(s, c, ci, k, final, &lazy, &full, target, &bs)
             else:
-                for i in range(r.by_cat_n[hc] + 1):
-                    if i < r.by_cat_n[hc]:
-                        ci = r.by_cat[hc][i]
-                        if sup >= 0 and sup < ci:              # the Supreme comes first
-                            target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
-                            sup = -1
-                        target = follow_pick(s, c, ci, k, final, &unseen, &full, target, &bs)
-                    elif sup >= 0:
-                        target = follow_pick(s, c, sup, k, final, &unseen, &full, target, &bs)
+                # by_cat[hc] is strongest first (tg_rules_init), so the combinations of hc that beat
+                # the high play are a prefix: the scan stops at the first one not stronger (it and
+                # the rest leave target as it is), then the Supreme if its turn had not come yet
+                hs = r.combo[s.high_combo].strength
+                for i in range(r.by_cat_n[hc]):
+                    ci = r.by_cat[hc][i]
+                    if sup >= 0 and sup < ci:                  # the Supreme comes first
+                        target = follow_pick(s, c, sup, k, final, &lazy, &full, target, &bs)
+                        sup = -1
+                    if r.combo[ci].strength <= hs:
+                        break
+                    target = follow_pick(s, c, ci, k, final, &lazy, &full, target, &bs)
+                if sup >= 0:
+                    target = follow_pick(s, c, sup, k, final, &lazy, &full, target, &bs)
         if target < 0:
             face_up = False
             weakest_tiles(r, &full, k, &want)
