@@ -22,6 +22,15 @@ from cardsim.games.zhao_pengyou._state cimport (
     ZP_PH_KITTY, ZP_PH_CALL, trick_winner_so_far)
 
 
+if ZP_A_ADD != 0:      # greedy_follow reads the legal ADDs as bits 0..53 of w[0]
+    raise ImportError("zhao_pengyou._agent: ADD k must be action k")
+
+# id_points(k) per identity, read by the scans below as one load (filled from the rule at import)
+cdef int PTS[64]
+for _k in range(64):
+    PTS[_k] = id_points(_k) if _k < 54 else 0
+
+
 cdef inline bint known_mate(const ZPState* s, int p, int q) noexcept nogil:
     """Does p know q to be on its team? DECL members know DECL; others assume that everyone not
     known to be in DECL is with them."""
@@ -30,20 +39,20 @@ cdef inline bint known_mate(const ZPState* s, int p, int q) noexcept nogil:
     return not ((s.decl_mask >> q) & 1)
 
 cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, su, best = -1, bn = -1, cnt, size
+    cdef int p = s.turn, su, best = -1, bn = -1, cnt, size, ntr
     cdef uint64_t rm = rank_mask(s.rank[p])
     size = hand_size(&s.hand[p])
+    ntr = hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << ZP_NPLAIN))     # jokers and trump-rank cards
     for su in range(4):
         if as_has(legal, ZP_A_DECLARE + su):
-            cnt = (hand_size_in(&s.hand[p], (<uint64_t>0x1FFF) << (13 * su))
-                   + hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << ZP_NPLAIN)))
+            cnt = hand_size_in(&s.hand[p], (<uint64_t>0x1FFF) << (13 * su)) + ntr
             if cnt > bn:
                 bn = cnt
                 best = su
     if best < 0 and as_has(legal, ZP_A_DECLARE_NT):
         # no suit to declare: a no-trump deal when its trumps (jokers, trump-rank cards) would be
         # a third of the hand, or at the last window
-        cnt = hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << ZP_NPLAIN))
+        cnt = ntr
         if (3 * cnt >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:
             return ZP_A_DECLARE_NT
         return ZP_A_PASS
@@ -63,7 +72,7 @@ cdef inline int discard_score(const ZPState* s, int p, int k, const int* slen) n
     cdef int sc = s.tr.strength[k]
     if s.tr.eff[k] == ZP_TRUMP:
         sc += 1000
-    sc += 50 * id_points(k)
+    sc += 50 * PTS[k]
     if s.tr.eff[k] != ZP_TRUMP:
         sc += 4 * slen[s.tr.eff[k]]
     return sc
@@ -90,7 +99,7 @@ cdef int greedy_call(const ZPState* s, const ZPConfig* c, const ActionSet* legal
     return as_first(legal, ZP_ACTION_WORDS)
 
 cdef int greedy_lead(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
-    cdef int p = s.turn, k, best = -1, bs = -999, sc, su, ln
+    cdef int p = s.turn, k, best = -1, bs = -999, sc, su, ln, held
     cdef int slen[5]
     cdef uint64_t ids
     if s.cur.n > 0:
@@ -106,14 +115,15 @@ cdef int greedy_lead(const ZPState* s, const ZPConfig* c, const ActionSet* legal
         k = bit_low(ids)
         ids &= ids - 1
         su = s.tr.eff[k]
+        held = hand_count(&s.hand[p], k)
         if su != ZP_TRUMP:
             ln = slen[su]
             if s.tr.strength[k] >= 11 and is_master_copies(s, c, p, k):
-                sc = 300 + 20 * hand_count(&s.hand[p], k) + s.tr.strength[k]
+                sc = 300 + 20 * held + s.tr.strength[k]
             else:
-                sc = 100 + 3 * ln - s.tr.strength[k] - 5 * id_points(k) + 10 * (hand_count(&s.hand[p], k) - 1)
+                sc = 100 + 3 * ln - s.tr.strength[k] - 5 * PTS[k] + 10 * (held - 1)
         else:
-            if hand_count(&s.hand[p], k) >= 2 and (s.decl_mask >> p) & 1:
+            if held >= 2 and (s.decl_mask >> p) & 1:
                 sc = 200 + s.tr.strength[k]
             else:
                 sc = 20 - s.tr.strength[k]
@@ -139,17 +149,17 @@ cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* leg
     cdef int p = s.turn, w, k, best = -1, bs = -99999, sc, pts_trick = s.trick_pts, i, e
     cdef bint mate_wins, wins
     cdef Hand one
-    cdef uint64_t ids = s.hand[p].layer[0]
+    # the identities held whose ADD is legal (ADD k is action k: bits 0..53 of w[0]), so the scans
+    # below visit only those
+    cdef uint64_t ids = s.hand[p].layer[0] & legal.w[0]
     w = trick_winner_so_far(s, c, NULL)
     mate_wins = known_mate(s, p, w)
     if s.lead_len == 1:
         while ids:
             k = bit_low(ids)
             ids &= ids - 1
-            if not as_has(legal, ZP_A_ADD + k):
-                continue
             if mate_wins:
-                sc = 100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+                sc = 100 * PTS[k] - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
                 if sc > bs:
                     bs = sc
                     best = k
@@ -163,10 +173,10 @@ cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* leg
                 e = s.tr.eff[k]
                 wins = (100 + s.tr.strength[k] if e == ZP_TRUMP
                         else (s.tr.strength[k] if e == s.lead_suit else -1)) > s.tw_key
-            if wins and (pts_trick > 0 or id_points(k) > 0 or s.tr.eff[k] != ZP_TRUMP):
-                sc = 5000 - s.tr.strength[k] - (100 if s.tr.eff[k] == ZP_TRUMP else 0) + 10 * id_points(k)
+            if wins and (pts_trick > 0 or PTS[k] > 0 or s.tr.eff[k] != ZP_TRUMP):
+                sc = 5000 - s.tr.strength[k] - (100 if s.tr.eff[k] == ZP_TRUMP else 0) + 10 * PTS[k]
             else:
-                sc = -100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+                sc = -100 * PTS[k] - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
             if sc > bs:
                 bs = sc
                 best = k
@@ -174,12 +184,10 @@ cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* leg
     while ids:
         k = bit_low(ids)
         ids &= ids - 1
-        if not as_has(legal, ZP_A_ADD + k):
-            continue
         if mate_wins:
-            sc = 100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+            sc = 100 * PTS[k] - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
         else:
-            sc = -100 * id_points(k) - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
+            sc = -100 * PTS[k] - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
         sc += 30 * hand_count(&s.cur.cards, k)
         if sc > bs:
             bs = sc
