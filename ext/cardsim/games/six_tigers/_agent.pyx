@@ -19,9 +19,14 @@ from cardsim.games.six_tigers._state cimport (
     ST_A_DECLARE, ST_A_PASS, ST_A_CLAIM, ST_A_CONTINUE, old_now, lead_list, lead_list_with)
 
 
+# st_number per card, read as one load (filled from the rule at import; 0 past the cards)
+cdef int NUMBER[64]
+for _c in range(64):
+    NUMBER[_c] = st_number(_c) if (st_full() >> _c) & 1 else 0
+
 cdef inline int card_value(int c, uint64_t old) noexcept nogil:
     """How much a card is worth keeping: its number, +30 when old (it counts while held)."""
-    return st_number(c) + (30 if (old >> c) & 1 else 0)
+    return NUMBER[c] + (30 if (old >> c) & 1 else 0)
 
 cdef inline bint fits_stage(uint64_t L, uint64_t P) noexcept nogil:
     """L extends the staged cards P in ascending order."""
@@ -32,7 +37,8 @@ cdef inline bint fits_stage(uint64_t L, uint64_t P) noexcept nogil:
 cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) noexcept nogil:
     """The whole play the greedy agent wants (see the module docstring)."""
     cdef uint64_t buf[ST_MAX_PLAYS]
-    cdef int n, i, best = -1, sc, bs = -1000000, need, cb, bv, v
+    cdef int n, i, best = -1, sc, bs = -1000000, need, cb, nk
+    cdef int keys[64]
     cdef int p = s.turn
     cdef uint64_t hand = s.hand[p], P = s.stg.cards.layer[0], old = old_now(s, c), unseen, plan, m, mm
     cdef STPlay pl
@@ -73,19 +79,24 @@ cdef uint64_t greedy_plan(const STState* s, const STConfig* c, bint* face_down) 
     if P:
         m &= above(bit_high(P))
     need = s.k - s.stg.n
-    while need > 0 and m:
-        cb = -1
-        bv = 1000
-        mm = m
-        while mm:                                  # the cards of m in ascending order
-            i = bit_low(mm)
-            mm &= mm - 1
-            v = card_value(i, old)
-            if v < bv:
-                bv = v
+    # the need cards of m of the lowest card_value, the lower card first among equals (what a
+    # scan of m in ascending order for each card keeps): each card's value once, as the unique
+    # key value * 64 + card, then the smallest keys
+    nk = 0
+    mm = m
+    while mm:
+        i = bit_low(mm)
+        mm &= mm - 1
+        keys[nk] = (card_value(i, old) << 6) | i
+        nk += 1
+    while need > 0 and nk > 0:
+        cb = 0
+        for i in range(1, nk):
+            if keys[i] < keys[cb]:
                 cb = i
-        plan |= card_bit(cb)
-        m &= ~card_bit(cb)
+        plan |= card_bit(keys[cb] & 63)
+        nk -= 1
+        keys[cb] = keys[nk]
         need -= 1
     return plan
 
