@@ -130,6 +130,33 @@ Ir                 file:function
     assert prof == [["f", 200.0], ["g", 100.0], ["everything else", 0.3]]
 
 
+def test_the_summary_comes_first_and_is_the_measured_one(tmp_path):
+    """The block at the top of docs/performance.md (the verdict on issue 26's targets, then every
+    configuration's random and greedy figures) is what --write-doc makes of docs/instructions.json,
+    before the first game's section; its verdict counts and names the targets the JSON says are
+    missed. A partial set of rows leaves it alone, and a doc without one gets it under the title."""
+    import json
+    tool = _instructions_tool()
+    rows = json.loads((DOC.parent / "instructions.json").read_text(encoding="utf-8"))
+    text = DOC.read_text(encoding="utf-8")
+    block = tool.doc_summary(rows)
+    assert block and block in text
+    assert text.index(block) < text.index("\n## ")
+    assert text.splitlines()[0] == "# Performance" and text.splitlines()[2] == tool.SUMMARY_START
+    targets = [r for r in rows if r["target"]]
+    missed = [r for r in targets if not r["met"]]
+    assert f"{len(targets) - len(missed)} of {len(targets)} met." in block
+    for r in missed:
+        assert f"{r['label']}, {r['instructions_per_deal']:,.0f} against a target of {r['target']:,}" in block
+    assert tool.doc_summary(rows[:-1]) is None
+    doc = tmp_path / "performance.md"
+    doc.write_text(text.replace(block + "\n\n", ""), encoding="utf-8")
+    tool.write_doc(rows[:3], doc)
+    assert tool.SUMMARY_START not in doc.read_text(encoding="utf-8")
+    tool.write_doc(rows, doc)
+    assert doc.read_text(encoding="utf-8") == text
+
+
 def test_a_partial_run_updates_only_what_it_measured(tmp_path):
     """bench/instructions.py with some games or one agent: --update merges its rows into the JSON
     of the last full run (same configuration and agent replaced, the rest kept, in the table's
