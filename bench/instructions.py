@@ -383,8 +383,8 @@ def doc_summary(rows):
     with_target = [r for r in rand if r["target"]]
     missed = [r for r in with_target if not r["met"]]
     loops = sorted({(r["c_loop"], r["c_loop_instructions_per_deal"]) for r in rand if r["c_loop"]})
-    verdict = (f"**Where it stands.** Issue 26's targets for random agents at every seat: "
-               f"{len(with_target) - len(missed)} of {len(with_target)} met.")
+    verdict = (f"**Where it stands.** Issue 26's targets (callgrind instructions per deal, random agents at "
+               f"every seat): {len(with_target) - len(missed)} of {len(with_target)} met.")
     if missed:
         verdict += " Not met: " + "; ".join(
             f"{r['label']}, {r['instructions_per_deal']:,.0f} against a target of {r['target']:,}" for r in missed) + "."
