@@ -9,7 +9,7 @@ from scipy import stats as sst
 
 import cardsim
 from cardsim import compare, stats
-from cardsim.stats import Accumulator, Hist, Moments, t_interval, value_counts, wilson, winners_mask
+from cardsim.stats import Accumulator, Hist, Moments, t_interval, value_counts, wilson, winners_mask, winners_of_columns
 
 
 def test_wilson_known_values():
@@ -48,7 +48,9 @@ def test_winners_mask_matches_a_row_by_row_reference():
             want.append(0 if len(top) == P else sum(1 << p for p in top))
         got = winners_mask(R)
         assert got.dtype == np.int32 and got.tolist() == want, P
+        assert winners_of_columns(np.ascontiguousarray(R.T)).tolist() == want, P   # the runner's entry
     assert winners_mask(np.zeros((0, 4))).shape == (0,)
+    assert winners_of_columns(np.zeros((4, 0))).shape == (0,)
 
 
 def test_hist_exact_and_coarsened_independent_of_splits():

@@ -170,7 +170,7 @@ def _finish_cols(g: Game, start: int, part: dict, want_fp: bool) -> dict:
     RT = np.ascontiguousarray(R.T)
     for p in range(g.num_players):
         cols[f"return_{p}"] = RT[p]
-    cols["winners"] = stats.winners_mask(R)
+    cols["winners"] = stats.winners_of_columns(RT)
     if want_fp:
         cols["first_player"] = np.asarray(part["first_player"], np.int8)
     cols["actions"] = part["actions"].astype(np.int32)

@@ -603,11 +603,18 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
 def winners_mask(R: np.ndarray) -> np.ndarray:
     """(count, P) returns -> int32 bitmask of the seats with the highest return (0: a draw, every
     seat equal)."""
-    n, P = R.shape
+    if R.shape[0] == 0:
+        return np.zeros(0, np.int32)
+    return winners_of_columns(np.ascontiguousarray(R.T))
+
+
+def winners_of_columns(cols: np.ndarray) -> np.ndarray:
+    """winners_mask of the returns given as P contiguous rows of count values (R.T: the runner
+    has that copy already)."""
+    P, n = cols.shape
     if n == 0:
         return np.zeros(0, np.int32)
     # column by column (a reduction along a row of P values costs numpy a loop per row: 12x slower)
-    cols = np.ascontiguousarray(R.T)
     best = cols[0].copy()
     for c in cols[1:]:
         np.maximum(best, c, out=best)           # NaN anywhere in a row: best is NaN, no seat equals it

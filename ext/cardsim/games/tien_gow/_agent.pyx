@@ -29,32 +29,31 @@ cdef inline int tile_value(const TGRules* r, int k) noexcept nogil:
     differ by >= 1/132, far more than a double's rounding), without a division."""
     return r.combo[k].strength * (12 if k < TG_CIVIL else 11)
 
-cdef inline void count_in(uint64_t* any, uint64_t* dup, const Hand* h) noexcept nogil:
+cdef inline void count_in(uint64_t* seen, uint64_t* dup, const Hand* h) noexcept nogil:
     """Add the multiset h (two layers: at most two copies) to the seen copies per identity, kept
-    as two masks: any (seen at least once) and dup (seen at least twice). A second copy is one
-    already in any, or h's own second copy (layer 1, within layer 0)."""
-    dup[0] |= (any[0] & h.layer[0]) | h.layer[1]
-    any[0] |= h.layer[0]
+    as two masks: seen (at least once) and dup (at least twice). A second copy is one already
+    seen, or h's own second copy (layer 1, within layer 0)."""
+    dup[0] |= (seen[0] & h.layer[0]) | h.layer[1]
+    seen[0] |= h.layer[0]
 
 cdef Hand unseen_tiles(const TGState* s, int p) noexcept nogil:
     """Tiles p has not seen: the set minus its holding, every face-up play and its own discards
-    (the seen copies per identity at once: any = seen once or more, dup = twice or more)."""
-    cdef uint64_t c0 = 0, c1 = 0, civil = card_bit(TG_CIVIL) - 1, ids = card_bit(TG_IDS) - 1
+    (the seen copies per identity at once: seen = once or more, dup = twice or more)."""
+    cdef uint64_t seen = 0, dup = 0, civil = card_bit(TG_CIVIL) - 1, ids = card_bit(TG_IDS) - 1
     cdef int t, q, face, nt
     cdef Hand u
-    count_in(&c0, &c1, &s.hand[p])
+    count_in(&seen, &dup, &s.hand[p])
     if s.turn == p:
-        count_in(&c0, &c1, &s.stage.cards)
+        count_in(&seen, &dup, &s.stage.cards)
     nt = s.ntrick + 1 if s.ntrick < 8 else 8      # later tricks have no tiles yet
     for t in range(nt):
         face = s.tface[t] | (1 << p)
         for q in range(TG_NP):
             if (face >> q) & 1:
-                count_in(&c0, &c1, &s.tplay[t][q])
+                count_in(&seen, &dup, &s.tplay[t][q])
     hand_clear(&u)
-    # c0: seen at least once, c1: at least twice
-    u.layer[0] = (civil & ~c1) | (ids & ~civil & ~c0)        # civil: seen < 2; military: none seen
-    u.layer[1] = civil & ~c0                                 # civil: none seen
+    u.layer[0] = (civil & ~dup) | (ids & ~civil & ~seen)     # civil: seen < 2; military: none seen
+    u.layer[1] = civil & ~seen                               # civil: none seen
     return u
 
 cdef bint is_sure(const TGRules* r, int ci, const Hand* unseen) noexcept nogil:
