@@ -9,6 +9,7 @@ from scipy import stats as sst
 
 import cardsim
 from cardsim import compare, stats
+from cardsim.core._blockstats import comoments
 from cardsim.stats import Accumulator, Hist, Moments, t_interval, value_counts, wilson, winners_mask, winners_of_columns
 
 
@@ -228,3 +229,58 @@ def test_value_counts_is_exact_for_any_finite_values():
         k2, c2 = np.unique(fin, return_counts=True)
         assert keys.dtype == np.float64 and cnt.dtype == np.int64
         assert keys.tolist() == k2.tolist() and cnt.tolist() == c2.tolist(), v
+
+
+def _block_cases():
+    """Blocks of every length class of numpy's pairwise summation (below 8, one leaf of <= 128,
+    splits at n / 2 rounded down to a multiple of 8, BLOCK and beyond), of integers, of large and
+    tiny magnitudes, with infinities, NaNs and -0.0, with kf from 0 to k."""
+    rng = np.random.default_rng(26)
+    lengths = [1, 2, 7, 8, 9, 15, 16, 127, 128, 129, 136, 255, 256, 257, 1000, 8191, 8192, 8193,
+               stats.BLOCK - 1, stats.BLOCK, 40_000]
+    for i, nb in enumerate(lengths * 3):
+        k = int(rng.integers(1, 22))
+        kf = [0, k, int(rng.integers(0, k + 1))][i % 3]
+        X = rng.standard_normal((k, nb)) * 10.0 ** int(rng.integers(-6, 9))
+        if i % 2:
+            X = np.round(X * 7)
+        if i % 5 == 0:
+            X[rng.integers(k), rng.integers(nb)] = [np.inf, -np.inf, np.nan, -0.0, 1e300][i % 25 // 5]
+        yield X, kf
+
+
+def test_compiled_comoments_are_numpys_bit_for_bit():
+    # the block statistics must not depend on which implementation ran: the compiled co-moments
+    # are numpy's products and pairwise sums (a numpy that changed its summation fails here)
+    n = 0
+    with np.errstate(all="ignore"):
+        for X, kf in _block_cases():
+            got, want = stats.moments_of_block(X, kf), stats.moments_of_block_numpy(X, kf)
+            assert got[0] == want[0] == X.shape[1]
+            for a, b in zip(got[1:], want[1:]):
+                assert a.shape == b.shape and a.tobytes() == b.tobytes(), (X.shape, kf)
+            n += 1
+    assert n == 63
+
+
+def test_comoments_are_the_centred_products():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(6, 500)) * [[1], [2], [3], [4], [5], [6]]
+    mb = X.sum(axis=1) / 500
+    cb, m2b = comoments(X, mb, 4)
+    xc = X - mb[:, None]
+    assert np.allclose(cb, xc[:4] @ xc[:4].T) and np.array_equal(cb, cb.T)
+    assert np.allclose(m2b, (xc[4:] ** 2).sum(axis=1))
+    assert cb.shape == (4, 4) and m2b.shape == (2,)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((np.zeros((3, 10)), np.zeros(2), 1), "mean has 2 values, the block 3 rows"),
+    ((np.zeros((3, 10)), np.zeros(3), 4), "kf must be in 0..3, got 4"),
+    ((np.zeros((3, 10)), np.zeros(3), -1), "kf must be in 0..3, got -1"),
+    ((np.zeros((3, 0)), np.zeros(3), 1), "the block has no column"),
+    ((np.zeros((3, 10))[:, ::2], np.zeros(3), 1), "contiguous"),
+])
+def test_comoments_rejects_what_it_cannot_read(args, match):
+    with pytest.raises(ValueError, match=match):
+        comoments(*args)

@@ -29,14 +29,17 @@ Statistics (all with 95% intervals):
 - running means of each seat's return at log-spaced deal counts (for convergence plots);
 - two-sample tests for comparing runs: Welch, Newcombe's interval for two proportions, paired t.
 
-This module is pure statistics: it imports nothing from cardsim (the import graph is acyclic,
-tests/test_layers.py). Definitions of every statistic: docs/glossary.md.
+This module is pure statistics: it imports nothing from cardsim but its compiled co-moments
+(cardsim.core._blockstats, which import nothing; the import graph is acyclic, tests/test_layers.py).
+Definitions of every statistic: docs/glossary.md.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
+
+from cardsim.core._blockstats import comoments
 
 BLOCK = 16_384          # canonical block: statistics are computed per block of this many deals, merged in order
 HIST_MAX_BINS = 512     # a histogram keeps exact values up to this many distinct values, then bins
@@ -164,13 +167,27 @@ class Hist:
 # ---------------------------------------------------------------------------------------------
 def moments_of_block(xt: np.ndarray, kf: int) -> tuple:
     """One block's count, means, co-moment matrix of the first kf rows, centred sums of squares
-    of the others, minima and maxima (no BLAS: a fixed floating-point order anywhere)."""
+    of the others, minima and maxima (no BLAS: a fixed floating-point order anywhere). The
+    co-moments come from the compiled `comoments` (cardsim.core._blockstats: one nogil pass, no
+    large temporary), bit for bit the numpy computation `moments_of_block_numpy` keeps."""
     nb = xt.shape[1]
     k = xt.shape[0]
     if nb == 0:
         return (0, np.zeros(k), np.zeros((kf, kf)), np.zeros(k - kf), np.full(k, np.inf), np.full(k, -np.inf))
-    # few large temporaries: Dask workers run with a low MALLOC_TRIM_THRESHOLD_, where every
-    # large temporary costs fresh pages (5x slower block statistics when measured)
+    xt = np.ascontiguousarray(xt, dtype=np.float64)
+    mn, mx = xt.min(axis=1), xt.max(axis=1)
+    mb = xt.sum(axis=1) / nb
+    cb, m2b = comoments(xt, mb, kf)
+    return (nb, mb, cb, m2b, mn, mx)
+
+
+def moments_of_block_numpy(xt: np.ndarray, kf: int) -> tuple:
+    """moments_of_block in numpy alone: the reference the compiled co-moments are tested against
+    (tests/test_stats.py)."""
+    nb = xt.shape[1]
+    k = xt.shape[0]
+    if nb == 0:
+        return (0, np.zeros(k), np.zeros((kf, kf)), np.zeros(k - kf), np.full(k, np.inf), np.full(k, -np.inf))
     mn, mx = xt.min(axis=1), xt.max(axis=1)
     mb = xt.sum(axis=1) / nb
     xc = np.subtract(xt, mb[:, None])
