@@ -270,3 +270,21 @@ def test_matches_json_counts_matches(tmp_path):
 def test_partial_name():
     assert results_io.partial_name("/a/run.parquet").name == "run.partial.parquet"
     assert results_io.partial_name("x.csv").name == "x.partial.csv"
+
+
+@pytest.mark.parametrize("sizes", [[], [0], [5], [3, 0, 20_000, 1], [8_192, 8_193]])
+def test_table_from_parts_is_the_columns_record_by_record(sizes):
+    from cardsim import results_io, runner
+    g = cardsim.make("gleek")
+    parts, start = [], 0
+    for m in sizes:
+        parts.append(runner._finish_cols(g, start, g.spec.run_batch(7, start, m, [0] * 3, lead_changes=True), True))
+        start += m
+    t = results_io.table_from_parts(parts, 3, g.metric_names, True, True)
+    assert t.dtype == np.dtype(results_io.table_dtype(3, g.metric_names, True, True)) and len(t) == sum(sizes)
+    for name in t.dtype.names:
+        want = np.concatenate([p[name] for p in parts]) if parts else np.zeros(0)
+        assert np.array_equal(t[name], want), name
+    if parts:
+        one = {n: np.concatenate([p[n] for p in parts]) for n in parts[0]}
+        assert results_io.table_from_cols(one, 3, g.metric_names).tobytes() == t.tobytes()

@@ -2,6 +2,7 @@
 tables with known answers, and compare()."""
 import json
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -284,3 +285,68 @@ def test_comoments_are_the_centred_products():
 def test_comoments_rejects_what_it_cannot_read(args, match):
     with pytest.raises(ValueError, match=match):
         comoments(*args)
+
+
+@pytest.mark.parametrize("P", [2, 3, 4, 5, 6, 12])
+def test_compiled_seat_statistics_are_numpys(P):
+    # the seat-relative returns, the win counts and the running sums at the checkpoints: the
+    # compiled pass gives numpy's numbers, bit for bit (the running sums are in deal order, as np.cumsum)
+    rng = np.random.default_rng(P)
+    for nb in (1, 7, 300, stats.BLOCK):
+        R = rng.normal(size=(P, nb)) * 10.0 ** int(rng.integers(-3, 6))
+        if nb > 7:
+            R[0, 3] = -0.0
+            R[:, 5] = 2.5
+        fp = rng.integers(0, P, nb).astype(np.int64)
+        w = stats.winners_of_columns(R).astype(np.int64)
+        cols = np.unique(rng.integers(0, nb, 9)).astype(np.int64)
+        X1 = np.zeros((2 * P + 3, nb))
+        X1[:P] = R
+        X2 = X1.copy()
+        got = stats.seat_block(X1, P, fp, w, cols)
+        want = stats._seat_block_numpy(X2, P, fp, w, cols)
+        assert X1.tobytes() == X2.tobytes()
+        assert got[2] == want[2] == int((w == 0).sum())
+        for a, b in zip(got[:2] + got[3:], want[:2] + want[3:]):
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+        # and what they mean
+        assert np.array_equal(got[0], [((w >> p) & 1).sum() for p in range(P)])
+        assert np.array_equal(X1[P:2 * P][:, 0], np.roll(R[:, 0], -int(fp[0])))
+
+
+def test_seat_statistics_leave_odd_first_players_to_numpy():
+    # a first player that is not a seat (a table from elsewhere): the compiled pass declines and
+    # block_stats keeps numpy's meaning (np.take: -1 is the last seat; P is out of range)
+    X = np.zeros((7, 4))
+    assert stats.seat_block(X, 2, np.array([0, 1, -1, 0]), np.zeros(4, np.int64), np.zeros(0, np.int64)) is None
+    cols, _ = _synthetic(50, 3, 1)
+    cols["first_player"][7] = -1
+    b = stats.block_stats(cols, 0, 3, ["m"], True)
+    cols["first_player"][7] = 2
+    assert stats.block_stats(cols, 0, 3, ["m"], True)["rel_wins"].tolist() == b["rel_wins"].tolist()
+    cols["first_player"][7] = 3
+    with pytest.raises(IndexError):
+        stats.block_stats(cols, 0, 3, ["m"], True)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((np.zeros((3, 4)), 2, np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(0, np.int64)), "2 \\* P rows"),
+    ((np.zeros((4, 4)), 0, np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(0, np.int64)), "1 <= P <= 64"),
+    ((np.zeros((4, 4)), 2, np.zeros(3, np.int64), np.zeros(4, np.int64), np.zeros(0, np.int64)), "must have 4 values"),
+    ((np.zeros((4, 4)), 2, np.zeros(4, np.int64), np.zeros(4, np.int64), np.array([2, 1])), "ascend within 0..3"),
+    ((np.zeros((4, 4)), 2, np.zeros(4, np.int64), np.zeros(4, np.int64), np.array([4])), "ascend within 0..3"),
+    ((np.zeros((4, 4)), 2, np.zeros(4, np.int64), np.zeros(4, np.int64), np.array([-1])), "ascend within 0..3"),
+])
+def test_seat_block_rejects_what_it_cannot_read(args, match):
+    with pytest.raises(ValueError, match=match):
+        stats.seat_block(*args)
+
+
+def test_block_statistics_do_not_share_the_reused_block_matrix():
+    # block_stats reuses one matrix per thread: nothing it returns may point into it
+    cols, _ = _synthetic(300, 4, 5)
+    a = stats.block_stats(cols, 0, 4, ["m"], True)
+    snap = pickle.dumps(a)
+    cols2, _ = _synthetic(300, 4, 6)
+    stats.block_stats(cols2, 300, 4, ["m"], True)
+    assert pickle.dumps(a) == snap

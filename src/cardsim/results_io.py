@@ -117,17 +117,37 @@ def table_dtype(P: int, metric_names, has_fp: bool, has_lc: bool, has_lf: bool |
             + [(m, np.float64) for m in metric_names])
 
 
+TABLE_ROWS = 8_192     # table_from_parts fills this many rows at a time, every field, while they are in cache
+
+
 def table_from_cols(cols: dict, P: int, metric_names) -> np.ndarray:
-    dt = table_dtype(P, metric_names, "first_player" in cols, "lead_changes" in cols, "lead_from" in cols)
-    n = len(cols["deal"])
-    table = np.zeros(n, dtype=dt)
-    for name, _ in dt:
-        table[name] = cols[name]
+    """The run's table (one record per deal, table_dtype) from one dict of columns."""
+    return table_from_parts([cols], P, metric_names, "first_player" in cols, "lead_changes" in cols,
+                            "lead_from" in cols)
+
+
+def table_from_parts(parts: list, P: int, metric_names, has_fp: bool, has_lc: bool,
+                     has_lf: bool | None = None) -> np.ndarray:
+    """The run's table from its chunks' column dicts, in order (each with every column of
+    table_dtype). Filled TABLE_ROWS records at a time, each field of them in turn, from the
+    chunks themselves: a record is ~130 bytes wide, and concatenating each column, then writing
+    it down the whole table (then the next) streamed the table through memory once per field
+    (800,000 Karnoffel records: 0.25-0.30 s against 0.12 s, 2026-12-04)."""
+    dt = table_dtype(P, metric_names, has_fp, has_lc, has_lf)
+    names = [n for n, _ in dt]
+    n = sum(len(c["deal"]) for c in parts)
+    table = np.empty(n, dtype=dt)           # every field of every record is written below
+    fields = [table[name] for name in names]
+    lo = 0
+    for c in parts:
+        src = [c[name] for name in names]
+        m = len(src[0])
+        for a in range(0, m, TABLE_ROWS):
+            b = min(a + TABLE_ROWS, m)
+            for f, col in zip(fields, src):
+                f[lo + a:lo + b] = col[a:b]
+        lo += m
     return table
-
-
-def empty_cols(P: int, metric_names, has_fp: bool, has_lc: bool, has_lf: bool | None = None) -> dict:
-    return {n: np.zeros(0, t) for n, t in table_dtype(P, metric_names, has_fp, has_lc, has_lf)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -59,8 +59,6 @@ import sys
 import threading
 from concurrent.futures import Executor
 
-import numpy as np
-
 from cardsim.agents import AgentSpec
 from cardsim import executors, results_io, runner, stats
 from cardsim.errors import ConfigError
@@ -272,9 +270,7 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
             writer.commit()
         table = None
         if parts is not None:
-            empty = results_io.empty_cols(g.num_players, g.metric_names, fp, lc)
-            table = results_io.table_from_cols({n: np.concatenate([p[n] for p in parts]) if parts else empty[n]
-                                                for n in empty}, g.num_players, g.metric_names)
+            table = results_io.table_from_parts(parts, g.num_players, g.metric_names, fp, lc)
         result = SimResult(name, opts, seed, agent_names, table, tuple(g.metric_names), unit, meta, acc)
         if json_out is not None:
             json_out.commit(result.to_json())

@@ -36,10 +36,11 @@ Definitions of every statistic: docs/glossary.md.
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
-from cardsim.core._blockstats import comoments
+from cardsim.core._blockstats import comoments, seat_block
 
 BLOCK = 16_384          # canonical block: statistics are computed per block of this many deals, merged in order
 HIST_MAX_BINS = 512     # a histogram keeps exact values up to this many distinct values, then bins
@@ -566,55 +567,78 @@ class Accumulator:
         return out
 
 
+_WORK = threading.local()       # per thread: the block matrix block_stats fills anew for every block
+
+
+def _block_matrix(k: int, nb: int) -> np.ndarray:
+    """A (k, nb) float64 matrix for block_stats, reused by the thread's next blocks of that shape:
+    nothing block_stats returns refers to it, and a fresh 2.6 MB matrix per block cost fresh pages
+    (simulate's statistics ~10% slower, 2026-12-04)."""
+    X = getattr(_WORK, "X", None)
+    if X is None or X.shape != (k, nb):
+        X = _WORK.X = np.empty((k, nb))
+    return X
+
+
 def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
     """Statistics of one canonical block of rows (columns dict) starting at stream position n0
     (= the deal index of its first row). Pure: computed on the driver or on a worker, it gives
-    the same numbers, which Accumulator.merge_block then merges in block order."""
+    the same numbers, which Accumulator.merge_block then merges in block order. The seat
+    statistics come from the compiled `seat_block` (cardsim.core._blockstats), the numbers of
+    `_seat_block_numpy` (tests/test_stats.py compares them)."""
     nb = len(b["actions"])
-    R = np.empty((P, nb))
+    kf = 2 * P + 3
+    X = _block_matrix(kf + len(extra), nb)
+    R = X[:P]
     for p in range(P):
         R[p] = b[f"return_{p}"]
     fp = b["first_player"].astype(np.int64) if has_fp else np.zeros(nb, np.int64)
-    # idx[q, j] = (fp[j] + q) % P, the seat q places after deal j's first player, gathered from a
-    # P x P table by np.take (C order; a modulo over P x nb int64 cost 9x more, 2026-12-04)
-    idx = np.take((np.arange(P)[:, None] + np.arange(P)[None, :]) % P, fp, axis=1)
-    # rel[q, j] = R[idx[q, j], j]: one flat take; take_along_axis gave the same array for ~130 more
-    # instructions per deal of block_stats (callgrind on Karnoffel blocks, 1,451 against 1,322) and
-    # ~3% more of its wall time (2026-12-04)
-    rel = np.take(R.ravel(), idx * nb + np.arange(nb))
-    kf = 2 * P + 3
-    X = np.empty((kf + len(extra), nb))
-    X[:P] = R
-    X[P:2 * P] = rel
+    w = b["winners"].astype(np.int64)
+    cps = checkpoints_upto(n0 + nb)
+    cps = cps[cps > n0]
+    seats = seat_block(X, P, fp, w, cps - n0 - 1)
+    if seats is None:                       # a first player that is not a seat (a table from elsewhere)
+        seats = _seat_block_numpy(X, P, fp, w, cps - n0 - 1)
+    wins, rel_wins, draws, cs, cs2 = seats
     X[2 * P] = b["actions"]
     X[2 * P + 1] = b["decisions"]
     X[2 * P + 2] = b["legal_sum"]
     dec = decided_columns(b["lead_from"], b["actions"], P) if "decided_at" in extra else None
     for i, name in enumerate(extra):
         X[kf + i] = dec[name] if name in DECIDED else b[name]
-    w = b["winners"].astype(np.int64)
-    wins = np.array([int(((w >> p) & 1).sum()) for p in range(P)], np.int64)
-    rel_wins = ((w[None, :] >> idx) & 1).sum(axis=1).astype(np.int64)
     hists = {f"return_{p}": value_counts(R[p]) for p in range(P)}
     hists["actions"] = value_counts(X[2 * P])
     hists["decisions"] = value_counts(X[2 * P + 1])
     for i, name in enumerate(extra):
         if name not in DECIDED:
             hists[name] = value_counts(X[kf + i])
-    R2 = R * R
-    cps = checkpoints_upto(n0 + nb)
-    cps = cps[cps > n0]
-    checkpoints = []
-    if len(cps):
-        cs = np.cumsum(R, axis=1)
-        cs2 = np.cumsum(R2, axis=1)
-        checkpoints = [(c, cs[:, c - n0 - 1].copy(), cs2[:, c - n0 - 1].copy()) for c in cps.tolist()]
-    out = {"n0": n0, "n": nb, "moments": moments_of_block(X, kf), "draws": int((w == 0).sum()), "wins": wins,
+    checkpoints = [(c, cs[i].copy(), cs2[i].copy()) for i, c in enumerate(cps.tolist())]
+    out = {"n0": n0, "n": nb, "moments": moments_of_block(X, kf), "draws": draws, "wins": wins,
            "rel_wins": rel_wins, "hists": hists, "checkpoints": checkpoints, "sum": R.sum(axis=1),
-           "sum2": R2.sum(axis=1)}
+           "sum2": (R * R).sum(axis=1)}
     if dec is not None:
         out["decided"] = np.array([int(dec["decided_early"].sum()), int(dec["live"].sum())], np.int64)
     return out
+
+
+def _seat_block_numpy(X: np.ndarray, P: int, fp: np.ndarray, w: np.ndarray, cols: np.ndarray) -> tuple:
+    """seat_block in numpy: the reference it is tested against, and the path for first players
+    that are not seats (np.take's indexing: -P .. -1 count from the end, others raise)."""
+    nb = X.shape[1]
+    R = X[:P]
+    # idx[q, j] = (fp[j] + q) % P, the seat q places after deal j's first player, gathered from a
+    # P x P table by np.take (C order; a modulo over P x nb int64 cost 9x more, 2026-12-04)
+    idx = np.take((np.arange(P)[:, None] + np.arange(P)[None, :]) % P, fp, axis=1)
+    # rel[q, j] = R[idx[q, j], j]: one flat take
+    X[P:2 * P] = np.take(R.ravel(), idx * nb + np.arange(nb))
+    wins = np.array([int(((w >> p) & 1).sum()) for p in range(P)], np.int64)
+    rel_wins = ((w[None, :] >> idx) & 1).sum(axis=1).astype(np.int64)
+    cs = np.zeros((len(cols), P))
+    cs2 = np.zeros((len(cols), P))
+    if len(cols):
+        cs = np.ascontiguousarray(np.cumsum(R, axis=1)[:, cols].T)
+        cs2 = np.ascontiguousarray(np.cumsum(R * R, axis=1)[:, cols].T)
+    return wins, rel_wins, int((w == 0).sum()), cs, cs2
 
 
 def winners_mask(R: np.ndarray) -> np.ndarray:

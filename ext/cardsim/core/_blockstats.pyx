@@ -25,6 +25,7 @@ the product before the sum) and imports nothing from cardsim.
 import numpy as np
 
 from libc.stdlib cimport malloc, free
+from libc.stdint cimport int64_t
 
 cdef enum:
     PW_BLOCK = 128           # numpy's PW_BLOCKSIZE: pairwise_sum sums a range this long or shorter directly
@@ -174,3 +175,75 @@ def comoments(const double[:, ::1] xt not None, const double[::1] mean not None,
         free(w.xc)
     return cb, m2b
 
+
+
+def seat_block(double[:, ::1] X not None, int P, const int64_t[::1] fp not None, const int64_t[::1] w not None,
+               const int64_t[::1] cps not None):
+    """The seat statistics of a block whose returns are X's first P rows (X[p, j]: seat p's
+    return in deal j), in one nogil pass, the numbers stats.block_stats computed with numpy:
+
+    - X's rows P .. 2P - 1 receive the returns by offset from the first player: X[P + q, j] =
+      X[(fp[j] + q) % P, j];
+    - wins[p]: the deals whose winners mask w[j] has bit p; rel_wins[q]: the deals whose mask has
+      the bit of the seat q places after the first player; draws: the deals with w[j] == 0;
+    - cs, cs2 (len(cps), P): the running sums of the returns and of their squares (each square
+      rounded, then added in deal order, as np.cumsum of R and of R * R) up to and including deal
+      cps[i] (ascending, each in 0 .. nb - 1).
+
+    Returns (wins, rel_wins, draws, cs, cs2), or None when some fp[j] is not a seat (0 .. P - 1):
+    the caller then takes numpy's path, whose indexing says what such a value means."""
+    cdef Py_ssize_t nb = X.shape[1], j, i, ncp = cps.shape[0], nxt
+    cdef int p, q, s
+    if not 1 <= P <= 64 or X.shape[0] < 2 * P:
+        raise ValueError(f"seat_block: need 1 <= P <= 64 and 2 * P rows, got P={P}, {X.shape[0]} rows")
+    if fp.shape[0] != nb or w.shape[0] != nb:
+        raise ValueError(f"seat_block: fp and w must have {nb} values, got {fp.shape[0]} and {w.shape[0]}")
+    for i in range(ncp):
+        if not 0 <= cps[i] < nb or (i and cps[i] <= cps[i - 1]):
+            raise ValueError(f"seat_block: checkpoints must ascend within 0..{nb - 1}")
+    for j in range(nb):
+        if not 0 <= fp[j] < P:
+            return None
+    wins = np.zeros(P, np.int64)
+    rel_wins = np.zeros(P, np.int64)
+    cs = np.zeros((ncp, P))
+    cs2 = np.zeros((ncp, P))
+    cdef int64_t[::1] wv = wins
+    cdef int64_t[::1] rv = rel_wins
+    cdef double[:, ::1] csv = cs
+    cdef double[:, ::1] cs2v = cs2
+    cdef int64_t draws = 0, m
+    cdef double x, run, run2
+    with nogil:
+        for j in range(nb):
+            m = w[j]
+            draws += m == 0
+            s = <int>fp[j]
+            for q in range(P):
+                X[P + q, j] = X[s, j]
+                rv[q] += (m >> s) & 1
+                s += 1
+                if s == P:
+                    s = 0
+            for p in range(P):
+                wv[p] += (m >> p) & 1
+        if ncp:
+            for p in range(P):
+                i = 0
+                nxt = cps[0]
+                run = X[p, 0]                   # np.cumsum: the first value, then each added
+                run2 = X[p, 0] * X[p, 0]
+                j = 0
+                while True:
+                    if j == nxt:
+                        csv[i, p] = run
+                        cs2v[i, p] = run2
+                        i += 1
+                        if i == ncp:
+                            break
+                        nxt = cps[i]
+                    j += 1
+                    x = X[p, j]
+                    run = run + x
+                    run2 = run2 + x * x
+    return wins, rel_wins, int(draws), cs, cs2
