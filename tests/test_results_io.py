@@ -288,3 +288,15 @@ def test_table_from_parts_is_the_columns_record_by_record(sizes):
     if parts:
         one = {n: np.concatenate([p[n] for p in parts]) for n in parts[0]}
         assert results_io.table_from_cols(one, 3, g.metric_names).tobytes() == t.tobytes()
+
+
+def test_fill_table_refuses_records_past_the_end():
+    from cardsim import results_io, runner
+    g = cardsim.make("karnoffel")
+    cols = runner._finish_cols(g, 0, g.spec.run_batch(1, 0, 10, [0] * 4), True)
+    t = results_io.new_table(15, 4, g.metric_names, True, False)
+    assert results_io.fill_table(t, 0, cols) == 10
+    before = t.tobytes()
+    with pytest.raises(ValueError, match="records 10..19 do not fit a table of 15"):
+        results_io.fill_table(t, 10, cols)
+    assert t.tobytes() == before

@@ -233,7 +233,9 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
             "deals": count, "backend": "executor" if executor is not None else backend}
     dt = results_io.table_dtype(g.num_players, g.metric_names, fp, lc)
     acc = stats.Accumulator(g.num_players, g.metric_names, first_player=fp, lead_changes=lc)
-    parts = [] if keep_table else None
+    # the table is filled as the chunks arrive (in order), so no chunk is held until the end
+    table = results_io.new_table(count, g.num_players, g.metric_names, fp, lc) if keep_table else None
+    filled = 0
     close = None
     bar = None
     writer = json_out = None
@@ -258,8 +260,8 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
                 acc.merge_blocks(res["blocks"])
             else:
                 acc.add(cols)
-            if parts is not None:
-                parts.append(cols)
+            if table is not None:
+                filled = results_io.fill_table(table, filled, cols)
             if writer is not None:
                 writer.write(cols)
             bar.update(res["n"] if "n" in res else len(cols["deal"]))
@@ -268,9 +270,8 @@ def simulate(game, deals: int | None = None, *, matches: int | None = None, seed
         acc.finish()
         if writer is not None:
             writer.commit()
-        table = None
-        if parts is not None:
-            table = results_io.table_from_parts(parts, g.num_players, g.metric_names, fp, lc)
+        if table is not None and filled != count:
+            raise RuntimeError(f"simulate: {filled:,} of {count:,} records were filled")
         result = SimResult(name, opts, seed, agent_names, table, tuple(g.metric_names), unit, meta, acc)
         if json_out is not None:
             json_out.commit(result.to_json())
