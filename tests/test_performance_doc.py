@@ -247,3 +247,28 @@ def test_the_pdep_comparison_runs_and_reports_both_sides(capsys):
     with pytest.raises(SystemExit):
         tool.main(["no_such_game"])
     assert "unknown game 'no_such_game'" in capsys.readouterr().err
+
+
+def test_the_simulate_comparison_runs_both_builds(capsys, tmp_path):
+    """bench/simulate_ab.py, the command behind the doc's simulate() before/after table: pointed at
+    the installed package as the 'old' build (a non-editable install; an editable one keeps its
+    compiled modules elsewhere), it times both sides and prints a row per setting; a directory
+    without a cardsim package is refused."""
+    import importlib.util
+    import pathlib
+    import cardsim
+    path = DOC.parent.parent / "bench" / "simulate_ab.py"
+    spec = importlib.util.spec_from_file_location("cardsim_bench_simulate_ab", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert "bench/simulate_ab.py" in DOC.read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        tool.main(["karnoffel", "--old", str(tmp_path)])
+    assert "no cardsim package there" in capsys.readouterr().err
+    site = pathlib.Path(cardsim.__file__).parent.parent
+    if not list((site / "cardsim" / "core").glob("_engine*.so")):
+        pytest.skip("an editable install: its compiled modules are not beside the package")
+    rows = tool.main(["karnoffel", "--old", str(site), "--deals", "500", "--rounds", "1", "--workers", "1"])
+    assert [(r["workers"], r["keep_table"]) for r in rows] == [(1, False), (1, True)]
+    assert all(r["old"] > 0 and r["new"] > 0 for r in rows)
+    assert capsys.readouterr().out.count("karnoffel workers=1") == 2
