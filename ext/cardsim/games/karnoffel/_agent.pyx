@@ -76,6 +76,20 @@ cdef inline uint64_t beaters_m(uint64_t m, int led_card, int chosen) noexcept no
         out |= rm << (12 * led)
     return out
 
+# [chosen suit][card]: the cards that would beat the card led alone (beaters_m of that one-card
+# trick), filled once at import: a lead's "sure" test reads it instead of recomputing it for every
+# card of the hand at every lead (the greedy deal's largest cost)
+cdef uint64_t lead_beaters[4][48]
+
+cdef void fill_lead_beaters() noexcept nogil:
+    cdef int ch, x
+    for ch in range(4):
+        for x in range(48):
+            lead_beaters[ch][x] = beaters_m(card_bit(x), x, ch)
+
+fill_lead_beaters()
+
+
 cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal,
                    Rng* rng) noexcept nogil:
     cdef const KNState* s = <const KNState*>st
@@ -93,7 +107,7 @@ cdef int kn_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         while tmp:
             x = bit_low(tmp)
             tmp &= tmp - 1
-            if (threats & beaters_m(card_bit(x), x, chosen)) == 0:     # holds_against, led alone
+            if (threats & lead_beaters[chosen][x]) == 0:      # holds_against, led alone
                 sure |= card_bit(x)
         if sure:
             return cheapest(sure, chosen)
