@@ -572,8 +572,9 @@ _WORK = threading.local()       # per thread: the block matrix block_stats fills
 
 def _block_matrix(k: int, nb: int) -> np.ndarray:
     """A (k, nb) float64 matrix for block_stats, reused by the thread's next blocks of that shape:
-    nothing block_stats returns refers to it, and a fresh 2.6 MB matrix per block cost fresh pages
-    (simulate's statistics ~10% slower, 2026-12-04)."""
+    nothing block_stats returns refers to it (tests/test_stats.py), and a fresh matrix per block
+    (2.6 MB for a 4-seat game) got fresh pages from the system each time, worst where the
+    allocator returns memory eagerly (Dask workers run with a low MALLOC_TRIM_THRESHOLD_)."""
     X = getattr(_WORK, "X", None)
     if X is None or X.shape != (k, nb):
         X = _WORK.X = np.empty((k, nb))
