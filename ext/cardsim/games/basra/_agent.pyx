@@ -6,7 +6,8 @@ floor - 3 for leaving a single floor card (an easy basra for the next player) - 
 a J or ♦7 sweeper; a trail costs the trailed card's points + 0.5 and 3 more if it leaves a lone
 card. Plays the best (lowest card id on ties); in the choose phase it steers to its best set.
 """
-from cardsim.core._types cimport uint64_t
+from cardsim.core._types cimport uint64_t, int64_t
+from libc.stdint cimport INT64_MIN
 from cardsim.core._bits cimport cs_popcount, bit_low, card_bit
 from cardsim.core._rng cimport Rng
 from cardsim.core._actions cimport ActionSet
@@ -15,29 +16,30 @@ from cardsim.games.basra._rules cimport (BasraConfig, BA_MAXSETS, is_sweeper, ca
 from cardsim.games.basra._state cimport BasraState, BA_PH_PLAY, BA_TAKE0, BA_COMMIT, chosen_of
 
 
-cdef inline double play_value(const BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
-    cdef double v = 0.0
-    cdef uint64_t taken, m, rest
-    cdef int k
+cdef inline int64_t play_value(const BasraState* s, const BasraConfig* c, int card, uint64_t S) noexcept nogil:
+    """The play's score (the module docstring's weights) in quarter points, so that it is an
+    integer: card points are half points (card_half, at most 2,000 each) and every weight is a
+    multiple of 0.25. Taken cards count 2 card_half + 3 each (card points + 0.75), summed over
+    the cards with points only (pts_cards) plus 3 per card."""
+    cdef int64_t v = 0
+    cdef uint64_t taken, m
     if S:
         taken = S | card_bit(card)
-        m = taken
+        v = 3 * cs_popcount(taken)
+        m = taken & c.pts_cards
         while m:
-            k = bit_low(m)
+            v += 2 * c.card_half[bit_low(m)]
             m &= m - 1
-            v += c.card_half[k] * 0.5 + 0.75
         if S == s.floor:
-            v += basra_points(c, card, s.floor, False) + 2.0
-        else:
-            rest = s.floor & ~S
-            if cs_popcount(rest) == 1:
-                v -= 3.0
+            v += 4 * basra_points(c, card, s.floor, False) + 8
+        elif cs_popcount(s.floor & ~S) == 1:
+            v -= 12
         if is_sweeper(c, card):
-            v -= 4.0
+            v -= 16
     else:
-        v -= c.card_half[card] * 0.5 + 0.5
+        v -= 2 * c.card_half[card] + 2
         if s.floor == 0:
-            v -= 3.0
+            v -= 12
     return v
 
 cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int n_legal, Rng* rng) noexcept nogil:
@@ -46,7 +48,7 @@ cdef int ba_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef uint64_t sets[BA_MAXSETS]
     cdef uint64_t m, bestset = 0, chosen, one
     cdef int card, n, i, best = -1, found
-    cdef double v, bv = -1e18
+    cdef int64_t v, bv = INT64_MIN
     if s.phase == BA_PH_PLAY:
         m = s.hand[s.turn]
         while m:

@@ -40,6 +40,7 @@ ctypedef struct BasraConfig:
     int32_t queen_lone_queen # Q on a lone Q is a basra
     int32_t face_doubling    # 0 off, 1 QKJ, 2 J only
     int32_t card_half[52]    # card points, in half points
+    uint64_t pts_cards       # the cards whose card_half is not 0 (the greedy agent sums only these)
     int32_t majority_half    # majority bonus, in half points
     int32_t majority_carry   # a tie for most cards carries the bonus over
     int32_t basra_last       # a basra with the last card of the deal counts

@@ -85,8 +85,11 @@ cdef class BasraSpec(GameSpec):
         self.c.queen_lone_queen = opts["queen_on_lone_queen"]
         self.c.face_doubling = {"off": 0, "QKJ": 1, "J_only": 2}[opts["face_doubling"]]
         table = card_half(opts)
+        self.c.pts_cards = 0
         for k in range(52):
             self.c.card_half[k] = table[k]
+            if table[k]:
+                self.c.pts_cards |= (<uint64_t>1) << k
         self.c.majority_half = 2 * opts["majority_points"]
         self.c.majority_carry = opts["majority_tie"] == "carry"
         self.c.basra_last = opts["basra_on_last_play"]
