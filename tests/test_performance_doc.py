@@ -272,3 +272,19 @@ def test_the_simulate_comparison_runs_both_builds(capsys, tmp_path):
     assert [(r["workers"], r["keep_table"]) for r in rows] == [(1, False), (1, True)]
     assert all(r["old"] > 0 and r["new"] > 0 for r in rows)
     assert capsys.readouterr().out.count("karnoffel workers=1") == 2
+
+
+def test_the_simulate_table_ratios_follow_from_its_figures():
+    """docs/performance.md's simulate() before/after table: each row's ratio is its after / before,
+    and it covers both thread counts with and without the table for each game it names."""
+    text = DOC.read_text(encoding="utf-8")
+    sec = text[text.index("### simulate() and its statistics"):text.index("\n## ")]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in sec.splitlines()
+            if line.startswith("| ") and not line.startswith("| game")]
+    assert len(rows) >= 4
+    seen = {}
+    for game, workers, keep, before, after, ratio in rows:
+        b, a = float(before.replace(",", "")), float(after.replace(",", ""))
+        assert f"{a / b:.2f}" == ratio, (game, workers, keep)
+        seen.setdefault(game, set()).add((workers, keep))
+    assert all(v == {(w, k) for w in ("1", "2") for k in ("False", "True")} for v in seen.values()), seen

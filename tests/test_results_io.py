@@ -273,14 +273,18 @@ def test_partial_name():
 
 
 @pytest.mark.parametrize("sizes", [[], [0], [5], [3, 0, 20_000, 1], [8_192, 8_193]])
-def test_table_from_parts_is_the_columns_record_by_record(sizes):
+def test_a_table_filled_chunk_by_chunk_is_the_columns_record_by_record(sizes):
     from cardsim import results_io, runner
     g = cardsim.make("gleek")
     parts, start = [], 0
     for m in sizes:
         parts.append(runner._finish_cols(g, start, g.spec.run_batch(7, start, m, [0] * 3, lead_changes=True), True))
         start += m
-    t = results_io.table_from_parts(parts, 3, g.metric_names, True, True)
+    t = results_io.new_table(sum(sizes), 3, g.metric_names, True, True)
+    lo = 0
+    for c in parts:
+        lo = results_io.fill_table(t, lo, c)
+    assert lo == sum(sizes)
     assert t.dtype == np.dtype(results_io.table_dtype(3, g.metric_names, True, True)) and len(t) == sum(sizes)
     for name in t.dtype.names:
         want = np.concatenate([p[name] for p in parts]) if parts else np.zeros(0)

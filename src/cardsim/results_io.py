@@ -117,23 +117,14 @@ def table_dtype(P: int, metric_names, has_fp: bool, has_lc: bool, has_lf: bool |
             + [(m, np.float64) for m in metric_names])
 
 
-TABLE_ROWS = 8_192     # table_from_parts fills this many rows at a time, every field, while they are in cache
+TABLE_ROWS = 8_192     # fill_table writes this many records at a time, every field, while they are in cache
 
 
 def table_from_cols(cols: dict, P: int, metric_names) -> np.ndarray:
     """The run's table (one record per deal, table_dtype) from one dict of columns."""
-    return table_from_parts([cols], P, metric_names, "first_player" in cols, "lead_changes" in cols,
-                            "lead_from" in cols)
-
-
-def table_from_parts(parts: list, P: int, metric_names, has_fp: bool, has_lc: bool,
-                     has_lf: bool | None = None) -> np.ndarray:
-    """The run's table from its chunks' column dicts, in order (each with every column of
-    table_dtype)."""
-    table = new_table(sum(len(c["deal"]) for c in parts), P, metric_names, has_fp, has_lc, has_lf)
-    lo = 0
-    for c in parts:
-        lo = fill_table(table, lo, c)
+    table = new_table(len(cols["deal"]), P, metric_names, "first_player" in cols, "lead_changes" in cols,
+                      "lead_from" in cols)
+    fill_table(table, 0, cols)
     return table
 
 

@@ -170,7 +170,8 @@ def moments_of_block(xt: np.ndarray, kf: int) -> tuple:
     """One block's count, means, co-moment matrix of the first kf rows, centred sums of squares
     of the others, minima and maxima (no BLAS: a fixed floating-point order anywhere). The
     co-moments come from the compiled `comoments` (cardsim.core._blockstats: one nogil pass, no
-    large temporary), bit for bit the numpy computation `moments_of_block_numpy` keeps."""
+    large temporary), bit for bit numpy's products and pairwise sums (tests/test_stats.py keeps
+    the numpy computation as its reference)."""
     nb = xt.shape[1]
     k = xt.shape[0]
     if nb == 0:
@@ -179,29 +180,6 @@ def moments_of_block(xt: np.ndarray, kf: int) -> tuple:
     mn, mx = xt.min(axis=1), xt.max(axis=1)
     mb = xt.sum(axis=1) / nb
     cb, m2b = comoments(xt, mb, kf)
-    return (nb, mb, cb, m2b, mn, mx)
-
-
-def moments_of_block_numpy(xt: np.ndarray, kf: int) -> tuple:
-    """moments_of_block in numpy alone: the reference the compiled co-moments are tested against
-    (tests/test_stats.py)."""
-    nb = xt.shape[1]
-    k = xt.shape[0]
-    if nb == 0:
-        return (0, np.zeros(k), np.zeros((kf, kf)), np.zeros(k - kf), np.full(k, np.inf), np.full(k, -np.inf))
-    mn, mx = xt.min(axis=1), xt.max(axis=1)
-    mb = xt.sum(axis=1) / nb
-    xc = np.subtract(xt, mb[:, None])
-    tmp = np.empty((max(kf, k - kf), nb))
-    cb = np.empty((kf, kf))
-    for i in range(kf):
-        t = tmp[:kf - i]
-        np.multiply(xc[i:kf], xc[i], out=t)
-        cb[i, i:] = t.sum(axis=1)
-        cb[i:, i] = cb[i, i:]
-    t = tmp[:k - kf]
-    np.multiply(xc[kf:], xc[kf:], out=t)
-    m2b = t.sum(axis=1)
     return (nb, mb, cb, m2b, mn, mx)
 
 
@@ -597,9 +575,10 @@ def block_stats(b: dict, n0: int, P: int, extra, has_fp: bool) -> dict:
     w = b["winners"].astype(np.int64)
     cps = checkpoints_upto(n0 + nb)
     cps = cps[cps > n0]
-    seats = seat_block(X, P, fp, w, cps - n0 - 1)
+    at = cps - n0 - 1                       # the checkpoints' positions in the block
+    seats = seat_block(X, P, fp, w, at)
     if seats is None:                       # a first player that is not a seat (a table from elsewhere)
-        seats = _seat_block_numpy(X, P, fp, w, cps - n0 - 1)
+        seats = _seat_block_numpy(X, P, fp, w, at)
     wins, rel_wins, draws, cs, cs2 = seats
     X[2 * P] = b["actions"]
     X[2 * P + 1] = b["decisions"]

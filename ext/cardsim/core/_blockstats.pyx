@@ -1,4 +1,6 @@
-"""The compiled half of cardsim.stats' block statistics: the co-moments of one canonical block.
+"""The compiled half of cardsim.stats' block statistics: the co-moments of one canonical block
+(`comoments`) and its seat statistics (`seat_block`: returns by offset from the first player, win
+counts, running sums at the checkpoints), each numpy's numbers bit for bit.
 
 `stats.moments_of_block` needs, per block of up to BLOCK deals, the centred co-moment matrix of
 its first kf rows (the returns, the returns by offset from the first player, the three duration
