@@ -229,6 +229,7 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
                                 int k, int m, int suit, int L) noexcept nogil
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
                        int m, int suit, int L) noexcept nogil
+cdef int zp_pair_cost(const Hand* rest, const Hand* play, uint64_t sm, int m, int min_size) noexcept nogil
 cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm, int k, int m, int min_size,
                                  int left) noexcept nogil
 cdef int zp_suit_counts(const Hand* full, const Hand* play, uint64_t sm, int* sc, int* pc,

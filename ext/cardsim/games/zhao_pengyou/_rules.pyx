@@ -388,6 +388,14 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
     cdef int sc[ZP_NID]
     cdef int pc[ZP_NID]
     cdef int id_of[ZP_NID]
+    if k == 2:
+        # pairs (the commonest set lead): the first evaluation on the packed layers; the
+        # identities' counts are gathered only when each candidate must be tested
+        cost = zp_pair_cost(rest, play, sm, m, min_size)
+        if cost < left:
+            return cand
+        if cost > left:
+            return 0
     while ids:
         kk = bit_low(ids)
         ids &= ids - 1
@@ -395,11 +403,12 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
         pc[n] = hand_count(play, kk)
         sc[n] = pc[n] + hand_count(rest, kk)
         n += 1
-    cost = set_obligation_cost(pc, sc, sc, n, k, m, min_size)
-    if cost < left:
-        return cand
-    if cost > left:
-        return 0
+    if k != 2:
+        cost = set_obligation_cost(pc, sc, sc, n, k, m, min_size)
+        if cost < left:
+            return cand
+        if cost > left:
+            return 0
     avail = 0
     for i in range(n):
         avail += sc[i] // k
@@ -413,6 +422,51 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
                 out |= card_bit(kk)
             pc[i] -= 1
     return out
+
+cdef int zp_pair_cost(const Hand* rest, const Hand* play, uint64_t sm, int m, int min_size) noexcept nogil:
+    """set_obligation_cost for a lead of m pairs (k = 2, cap == sc) on the packed layers of the
+    hand (rest) and the follow (play) in the suit mask sm: the same sums, each a popcount of a
+    class of identities (copies are at most 4: a layer per copy). S_j, P_j: the identities the
+    holding (rest + play), the follow, hold more than j times (S is the bit-sliced sum)."""
+    cdef uint64_t R0 = rest.layer[0] & sm, R1 = rest.layer[1] & sm, R2 = rest.layer[2] & sm, R3 = rest.layer[3] & sm
+    cdef uint64_t P0 = play.layer[0] & sm, P1 = play.layer[1] & sm, P2 = play.layer[2] & sm, P3 = play.layer[3] & sm
+    cdef uint64_t S0 = R0 | P0
+    cdef uint64_t S1 = R1 | P1 | (R0 & P0)
+    cdef uint64_t S2 = R2 | P2 | (R1 & P0) | (R0 & P1)
+    cdef uint64_t S3 = R3 | P3 | (R2 & P0) | (R1 & P1) | (R0 & P2)
+    cdef uint64_t E, odd
+    cdef int avail = cs_popcount(S1) + cs_popcount(S3)      # sum of floor(s / 2): the pairs held
+    cdef int inplay = cs_popcount(P1) + cs_popcount(P3)     # sum of floor(p / 2): the pairs followed
+    cdef int need, cheap, full, t, cost, slots, n0, n1
+    if avail >= m:
+        # set_obligation_cost's first branch: the pairs still needed, the begun pairs (p odd,
+        # with a pair left to complete: cost 1 each), the further pairs (cost 2 each)
+        need = m - inplay
+        if need <= 0:
+            return 0
+        cheap = cs_popcount((P0 & ~P1 & S1) | (P2 & ~P3 & S3))
+        full = avail - inplay - cheap
+        t = cheap if cheap < need else need
+        need -= t
+        if need > full:
+            return ZP_IMPOSSIBLE
+        return t + 2 * need
+    # every pair held is forced: each identity whose pairs (2 * floor(s / 2)) exceed its copies in
+    # the follow adds the difference
+    E = (S1 & ~P1) | (S3 & ~P3)
+    cost = (2 * (cs_popcount(E & S1) + cs_popcount(E & S3))
+            - (cs_popcount(E & P0) + cs_popcount(E & P1) + cs_popcount(E & P2) + cs_popcount(E & P3)))
+    if min_size > 1:
+        return cost
+    # level 1 (partial sets): the odd single left of each identity held an odd number of times;
+    # it costs nothing where every copy is already in the follow, else 1; cheapest first
+    slots = m - avail
+    odd = (S0 & ~S1) | (S2 & ~S3)
+    n0 = cs_popcount(odd & ~((S0 ^ P0) | (S1 ^ P1) | (S2 ^ P2) | (S3 ^ P3)))
+    n1 = cs_popcount(odd) - n0
+    if n0 + n1 <= slots:
+        return cost + n1
+    return cost + (slots - n0 if slots > n0 else 0)
 
 cdef inline void _level_term(int s, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
     """One identity's share of set_obligation_cost's full-k-set level (cap == sc = s, p in the

@@ -2,7 +2,7 @@
 count profiles, so that a test can compare the engine's factored answer with the plain one."""
 from cardsim.core._types cimport uint64_t
 from cardsim.core._hand cimport Hand, hand_clear, hand_add
-from cardsim.games.zhao_pengyou._rules cimport ZP_NID, set_obligation_cost, zp_follow_set_adds
+from cardsim.games.zhao_pengyou._rules cimport ZP_NID, set_obligation_cost, zp_follow_set_adds, zp_pair_cost
 
 from cardsim.errors import ConfigError
 
@@ -54,3 +54,28 @@ def follow_set_adds(list rest, list play, int k, int m, int min_size, int left):
         if rest[i] or play[i]:
             j += 1
     return int(engine), int(plain), cost
+
+
+def pair_cost(list rest, list play, int m, int min_size):
+    """(engine, plain): the set obligation's cost of a follow to m pairs (k = 2): zp_pair_cost on
+    the packed layers, set_obligation_cost on the counts. rest, play: 13 counts each as in
+    follow_set_adds; 1 <= m <= 13; min_size 1 or 2."""
+    cdef Hand R, P
+    cdef int pc[ZP_NID]
+    cdef int sc[ZP_NID]
+    cdef int i, n = 0
+    if len(rest) != 13 or len(play) != 13:
+        raise ConfigError("pair_cost: rest and play are 13 counts each")
+    for i in range(13):
+        if not (0 <= rest[i] and 0 <= play[i] and rest[i] + play[i] <= 4):
+            raise ConfigError("pair_cost: counts are >= 0 and at most 4 copies per identity")
+    if not (1 <= m <= 13 and min_size in (1, 2)):
+        raise ConfigError("pair_cost: 1 <= m <= 13, min_size 1 or 2")
+    _fill(&R, rest)
+    _fill(&P, play)
+    for i in range(13):
+        if rest[i] or play[i]:
+            pc[n] = play[i]
+            sc[n] = play[i] + rest[i]
+            n += 1
+    return zp_pair_cost(&R, &P, 0x1FFF, m, min_size), set_obligation_cost(pc, sc, sc, n, 2, m, min_size)
