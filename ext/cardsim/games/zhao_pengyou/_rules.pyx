@@ -388,14 +388,31 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
     cdef int sc[ZP_NID]
     cdef int pc[ZP_NID]
     cdef int id_of[ZP_NID]
+    cdef _Pairs q
+    cdef int need, cheap, full
     if k == 2:
-        # pairs (the commonest set lead): the first evaluation on the packed layers; the
-        # identities' counts are gathered only when each candidate must be tested
-        cost = zp_pair_cost(rest, play, sm, m, min_size)
+        # pairs (the commonest set lead): on the packed layers (_pairs); with the pairs held
+        # enough (the first branch) each candidate too, a class at a time; else the identities'
+        # counts are gathered below for the candidates' searches
+        _pairs(rest, play, sm, &q)
+        cost = _pair_cost_of(&q, m, min_size)
         if cost < left:
             return cand
         if cost > left:
             return 0
+        if q.avail >= m:
+            # cost == left >= 1, so pairs are still needed. One copy more of a candidate (p in the
+            # follow, s held, p < s): p even and s >= p + 2 begins a pair that was a further one
+            # (cheap + 1, full - 1); p even and s = p + 1 changes no sum (the cost stays: not
+            # legal); p odd completes a begun pair (need - 1, cheap - 1)
+            need = m - q.inplay
+            cheap = _begun_pairs(&q)
+            full = q.avail - q.inplay - cheap
+            if _fill_pairs(need, cheap + 1, full - 1) < left:
+                out |= ((q.S0 & ~q.P0) & q.S1) | ((q.P1 & ~q.P2) & q.S3)
+            if need <= 1 or _fill_pairs(need - 1, cheap - 1, full) < left:
+                out |= (q.P0 & ~q.P1) | (q.P2 & ~q.P3)
+            return out & cand
     while ids:
         kk = bit_low(ids)
         ids &= ids - 1
@@ -423,50 +440,75 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
             pc[i] -= 1
     return out
 
-cdef int zp_pair_cost(const Hand* rest, const Hand* play, uint64_t sm, int m, int min_size) noexcept nogil:
-    """set_obligation_cost for a lead of m pairs (k = 2, cap == sc) on the packed layers of the
-    hand (rest) and the follow (play) in the suit mask sm: the same sums, each a popcount of a
-    class of identities (copies are at most 4: a layer per copy). S_j, P_j: the identities the
-    holding (rest + play), the follow, hold more than j times (S is the bit-sliced sum)."""
+ctypedef struct _Pairs:
+    uint64_t S0, S1, S2, S3      # the holding (hand + follow): identities held more than j times
+    uint64_t P0, P1, P2, P3      # the follow likewise
+    int avail                    # sum of floor(s / 2): the pairs held
+    int inplay                   # sum of floor(p / 2): the pairs followed
+
+cdef inline void _pairs(const Hand* rest, const Hand* play, uint64_t sm, _Pairs* q) noexcept nogil:
+    """The layers of the holding as the bit-sliced sum of the hand's (rest) and the follow's
+    (play) in the suit mask sm (copies are at most 4: a layer per copy), and the pair counts."""
     cdef uint64_t R0 = rest.layer[0] & sm, R1 = rest.layer[1] & sm, R2 = rest.layer[2] & sm, R3 = rest.layer[3] & sm
-    cdef uint64_t P0 = play.layer[0] & sm, P1 = play.layer[1] & sm, P2 = play.layer[2] & sm, P3 = play.layer[3] & sm
-    cdef uint64_t S0 = R0 | P0
-    cdef uint64_t S1 = R1 | P1 | (R0 & P0)
-    cdef uint64_t S2 = R2 | P2 | (R1 & P0) | (R0 & P1)
-    cdef uint64_t S3 = R3 | P3 | (R2 & P0) | (R1 & P1) | (R0 & P2)
+    q.P0 = play.layer[0] & sm
+    q.P1 = play.layer[1] & sm
+    q.P2 = play.layer[2] & sm
+    q.P3 = play.layer[3] & sm
+    q.S0 = R0 | q.P0
+    q.S1 = R1 | q.P1 | (R0 & q.P0)
+    q.S2 = R2 | q.P2 | (R1 & q.P0) | (R0 & q.P1)
+    q.S3 = R3 | q.P3 | (R2 & q.P0) | (R1 & q.P1) | (R0 & q.P2)
+    q.avail = cs_popcount(q.S1) + cs_popcount(q.S3)
+    q.inplay = cs_popcount(q.P1) + cs_popcount(q.P3)
+
+cdef inline int _begun_pairs(const _Pairs* q) noexcept nogil:
+    """Identities with an odd count in the follow and a pair left to complete (cost 1 each)."""
+    return cs_popcount((q.P0 & ~q.P1 & q.S1) | (q.P2 & ~q.P3 & q.S3))
+
+cdef inline int _fill_pairs(int need, int cheap, int full) noexcept nogil:
+    """set_obligation_cost's first branch for pairs: the begun pairs first (1 card each), then
+    further pairs (2 each) while they last."""
+    cdef int t = cheap if cheap < need else need
+    need -= t
+    if need > full:
+        return ZP_IMPOSSIBLE
+    return t + 2 * need
+
+cdef inline int _pair_cost_of(const _Pairs* q, int m, int min_size) noexcept nogil:
+    """set_obligation_cost for a lead of m pairs (k = 2, cap == sc), each of its sums a popcount
+    of a class of identities."""
     cdef uint64_t E, odd
-    cdef int avail = cs_popcount(S1) + cs_popcount(S3)      # sum of floor(s / 2): the pairs held
-    cdef int inplay = cs_popcount(P1) + cs_popcount(P3)     # sum of floor(p / 2): the pairs followed
-    cdef int need, cheap, full, t, cost, slots, n0, n1
-    if avail >= m:
-        # set_obligation_cost's first branch: the pairs still needed, the begun pairs (p odd,
-        # with a pair left to complete: cost 1 each), the further pairs (cost 2 each)
-        need = m - inplay
+    cdef int need, cheap, cost, slots, n0, n1
+    if q.avail >= m:
+        # the first branch: the pairs still needed, the begun pairs, the further pairs
+        need = m - q.inplay
         if need <= 0:
             return 0
-        cheap = cs_popcount((P0 & ~P1 & S1) | (P2 & ~P3 & S3))
-        full = avail - inplay - cheap
-        t = cheap if cheap < need else need
-        need -= t
-        if need > full:
-            return ZP_IMPOSSIBLE
-        return t + 2 * need
+        cheap = _begun_pairs(q)
+        return _fill_pairs(need, cheap, q.avail - q.inplay - cheap)
     # every pair held is forced: each identity whose pairs (2 * floor(s / 2)) exceed its copies in
     # the follow adds the difference
-    E = (S1 & ~P1) | (S3 & ~P3)
-    cost = (2 * (cs_popcount(E & S1) + cs_popcount(E & S3))
-            - (cs_popcount(E & P0) + cs_popcount(E & P1) + cs_popcount(E & P2) + cs_popcount(E & P3)))
+    E = (q.S1 & ~q.P1) | (q.S3 & ~q.P3)
+    cost = (2 * (cs_popcount(E & q.S1) + cs_popcount(E & q.S3))
+            - (cs_popcount(E & q.P0) + cs_popcount(E & q.P1) + cs_popcount(E & q.P2) + cs_popcount(E & q.P3)))
     if min_size > 1:
         return cost
     # level 1 (partial sets): the odd single left of each identity held an odd number of times;
     # it costs nothing where every copy is already in the follow, else 1; cheapest first
-    slots = m - avail
-    odd = (S0 & ~S1) | (S2 & ~S3)
-    n0 = cs_popcount(odd & ~((S0 ^ P0) | (S1 ^ P1) | (S2 ^ P2) | (S3 ^ P3)))
+    slots = m - q.avail
+    odd = (q.S0 & ~q.S1) | (q.S2 & ~q.S3)
+    n0 = cs_popcount(odd & ~((q.S0 ^ q.P0) | (q.S1 ^ q.P1) | (q.S2 ^ q.P2) | (q.S3 ^ q.P3)))
     n1 = cs_popcount(odd) - n0
     if n0 + n1 <= slots:
         return cost + n1
     return cost + (slots - n0 if slots > n0 else 0)
+
+cdef int zp_pair_cost(const Hand* rest, const Hand* play, uint64_t sm, int m, int min_size) noexcept nogil:
+    """set_obligation_cost for a lead of m pairs (k = 2, cap == sc) on the packed layers of the
+    hand (rest) and the follow (play) in the suit mask sm (_pairs, _pair_cost_of)."""
+    cdef _Pairs q
+    _pairs(rest, play, sm, &q)
+    return _pair_cost_of(&q, m, min_size)
 
 cdef inline void _level_term(int s, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
     """One identity's share of set_obligation_cost's full-k-set level (cap == sc = s, p in the
