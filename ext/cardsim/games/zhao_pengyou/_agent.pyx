@@ -41,7 +41,10 @@ cdef inline bint known_mate(const ZPState* s, int p, int q) noexcept nogil:
 cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal) noexcept nogil:
     cdef int p = s.turn, su, best = -1, bn = -1, cnt, size, ntr
     cdef uint64_t rm = rank_mask(s.rank[p])
+    cdef bint last = s.deck_pos >= s.deck_len - c.kitty
     size = hand_size(&s.hand[p])
+    if size < 5 and not last:
+        return ZP_A_PASS        # every declaration below needs 5 cards or the last window
     ntr = hand_size_in(&s.hand[p], rm | ((<uint64_t>3) << ZP_NPLAIN))     # jokers and trump-rank cards
     for su in range(4):
         if as_has(legal, ZP_A_DECLARE + su):
@@ -53,12 +56,12 @@ cdef int greedy_draw(const ZPState* s, const ZPConfig* c, const ActionSet* legal
         # no suit to declare: a no-trump deal when its trumps (jokers, trump-rank cards) would be
         # a third of the hand, or at the last window
         cnt = ntr
-        if (3 * cnt >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:
+        if (3 * cnt >= size and size >= 5) or last:
             return ZP_A_DECLARE_NT
         return ZP_A_PASS
     if best < 0:
         return ZP_A_PASS
-    if (3 * bn >= size and size >= 5) or s.deck_pos >= s.deck_len - c.kitty:
+    if (3 * bn >= size and size >= 5) or last:
         return ZP_A_DECLARE + best
     return ZP_A_PASS
 
@@ -188,7 +191,8 @@ cdef int greedy_follow(const ZPState* s, const ZPConfig* c, const ActionSet* leg
             sc = 100 * PTS[k] - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
         else:
             sc = -100 * PTS[k] - s.tr.strength[k] - (200 if s.tr.eff[k] == ZP_TRUMP else 0)
-        sc += 30 * hand_count(&s.cur.cards, k)
+        if (s.cur.cards.layer[0] >> k) & 1:         # copies already in the follow
+            sc += 30 * hand_count(&s.cur.cards, k)
         if sc > bs:
             bs = sc
             best = k
