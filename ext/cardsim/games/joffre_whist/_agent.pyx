@@ -40,35 +40,43 @@ cdef int greedy_bid(const JWState* s, const JWConfig* c, const ActionSet* legal)
     cdef int p = s.turn, suit, strain, lvl, bi, best = -1, target, hl, n
     cdef double base = 0.0, est, best_val = -1.0, val
     cdef int lens[4]
+    cdef int longest = 0
     cdef uint64_t h = s.hand[p]
     for suit in range(4):
         n = cs_popcount(h & suit_mask(suit))
         lens[suit] = n
+        if n > longest:
+            longest = n
         base += QT[((h >> (13 * suit + 10)) & 7) | ((n if n < 3 else 3) << 3)]   # quick_tricks(h, suit)
-    for strain in range(5):
-        if strain == JW_NT:
-            est = base + 3.0
-            for suit in range(4):
-                if lens[suit] < 2:
+    # every strain's estimate is at most the longest suit's before its short-suit deduction (NT's
+    # is base + 3.0 less its deductions; a suit's is that sum plus 0.9 per card over 3, which
+    # grows with the length): when that, with a margin for the rounding of the doubles, makes no
+    # target of 1, no strain bids, and the strains need not be tried
+    if <int>(base + 3.0 + 0.9 * (longest - 3 if longest > 3 else 0) + 1e-6) - 6 >= 1:
+        for strain in range(5):
+            if strain == JW_NT:
+                est = base + 3.0
+                for suit in range(4):
+                    if lens[suit] < 2:
+                        est -= 1.0
+            else:
+                suit = strain_suit(strain)
+                est = base + 3.0 + 0.9 * (lens[suit] - 3 if lens[suit] > 3 else 0)
+                if lens[suit] < 4:
                     est -= 1.0
-        else:
-            suit = strain_suit(strain)
-            est = base + 3.0 + 0.9 * (lens[suit] - 3 if lens[suit] > 3 else 0)
-            if lens[suit] < 4:
-                est -= 1.0
-        target = <int>est - 6
-        if target < 1:
-            continue
-        if target > 7:
-            target = 7
-        for lvl in range(1, target + 1):
-            bi = strain * 7 + lvl - 1
-            if as_has(legal, JW_BID0 + bi):
-                val = row(c, strain, lvl) + 0.1 * lvl
-                if val > best_val:
-                    best_val = val
-                    best = JW_BID0 + bi
-                break
+            target = <int>est - 6
+            if target < 1:
+                continue
+            if target > 7:
+                target = 7
+            for lvl in range(1, target + 1):
+                bi = strain * 7 + lvl - 1
+                if as_has(legal, JW_BID0 + bi):
+                    val = row(c, strain, lvl) + 0.1 * lvl
+                    if val > best_val:
+                        best_val = val
+                        best = JW_BID0 + bi
+                    break
     if best >= 0:
         return best
     if as_has(legal, JW_DOUBLE):

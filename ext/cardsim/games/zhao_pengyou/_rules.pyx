@@ -371,75 +371,6 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
     n = zp_suit_counts(full, play, sm, sc, pc, sids)
     return set_obligation_cost(pc, sc, sc, n, k, m, 1 if c.partial_sets else k) <= L - np
 
-cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm, int k, int m, int min_size,
-                                 int left) noexcept nogil:
-    """The factored follow under the set obligation (§5.4, D6/D7; V7 with min_size 1): the
-    identities of the led suit (mask sm) in `rest` (the hand) whose next copy keeps the partial
-    follow `play` completable, i.e. leaves set_obligation_cost <= left - 1 (left: cards still to
-    add, >= 1; the holding rest + play has at least |play| + left cards of the suit).
-    One evaluation of the obligation settles most calls: adding a held suit card never raises
-    the cost (extra suit cards are harmless filler, so a cheapest completion of the play, less
-    that card if it used it, completes the larger play) and lowers it by at most one (a
-    completion of the larger play plus that card completes the play). So with cost < left every
-    candidate keeps the play completable, with cost > left none does, and only when cost == left
-    (every card still to add must serve the obligation) is each candidate evaluated."""
-    cdef uint64_t cand = rest.layer[0] & sm, ids = (rest.layer[0] | play.layer[0]) & sm, out = 0
-    cdef int n = 0, i, kk, cost, avail
-    cdef int sc[ZP_NID]
-    cdef int pc[ZP_NID]
-    cdef int id_of[ZP_NID]
-    cdef _Pairs q
-    cdef int need, cheap, full
-    if k == 2:
-        # pairs (the commonest set lead): on the packed layers (_pairs); with the pairs held
-        # enough (the first branch) each candidate too, a class at a time; else the identities'
-        # counts are gathered below for the candidates' searches
-        _pairs(rest, play, sm, &q)
-        cost = _pair_cost_of(&q, m, min_size)
-        if cost < left:
-            return cand
-        if cost > left:
-            return 0
-        if q.avail >= m:
-            # cost == left >= 1, so pairs are still needed. One copy more of a candidate (p in the
-            # follow, s held, p < s): p even and s >= p + 2 begins a pair that was a further one
-            # (cheap + 1, full - 1); p even and s = p + 1 changes no sum (the cost stays: not
-            # legal); p odd completes a begun pair (need - 1, cheap - 1)
-            need = m - q.inplay
-            cheap = _begun_pairs(&q)
-            full = q.avail - q.inplay - cheap
-            if _fill_pairs(need, cheap + 1, full - 1) < left:
-                out |= ((q.S0 & ~q.P0) & q.S1) | ((q.P1 & ~q.P2) & q.S3)
-            if need <= 1 or _fill_pairs(need - 1, cheap - 1, full) < left:
-                out |= (q.P0 & ~q.P1) | (q.P2 & ~q.P3)
-            return out & cand
-    while ids:
-        kk = bit_low(ids)
-        ids &= ids - 1
-        id_of[n] = kk
-        pc[n] = hand_count(play, kk)
-        sc[n] = pc[n] + hand_count(rest, kk)
-        n += 1
-    if k != 2:
-        cost = set_obligation_cost(pc, sc, sc, n, k, m, min_size)
-        if cost < left:
-            return cand
-        if cost > left:
-            return 0
-    avail = 0
-    for i in range(n):
-        avail += sc[i] // k
-    if avail >= m:
-        return _full_level_adds(pc, sc, id_of, n, k, m, left, cand)
-    for i in range(n):
-        kk = id_of[i]
-        if (cand >> kk) & 1:
-            pc[i] += 1
-            if set_obligation_cost(pc, sc, sc, n, k, m, min_size) < left:
-                out |= card_bit(kk)
-            pc[i] -= 1
-    return out
-
 ctypedef struct _Pairs:
     uint64_t S0, S1, S2, S3      # the holding (hand + follow): identities held more than j times
     uint64_t P0, P1, P2, P3      # the follow likewise
@@ -509,6 +440,75 @@ cdef int zp_pair_cost(const Hand* rest, const Hand* play, uint64_t sm, int m, in
     cdef _Pairs q
     _pairs(rest, play, sm, &q)
     return _pair_cost_of(&q, m, min_size)
+
+cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm, int k, int m, int min_size,
+                                 int left) noexcept nogil:
+    """The factored follow under the set obligation (§5.4, D6/D7; V7 with min_size 1): the
+    identities of the led suit (mask sm) in `rest` (the hand) whose next copy keeps the partial
+    follow `play` completable, i.e. leaves set_obligation_cost <= left - 1 (left: cards still to
+    add, >= 1; the holding rest + play has at least |play| + left cards of the suit).
+    One evaluation of the obligation settles most calls: adding a held suit card never raises
+    the cost (extra suit cards are harmless filler, so a cheapest completion of the play, less
+    that card if it used it, completes the larger play) and lowers it by at most one (a
+    completion of the larger play plus that card completes the play). So with cost < left every
+    candidate keeps the play completable, with cost > left none does, and only when cost == left
+    (every card still to add must serve the obligation) is each candidate evaluated."""
+    cdef uint64_t cand = rest.layer[0] & sm, ids = (rest.layer[0] | play.layer[0]) & sm, out = 0
+    cdef int n = 0, i, kk, cost, avail
+    cdef int sc[ZP_NID]
+    cdef int pc[ZP_NID]
+    cdef int id_of[ZP_NID]
+    cdef _Pairs q
+    cdef int need, cheap, full
+    if k == 2:
+        # pairs (the commonest set lead): on the packed layers (_pairs); with the pairs held
+        # enough (the first branch) each candidate too, a class at a time; else the identities'
+        # counts are gathered below for the candidates' searches
+        _pairs(rest, play, sm, &q)
+        cost = _pair_cost_of(&q, m, min_size)
+        if cost < left:
+            return cand
+        if cost > left:
+            return 0
+        if q.avail >= m:
+            # cost == left >= 1, so pairs are still needed. One copy more of a candidate (p in the
+            # follow, s held, p < s): p even and s >= p + 2 begins a pair that was a further one
+            # (cheap + 1, full - 1); p even and s = p + 1 changes no sum (the cost stays: not
+            # legal); p odd completes a begun pair (need - 1, cheap - 1)
+            need = m - q.inplay
+            cheap = _begun_pairs(&q)
+            full = q.avail - q.inplay - cheap
+            if _fill_pairs(need, cheap + 1, full - 1) < left:
+                out |= ((q.S0 & ~q.P0) & q.S1) | ((q.P1 & ~q.P2) & q.S3)
+            if need <= 1 or _fill_pairs(need - 1, cheap - 1, full) < left:
+                out |= (q.P0 & ~q.P1) | (q.P2 & ~q.P3)
+            return out & cand
+    while ids:
+        kk = bit_low(ids)
+        ids &= ids - 1
+        id_of[n] = kk
+        pc[n] = hand_count(play, kk)
+        sc[n] = pc[n] + hand_count(rest, kk)
+        n += 1
+    if k != 2:
+        cost = set_obligation_cost(pc, sc, sc, n, k, m, min_size)
+        if cost < left:
+            return cand
+        if cost > left:
+            return 0
+    avail = 0
+    for i in range(n):
+        avail += sc[i] // k
+    if avail >= m:
+        return _full_level_adds(pc, sc, id_of, n, k, m, left, cand)
+    for i in range(n):
+        kk = id_of[i]
+        if (cand >> kk) & 1:
+            pc[i] += 1
+            if set_obligation_cost(pc, sc, sc, n, k, m, min_size) < left:
+                out |= card_bit(kk)
+            pc[i] -= 1
+    return out
 
 cdef inline void _level_term(int s, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
     """One identity's share of set_obligation_cost's full-k-set level (cap == sc = s, p in the
