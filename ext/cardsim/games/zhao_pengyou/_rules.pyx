@@ -371,6 +371,54 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
     n = zp_suit_counts(full, play, sm, sc, pc, sids)
     return set_obligation_cost(pc, sc, sc, n, k, m, 1 if c.partial_sets else k) <= L - np
 
+cdef inline void _level_term(int s, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
+    """One identity's share of set_obligation_cost's full-k-set level (cap == sc = s, p in the
+    follow), added (sign 1) or taken back (sign -1): the k-sets it may still complete, the one it
+    has begun costing k - p % k (cheap[k - p % k]), the others k each (full)."""
+    cdef int more = s // k - p // k
+    if more > 0:
+        if p % k:
+            cheap[k - p % k] += sign
+            more -= 1
+        full[0] += sign * more
+
+cdef uint64_t _full_level_adds(const int* pc, const int* sc, const int* id_of, int n, int k, int m, int left,
+                               uint64_t cand) noexcept nogil:
+    """zp_follow_set_adds' per-candidate test when the holding has >= m full k-sets (the first
+    branch of set_obligation_cost, with cap == sc): that branch's sums over the identities (the
+    k-sets still needed, the histogram of begun sets' completion costs, the further full sets)
+    are taken once, and each candidate changes only its own identity's term, so its cost is the
+    same arithmetic on adjusted sums: the same answer without a pass over the suit per candidate
+    (tests/games/zhao_pengyou checks it against set_obligation_cost on random profiles)."""
+    cdef int i, c, a, need0 = m, need, cost, full = 0, f, kk
+    cdef int cheap[4]
+    cdef int ch[4]
+    cdef uint64_t out = 0
+    cheap[0] = cheap[1] = cheap[2] = cheap[3] = 0
+    for i in range(n):
+        need0 -= pc[i] // k
+        _level_term(sc[i], pc[i], k, 1, cheap, &full)
+    for i in range(n):
+        kk = id_of[i]
+        if not (cand >> kk) & 1:
+            continue
+        need = need0 + pc[i] // k - (pc[i] + 1) // k
+        if need <= 0:
+            out |= card_bit(kk)          # cost 0 < left
+            continue
+        ch[0] = cheap[0]; ch[1] = cheap[1]; ch[2] = cheap[2]; ch[3] = cheap[3]
+        f = full
+        _level_term(sc[i], pc[i], k, -1, ch, &f)
+        _level_term(sc[i], pc[i] + 1, k, 1, ch, &f)
+        cost = 0
+        for c in range(1, 4):           # set_obligation_cost's fill: the cheapest begun sets first
+            a = ch[c] if ch[c] < need else need
+            need -= a
+            cost += a * c
+        if need <= f and cost + need * k < left:
+            out |= card_bit(kk)
+    return out
+
 ctypedef struct _Pairs:
     uint64_t S0, S1, S2, S3      # the holding (hand + follow): identities held more than j times
     uint64_t P0, P1, P2, P3      # the follow likewise
@@ -452,7 +500,12 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
     that card if it used it, completes the larger play) and lowers it by at most one (a
     completion of the larger play plus that card completes the play). So with cost < left every
     candidate keeps the play completable, with cost > left none does, and only when cost == left
-    (every card still to add must serve the obligation) is each candidate evaluated."""
+    (every card still to add must serve the obligation) is each candidate evaluated.
+    A lead of pairs is decided on the packed layers (_pairs), its candidates a class at a time
+    when the pairs held suffice; any other lead on the identities' counts, its candidates by
+    adjusted sums when the holding has the m full sets (_full_level_adds), else one by one.
+    tests/games/zhao_pengyou/test_follow_sets.py checks every path against the candidates
+    evaluated one by one with set_obligation_cost."""
     cdef uint64_t cand = rest.layer[0] & sm, ids = (rest.layer[0] | play.layer[0]) & sm, out = 0
     cdef int n = 0, i, kk, cost, avail
     cdef int sc[ZP_NID]
@@ -508,54 +561,6 @@ cdef uint64_t zp_follow_set_adds(const Hand* rest, const Hand* play, uint64_t sm
             if set_obligation_cost(pc, sc, sc, n, k, m, min_size) < left:
                 out |= card_bit(kk)
             pc[i] -= 1
-    return out
-
-cdef inline void _level_term(int s, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
-    """One identity's share of set_obligation_cost's full-k-set level (cap == sc = s, p in the
-    follow), added (sign 1) or taken back (sign -1): the k-sets it may still complete, the one it
-    has begun costing k - p % k (cheap[k - p % k]), the others k each (full)."""
-    cdef int more = s // k - p // k
-    if more > 0:
-        if p % k:
-            cheap[k - p % k] += sign
-            more -= 1
-        full[0] += sign * more
-
-cdef uint64_t _full_level_adds(const int* pc, const int* sc, const int* id_of, int n, int k, int m, int left,
-                               uint64_t cand) noexcept nogil:
-    """zp_follow_set_adds' per-candidate test when the holding has >= m full k-sets (the first
-    branch of set_obligation_cost, with cap == sc): that branch's sums over the identities (the
-    k-sets still needed, the histogram of begun sets' completion costs, the further full sets)
-    are taken once, and each candidate changes only its own identity's term, so its cost is the
-    same arithmetic on adjusted sums: the same answer without a pass over the suit per candidate
-    (tests/games/zhao_pengyou checks it against set_obligation_cost on random profiles)."""
-    cdef int i, c, a, need0 = m, need, cost, full = 0, f, kk
-    cdef int cheap[4]
-    cdef int ch[4]
-    cdef uint64_t out = 0
-    cheap[0] = cheap[1] = cheap[2] = cheap[3] = 0
-    for i in range(n):
-        need0 -= pc[i] // k
-        _level_term(sc[i], pc[i], k, 1, cheap, &full)
-    for i in range(n):
-        kk = id_of[i]
-        if not (cand >> kk) & 1:
-            continue
-        need = need0 + pc[i] // k - (pc[i] + 1) // k
-        if need <= 0:
-            out |= card_bit(kk)          # cost 0 < left
-            continue
-        ch[0] = cheap[0]; ch[1] = cheap[1]; ch[2] = cheap[2]; ch[3] = cheap[3]
-        f = full
-        _level_term(sc[i], pc[i], k, -1, ch, &f)
-        _level_term(sc[i], pc[i] + 1, k, 1, ch, &f)
-        cost = 0
-        for c in range(1, 4):           # set_obligation_cost's fill: the cheapest begun sets first
-            a = ch[c] if ch[c] < need else need
-            need -= a
-            cost += a * c
-        if need <= f and cost + need * k < left:
-            out |= card_bit(kk)
     return out
 
 cdef bint zp_follow_ok(const ZPTrump* t, const ZPConfig* c, const Hand* full, const Hand* play, int k,
