@@ -74,6 +74,8 @@ def test_the_pair_cost_equals_the_obligation_counted():
     ([2] + [0] * 12, [0] * 13, 1, 1, 1, 1),                 # k = 1
     ([2] + [0] * 12, [0] * 13, 2, 1, 2, 3),                 # more to add than held
     ([2] + [0] * 12, [0] * 13, 3, 1, 2, 1),                 # min_size neither 1 nor k
+    ([1.0] + [0] * 12, [0] * 13, 2, 1, 2, 1),               # a float count
+    ([True] + [0] * 12, [0] * 13, 2, 1, 2, 1),              # a bool count
 ])
 def test_the_hook_refuses_what_the_kernel_cannot_take(args):
     with pytest.raises(ConfigError):
@@ -81,7 +83,8 @@ def test_the_hook_refuses_what_the_kernel_cannot_take(args):
 
 
 @pytest.mark.parametrize("args", [([0] * 13, [0] * 12, 1, 1), ([0] * 13, [0] * 13, 0, 1),
-                                  ([0] * 13, [0] * 13, 1, 3), ([-1] + [0] * 12, [0] * 13, 1, 1)])
+                                  ([0] * 13, [0] * 13, 1, 3), ([-1] + [0] * 12, [0] * 13, 1, 1),
+                                  ([0] * 13, [0.5] + [0] * 12, 1, 1)])
 def test_the_pair_hook_refuses_what_the_kernel_cannot_take(args):
     with pytest.raises(ConfigError):
         _testing.pair_cost(*args)

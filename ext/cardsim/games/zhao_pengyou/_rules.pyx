@@ -238,6 +238,29 @@ cdef int zp_trick_winner(const ZPTrump* t, const Hand* plays, int n, int fmt, in
 
 
 # ---- follow obligations (§5.4) ----------------------------------------------------------------
+cdef inline void _level_term(int cap, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
+    """One identity's share of set_obligation_cost's full-k-set level (p copies in the follow, up
+    to cap reachable), added (sign 1) or taken back (sign -1): the k-sets it may still complete,
+    the one it has begun costing k - p % k (cheap[k - p % k]), the others k each (full)."""
+    cdef int more = cap // k - p // k
+    if more > 0:
+        if p % k:
+            cheap[k - p % k] += sign
+            more -= 1
+        full[0] += sign * more
+
+cdef inline int _fill_sets(const int* cheap, int need, int full, int k) noexcept nogil:
+    """The cost of the full-k-set level: `need` sets more, the begun ones cheapest first
+    (cheap[c] of them cost c cards each), then further sets of k while `full` lasts."""
+    cdef int c, a, cost = 0
+    for c in range(1, 4):
+        a = cheap[c] if cheap[c] < need else need
+        need -= a
+        cost += a * c
+    if need > full:
+        return ZP_IMPOSSIBLE
+    return cost + need * k
+
 cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n, int k, int m,
                              int min_size) noexcept nogil:
     """The set obligation of a follow to a lead of m groups of k identical cards (§5.4, D6/D7;
@@ -258,7 +281,7 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
     left forces those cards (all full k-sets; every identity with exactly j left over in full);
     the first level with more candidates than slots leaves a choice, met by the cheapest
     candidates; lower levels get no slot."""
-    cdef int i, j, slots = m, avail, cnt, need, cost = 0, c, full, more, r, extra
+    cdef int i, j, slots = m, avail, need, cost = 0, full
     cdef int base[ZP_NID]
     cdef int cheap[4]
     cdef int cand[ZP_NID]
@@ -276,21 +299,8 @@ cdef int set_obligation_cost(const int* pc, const int* cap, const int* sc, int n
         cheap[0] = cheap[1] = cheap[2] = cheap[3] = 0
         full = 0
         for i in range(n):
-            more = cap[i] // k - pc[i] // k
-            if more <= 0:
-                continue
-            r = pc[i] % k
-            if r > 0:
-                cheap[k - r] += 1
-                more -= 1
-            full += more
-        for c in range(1, 4):           # the cheapest begun sets first
-            a = cheap[c] if cheap[c] < need else need
-            need -= a
-            cost += a * c
-        if need > full:
-            return ZP_IMPOSSIBLE
-        return cost + need * k
+            _level_term(cap[i], pc[i], k, 1, cheap, &full)
+        return _fill_sets(cheap, need, full, k)
     for i in range(n):
         base[i] = pc[i]
     for i in range(n):
@@ -371,17 +381,6 @@ cdef bint zp_follow_completable(const ZPTrump* t, const ZPConfig* c, const Hand*
     n = zp_suit_counts(full, play, sm, sc, pc, sids)
     return set_obligation_cost(pc, sc, sc, n, k, m, 1 if c.partial_sets else k) <= L - np
 
-cdef inline void _level_term(int s, int p, int k, int sign, int* cheap, int* full) noexcept nogil:
-    """One identity's share of set_obligation_cost's full-k-set level (cap == sc = s, p in the
-    follow), added (sign 1) or taken back (sign -1): the k-sets it may still complete, the one it
-    has begun costing k - p % k (cheap[k - p % k]), the others k each (full)."""
-    cdef int more = s // k - p // k
-    if more > 0:
-        if p % k:
-            cheap[k - p % k] += sign
-            more -= 1
-        full[0] += sign * more
-
 cdef uint64_t _full_level_adds(const int* pc, const int* sc, const int* id_of, int n, int k, int m, int left,
                                uint64_t cand) noexcept nogil:
     """zp_follow_set_adds' per-candidate test when the holding has >= m full k-sets (the first
@@ -390,7 +389,7 @@ cdef uint64_t _full_level_adds(const int* pc, const int* sc, const int* id_of, i
     are taken once, and each candidate changes only its own identity's term, so its cost is the
     same arithmetic on adjusted sums: the same answer without a pass over the suit per candidate
     (tests/games/zhao_pengyou checks it against set_obligation_cost on random profiles)."""
-    cdef int i, c, a, need0 = m, need, cost, full = 0, f, kk
+    cdef int i, need0 = m, need, full = 0, f, kk
     cdef int cheap[4]
     cdef int ch[4]
     cdef uint64_t out = 0
@@ -410,12 +409,7 @@ cdef uint64_t _full_level_adds(const int* pc, const int* sc, const int* id_of, i
         f = full
         _level_term(sc[i], pc[i], k, -1, ch, &f)
         _level_term(sc[i], pc[i] + 1, k, 1, ch, &f)
-        cost = 0
-        for c in range(1, 4):           # set_obligation_cost's fill: the cheapest begun sets first
-            a = ch[c] if ch[c] < need else need
-            need -= a
-            cost += a * c
-        if need <= f and cost + need * k < left:
+        if _fill_sets(ch, need, f, k) < left:
             out |= card_bit(kk)
     return out
 
@@ -445,8 +439,8 @@ cdef inline int _begun_pairs(const _Pairs* q) noexcept nogil:
     return cs_popcount((q.P0 & ~q.P1 & q.S1) | (q.P2 & ~q.P3 & q.S3))
 
 cdef inline int _fill_pairs(int need, int cheap, int full) noexcept nogil:
-    """set_obligation_cost's first branch for pairs: the begun pairs first (1 card each), then
-    further pairs (2 each) while they last."""
+    """_fill_sets for pairs, whose begun sets all cost 1 (a count, not a histogram): the begun
+    pairs first, then further pairs (2 cards each) while they last."""
     cdef int t = cheap if cheap < need else need
     need -= t
     if need > full:

@@ -15,6 +15,30 @@ cdef void _fill(Hand* h, list counts):
             hand_add(h, i)
 
 
+cdef int _check_counts(str name, list rest, list play) except -1:
+    """13 whole counts each, >= 0, at most 4 copies per identity in rest and play together."""
+    if len(rest) != 13 or len(play) != 13:
+        raise ConfigError(f"{name}: rest and play are 13 counts each")
+    for x in rest + play:
+        if type(x) is not int:
+            raise ConfigError(f"{name}: counts are whole numbers (int), got {x!r}")
+    for i in range(13):
+        if not (0 <= rest[i] and 0 <= play[i] and rest[i] + play[i] <= 4):
+            raise ConfigError(f"{name}: counts are >= 0 and at most 4 copies per identity")
+    return 0
+
+
+cdef int _counts(list rest, list play, int* pc, int* sc):
+    """The identities held (rest + play > 0), in order: copies in the follow (pc) and in all (sc)."""
+    cdef int i, n = 0
+    for i in range(13):
+        if rest[i] or play[i]:
+            pc[n] = play[i]
+            sc[n] = play[i] + rest[i]
+            n += 1
+    return n
+
+
 def follow_set_adds(list rest, list play, int k, int m, int min_size, int left):
     """(engine, plain): the identities (bit i: identity i of one suit, 0..12) whose next copy
     keeps a partial follow completable under the set obligation. `rest`: copies still in hand
@@ -25,24 +49,16 @@ def follow_set_adds(list rest, list play, int k, int m, int min_size, int left):
     cdef Hand R, P
     cdef int pc[ZP_NID]
     cdef int sc[ZP_NID]
-    cdef int i, j, n = 0, cost, held = 0
+    cdef int i, j, n, cost, held
     cdef uint64_t plain = 0
-    if len(rest) != 13 or len(play) != 13:
-        raise ConfigError("follow_set_adds: rest and play are 13 counts each")
-    for i in range(13):
-        if not (0 <= rest[i] and 0 <= play[i] and rest[i] + play[i] <= 4):
-            raise ConfigError("follow_set_adds: counts are >= 0 and at most 4 copies per identity")
-        held += rest[i]
+    _check_counts("follow_set_adds", rest, play)
+    held = sum(rest)
     if not (2 <= k <= 4 and 1 <= m <= 13 and min_size in (1, k) and 1 <= left <= held):
         raise ConfigError("follow_set_adds: 2 <= k <= 4, 1 <= m <= 13, min_size 1 or k, 1 <= left <= cards held")
     _fill(&R, rest)
     _fill(&P, play)
     engine = zp_follow_set_adds(&R, &P, 0x1FFF, k, m, min_size, left)
-    for i in range(13):
-        if rest[i] or play[i]:
-            pc[n] = play[i]
-            sc[n] = play[i] + rest[i]
-            n += 1
+    n = _counts(rest, play, pc, sc)
     cost = set_obligation_cost(pc, sc, sc, n, k, m, min_size)
     j = 0
     for i in range(13):
@@ -63,19 +79,11 @@ def pair_cost(list rest, list play, int m, int min_size):
     cdef Hand R, P
     cdef int pc[ZP_NID]
     cdef int sc[ZP_NID]
-    cdef int i, n = 0
-    if len(rest) != 13 or len(play) != 13:
-        raise ConfigError("pair_cost: rest and play are 13 counts each")
-    for i in range(13):
-        if not (0 <= rest[i] and 0 <= play[i] and rest[i] + play[i] <= 4):
-            raise ConfigError("pair_cost: counts are >= 0 and at most 4 copies per identity")
+    cdef int n
+    _check_counts("pair_cost", rest, play)
     if not (1 <= m <= 13 and min_size in (1, 2)):
         raise ConfigError("pair_cost: 1 <= m <= 13, min_size 1 or 2")
     _fill(&R, rest)
     _fill(&P, play)
-    for i in range(13):
-        if rest[i] or play[i]:
-            pc[n] = play[i]
-            sc[n] = play[i] + rest[i]
-            n += 1
+    n = _counts(rest, play, pc, sc)
     return zp_pair_cost(&R, &P, 0x1FFF, m, min_size), set_obligation_cost(pc, sc, sc, n, 2, m, min_size)
