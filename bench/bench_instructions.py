@@ -43,6 +43,9 @@ def bench_instructions_per_deal(request):
         assert 1_000 < r["instructions_per_deal"] < 10_000_000, r
         # where they go: the per-function profile of the same runs adds up to the row's figure
         assert abs(sum(v for _k, v in r["profile"]) - r["instructions_per_deal"]) < 1, r["profile"]
+        if r["label"] in tool.FLOORS and r["agent"] == "random":
+            # the same deals by hand in C (bench/reference): a floor below the kernel, streams and all
+            assert 3_000 < r["floor_instructions_per_deal"] < r["instructions_per_deal"], r
         if r["counted"] == "run_batch":       # a build with symbols: named functions
             assert any(name.endswith("play_loop") for name, _v in r["profile"]), r["profile"]
         if not smoke and r["target"]:

@@ -25,6 +25,11 @@ tenth of an instruction per deal at N = 6,000 and a few at the smallest N (Zhao 
 players: what the allocator does outside calloc, divided by N), so a change of a few
 instructions is real.
 
+Where a game has one (FLOORS: Hearts), its random row is also compared with the same deals played by
+hand in C on the engine's own random streams (bench/reference/hearts_limit.c, compiled with the C
+loop's flags, and -mbmi2 where the engine picks by PDEP; counted whole, seed 1, deals N..2N-1: the
+game row's deals): the row carries floor_instructions_per_deal and ratio_to_floor.
+
 Where they go: the same two runs give each function's self cost (callgrind_annotate, exclusive
 Ir), and their difference divided by N is that function's instructions per deal (functions the C
 compiler inlined count in their caller; the per-function figures add up to the total). Every row
@@ -77,6 +82,9 @@ CONFIGS = [
     ("samba 4 players", "samba", {"players": 4}, 300, None, 160000),
     ("hearts", "hearts", {}, 6000, "1", 7000),
 ]
+# a game's random deals played by hand in C on the engine's own streams (the same deals, card for
+# card: tests/test_reference.py): the floor its random row is compared with, besides the C loop
+FLOORS = {"hearts": "hearts_limit.c"}
 AGENTS = {"random": 0, "greedy": 1}
 SMOKE_GAMES = ("karnoffel", "hearts")
 SMOKE_DEALS = 1000
@@ -259,30 +267,45 @@ def engine_pdep():
     return out == "True"
 
 
-def build_reference(tmp):
-    exe = pathlib.Path(tmp) / "trick_limit"
-    flags = json.loads(subprocess.run(   # the engine's flags (cardsim.bench.reference_cflags)
+def build_reference(tmp, source=REFERENCE, extra=()):
+    """Compile a C reference with the engine's flags (cardsim.bench.reference_cflags) and `extra`."""
+    source = pathlib.Path(source)
+    exe = pathlib.Path(tmp) / source.stem
+    flags = json.loads(subprocess.run(
         [sys.executable, "-c", "import json, cardsim.bench as b; print(json.dumps(b.reference_cflags()))"],
         capture_output=True, text=True, check=True).stdout)
-    subprocess.run(["gcc", *flags, "-o", str(exe), str(REFERENCE)], check=True)
+    subprocess.run(["gcc", *flags, *extra, "-o", str(exe), str(source)], check=True)
     return exe
+
+
+def build_floor(tmp, label, pdep):
+    """The floor of a configuration (FLOORS), compiled as the engine picks a drawn legal bit: with
+    -mbmi2 (PDEP) where the engine uses PDEP on this CPU, else by the portable loop."""
+    return build_reference(tmp, HERE / "reference" / FLOORS[label], ["-mbmi2"] if pdep else [])
 
 
 def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
     """Rows of dicts: label, game, options, agent, deals, instructions per deal, C loop, ratio,
     target (random agents), met."""
+    pdep = engine_pdep()
     with tempfile.TemporaryDirectory() as tmp:
         exe = build_reference(tmp)
         loops = sorted({c[4] for c in configs if c[4]})
         tasks = [("ref", mode, None, max(20, int(6000 * deals_scale))) for mode in loops]
+        floors = {}
         for cfg in configs:
             for agent in agents:
                 tasks.append(("game", cfg, agent, max(10, int(cfg[3] * deals_scale))))
+            if cfg[0] in FLOORS and "random" in agents:
+                floors[cfg[0]] = build_floor(tmp, cfg[0], pdep)
+                tasks.append(("floor", cfg[0], None, max(10, int(cfg[3] * deals_scale))))
 
         def run(task):
             kind, what, agent, n = task
             if kind == "ref":
                 return task, per_deal(lambda k: [str(exe), what, str(k), "1", "42"], n, tmp)
+            if kind == "floor":     # seed 1, deals 0..k-1: the difference is the game row's deals N..2N-1
+                return task, per_deal(lambda k: [str(floors[what]), "1", "0", str(k)], n, tmp)
             label, game, opts = what[:3]
             return task, per_deal(game_cmd(game, opts, AGENTS[agent], tmp), n, tmp, profile=True,
                                   collect=RUN_BATCH)
@@ -290,11 +313,10 @@ def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
         results = {}
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for task, value in pool.map(run, tasks):
-                results[(task[0], task[1] if task[0] == "ref" else task[1][0], task[2])] = (value, task[3])
+                results[(task[0], task[1] if task[0] != "game" else task[1][0], task[2])] = (value, task[3])
                 if progress:
                     progress(task, value[0] if isinstance(value, tuple) else value)
         rows = []
-        pdep = engine_pdep()
         for label, game, opts, _n, loop, target in configs:
             ref = results[("ref", loop, None)][0] if loop else None
             for agent in agents:
@@ -307,6 +329,11 @@ def measure(configs, agents, deals_scale=1.0, jobs=1, progress=None):
                              "ratio_to_c_loop": round(value / ref, 2) if ref else None,
                              "target": tgt, "met": (value <= tgt) if tgt else None, "counted": counted,
                              "pdep": pdep, "profile": prof})
+                if agent == "random" and ("floor", label, None) in results:
+                    floor = results[("floor", label, None)][0]
+                    rows[-1].update({"floor": FLOORS[label], "floor_instructions_per_deal": round(floor, 1),
+                                     "ratio_to_floor": round(value / floor, 2),
+                                     "target_to_floor": round(tgt / floor, 2) if tgt else None})
         return rows
 
 
@@ -328,8 +355,9 @@ DOC_NOTE_START = "<!-- instructions: generated by bench/instructions.py --write-
 
 def doc_rows(rows):
     """{game: [table rows]}: the callgrind rows of docs/performance.md, one per (configuration,
-    agent), the ratio to the C loop and the issue's target beside each."""
-    out = {}
+    agent), the ratio to the C loop and the issue's target beside each; then, for a random row
+    with a floor (FLOORS), the same figure against the game's deals by hand in C."""
+    out, floors = {}, {}
     for r in rows:
         who = r["label"].replace(r["game"], "").strip().strip("()")
         what = f"{ROW_PREFIX}, {r['agent']} agents" + (f", {who}" if who else "")
@@ -338,6 +366,13 @@ def doc_rows(rows):
         tgt = f"<= {r['target']:,} (issue 26)" if r["target"] else "—"
         out.setdefault(r["game"], []).append(
             f"| {what} | {r['instructions_per_deal']:,.0f} | {loop} | {ratio} | — | — | {tgt} |")
+        if r.get("floor"):
+            floors.setdefault(r["game"], []).append(
+                f"| {what}, against the same deals by hand in C | {r['instructions_per_deal']:,.0f} | "
+                f"{r['floor_instructions_per_deal']:,.0f} (bench/reference/{r['floor']}) | {r['ratio_to_floor']:.2f} "
+                f"| — | — | " + (f"{r['target_to_floor']:.2f} × the floor" if r["target"] else "—") + " |")
+    for game, lines in floors.items():          # after the game's rows against the C loop
+        out[game] += lines
     return out
 
 
@@ -404,6 +439,13 @@ def doc_summary(rows):
         lines.append(f"| {c[0]} | {r['instructions_per_deal']:,.0f} | {ratio(r)} | "
                      + (f"≤ {r['target']:,} | {'yes' if r['met'] else 'no'}" if r["target"] else "— | —")
                      + f" | {g['instructions_per_deal']:,.0f} | {ratio(g)} |")
+    floors = [r for r in rand if r.get("floor")]
+    if floors:
+        lines += ["", " ".join(
+            f"{r['label'].capitalize()} by hand in C, bench/reference/{r['floor']}, plays the same random deals card "
+            f"for card on the engine's own random streams (tests/test_reference.py checks it) in "
+            f"{r['floor_instructions_per_deal']:,.0f} instructions per deal: the kernel takes {r['ratio_to_floor']:.2f}× "
+            f"that floor" + (f", the target {r['target_to_floor']:.2f}×." if r["target"] else ".") for r in floors)]
     lines += ["", SUMMARY_END]
     return "\n".join(lines)
 
@@ -451,7 +493,15 @@ def write_doc(rows, path):
             fresh = {_measure_cell(ln): ln for ln in new[game]}
             lines = [fresh.pop(_measure_cell(ln), ln) if ln.startswith(f"| {ROW_PREFIX}") else ln
                      for ln in body.split("\n")]
-            last = max(i for i, ln in enumerate(lines) if ln.startswith("|"))
+            # a row the table lacks: after the table's last callgrind row, else at the end of
+            # the section's first table (a section may hold more tables after it: the profile)
+            rows_at = [i for i, ln in enumerate(lines) if ln.startswith(f"| {ROW_PREFIX}")]
+            if rows_at:
+                last = rows_at[-1]
+            else:
+                last = next(i for i, ln in enumerate(lines) if ln.startswith("|"))
+                while last + 1 < len(lines) and lines[last + 1].startswith("|"):
+                    last += 1
             lines[last + 1:last + 1] = list(fresh.values())
             body = "\n".join(lines)
         if game in profiles:
@@ -512,7 +562,8 @@ def main(argv=None):
             write_doc(rows, args.write_doc)
         return 0
     rows = measure(configs, agents, scale, args.jobs,
-                   progress=lambda t, v: print(f"  {t[1] if t[0] == 'ref' else t[1][0]} {t[2] or 'C loop'}: "
+                   progress=lambda t, v: print(f"  {t[1] if t[0] != 'game' else t[1][0]} "
+                                               f"{t[2] or ('C loop' if t[0] == 'ref' else 'by hand in C')}: "
                                                f"{v:,.0f} instructions per deal", file=sys.stderr))
     print(table(rows))
     if args.json:

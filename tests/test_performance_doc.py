@@ -68,6 +68,13 @@ def test_the_callgrind_rows_are_the_measured_ones():
             assert r["ratio_to_c_loop"] == pytest.approx(r["instructions_per_deal"] / r["c_loop_instructions_per_deal"], abs=0.006)
         if r["target"]:
             assert r["met"] == (r["instructions_per_deal"] <= r["target"])
+        # a random row of a game with a floor by hand in C carries it, with its ratios
+        assert bool(r.get("floor")) == (r["agent"] == "random" and r["label"] in tool.FLOORS), r["label"]
+        if r.get("floor"):
+            assert r["floor"] == tool.FLOORS[r["label"]]
+            assert r["ratio_to_floor"] == pytest.approx(r["instructions_per_deal"] / r["floor_instructions_per_deal"], abs=0.006)
+            if r["target"]:
+                assert r["target_to_floor"] == pytest.approx(r["target"] / r["floor_instructions_per_deal"], abs=0.006)
     secs = _sections()
     for game, lines in tool.doc_rows(rows).items():
         body = secs[game].splitlines()
@@ -180,8 +187,11 @@ def test_a_partial_run_updates_only_what_it_measured(tmp_path):
     assert len(before) == len(after)
     old_row = tool.doc_rows([hearts])["hearts"][0]
     assert diff[0] == (old_row, tool.doc_rows([changed])["hearts"][0])
-    # the rest: the hearts profile block only (its heading names the total, its lines the shares)
-    block = tool.doc_profiles([changed])["hearts"].splitlines()
+    # the rest: the row against the same deals by hand in C (the same figure against the floor)
+    # and the hearts profile block (its heading names the total, its lines the shares)
+    floor_row = tool.doc_rows([changed])["hearts"][1]
+    assert "by hand in C" in floor_row and floor_row in after and floor_row not in before
+    block = tool.doc_profiles([changed])["hearts"].splitlines() + [floor_row]
     assert diff[1:] and all(b in block for _a, b in diff[1:])
     greedy = tool.doc_rows([r for r in rows if r["game"] == "hearts" and r["agent"] == "greedy"])["hearts"][0]
     assert greedy in after                                       # the row not measured stays
