@@ -370,6 +370,13 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return (<const JWState*>st).phase == JW_PH_PLAY   # a card's set is w[0] (_pl_legal)
 
+cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
+    return False                                  # no fused random play: every step through the loop
+
+cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
+                           long* dec, long* ls) noexcept nogil:
+    return 0
+
 include "cardsim/core/_play_loop.pxi"
 
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil:
