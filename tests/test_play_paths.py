@@ -29,16 +29,22 @@ def _make(game, opts):
 
 
 def _states(g, seed, deals, rng):
-    """Fresh deals, and states a random number of random actions into them."""
+    """Fresh deals, and states a random number of actions into them: random actions, and (every
+    other deal) the greedy agent's, whose bids reach the contracts random bidding never makes
+    (random Joffre Whist auctions end in JTA)."""
     for d in deals:
         s = g.new_state(seed=seed, deal=d)
         yield d, s
         steps = int(rng.integers(1, 90))
-        for _ in range(steps):
+        greedy = d % 2 == 1
+        for i in range(steps):
             if s.is_terminal():
                 break
-            la = s.legal_actions()
-            s.apply(int(la[int(rng.integers(len(la)))]))
+            if greedy:
+                s.apply(int(g.spec.greedy_action(s, seed=i)))
+            else:
+                la = s.legal_actions()
+                s.apply(int(la[int(rng.integers(len(la)))]))
         if not s.is_terminal():
             yield d, s
 
@@ -59,6 +65,32 @@ def test_the_games_loop_plays_as_the_generic_loop(game, opts):
         assert generic[1] > 0 or s.is_terminal()
         checked += 1
     assert checked >= n
+
+
+def test_joffre_whists_contracts_are_all_played_fused():
+    """The fused play starts from every kind of contract (no trumps, a trump suit, TA with its
+    partner's lead rule, JTA; random bidding ends in JTA, so each deal's first bidder bids the
+    kind, the others pass) and plays each as the loop does, from the first lead and from a
+    trick under way."""
+    g = cardsim.make("joffre_whist")
+    strains = {}
+    for d in range(240):
+        s = g.new_state(seed=3, deal=d)
+        kind = ("NT", "S", "TA-", "JTA-")[d % 4]
+        bids = [a for a in s.legal_actions() if s.action_to_string(int(a)).startswith(f"BID 1{kind}")]
+        if not bids:                         # no 4-card suit to name in TA
+            continue
+        s.apply(int(bids[0]))
+        while s.phase != "play":
+            s.apply_string("PASS")
+        strains[int(s.metrics()["strain"])] = strains.get(int(s.metrics()["strain"]), 0) + 1
+        for cards in (0, 5):
+            t = s.clone()
+            for i in range(cards):
+                t.apply(int(g.spec.greedy_action(t, seed=i)))
+            generic, own = _play_paths(t, 3, d)
+            assert own == generic, (d, kind, cards)
+    assert set(strains) == {0, 1, 5, 6} and min(strains.values()) >= 30, strains
 
 
 @pytest.mark.parametrize("game,opts", [c for c in CONFIGS if c[0] in ("hearts", "joffre_whist", "gleek")],

@@ -370,12 +370,161 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return (<const JWState*>st).phase == JW_PH_PLAY   # a card's set is w[0] (_pl_legal)
 
+# ---- the fused random play (the loop's _pl_fused) -------------------------------------------------
+from cardsim.core._bits cimport bit_nth, bit_low
+
 cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
-    return False                                  # no fused random play: every step through the loop
+    return (agents[0] == AGENT_RANDOM and agents[1] == AGENT_RANDOM and agents[2] == AGENT_RANDOM
+            and agents[3] == AGENT_RANDOM)
+
+cdef inline int jw_pick(uint64_t legal, Rng* r, long* dec, long* ls) noexcept nogil:
+    """The loop's random pick of a card (legal: not empty): the lowest when it is the only one
+    (no draw), else the drawn card of the seat's stream (a decision: dec, ls counted)."""
+    cdef int n = cs_popcount(legal)
+    if n == 1:
+        return bit_low(legal)
+    dec[0] += 1
+    ls[0] += n
+    return bit_nth(legal, <int>rng_below(r, <unsigned int>n))
+
+cdef long fused_tricks(JWState* s, const JWConfig* c, Rng* ar, long* dec, long* ls) noexcept nogil:
+    """The rest of the play from a trick's start (phase PLAY, cur.n == 0) to the deal's end, with
+    a random agent at every seat: the loop's steps (_pl_legal's play_mask, the pick, play_steps
+    with lead_card, off_suit and close_trick) with the hands, the trick, the public voids, the
+    tricks won and the counters in locals, written back after the thirteenth trick as
+    close_trick leaves them, then finish_deal as close_trick calls it. Returns the cards played."""
+    cdef uint64_t hand[4]
+    cdef uint64_t played[4]
+    cdef uint64_t won[4]
+    cdef int8_t card[4]
+    cdef uint8_t void_suits[4]
+    cdef int8_t tricks[4]
+    cdef uint64_t h, b, legal, tm, m, led_mask, trump_cards = s.trump_cards
+    cdef int q, j, t, p, cd, led, top, w = s.cur.leader, ta_count = s.ta_count
+    cdef int partner = (s.declarer + 2) & 3 if s.strain == JW_TA else -1     # the TA lead rule's seat
+    cdef int trump = s.trump
+    cdef long k = 0
+    for q in range(4):
+        hand[q] = s.hand[q]
+        played[q] = s.played[q]
+        won[q] = s.won[q]
+        void_suits[q] = s.void_suits[q]
+        tricks[q] = s.tricks[q]
+    for t in range(s.tricks_done, 13):
+        # the lead (play_mask on lead, lead_card)
+        p = w
+        h = hand[p]
+        legal = h
+        if p == partner and ta_count < 3 and h & trump_cards:
+            legal = h & trump_cards             # the TA partner leads trumps while owed
+        cd = jw_pick(legal, &ar[p], dec, ls)
+        b = card_bit(cd)
+        card[p] = <int8_t>cd
+        hand[p] = h & ~b
+        played[p] |= b
+        tm = b
+        led = jw_suit_of[cd]
+        led_mask = suit_mask(led)
+        if p == partner and ta_count < 3:
+            if b & trump_cards:
+                ta_count += 1
+            else:
+                void_suits[p] |= 1 << trump     # a side suit led while trumps are owed: none held
+        for j in range(1, 4):                   # the followers (play_mask, play_steps, off_suit)
+            p = (p + 1) & 3
+            h = hand[p]
+            legal = h & led_mask
+            if legal == 0:
+                legal = h & trump_cards
+                if legal == 0:
+                    legal = h
+            cd = jw_pick(legal, &ar[p], dec, ls)
+            b = card_bit(cd)
+            card[p] = <int8_t>cd
+            hand[p] = h & ~b
+            played[p] |= b
+            tm |= b
+            if not (b & led_mask):
+                if trump_cards and not (b & trump_cards):
+                    void_suits[p] |= (1 << led) | (1 << trump)
+                else:
+                    void_suits[p] |= 1 << led
+        # close_trick: the top trump, else the top card of the led suit; the seat that played it
+        m = tm & trump_cards
+        if m == 0:
+            m = tm & led_mask
+        top = bit_high(m)
+        w = 0
+        if card[1] == top:
+            w = 1
+        if card[2] == top:
+            w = 2
+        if card[3] == top:
+            w = 3
+        s.trick_cards[t] = tm
+        won[w] |= tm
+        tricks[w] += 1
+        k += 4
+    for q in range(4):
+        s.hand[q] = hand[q]
+        s.played[q] = played[q]
+        s.won[q] = won[q]
+        s.void_suits[q] = void_suits[q]
+        s.tricks[q] = tricks[q]
+    s.ta_count = <int8_t>ta_count
+    trick_reopen(&s.cur, w)                     # close_trick's last steps
+    s.trick_mask = 0
+    s.led = -1
+    s.led_mask = 0
+    s.tricks_done = 13
+    s.turn = <uint8_t>w
+    finish_deal(s, c, 0)
+    return k
+
+cdef long fused_play(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
+                     long* dec_out, long* ls_out) noexcept nogil:
+    """The loop's _pl_fused: the game from st with a random agent at every seat, while each step
+    stays below the budget: every play from a trick's start to the deal's end fused
+    (fused_tricks), every other step (the auction, a trick under way) one at a time as the loop
+    takes it (jw_legal, the pick, jw_apply). tests/test_play_paths.py checks the state, the
+    actions, the counters and the streams, byte for byte, against the loop's steps."""
+    cdef JWState* s = <JWState*>st
+    cdef const JWConfig* c = <const JWConfig*>cfg
+    cdef ActionSet las
+    cdef long k = 0, dec = 0, ls = 0
+    cdef int n, a
+    while True:
+        if s.phase == JW_PH_PLAY and s.cur.n == 0:
+            if k + 4 * (13 - s.tricks_done) >= budget:
+                break
+            k += fused_tricks(s, c, ar, &dec, &ls)
+            continue
+        if k + 1 >= budget:
+            break
+        n = jw_legal(s, c, &las)
+        if n == 0:
+            break
+        if n == 1:
+            a = as_first(&las, _pl_words(0))
+        else:
+            dec += 1
+            ls += n
+            a = as_nth(&las, _pl_words(0), <int>rng_below(&ar[s.turn], <unsigned int>n))
+        jw_apply(s, c, a)
+        k += 1
+    dec_out[0] += dec
+    ls_out[0] += ls
+    return k
+
+# called through a pointer on purpose: inlined into the loop, its register needs would cost
+# every step of the loop's other agents
+ctypedef long (*fused_fn)(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
+                          long* dec, long* ls) noexcept nogil
+cdef fused_fn cold_fused_play = fused_play
 
 cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
                            long* dec, long* ls) noexcept nogil:
-    return 0
+    return cold_fused_play(vt, st, cfg, ar, budget, dec, ls)
 
 include "cardsim/core/_play_loop.pxi"
 
