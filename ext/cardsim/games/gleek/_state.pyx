@@ -640,12 +640,152 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return (<const GLState*>st).phase == GL_PH_PLAY   # a card's set is w[0] (_pl_legal)
 
+# ---- the fused random play (the loop's _pl_fused) -------------------------------------------------
+from cardsim.core._bits cimport bit_nth
+
 cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
-    return False                                  # no fused random play: every step through the loop
+    """_pl_fused may run: a random agent at each of the three seats."""
+    return agents[0] == AGENT_RANDOM and agents[1] == AGENT_RANDOM and agents[2] == AGENT_RANDOM
+
+cdef inline int gl_pick(uint64_t legal, Rng* r, long* dec, long* ls) noexcept nogil:
+    """The loop's random pick from a card's legal set (w[0] alone, not empty): the lowest card
+    when it is the only one (as_first, no draw), else the drawn card of the seat's stream
+    (bit_nth on w[0], _pl_word0's case: a decision, dec and ls counted)."""
+    cdef int n = cs_popcount(legal)
+    if n == 1:
+        return bit_low(legal)
+    dec[0] += 1
+    ls[0] += n
+    return bit_nth(legal, <int>rng_below(r, <unsigned int>n))
+
+cdef inline long fused_tricks(GLState* s, const GLConfig* c, Rng* ar, long* dec, long* ls) noexcept nogil:
+    """The play phase's remaining tricks, from a trick's start (s.cur.n == 0, s.tricks_done <
+    12), as the loop's steps play them (_pl_legal's play_legal, the pick, play_steps with its
+    direct cold steps off_suit and close_trick), with the hands, the seats' masks and counters
+    in locals, written back after the last trick; then finish_deal, as close_trick calls it.
+    Adds its decisions and legal counts to *dec, *ls; returns its actions (3 per trick)."""
+    cdef uint64_t hand[3]                       # whole arrays, a constant size
+    cdef uint64_t played[3]
+    cdef uint64_t won[3]
+    cdef uint8_t void_suits[3]
+    cdef int8_t tricks[3]
+    cdef int t0 = s.tricks_done, t, q
+    cdef int trump = s.trump
+    cdef int lead = s.turn, p1, p2, c0, c1, c2, led, top, w
+    cdef uint64_t h, m, b, led_mask, tm
+    for q in range(3):
+        hand[q] = s.hand[q]
+        played[q] = s.played[q]
+        won[q] = s.won[q]
+        void_suits[q] = s.void_suits[q]
+        tricks[q] = s.tricks[q]
+    for t in range(t0, 12):
+        # the lead: play_legal (led_mask is 0 on lead: the whole hand); play_steps' n == 0 case
+        h = hand[lead]
+        c0 = gl_pick(h, &ar[lead], dec, ls)
+        b = card_bit(c0)
+        hand[lead] = h & ~b
+        played[lead] |= b
+        led = gl_suit_of[c0]
+        led_mask = suit_mask(led)
+        tm = b
+        # the second card: play_legal; play_steps (off the led suit: off_suit, the trick not
+        # complete: the next seat)
+        p1 = nxt(lead)
+        h = hand[p1]
+        m = h & led_mask
+        c1 = gl_pick(m if m else h, &ar[p1], dec, ls)
+        b = card_bit(c1)
+        hand[p1] = h & ~b
+        played[p1] |= b
+        if not (b & led_mask):
+            void_suits[p1] |= 1 << led
+        tm |= b
+        # the third card: play_legal; play_steps (off the led suit: off_suit), close_trick
+        p2 = nxt(p1)
+        h = hand[p2]
+        m = h & led_mask
+        c2 = gl_pick(m if m else h, &ar[p2], dec, ls)
+        b = card_bit(c2)
+        hand[p2] = h & ~b
+        played[p2] |= b
+        if not (b & led_mask):
+            void_suits[p2] |= 1 << led
+        tm |= b
+        # close_trick: the winner (winning_card on the trick's mask) takes it and leads the next
+        # (close_trick finds the seat whose card[seat] is the top card: here c0, c1, c2 are the
+        # cards of seats lead, p1, p2)
+        top = winning_card(tm, led, trump)
+        w = lead if c0 == top else (p1 if c1 == top else p2)
+        won[w] |= tm
+        tricks[w] += 1
+        lead = w
+    for q in range(3):
+        s.hand[q] = hand[q]
+        s.played[q] = played[q]
+        s.won[q] = won[q]
+        s.void_suits[q] = void_suits[q]
+        s.tricks[q] = tricks[q]
+    # close_trick's record and fields after the last trick: trick_reopen resets all that the
+    # positional plays (trick_add_positional: n and card[]) and the earlier reopens changed
+    trick_reopen(&s.cur, lead)
+    s.tricks_done = 12
+    s.led = -1
+    s.led_mask = 0
+    s.turn = <int8_t>lead
+    finish_deal(s, c)
+    return 3 * (12 - t0)
+
+cdef long fused_play(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
+                     long* dec_out, long* ls_out) noexcept nogil:
+    """The loop's _pl_fused: the rest of the game (or of the match) with a random agent at every
+    seat. At a trick's start in the play phase (the play's start included), the deal's remaining
+    tricks fused (fused_tricks) when their actions are fewer than what is left of the budget;
+    anywhere else (the auction, the exchange, vying, declarations, a trick part-played) one step
+    as the loop takes it (_pl_legal, the pick, _pl_apply) while one more action stays below the
+    budget. Stops at the end of the game, or where the budget stops it: the loop plays the rest."""
+    cdef GLState* s = <GLState*>st
+    cdef const GLConfig* c = <const GLConfig*>cfg
+    cdef ActionSet las
+    cdef long k = 0, dec = 0, ls = 0, m
+    cdef int n, a, p
+    while s.phase != GL_PH_END:
+        if s.phase == GL_PH_PLAY and s.cur.n == 0 and s.tricks_done < 12:
+            m = 3 * (12 - s.tricks_done)
+            if k + m >= budget:
+                break
+            k += fused_tricks(s, c, ar, &dec, &ls)
+            continue
+        if k + 1 >= budget:
+            break
+        n = _pl_legal(vt, st, cfg, &las)           # one step, as play_loop's body takes it
+        if n == 0:
+            break
+        if n == 1:
+            a = as_first(&las, _pl_words(0))
+        else:
+            p = _pl_player(vt, st, cfg)
+            dec += 1
+            ls += n
+            if _pl_word0(st):
+                a = bit_nth(las.w[0], <int>rng_below(&ar[p], <unsigned int>n))
+            else:
+                a = as_nth(&las, _pl_words(0), <int>rng_below(&ar[p], <unsigned int>n))
+        _pl_apply(vt, st, cfg, a)
+        k += 1
+    dec_out[0] += dec
+    ls_out[0] += ls
+    return k
+
+# called through a pointer on purpose, as Hearts' fused_deals: inlined into the loop, its register
+# needs would cost every step of the loop's other agents
+ctypedef long (*fused_fn)(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
+                          long* dec, long* ls) noexcept nogil
+cdef fused_fn cold_fused_play = fused_play
 
 cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
                            long* dec, long* ls) noexcept nogil:
-    return 0
+    return cold_fused_play(vt, st, cfg, ar, budget, dec, ls)
 
 include "cardsim/core/_play_loop.pxi"
 
