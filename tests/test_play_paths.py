@@ -19,7 +19,11 @@ CONFIGS = [
     ("hearts", {"pass_rotation": "hold"}), ("hearts", {"pass_rotation": "random"}),
     ("hearts", {"scope": "match", "match_target": 40}), ("hearts", {"variant": "openspiel"}),
     ("joffre_whist", {}), ("joffre_whist", {"scope": "match"}),
-    ("gleek", {}), ("karnoffel", {}), ("exposure", {}), ("basra", {}), ("tien_gow", {}),
+    ("gleek", {}), ("gleek", {"scope": "match"}),
+    ("gleek", {"scope": "match", "num_deals": 3, "starting_chips": 20, "honour_scoring": "won"}),
+    ("gleek", {"gleek_declaration": "optional", "exchange_order": "take_first"}),
+    ("gleek", {"max_stock_bid": 300, "stock_opening_bid": 0}),
+    ("karnoffel", {}), ("exposure", {}), ("basra", {}), ("tien_gow", {}),
     ("six_tigers", {}), ("zhao_pengyou", {}), ("samba", {}),
 ]
 
@@ -114,7 +118,8 @@ def test_a_deal_cut_short_stops_at_the_same_step(game, opts):
 def test_the_fused_play_is_what_run_batch_plays():
     """run_batch with lead_changes=True steps through the vtable (no fused play): its returns,
     metrics and counters equal the fast path's for the same deals."""
-    for game, opts in [("hearts", {}), ("hearts", {"players": 3, "scope": "match"})]:
+    for game, opts in [("hearts", {}), ("hearts", {"players": 3, "scope": "match"}), ("joffre_whist", {}),
+                       ("joffre_whist", {"scope": "match"}), ("gleek", {}), ("gleek", {"scope": "match"})]:
         g = _make(game, opts)
         fast = g.spec.run_batch(3, 0, 400, [0] * g.num_players)
         slow = g.spec.run_batch(3, 0, 400, [0] * g.num_players, lead_changes=True)
