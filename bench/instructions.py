@@ -392,8 +392,8 @@ def doc_profiles(rows):
                  "function's self cost in the same two callgrind runs as the row, (Ir(2N) - Ir(N)) / N. "
                  "A function the C compiler inlined counts in its caller: `play_loop` is the batch "
                  "loop with the game's legal set, apply and the random agents' draw and pick inlined "
-                 "into it; `fused_*`, where a game has it, is the random play the loop hands whole "
-                 "segments to (core/_play_loop.pxi's _pl_fused). The figures add up to the row's.",
+                 "into it; `_pl_fused_play` and `fused_*`, where a game has them, are the random play the "
+                 "loop hands whole segments to (core/_play_loop.pxi). The figures add up to the row's.",
                  "",
                  "| function | instructions per deal | share of the deal |",
                  "|---|---|---|"]

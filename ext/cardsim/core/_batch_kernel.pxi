@@ -20,13 +20,7 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return False                            # the words are known only at run time: as_nth
 
-cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
-    return False                                  # no fused random play: every step through the loop
-
-cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                           long* dec, long* ls) noexcept nogil:
-    return 0
-
+include "cardsim/core/_play_loop_unfused.pxi"   # no fused random play: every step through the loop
 include "cardsim/core/_play_loop.pxi"
 
 

@@ -16,17 +16,13 @@
 #                                       the pick is the drawn bit of w[0]; `_pl_words(0) == 1`
 #                                       for a game whose actions fit one word, a phase test for
 #                                       one whose play phase's set is w[0] alone)
-#     bint _pl_fused_ok(const void* cfg, const int* agents)   (may _pl_fused run: random seats)
-#     long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-#                    long* dec, long* ls)
-#          (a game's fused random play, called once before the loop when every seat's agent is
-#           random (the game's _pl_fused_ok): from st it plays what it can play fused, as the loop
-#           would, with the hands and the trick in locals instead of the state between steps: the
-#           same draws from the same per-seat streams, the same actions, the same state after
-#           them; it never applies `budget` actions or more, adds its decisions and legal counts
-#           to *dec and *ls and returns its actions, leaving the rest (nothing, for a game it
-#           played to the end) to the loop. A game without one defines _pl_fused_ok as False:
-#           the compiler drops the call.)
+#     bint _pl_fused_ok(const void* cfg, const int* agents)   (may the fused play run: random seats)
+#     fused_fn _pl_fused_ptr   (the fused random play, core/_play_loop_fused.pxi, or NULL)
+#          (a game with a fused random play includes core/_play_loop_fused.pxi before this file,
+#           a game without one core/_play_loop_unfused.pxi: see there. When every seat's agent is
+#           random (_pl_fused_ok), the loop first runs the game's fused play, which plays the
+#           game as the loop's steps would while they stay below max_steps; the loop plays the
+#           rest. _pl_fused_ok False: the compiler drops the call.)
 # and has cimported GameVTable, ActionSet, as_first, as_nth, Rng, rng_below, SearchWork,
 # seat_choose and AGENT_RANDOM. The loop is play_one's: the same agents drawing from the same
 # per-seat streams in the same order, so a game's copy gives byte-identical deals.
@@ -51,7 +47,7 @@ cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const in
     cdef long k = 0, dec = 0, ls = 0
     nw = _pl_words(nw)                      # a game's constant: the pick's word loop unrolled
     if _pl_fused_ok(cfg, agents):           # random seats only: what the game plays fused first
-        k = _pl_fused(vt, st, cfg, ar, max_steps - 1, &dec, &ls)     # (k stays below max_steps)
+        k = _pl_fused_ptr(vt, st, cfg, nw, ar, max_steps - 1, &dec, &ls)     # (k stays below max_steps)
     while True:
         n = _pl_legal(vt, st, cfg, &las)
         if n == 0:
@@ -77,3 +73,5 @@ cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const in
     counts[0] += dec
     counts[1] += ls
     return k
+
+

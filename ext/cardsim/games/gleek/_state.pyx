@@ -640,23 +640,12 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return (<const GLState*>st).phase == GL_PH_PLAY   # a card's set is w[0] (_pl_legal)
 
-# ---- the fused random play (the loop's _pl_fused) -------------------------------------------------
-from cardsim.core._bits cimport bit_nth
+# ---- the fused random play (core/_play_loop.pxi's _pl_segment, _pl_play_segment) -----------------
+from cardsim.core._fused cimport fused_pick
 
 cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
-    """_pl_fused may run: a random agent at each of the three seats."""
+    """The fused play may run: a random agent at each of the three seats."""
     return agents[0] == AGENT_RANDOM and agents[1] == AGENT_RANDOM and agents[2] == AGENT_RANDOM
-
-cdef inline int gl_pick(uint64_t legal, Rng* r, long* dec, long* ls) noexcept nogil:
-    """The loop's random pick from a card's legal set (w[0] alone, not empty): the lowest card
-    when it is the only one (as_first, no draw), else the drawn card of the seat's stream
-    (bit_nth on w[0], _pl_word0's case: a decision, dec and ls counted)."""
-    cdef int n = cs_popcount(legal)
-    if n == 1:
-        return bit_low(legal)
-    dec[0] += 1
-    ls[0] += n
-    return bit_nth(legal, <int>rng_below(r, <unsigned int>n))
 
 cdef inline long fused_tricks(GLState* s, const GLConfig* c, Rng* ar, long* dec, long* ls) noexcept nogil:
     """The play phase's remaining tricks, from a trick's start (s.cur.n == 0, s.tricks_done <
@@ -669,9 +658,10 @@ cdef inline long fused_tricks(GLState* s, const GLConfig* c, Rng* ar, long* dec,
     cdef uint64_t won[3]
     cdef uint8_t void_suits[3]
     cdef int8_t tricks[3]
-    cdef int t0 = s.tricks_done, t, q
+    cdef int8_t card[3]                         # each seat's card in the trick (close_trick's cur.card)
+    cdef int t0 = s.tricks_done, t, q, j, cd, p
     cdef int trump = s.trump
-    cdef int lead = s.turn, p1, p2, c0, c1, c2, led, top, w
+    cdef int lead = s.turn, led, top, w
     cdef uint64_t h, m, b, led_mask, tm
     for q in range(3):
         hand[q] = s.hand[q]
@@ -682,41 +672,30 @@ cdef inline long fused_tricks(GLState* s, const GLConfig* c, Rng* ar, long* dec,
     for t in range(t0, 12):
         # the lead: play_legal (led_mask is 0 on lead: the whole hand); play_steps' n == 0 case
         h = hand[lead]
-        c0 = gl_pick(h, &ar[lead], dec, ls)
-        b = card_bit(c0)
+        cd = fused_pick(h, &ar[lead], dec, ls)
+        card[lead] = <int8_t>cd
+        b = card_bit(cd)
         hand[lead] = h & ~b
         played[lead] |= b
-        led = gl_suit_of[c0]
+        led = gl_suit_of[cd]
         led_mask = suit_mask(led)
         tm = b
-        # the second card: play_legal; play_steps (off the led suit: off_suit, the trick not
-        # complete: the next seat)
-        p1 = nxt(lead)
-        h = hand[p1]
-        m = h & led_mask
-        c1 = gl_pick(m if m else h, &ar[p1], dec, ls)
-        b = card_bit(c1)
-        hand[p1] = h & ~b
-        played[p1] |= b
-        if not (b & led_mask):
-            void_suits[p1] |= 1 << led
-        tm |= b
-        # the third card: play_legal; play_steps (off the led suit: off_suit), close_trick
-        p2 = nxt(p1)
-        h = hand[p2]
-        m = h & led_mask
-        c2 = gl_pick(m if m else h, &ar[p2], dec, ls)
-        b = card_bit(c2)
-        hand[p2] = h & ~b
-        played[p2] |= b
-        if not (b & led_mask):
-            void_suits[p2] |= 1 << led
-        tm |= b
+        p = lead
+        for j in range(2):                      # the followers: play_legal; play_steps, off_suit
+            p = nxt(p)
+            h = hand[p]
+            m = h & led_mask
+            cd = fused_pick(m if m else h, &ar[p], dec, ls)
+            card[p] = <int8_t>cd
+            b = card_bit(cd)
+            hand[p] = h & ~b
+            played[p] |= b
+            if not (b & led_mask):
+                void_suits[p] |= 1 << led
+            tm |= b
         # close_trick: the winner (winning_card on the trick's mask) takes it and leads the next
-        # (close_trick finds the seat whose card[seat] is the top card: here c0, c1, c2 are the
-        # cards of seats lead, p1, p2)
         top = winning_card(tm, led, trump)
-        w = lead if c0 == top else (p1 if c1 == top else p2)
+        w = 0 if card[0] == top else (1 if card[1] == top else 2)
         won[w] |= tm
         tricks[w] += 1
         lead = w
@@ -736,57 +715,17 @@ cdef inline long fused_tricks(GLState* s, const GLConfig* c, Rng* ar, long* dec,
     finish_deal(s, c)
     return 3 * (12 - t0)
 
-cdef long fused_play(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                     long* dec_out, long* ls_out) noexcept nogil:
-    """The loop's _pl_fused: the rest of the game (or of the match) with a random agent at every
-    seat. At a trick's start in the play phase (the play's start included), the deal's remaining
-    tricks fused (fused_tricks) when their actions are fewer than what is left of the budget;
-    anywhere else (the auction, the exchange, vying, declarations, a trick part-played) one step
-    as the loop takes it (_pl_legal, the pick, _pl_apply) while one more action stays below the
-    budget. Stops at the end of the game, or where the budget stops it: the loop plays the rest."""
-    cdef GLState* s = <GLState*>st
-    cdef const GLConfig* c = <const GLConfig*>cfg
-    cdef ActionSet las
-    cdef long k = 0, dec = 0, ls = 0, m
-    cdef int n, a, p
-    while s.phase != GL_PH_END:
-        if s.phase == GL_PH_PLAY and s.cur.n == 0 and s.tricks_done < 12:
-            m = 3 * (12 - s.tricks_done)
-            if k + m >= budget:
-                break
-            k += fused_tricks(s, c, ar, &dec, &ls)
-            continue
-        if k + 1 >= budget:
-            break
-        n = _pl_legal(vt, st, cfg, &las)           # one step, as play_loop's body takes it
-        if n == 0:
-            break
-        if n == 1:
-            a = as_first(&las, _pl_words(0))
-        else:
-            p = _pl_player(vt, st, cfg)
-            dec += 1
-            ls += n
-            if _pl_word0(st):
-                a = bit_nth(las.w[0], <int>rng_below(&ar[p], <unsigned int>n))
-            else:
-                a = as_nth(&las, _pl_words(0), <int>rng_below(&ar[p], <unsigned int>n))
-        _pl_apply(vt, st, cfg, a)
-        k += 1
-    dec_out[0] += dec
-    ls_out[0] += ls
-    return k
+cdef inline long _pl_segment(const void* st, const void* cfg) noexcept nogil:
+    """A deal's play from a trick's start: three cards a trick left."""
+    cdef const GLState* s = <const GLState*>st
+    if s.phase == GL_PH_PLAY and s.cur.n == 0 and s.tricks_done < 12:
+        return 3 * (12 - s.tricks_done)
+    return 0
 
-# called through a pointer on purpose, as Hearts' fused_deals: inlined into the loop, its register
-# needs would cost every step of the loop's other agents
-ctypedef long (*fused_fn)(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                          long* dec, long* ls) noexcept nogil
-cdef fused_fn cold_fused_play = fused_play
+cdef inline long _pl_play_segment(void* st, const void* cfg, Rng* ar, long* dec, long* ls) noexcept nogil:
+    return fused_tricks(<GLState*>st, <const GLConfig*>cfg, ar, dec, ls)
 
-cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                           long* dec, long* ls) noexcept nogil:
-    return cold_fused_play(vt, st, cfg, ar, budget, dec, ls)
-
+include "cardsim/core/_play_loop_fused.pxi"      # _pl_fused_play on the hooks above
 include "cardsim/core/_play_loop.pxi"
 
 cdef void gl_returns(const void* st, const void* cfg, double* out) noexcept nogil:

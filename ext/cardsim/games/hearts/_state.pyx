@@ -363,8 +363,8 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return _pl_words(0) == 1                      # every action in one word: the pick is in w[0]
 
-# ---- the fused random deal (the loop's _pl_fused) -------------------------------------------------
-from cardsim.core._bits cimport bit_nth
+# ---- the fused random deal (core/_play_loop.pxi's _pl_segment, _pl_play_segment) -----------------
+from cardsim.core._fused cimport fused_pick
 
 cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
     cdef int q
@@ -379,16 +379,6 @@ cdef inline bint ht_deal_start(const HTState* s) noexcept nogil:
     if s.phase == HT_PH_PASS:
         return s.passers == 0 and s.stage.n == 0
     return s.phase == HT_PH_PLAY and s.tricks_done == 0 and s.trick_cards == 0
-
-cdef inline int ht_pick(uint64_t legal, Rng* r, long* dec, long* ls) noexcept nogil:
-    """The loop's random pick from a legal set (not empty): the lowest card when it is the only
-    one (no draw), else the drawn card of the seat's stream (a decision: dec, ls counted)."""
-    cdef int n = cs_popcount(legal)
-    if n == 1:
-        return bit_low(legal)
-    dec[0] += 1
-    ls[0] += n
-    return bit_nth(legal, <int>rng_below(r, <unsigned int>n))
 
 cdef inline long fused_deal(HTState* s, const HTConfig* c, Rng* ar, int N, long* dec, long* ls) noexcept nogil:
     """One deal from its start (ht_deal_start) to its end, N = c.nplayers (a constant where the
@@ -415,7 +405,7 @@ cdef inline long fused_deal(HTState* s, const HTConfig* c, Rng* ar, int N, long*
             h = hand[p]
             g = 0
             for r in range(HT_PASS):
-                b = card_bit(ht_pick(h, &ar[p], dec, ls))
+                b = card_bit(fused_pick(h, &ar[p], dec, ls))
                 h ^= b
                 g |= b
             hand[p] = h
@@ -449,7 +439,7 @@ cdef inline long fused_deal(HTState* s, const HTConfig* c, Rng* ar, int N, long*
         legal &= h
         if legal == 0:
             legal = ht_legal_mask(c, h, -1, t == 0, broken)
-        card = ht_pick(legal, &ar[leader], dec, ls)
+        card = fused_pick(legal, &ar[leader], dec, ls)
         b = card_bit(card)
         led = card_suit(card)
         led_mask = suit_mask(led)
@@ -469,7 +459,7 @@ cdef inline long fused_deal(HTState* s, const HTConfig* c, Rng* ar, int N, long*
             legal = h & led_mask
             if legal == 0:
                 legal = h if t else ht_legal_mask(c, h, led, True, broken)
-            card = ht_pick(legal, &ar[q], dec, ls)
+            card = fused_pick(legal, &ar[q], dec, ls)
             b = card_bit(card)
             if b & led_mask:
                 if card > win_card:
@@ -505,33 +495,19 @@ cdef inline long fused_deal(HTState* s, const HTConfig* c, Rng* ar, int N, long*
     finish_deal(s, c)
     return k
 
-cdef long fused_deals(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                     long* dec_out, long* ls_out) noexcept nogil:
-    """The loop's _pl_fused: whole deals with a random agent at every seat (fused_deal), each
-    from its start (ht_deal_start) while its actions (3N for the pass, N x hand_size for the
-    play) are fewer than the budget. tests/games/hearts/test_fused.py checks the state after
-    every deal, byte for byte, against the loop's steps."""
-    cdef HTState* s = <HTState*>st
+cdef inline long _pl_segment(const void* st, const void* cfg) noexcept nogil:
+    """A whole deal from its start (ht_deal_start): at most 3N (the pass) + N x hand_size actions."""
     cdef const HTConfig* c = <const HTConfig*>cfg
-    cdef int N = c.nplayers
-    cdef long k = 0, dec = 0, ls = 0
-    while ht_deal_start(s) and k + 3 * N + N * c.hand_size < budget:
-        if N == 4:
-            k += fused_deal(s, c, ar, 4, &dec, &ls)
-        else:
-            k += fused_deal(s, c, ar, N, &dec, &ls)
-    dec_out[0] += dec
-    ls_out[0] += ls
-    return k
+    if ht_deal_start(<const HTState*>st):
+        return 3 * c.nplayers + c.nplayers * c.hand_size
+    return 0
 
-# called through a pointer on purpose: inlined into the loop, its register needs cost every step
-# of the loop's other agents (measured: greedy +5.6% instructions per deal)
-ctypedef long (*fused_fn)(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                          long* dec, long* ls) noexcept nogil
-cdef fused_fn cold_fused_deals = fused_deals
+cdef inline long _pl_play_segment(void* st, const void* cfg, Rng* ar, long* dec, long* ls) noexcept nogil:
+    """fused_deal, its four-player body compiled apart (the trick unrolled)."""
+    cdef const HTConfig* c = <const HTConfig*>cfg
+    if c.nplayers == 4:
+        return fused_deal(<HTState*>st, c, ar, 4, dec, ls)
+    return fused_deal(<HTState*>st, c, ar, c.nplayers, dec, ls)
 
-cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                           long* dec, long* ls) noexcept nogil:
-    return cold_fused_deals(vt, st, cfg, ar, budget, dec, ls)
-
+include "cardsim/core/_play_loop_fused.pxi"      # _pl_fused_play on the hooks above
 include "cardsim/core/_play_loop.pxi"

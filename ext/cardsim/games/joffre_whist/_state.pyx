@@ -370,22 +370,12 @@ cdef inline int _pl_words(int nw) noexcept nogil:
 cdef inline bint _pl_word0(const void* st) noexcept nogil:
     return (<const JWState*>st).phase == JW_PH_PLAY   # a card's set is w[0] (_pl_legal)
 
-# ---- the fused random play (the loop's _pl_fused) -------------------------------------------------
-from cardsim.core._bits cimport bit_nth, bit_low
+# ---- the fused random play (core/_play_loop.pxi's _pl_segment, _pl_play_segment) -----------------
+from cardsim.core._fused cimport fused_pick
 
 cdef inline bint _pl_fused_ok(const void* cfg, const int* agents) noexcept nogil:
     return (agents[0] == AGENT_RANDOM and agents[1] == AGENT_RANDOM and agents[2] == AGENT_RANDOM
             and agents[3] == AGENT_RANDOM)
-
-cdef inline int jw_pick(uint64_t legal, Rng* r, long* dec, long* ls) noexcept nogil:
-    """The loop's random pick of a card (legal: not empty): the lowest when it is the only one
-    (no draw), else the drawn card of the seat's stream (a decision: dec, ls counted)."""
-    cdef int n = cs_popcount(legal)
-    if n == 1:
-        return bit_low(legal)
-    dec[0] += 1
-    ls[0] += n
-    return bit_nth(legal, <int>rng_below(r, <unsigned int>n))
 
 cdef long fused_tricks(JWState* s, const JWConfig* c, Rng* ar, long* dec, long* ls) noexcept nogil:
     """The rest of the play from a trick's start (phase PLAY, cur.n == 0) to the deal's end, with
@@ -417,7 +407,7 @@ cdef long fused_tricks(JWState* s, const JWConfig* c, Rng* ar, long* dec, long* 
         legal = h
         if p == partner and ta_count < 3 and h & trump_cards:
             legal = h & trump_cards             # the TA partner leads trumps while owed
-        cd = jw_pick(legal, &ar[p], dec, ls)
+        cd = fused_pick(legal, &ar[p], dec, ls)
         b = card_bit(cd)
         card[p] = <int8_t>cd
         hand[p] = h & ~b
@@ -438,7 +428,7 @@ cdef long fused_tricks(JWState* s, const JWConfig* c, Rng* ar, long* dec, long* 
                 legal = h & trump_cards
                 if legal == 0:
                     legal = h
-            cd = jw_pick(legal, &ar[p], dec, ls)
+            cd = fused_pick(legal, &ar[p], dec, ls)
             b = card_bit(cd)
             card[p] = <int8_t>cd
             hand[p] = h & ~b
@@ -481,51 +471,17 @@ cdef long fused_tricks(JWState* s, const JWConfig* c, Rng* ar, long* dec, long* 
     finish_deal(s, c, 0)
     return k
 
-cdef long fused_play(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                     long* dec_out, long* ls_out) noexcept nogil:
-    """The loop's _pl_fused: the game from st with a random agent at every seat, while each step
-    stays below the budget: every play from a trick's start to the deal's end fused
-    (fused_tricks), every other step (the auction, a trick under way) one at a time as the loop
-    takes it (jw_legal, the pick, jw_apply). tests/test_play_paths.py checks the state, the
-    actions, the counters and the streams, byte for byte, against the loop's steps."""
-    cdef JWState* s = <JWState*>st
-    cdef const JWConfig* c = <const JWConfig*>cfg
-    cdef ActionSet las
-    cdef long k = 0, dec = 0, ls = 0
-    cdef int n, a
-    while True:
-        if s.phase == JW_PH_PLAY and s.cur.n == 0:
-            if k + 4 * (13 - s.tricks_done) >= budget:
-                break
-            k += fused_tricks(s, c, ar, &dec, &ls)
-            continue
-        if k + 1 >= budget:
-            break
-        n = jw_legal(s, c, &las)
-        if n == 0:
-            break
-        if n == 1:
-            a = as_first(&las, _pl_words(0))
-        else:
-            dec += 1
-            ls += n
-            a = as_nth(&las, _pl_words(0), <int>rng_below(&ar[s.turn], <unsigned int>n))
-        jw_apply(s, c, a)
-        k += 1
-    dec_out[0] += dec
-    ls_out[0] += ls
-    return k
+cdef inline long _pl_segment(const void* st, const void* cfg) noexcept nogil:
+    """A deal's play from a trick's start: four cards a trick left."""
+    cdef const JWState* s = <const JWState*>st
+    if s.phase == JW_PH_PLAY and s.cur.n == 0:
+        return 4 * (13 - s.tricks_done)
+    return 0
 
-# called through a pointer on purpose: inlined into the loop, its register needs would cost
-# every step of the loop's other agents
-ctypedef long (*fused_fn)(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                          long* dec, long* ls) noexcept nogil
-cdef fused_fn cold_fused_play = fused_play
+cdef inline long _pl_play_segment(void* st, const void* cfg, Rng* ar, long* dec, long* ls) noexcept nogil:
+    return fused_tricks(<JWState*>st, <const JWConfig*>cfg, ar, dec, ls)
 
-cdef inline long _pl_fused(const GameVTable* vt, void* st, const void* cfg, Rng* ar, long budget,
-                           long* dec, long* ls) noexcept nogil:
-    return cold_fused_play(vt, st, cfg, ar, budget, dec, ls)
-
+include "cardsim/core/_play_loop_fused.pxi"      # _pl_fused_play on the hooks above
 include "cardsim/core/_play_loop.pxi"
 
 cdef void jw_returns(const void* st, const void* cfg, double* out) noexcept nogil:
