@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.core._engine import _play_paths
+from cardsim.core._testing import _play_paths
 
 # option sets that change what the loops do (player counts, scopes, rule options); each game's
 # defaults first

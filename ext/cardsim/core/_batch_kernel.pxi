@@ -4,24 +4,7 @@
 # declared in _engine.pxd and used by run_batch, kernel_actions and the vector env), kept in its
 # own file as its own concern: no Python, no allocation, nothing of the Python State wrapper.
 
-# ---- the generic instantiation of the hot loop (core/_play_loop.pxi): through the vtable --------
-cdef inline int _pl_legal(const GameVTable* vt, const void* st, const void* cfg, ActionSet* out) noexcept nogil:
-    return vt.legal(st, cfg, out)
-
-cdef inline int _pl_player(const GameVTable* vt, const void* st, const void* cfg) noexcept nogil:
-    return vt.current_player(st, cfg)
-
-cdef inline void _pl_apply(const GameVTable* vt, void* st, const void* cfg, int a) noexcept nogil:
-    vt.apply(st, cfg, a)
-
-cdef inline int _pl_words(int nw) noexcept nogil:
-    return nw
-
-cdef inline bint _pl_word0(const void* st) noexcept nogil:
-    return False                            # the words are known only at run time: as_nth
-
-include "cardsim/core/_play_loop_unfused.pxi"   # no fused random play: every step through the loop
-include "cardsim/core/_play_loop.pxi"
+include "cardsim/core/_play_loop_generic.pxi"   # the generic copy of the hot loop (play_loop)
 
 
 cdef int play_one(const GameVTable* vt, const void* cfg, void* st, int num_players, int nw,

@@ -501,47 +501,6 @@ def kernel_actions(GameSpec spec not None, seed, deal, agents, max_steps=100_000
 include "cardsim/core/_batch_kernel.pxi"
 
 
-def _play_paths(State state not None, seed, deal, max_steps=100_000):
-    """Test hook: play copies of `state` to the end with random agents at every seat (seat p's
-    stream keyed (seed, deal, STREAM_SEAT0 + p), as play_one keys them) twice: by the generic
-    loop (through the vtable) and by the game's own copy of it (vt.play: its inlined functions
-    and, with random seats, its fused random play). Returns, for each, (the state's bytes at the
-    end, the actions applied or -1 past max_steps, decisions, sum of legal counts, the seats'
-    streams' bytes at the end): equal when the game's copy plays as the loop does. The state
-    given is not changed."""
-    cdef GameSpec spec = state.spec
-    cdef uint64_t sd = check_int(seed, "seed", 0, U64_MAX)
-    cdef uint64_t dl = check_int(deal, "deal", 0, U64_MAX)
-    cdef long cap = check_int(max_steps, "max_steps", 1, 100_000_000)
-    cdef int codes[MAX_PLAYERS]
-    cdef Rng ar[MAX_PLAYERS]
-    cdef long cnt[2]
-    cdef long k
-    cdef int p, P = spec.num_players
-    cdef uint64_t key = rng_deal_key(sd, dl)
-    cdef bytearray buf
-    out = []
-    for p in range(P):
-        codes[p] = AGENT_RANDOM
-    for own in (False, True):
-        if own and spec.vt.play == NULL:
-            out.append(None)
-            continue
-        buf = bytearray(state.data[:spec.state_size])
-        for p in range(P):
-            rng_seed_keyed(&ar[p], key, STREAM_SEAT0 + p)
-        cnt[0] = 0
-        cnt[1] = 0
-        if own:
-            k = spec.vt.play(&spec.vt, spec.cfg, PyByteArray_AS_STRING(buf), spec.action_words, codes, ar,
-                             NULL, cap, cnt)
-        else:
-            k = play_loop(&spec.vt, spec.cfg, PyByteArray_AS_STRING(buf), spec.action_words, codes, ar, NULL,
-                          cap, cnt)
-        out.append((bytes(buf), k, cnt[0], cnt[1], bytes((<char*>&ar[0])[:P * sizeof(Rng)])))
-    return tuple(out)
-
-
 cdef enum:
     HIST_FIRST_CAP = 120          # a first history buffer of 8 + 480 bytes stays a pymalloc block
 

@@ -1,6 +1,7 @@
 """Test-only hooks into the core's inline C mechanisms (bits, action sets, hands, dealing, trick
-record, resample policy, staged moves). Not part of the public API: tests/test_core.py drives
-them; production modules never import this one."""
+record, resample policy, staged moves, the batch loop's copies). Not part of the public API:
+tests/test_core.py and tests/test_play_paths.py drive them; production modules never import this
+one."""
 from libc.string cimport memcpy
 from cardsim.core._types cimport card_t, uint8_t, int8_t, uint32_t, uint64_t, MAX_ACTION_WORDS, MAX_PLAYERS
 from cardsim.core._bits cimport bit_nth, bit_nth_portable, cs_popcount, cs_fast_pdep, cs_pdep_nth
@@ -20,6 +21,16 @@ from cardsim.core._trick cimport (TrickRecord, trick_reset, trick_start, trick_a
 from cardsim.core._resample cimport resample_zones, resample_masks, world_check_fn
 from cardsim.core._staged cimport (Staged, staged_clear, staged_start, staged_add, staged_remove,
                                    staged_commit, staged_active, staged_legal_adds, completable_fn)
+from cpython.bytearray cimport PyByteArray_AS_STRING
+from cardsim.core._rng cimport rng_deal_key, rng_seed_keyed, STREAM_SEAT0
+from cardsim.core._actions cimport as_first, as_nth
+from cardsim.core._game cimport GameVTable
+from cardsim.core._search cimport SearchWork
+from cardsim.core._engine cimport GameSpec, State, seat_choose, check_int, AGENT_RANDOM
+
+# the generic copy of the batch loop (through the vtable), as core/_engine.pyx compiles it: what
+# _play_paths plays a state by, beside the game's own copy
+include "cardsim/core/_play_loop_generic.pxi"
 
 
 def _test_bit_nth(uint64_t x, int n):
@@ -506,3 +517,44 @@ def rng_known_answers(uint64_t seed, uint64_t deal, uint64_t stream, int n, uint
     for i in range(n):
         out.append(rng_next(&r) if bound == 0 else rng_below(&r, bound))
     return out
+
+
+def _play_paths(State state not None, seed, deal, max_steps=100_000):
+    """Test hook: play copies of `state` to the end with random agents at every seat (seat p's
+    stream keyed (seed, deal, STREAM_SEAT0 + p), as play_one keys them) twice: by the generic
+    loop (through the vtable) and by the game's own copy of it (vt.play: its inlined functions
+    and, with random seats, its fused random play). Returns, for each, (the state's bytes at the
+    end, the actions applied or -1 past max_steps, decisions, sum of legal counts, the seats'
+    streams' bytes at the end): equal when the game's copy plays as the loop does. The state
+    given is not changed."""
+    cdef GameSpec spec = state.spec
+    cdef uint64_t sd = check_int(seed, "seed", 0, 2**64 - 1)
+    cdef uint64_t dl = check_int(deal, "deal", 0, 2**64 - 1)
+    cdef long cap = check_int(max_steps, "max_steps", 1, 100_000_000)
+    cdef int codes[MAX_PLAYERS]
+    cdef Rng ar[MAX_PLAYERS]
+    cdef long cnt[2]
+    cdef long k
+    cdef int p, P = spec.num_players
+    cdef uint64_t key = rng_deal_key(sd, dl)
+    cdef bytearray buf
+    out = []
+    for p in range(P):
+        codes[p] = AGENT_RANDOM
+    for own in (False, True):
+        if own and spec.vt.play == NULL:
+            out.append(None)
+            continue
+        buf = bytearray(state.data[:spec.state_size])
+        for p in range(P):
+            rng_seed_keyed(&ar[p], key, STREAM_SEAT0 + p)
+        cnt[0] = 0
+        cnt[1] = 0
+        if own:
+            k = spec.vt.play(&spec.vt, spec.cfg, PyByteArray_AS_STRING(buf), spec.action_words, codes, ar,
+                             NULL, cap, cnt)
+        else:
+            k = play_loop(&spec.vt, spec.cfg, PyByteArray_AS_STRING(buf), spec.action_words, codes, ar, NULL,
+                          cap, cnt)
+        out.append((bytes(buf), k, cnt[0], cnt[1], bytes((<char*>&ar[0])[:P * sizeof(Rng)])))
+    return tuple(out)
