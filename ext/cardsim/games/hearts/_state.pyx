@@ -496,10 +496,11 @@ cdef inline long fused_deal(HTState* s, const HTConfig* c, Rng* ar, int N, long*
     return k
 
 cdef inline long _pl_segment(const void* st, const void* cfg) noexcept nogil:
-    """A whole deal from its start (ht_deal_start): at most 3N (the pass) + N x hand_size actions."""
+    """A whole deal from its start (ht_deal_start): at most HT_PASS x N (the pass) + N x hand_size
+    actions."""
     cdef const HTConfig* c = <const HTConfig*>cfg
     if ht_deal_start(<const HTState*>st):
-        return 3 * c.nplayers + c.nplayers * c.hand_size
+        return HT_PASS * c.nplayers + c.nplayers * c.hand_size
     return 0
 
 cdef inline long _pl_play_segment(void* st, const void* cfg, Rng* ar, long* dec, long* ls) noexcept nogil:
