@@ -73,5 +73,3 @@ cdef long play_loop(const void* vtp, const void* cfg, void* st, int nw, const in
     counts[0] += dec
     counts[1] += ls
     return k
-
-
