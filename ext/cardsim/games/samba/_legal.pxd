@@ -6,4 +6,5 @@ from cardsim.games.samba._rules cimport SBConfig
 from cardsim.games.samba._state cimport SBState
 
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil
+cdef int meld_legal_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil
 cdef int sb_legal(const void* st, const void* cfg, ActionSet* out) noexcept nogil

@@ -18,7 +18,9 @@ through the callback (where a one-card stage's GROUP parts are answered once per
 for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
-meld shape comes from the stage's bits (sb_meld_shape). Each shortcut only skips work whose
+meld shape comes from the stage's bits (sb_meld_shape); an opened side's GROUP-shaped stage has
+its own generator on the counts of the rank and the wilds (group_stage_legal: meld_rules picks it,
+meld_rules_generic does the rest, tests/games/samba/test_legal_paths.py compares the two). Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
 (tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
 against brute force).
@@ -37,7 +39,7 @@ from cardsim.games.samba._rules cimport (
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_shape,
-    rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of)
+    rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of, woc_blocks)
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
@@ -557,8 +559,72 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         return keep_going_out(s, c, out)
     return n
 
+cdef int meld_legal_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """meld_legal without the dedicated generators (meld_rules_generic): the reference the tests
+    compare them with (_testing.legal_generic)."""
+    cdef int n = meld_rules_generic(s, c, out)
+    if s.must_out:
+        return keep_going_out(s, c, out)
+    return n
+
+cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sw,
+                           ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side whose stage (ssize >= 2 cards, no three, outside a
+    pile group and a merge) holds naturals of one rank r (-1: none) and sw wilds: the same set
+    from the counts alone, without the count vectors (out already cleared). The ADDs:
+    legal_adds' shape_mask leaves the wilds and the naturals of r (of any rank with wilds only;
+    no SEQUENCE card: two naturals of one rank are one kind twice or of two suits, and otherwise
+    a wild is staged), all decided by opened_group_adds' classes, none left for the callback.
+    MELD: sb_meld_shape makes such a stage of >= 3 cards a GROUP of ssize - sw naturals and sw
+    wilds (only wilds: no meld, and sb_group_ok refuses 0 naturals). LAYOFF: layoff_ok onto the
+    GROUPs of rank r (any GROUP with wilds only), sb_layoff_ok_n's GROUP test on those counts; a
+    SEQUENCE takes none (its test counts only the naturals of its suit, fewer than the ssize >= 2
+    cards: the stage holds a wild or two cards of rank r), nor a BLACK3 (no black three staged).
+    tests/games/samba/test_legal_paths.py checks the sets against meld_rules_generic."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef int sn = ssize - sw, n, j, left
+    cdef bint mo = may_out(s)
+    cdef uint64_t cand = s.hand[s.turn].layer[0] & (wild_kinds() | (nat_kinds() if r < 0 else rank_mask(r)))
+    cdef uint64_t acc = opened_group_adds(s, c, side, r, sn if r >= 0 else 0, sw, hsize, &cand)
+    as_add_mask(out, A_ADD, acc)
+    n = cs_popcount(acc)
+    if mi.slot and sb_group_ok(sn, sw, c) and sb_hg_ok(hsize, mi.C + (ssize >= 7), mo, c):
+        as_add(out, A_MELD)
+        n += 1
+    if r < 0 or (mi.grp_ranks >> r) & 1:
+        left = mi.per_rank[r] if r >= 0 else mi.ngrp
+        for j in range(mi.ngrp):
+            m = &s.melds[side][mi.grp[j]]
+            if r >= 0 and m.key != r:
+                continue
+            if (not m.pending and not (sw and woc_blocks(m, c)) and sb_group_ok(m.nat + sn, m.wild + sw, c)
+                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize >= 7), mo, c)):
+                as_add(out, A_LAYOFF + mi.grp[j])
+                n += 1
+            left -= 1
+            if left == 0:
+                break
+    return n
+
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
-    """T2 (§4.4) under construction: see the module docstring for the factoring."""
+    """T2 (§4.4) under construction: the situations with a dedicated generator first (each
+    gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
+    cdef int side = side_of(c, s.turn), ssize = s.stage.n
+    cdef uint64_t st
+    cdef uint32_t R
+    if ssize >= 2 and s.opened[side] and s.pile_take != 1 and s.merge_from < 0:
+        # an opened side's GROUP-shaped stage without a three (group_stage_legal)
+        st = s.stage.cards.layer[0]
+        R = ranks_of(st & nat_kinds())
+        if not (st & rank_mask(1)) and not (R & (R - 1)):
+            as_clear(out, NW)
+            return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
+                                     hand_size_in(&s.stage.cards, wild_ids()), out)
+    return meld_rules_generic(s, c, out)
+
+cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """T2 (§4.4) under construction, every situation: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3, und

@@ -5,7 +5,9 @@ from libc.stdlib cimport malloc, free
 from cardsim.core._types cimport int8_t
 from cardsim.core._engine cimport GameSpec
 from cardsim.games.samba._rules cimport SBConfig, Meld, SB_KINDS, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_counts
-from cardsim.games.samba._state cimport SBState, MeldIndex, reindex
+from cardsim.core._actions cimport ActionSet
+from cardsim.games.samba._state cimport SBState, MeldIndex, reindex, PH_MELD, SB_NUM_ACTIONS
+from cardsim.games.samba._legal cimport meld_legal_generic, sb_legal
 
 from cardsim.errors import ConfigError, short
 
@@ -47,3 +49,20 @@ def records_consistent(GameSpec spec, s):
             ok = False
     free(cp)
     return ok
+
+
+def legal_generic(GameSpec spec, s):
+    """The legal actions of state s (ascending, with the count the generator returned) computed
+    without the meld phase's dedicated generators (_legal.meld_legal_generic): the reference
+    tests/games/samba/test_legal_paths.py compares state.legal_actions() with."""
+    if spec is None or spec.name != "samba":
+        raise ConfigError(f"samba: legal_generic needs a Samba spec, got {short(spec)}")
+    cdef const SBState* st = <const SBState*>spec._data(s)
+    cdef const SBConfig* c = <const SBConfig*>spec.cfg
+    cdef ActionSet out
+    cdef int n, a
+    if st.phase == PH_MELD:
+        n = meld_legal_generic(st, c, &out)
+    else:
+        n = sb_legal(st, c, &out)
+    return [a for a in range(SB_NUM_ACTIONS) if (out.w[a >> 6] >> (a & 63)) & 1], n

@@ -1,0 +1,142 @@
+"""Samba: the meld phase's dedicated legal-set generators (_legal.meld_rules: an opened side's
+GROUP-shaped stage, group_stage_legal) give exactly the sets of the generic generator they stand in
+for (meld_rules_generic, reached through cardsim.games.samba._testing.legal_generic): the same
+actions and the same count, in
+
+- every state of random playouts of every preset at 2..6 players (the states deals reach);
+- every state of a whole turn (a DFS over the legal actions) from random small positions of
+  tests/games/samba/test_moves.py (every situation of the meld phase);
+- every state of a whole turn from positions built for the dedicated generators: an opened side
+  whose hand is mostly one rank and wilds, GROUPs of that rank on the table (short, long,
+  canastas with and without wilds), 0-3 other canastas and going_out_min_canastas 0-3, so that
+  the hand guard, the canasta counts, the wild limits and wild_onto_canasta all decide somewhere.
+
+The generic generator itself is checked against brute force by test_moves.py.
+"""
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.games.samba import scenario
+from cardsim.games.samba._testing import legal_generic
+
+from . import samba_reference as ref
+from .test_moves import PRESETS, fits, positions
+
+hyp = pytest.importorskip("hypothesis")
+st = hyp.strategies
+
+
+def same(state):
+    """state.legal_actions() (and the count the generator returned) equals the generic set."""
+    want, n = legal_generic(state.spec, state)
+    got = [int(a) for a in state.legal_actions()]
+    assert n == len(want), f"the generic generator counted {n} for {len(want)} actions"
+    assert got == want, (f"\n{state}\ndedicated: {[state.action_to_string(a) for a in got]}"
+                         f"\ngeneric:   {[state.action_to_string(a) for a in want]}")
+    return len(got)
+
+
+def walk_turn(state, limit=4000):
+    """same() at every state of the seat's turn reachable through its legal actions (states met
+    twice checked once); returns the number of states checked."""
+    spec = state.spec
+    mover = spec.view(state)["mover"]
+    seen = set()
+    todo = [state]
+    while todo and len(seen) < limit:
+        s = todo.pop()
+        v = spec.view(s)
+        key = repr(sorted((k, v[k]) for k in v if k != "known"))
+        if key in seen:
+            continue
+        seen.add(key)
+        if s.is_terminal():
+            continue
+        same(s)
+        if v["mover"] != mover:
+            continue
+        for a in s.legal_actions():
+            c = s.clone()
+            c.apply(int(a))
+            todo.append(c)
+    return len(seen)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_playouts(preset, players):
+    g = cardsim.make("samba", variant=preset, players=players)
+    rng = np.random.default_rng(players * 31 + PRESETS.index(preset))
+    checked = 0
+    for deal in range(40):
+        s = g.new_state(seed=19, deal=deal)
+        while not s.is_terminal():
+            n = same(s)
+            s.apply(int(s.legal_actions()[rng.integers(n)]))
+            checked += 1
+    assert checked > 2000
+
+
+@hyp.settings(max_examples=150, deadline=None, derandomize=True,
+              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@hyp.given(case=positions())
+def test_whole_turns_from_small_positions(case):
+    g, rules, state, facts = case
+    assert walk_turn(state) >= 1
+
+
+GROUP_WILDS = ["2S", "2H", "2D", "2C", "JK", "JK"]
+OTHER_CANASTAS = [["QS", "QS", "QH", "QH", "QD", "QD", "QC"], ["JH", "JH", "JD", "JD", "JC", "JC", "2S"],
+                  ["8H", "9H", "10H", "JH", "QH", "KH", "AH"]]
+
+
+@st.composite
+def group_positions(draw):
+    """Seat 0 of an opened side in the meld phase, with a hand of n naturals of rank r (0-7),
+    wilds (0-3) and 0-2 other cards, and GROUPs of rank r on the table."""
+    preset = draw(st.sampled_from(PRESETS))
+    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
+            "going_out_min_canastas": draw(st.integers(0, 3))}
+    if preset == "standard":
+        opts["wild_onto_canasta"] = draw(st.sampled_from(["allowed", "not_onto_natural", "never"]))
+    g = cardsim.make("samba", **opts)
+    rules = ref.Rules.of(g.options)
+    r = draw(st.sampled_from(ref.RANKS))
+    suits = draw(st.permutations(ref.SUITS))
+    nats = [r + suits[i % 4] for i in range(12)]
+    hand = nats[:draw(st.integers(0, 7))]
+    hand += draw(st.lists(st.sampled_from(GROUP_WILDS), max_size=3))
+    hand += draw(st.lists(st.sampled_from(["9D", "5C", "KH", "3S"]), max_size=2))
+    hyp.assume(hand)
+    groups = []
+    used = len([c for c in hand if c[:-1] == r])
+    for _ in range(draw(st.integers(0, 2))):
+        k = draw(st.integers(2, 8))                  # naturals of the GROUP
+        w = draw(st.integers(0, 2 if k >= 2 else 0))
+        hyp.assume(used + k <= 12)
+        groups.append(nats[used:used + k] + GROUP_WILDS[2:2 + w])
+        used += k
+    melds = groups + OTHER_CANASTAS[:draw(st.integers(0, 3))]
+    if not melds:
+        melds = [OTHER_CANASTAS[0][:3]]
+    hyp.assume(fits(hand, *melds) and all(ref.meld_kind(m, rules) for m in melds))
+    players = g.spec.num_players
+    fillers = [["9C", "4D"], ["9H", "4H"], ["10C", "5D"]][:players - 1]
+    pile, stock = [c for c in ("6H", "5S") if c[:-1] != r][:1], [c for c in ("7C", "8D", "9S") if c[:-1] != r][:2]
+    hyp.assume(fits(hand, *melds, *fillers, pile, stock))
+    try:
+        return scenario(g, [hand] + fillers, melds=[melds] + [[] for _ in range(rules.sides - 1)],
+                        opened=[True] + [False] * (rules.sides - 1), pile=pile, stock=stock, turn=0,
+                        dealer=players - 1, phase="meld")
+    except cardsim.ConfigError as e:
+        if "hand guard" not in str(e):
+            raise
+        hyp.reject()
+
+
+@hyp.settings(max_examples=300, deadline=None, derandomize=True,
+              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@hyp.given(state=group_positions())
+def test_whole_turns_with_group_stages(state):
+    assert walk_turn(state, limit=500) >= 1
