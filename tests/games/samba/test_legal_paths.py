@@ -1,15 +1,17 @@
 """Samba: the meld phase's dedicated legal-set generators (_legal.meld_rules: an opened side's
-GROUP-shaped stage, group_stage_legal) give exactly the sets of the generic generator they stand in
+GROUP-shaped stage, group_stage_legal; one natural staged, single_stage_legal) give exactly the sets of the generic generator they stand in
 for (meld_rules_generic, reached through cardsim.games.samba._testing.legal_generic): the same
 actions and the same count, in
 
 - every state of random playouts of every preset at 2..6 players (the states deals reach);
 - every state of a whole turn (a DFS over the legal actions) from random small positions of
   tests/games/samba/test_moves.py (every situation of the meld phase);
-- every state of a whole turn from positions built for the dedicated generators: an opened side
-  whose hand is mostly one rank and wilds, GROUPs of that rank on the table (short, long,
-  canastas with and without wilds), 0-3 other canastas and going_out_min_canastas 0-3, so that
-  the hand guard, the canasta counts, the wild limits and wild_onto_canasta all decide somewhere.
+- every state of a whole turn from positions built for the dedicated generators, with 0-3 other
+  canastas and going_out_min_canastas 0-3, so that the hand guard, the canasta counts, the wild
+  limits and wild_onto_canasta all decide somewhere: an opened side whose hand is mostly one rank
+  and wilds, GROUPs of that rank on the table (short, long, canastas with and without wilds)
+  (group_stage_legal); an opened side with SEQUENCEs of one suit on the table (3-7 cards) and a
+  hand of cards of that suit around them, pairs and wilds (single_stage_legal).
 
 The generic generator itself is checked against brute force by test_moves.py.
 """
@@ -139,4 +141,49 @@ def group_positions(draw):
               suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
 @hyp.given(state=group_positions())
 def test_whole_turns_with_group_stages(state):
+    assert walk_turn(state, limit=500) >= 1
+
+
+@st.composite
+def sequence_positions(draw):
+    """Seat 0 of an opened side in the meld phase, with 1-2 SEQUENCEs of one suit on the table and
+    a hand of cards of that suit (next to the runs, in the gaps, further out), a pair or two of
+    other ranks, wilds."""
+    preset = draw(st.sampled_from(PRESETS))
+    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
+            "going_out_min_canastas": draw(st.integers(0, 3))}
+    g = cardsim.make("samba", **opts)
+    rules = ref.Rules.of(g.options)
+    su = draw(st.sampled_from(ref.SUITS))
+    lo = draw(st.integers(0, 8))
+    n = draw(st.integers(3, min(7, 11 - lo)))
+    seqs = [[ref.RANKS[i] + su for i in range(lo, lo + n)]]
+    if draw(st.booleans()):
+        lo2 = draw(st.integers(0, 8))
+        seqs.append([ref.RANKS[i] + su for i in range(lo2, min(11, lo2 + draw(st.integers(3, 7))))])
+    hand = [ref.RANKS[i] + su for i in draw(st.lists(st.integers(0, 10), max_size=6))]
+    for r in draw(st.lists(st.sampled_from(ref.RANKS), max_size=2)):
+        hand += [r + s for s in draw(st.lists(st.sampled_from(ref.SUITS), min_size=1, max_size=3))]
+    hand += draw(st.lists(st.sampled_from(GROUP_WILDS), max_size=2))
+    hyp.assume(hand)
+    melds = [m for m in seqs if len(m) >= 3] + OTHER_CANASTAS[:draw(st.integers(0, 3))]
+    hyp.assume(fits(hand, *melds) and all(ref.meld_kind(m, rules) for m in melds))
+    players = g.spec.num_players
+    fillers = [["9C", "4D"], ["9H", "4H"], ["10C", "5D"]][:players - 1]
+    pile, stock = ["6H"], ["7C", "8D"]
+    hyp.assume(fits(hand, *melds, *fillers, pile, stock))
+    try:
+        return scenario(g, [hand] + fillers, melds=[melds] + [[] for _ in range(rules.sides - 1)],
+                        opened=[True] + [False] * (rules.sides - 1), pile=pile, stock=stock, turn=0,
+                        dealer=players - 1, phase="meld")
+    except cardsim.ConfigError as e:
+        if "hand guard" not in str(e):
+            raise
+        hyp.reject()
+
+
+@hyp.settings(max_examples=300, deadline=None, derandomize=True,
+              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@hyp.given(state=sequence_positions())
+def test_whole_turns_with_sequences_on_the_table(state):
     assert walk_turn(state, limit=500) >= 1

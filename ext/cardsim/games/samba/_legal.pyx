@@ -19,8 +19,9 @@ for the wilds, single_ok), so the hand's count vector is filled only when a sear
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
 meld shape comes from the stage's bits (sb_meld_shape); an opened side's GROUP-shaped stage has
-its own generator on the counts of the rank and the wilds (group_stage_legal: meld_rules picks it,
-meld_rules_generic does the rest, tests/games/samba/test_legal_paths.py compares the two). Each shortcut only skips work whose
+its own generator on the counts of the rank and the wilds (group_stage_legal), and so has one
+staged natural (single_stage_legal): meld_rules picks them, meld_rules_generic does the rest,
+tests/games/samba/test_legal_paths.py compares the two. Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
 (tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
 against brute force).
@@ -43,7 +44,7 @@ from cardsim.games.samba._rules cimport (
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
-from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds
+from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds, class_ok
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -607,20 +608,94 @@ cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
                 break
     return n
 
+cdef int single_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int k,
+                            ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side with one natural k staged (outside a pile group and
+    a merge; out already cleared). The ADDs (legal_adds): shape_mask leaves the wilds, the
+    naturals of k's rank r and the other naturals of k's suit; the first two are
+    opened_group_adds' classes for a stage of one natural (class_ok on the counts of r and of
+    the wilds), the suit's cards go to opened_seq_adds when a slot is free, and those it leaves
+    to add_check, whose answer for a stage of k and k' (two ranks) is a new meld
+    (sb_complete_new_n) or a lay-off onto a SEQUENCE of the suit (its GROUP lay-offs need one
+    rank). No MELD (one card). LAYOFF (layoff_ok): onto a GROUP of rank r, sb_group_ok with one
+    natural more; onto a SEQUENCE of k's suit of < 7 cards whose run k extends by one rank at
+    either end (seq_span); the hand guard on the canastas after it. Checked against
+    meld_rules_generic by tests/games/samba/test_legal_paths.py."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Hand* hand = &s.hand[s.turn]
+    cdef const Meld* m
+    cdef int r = rank_of(k), su = suit_of(k), hn, hw, j, kk, n
+    cdef bint mo = may_out(s), ok
+    cdef uint64_t L0 = hand.layer[0], acc = 0, rest
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    hn = hand_size_in(hand, rank_mask(r))
+    hw = hand_size_in(hand, wild_ids())
+    if L0 & wild_kinds() and class_ok(s, c, side, r, 1, 1, hn, hw - 1, hsize - 1):
+        acc |= L0 & wild_kinds()
+    if L0 & rank_mask(r) and class_ok(s, c, side, r, 2, 0, hn - 1, hw, hsize - 1):
+        acc |= L0 & rank_mask(r)
+    rest = L0 & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~rank_mask(r)
+    if rest and mi.slot:
+        acc |= opened_seq_adds(s, side, <uint64_t>1 << k, su, hsize, &rest)
+    if rest:
+        sb_counts(hand, H)
+        memset(S, 0, SB_KINDS)
+        S[k] = 1
+        while rest:
+            kk = cs_ctz(rest)
+            rest &= rest - 1
+            S[kk] = 1
+            H[kk] -= 1
+            ok = mi.slot and sb_complete_new_n(S, (<uint64_t>1 << k) | (<uint64_t>1 << kk), H, 2, hsize - 1, mi.C,
+                                               mo, c) != 0
+            j = 0
+            while not ok and j < mi.nlive - mi.ngrp:
+                m = &s.melds[side][mi.oth[j]]
+                if m.type == MT_SEQ and m.key == su:
+                    ok = sb_complete_layoff(m, S, H, 2, hsize - 1, mi.C, mo, c) != 0
+                j += 1
+            S[kk] = 0
+            H[kk] += 1
+            if ok:
+                acc |= <uint64_t>1 << kk
+    as_add_mask(out, A_ADD, acc)
+    n = cs_popcount(acc)
+    if (mi.grp_ranks >> r) & 1:
+        for j in range(mi.ngrp):
+            m = &s.melds[side][mi.grp[j]]
+            if (m.key == r and not m.pending and sb_group_ok(m.nat + 1, m.wild, c)
+                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 >= 7), mo, c)):
+                as_add(out, A_LAYOFF + mi.grp[j])
+                n += 1
+    for j in range(mi.nlive - mi.ngrp):
+        m = &s.melds[side][mi.oth[j]]
+        if (m.type == MT_SEQ and m.key == su and not m.pending and m.n < 7 and (r == m.lo - 1 or r == m.hi + 1)
+                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 == 7), mo, c)):
+            as_add(out, A_LAYOFF + mi.oth[j])
+            n += 1
+    return n
+
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: the situations with a dedicated generator first (each
     gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
     cdef int side = side_of(c, s.turn), ssize = s.stage.n
     cdef uint64_t st
     cdef uint32_t R
-    if ssize >= 2 and s.opened[side] and s.pile_take != 1 and s.merge_from < 0:
-        # an opened side's GROUP-shaped stage without a three (group_stage_legal)
+    if ssize and s.opened[side] and s.pile_take != 1 and s.merge_from < 0:
         st = s.stage.cards.layer[0]
-        R = ranks_of(st & nat_kinds())
-        if not (st & rank_mask(1)) and not (R & (R - 1)):
-            as_clear(out, NW)
-            return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
-                                     hand_size_in(&s.stage.cards, wild_ids()), out)
+        if ssize == 1:
+            # one natural staged (single_stage_legal)
+            if st & nat_kinds():
+                as_clear(out, NW)
+                return single_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), cs_ctz(st), out)
+        else:
+            # a GROUP-shaped stage without a three (group_stage_legal)
+            R = ranks_of(st & nat_kinds())
+            if not (st & rank_mask(1)) and not (R & (R - 1)):
+                as_clear(out, NW)
+                return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
+                                         hand_size_in(&s.stage.cards, wild_ids()), out)
     return meld_rules_generic(s, c, out)
 
 cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
