@@ -555,10 +555,10 @@ cdef inline bint layoff_ok(const SBState* s, const SBConfig* c, const Meld* m, c
 cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4): the actions the rules allow; after the partner's 'yes' only those that keep
     going out completable."""
-    cdef int n = meld_rules(s, c, out)
     if s.must_out:
+        meld_rules(s, c, out)
         return keep_going_out(s, c, out)
-    return n
+    return meld_rules(s, c, out)
 
 cdef int meld_legal_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """meld_legal without the dedicated generators (meld_rules_generic): the reference the tests
