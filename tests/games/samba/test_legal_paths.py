@@ -1,5 +1,6 @@
 """Samba: the meld phase's dedicated legal-set generators (_legal.meld_rules: an opened side's
-GROUP-shaped stage, group_stage_legal; one natural staged, single_stage_legal) give exactly the sets of the generic generator they stand in
+GROUP-shaped stage, group_stage_legal; one natural staged, single_stage_legal; nothing
+staged with five cards or more, empty_stage_legal) give exactly the sets of the generic generator they stand in
 for (meld_rules_generic, reached through cardsim.games.samba._testing.legal_generic): the same
 actions and the same count, in
 
@@ -11,7 +12,9 @@ actions and the same count, in
   limits and wild_onto_canasta all decide somewhere: an opened side whose hand is mostly one rank
   and wilds, GROUPs of that rank on the table (short, long, canastas with and without wilds)
   (group_stage_legal); an opened side with SEQUENCEs of one suit on the table (3-7 cards) and a
-  hand of cards of that suit around them, pairs and wilds (single_stage_legal).
+  hand of cards of that suit around them, pairs and wilds (single_stage_legal); both start with
+  nothing staged, often with five cards or more and two GROUPs of one rank (empty_stage_legal,
+  the merges).
 
 The generic generator itself is checked against brute force by test_moves.py.
 """

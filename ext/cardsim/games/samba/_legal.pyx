@@ -20,7 +20,9 @@ for the wilds, single_ok), so the hand's count vector is filled only when a sear
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
 meld shape comes from the stage's bits (sb_meld_shape); an opened side's GROUP-shaped stage has
 its own generator on the counts of the rank and the wilds (group_stage_legal), and so has one
-staged natural (single_stage_legal): meld_rules picks them, meld_rules_generic does the rest,
+staged natural (single_stage_legal), and so has an empty stage with >= 5 cards in hand under
+automatic red threes and no go-out query (empty_stage_legal): meld_rules picks them (the four
+are in _legal_paths.pxi), meld_rules_generic does the rest,
 tests/games/samba/test_legal_paths.py compares the two. Each shortcut only skips work whose
 answer is known (each says why), so the sets equal those of the plain per-candidate searches
 (tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
@@ -568,144 +570,15 @@ cdef int meld_legal_generic(const SBState* s, const SBConfig* c, ActionSet* out)
         return keep_going_out(s, c, out)
     return n
 
-cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sw,
-                           ActionSet* out) noexcept nogil:
-    """meld_rules_generic for an opened side whose stage (ssize >= 2 cards, no three, outside a
-    pile group and a merge) holds naturals of one rank r (-1: none) and sw wilds: the same set
-    from the counts alone, without the count vectors (out already cleared). The ADDs:
-    legal_adds' shape_mask leaves the wilds and the naturals of r (of any rank with wilds only;
-    no SEQUENCE card: two naturals of one rank are one kind twice or of two suits, and otherwise
-    a wild is staged), all decided by opened_group_adds' classes, none left for the callback.
-    MELD: sb_meld_shape makes such a stage of >= 3 cards a GROUP of ssize - sw naturals and sw
-    wilds (only wilds: no meld, and sb_group_ok refuses 0 naturals). LAYOFF: layoff_ok onto the
-    GROUPs of rank r (any GROUP with wilds only), sb_layoff_ok_n's GROUP test on those counts; a
-    SEQUENCE takes none (its test counts only the naturals of its suit, fewer than the ssize >= 2
-    cards: the stage holds a wild or two cards of rank r), nor a BLACK3 (no black three staged).
-    tests/games/samba/test_legal_paths.py checks the sets against meld_rules_generic."""
-    cdef const MeldIndex* mi = &s.mi[side]
-    cdef const Meld* m
-    cdef int sn = ssize - sw, n, j, left
-    cdef bint mo = may_out(s)
-    cdef uint64_t cand = s.hand[s.turn].layer[0] & (wild_kinds() | (nat_kinds() if r < 0 else rank_mask(r)))
-    cdef uint64_t acc = opened_group_adds(s, c, side, r, sn if r >= 0 else 0, sw, hsize, &cand)
-    as_add_mask(out, A_ADD, acc)
-    n = cs_popcount(acc)
-    if mi.slot and sb_group_ok(sn, sw, c) and sb_hg_ok(hsize, mi.C + (ssize >= 7), mo, c):
-        as_add(out, A_MELD)
-        n += 1
-    if r < 0 or (mi.grp_ranks >> r) & 1:
-        left = mi.per_rank[r] if r >= 0 else mi.ngrp
-        for j in range(mi.ngrp):
-            m = &s.melds[side][mi.grp[j]]
-            if r >= 0 and m.key != r:
-                continue
-            if (not m.pending and not (sw and woc_blocks(m, c)) and sb_group_ok(m.nat + sn, m.wild + sw, c)
-                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize >= 7), mo, c)):
-                as_add(out, A_LAYOFF + mi.grp[j])
-                n += 1
-            left -= 1
-            if left == 0:
-                break
-    return n
-
-cdef int single_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int k,
-                            ActionSet* out) noexcept nogil:
-    """meld_rules_generic for an opened side with one natural k staged (outside a pile group and
-    a merge; out already cleared). The ADDs (legal_adds): shape_mask leaves the wilds, the
-    naturals of k's rank r and the other naturals of k's suit; the first two are
-    opened_group_adds' classes for a stage of one natural (class_ok on the counts of r and of
-    the wilds), the suit's cards go to opened_seq_adds when a slot is free, and those it leaves
-    to add_check, whose answer for a stage of k and k' (two ranks) is a new meld
-    (sb_complete_new_n) or a lay-off onto a SEQUENCE of the suit (its GROUP lay-offs need one
-    rank). No MELD (one card). LAYOFF (layoff_ok): onto a GROUP of rank r, sb_group_ok with one
-    natural more; onto a SEQUENCE of k's suit of < 7 cards whose run k extends by one rank at
-    either end (seq_span); the hand guard on the canastas after it. Checked against
-    meld_rules_generic by tests/games/samba/test_legal_paths.py."""
-    cdef const MeldIndex* mi = &s.mi[side]
-    cdef const Hand* hand = &s.hand[s.turn]
-    cdef const Meld* m
-    cdef int r = rank_of(k), su = suit_of(k), hn, hw, j, kk, n
-    cdef bint mo = may_out(s), ok
-    cdef uint64_t L0 = hand.layer[0], acc = 0, rest
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
-    hn = hand_size_in(hand, rank_mask(r))
-    hw = hand_size_in(hand, wild_ids())
-    if L0 & wild_kinds() and class_ok(s, c, side, r, 1, 1, hn, hw - 1, hsize - 1):
-        acc |= L0 & wild_kinds()
-    if L0 & rank_mask(r) and class_ok(s, c, side, r, 2, 0, hn - 1, hw, hsize - 1):
-        acc |= L0 & rank_mask(r)
-    rest = L0 & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~rank_mask(r)
-    if rest and mi.slot:
-        acc |= opened_seq_adds(s, side, <uint64_t>1 << k, su, hsize, &rest)
-    if rest:
-        sb_counts(hand, H)
-        memset(S, 0, SB_KINDS)
-        S[k] = 1
-        while rest:
-            kk = cs_ctz(rest)
-            rest &= rest - 1
-            S[kk] = 1
-            H[kk] -= 1
-            ok = mi.slot and sb_complete_new_n(S, (<uint64_t>1 << k) | (<uint64_t>1 << kk), H, 2, hsize - 1, mi.C,
-                                               mo, c) != 0
-            j = 0
-            while not ok and j < mi.nlive - mi.ngrp:
-                m = &s.melds[side][mi.oth[j]]
-                if m.type == MT_SEQ and m.key == su:
-                    ok = sb_complete_layoff(m, S, H, 2, hsize - 1, mi.C, mo, c) != 0
-                j += 1
-            S[kk] = 0
-            H[kk] += 1
-            if ok:
-                acc |= <uint64_t>1 << kk
-    as_add_mask(out, A_ADD, acc)
-    n = cs_popcount(acc)
-    if (mi.grp_ranks >> r) & 1:
-        for j in range(mi.ngrp):
-            m = &s.melds[side][mi.grp[j]]
-            if (m.key == r and not m.pending and sb_group_ok(m.nat + 1, m.wild, c)
-                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 >= 7), mo, c)):
-                as_add(out, A_LAYOFF + mi.grp[j])
-                n += 1
-    for j in range(mi.nlive - mi.ngrp):
-        m = &s.melds[side][mi.oth[j]]
-        if (m.type == MT_SEQ and m.key == su and not m.pending and m.n < 7 and (r == m.lo - 1 or r == m.hi + 1)
-                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 == 7), mo, c)):
-            as_add(out, A_LAYOFF + mi.oth[j])
-            n += 1
-    return n
-
-cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
-    """T2 (§4.4) under construction: the situations with a dedicated generator first (each
-    gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
-    cdef int side = side_of(c, s.turn), ssize = s.stage.n
-    cdef uint64_t st
-    cdef uint32_t R
-    if ssize and s.opened[side] and s.pile_take != 1 and s.merge_from < 0:
-        st = s.stage.cards.layer[0]
-        if ssize == 1:
-            # one natural staged (single_stage_legal)
-            if st & nat_kinds():
-                as_clear(out, NW)
-                return single_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), cs_ctz(st), out)
-        else:
-            # a GROUP-shaped stage without a three (group_stage_legal)
-            R = ranks_of(st & nat_kinds())
-            if not (st & rank_mask(1)) and not (R & (R - 1)):
-                as_clear(out, NW)
-                return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
-                                         hand_size_in(&s.stage.cards, wild_ids()), out)
-    return meld_rules_generic(s, c, out)
+include "cardsim/games/samba/_legal_paths.pxi"
 
 cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction, every situation: see the module docstring for the factoring."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3, und
-    cdef uint32_t mfrom, R
+    cdef uint32_t R
     cdef int left
-    cdef uint32_t rs[13], dup, g, g2
     cdef Meld sm
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
@@ -840,43 +713,53 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out)
                     n += 1
         return n
     n += discard_legal(s, c, H, hsize, C, mo, out)
-    if mi.ngrp > cs_popcount(mi.grp_ranks):
-        # MERGE needs two GROUPs of one rank: one pass over the GROUPs gathers the slots (rs[r],
-        # set up on first use) of each rank with >= 2 GROUPs, then each pair of a rank is tried
-        # once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta either
-        # way; the union of the pairs does not depend on their order)
-        mfrom = 0
-        dup = 0
-        for j in range(mi.ngrp):
-            i = mi.grp[j]
-            r = s.melds[side][i].key
-            if mi.per_rank[r] < 2:
-                continue
-            if not (dup >> r) & 1:
-                dup |= <uint32_t>1 << r
-                rs[r] = 0
-            rs[r] |= <uint32_t>1 << i
-        while dup:
-            r = cs_ctz(dup)
-            dup &= dup - 1
-            g = rs[r]
-            while g:
-                i = cs_ctz(g)
-                g &= g - 1
-                g2 = g
-                while g2:
-                    j = cs_ctz(g2)
-                    g2 &= g2 - 1
-                    if (not ((mfrom >> i) & (mfrom >> j) & 1)
-                            and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c)
-                            and merge_hg_ok(&s.melds[side][i], &s.melds[side][j], hsize, C, mo, c)):
-                        mfrom |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
-        as_add_mask(out, A_MERGE_FROM, mfrom)
-        n += cs_popcount(mfrom)
+    n += merge_from_legal(s, c, side, hsize, mo, out)
     if ask_ok(s, c, side, H, S, hsize, 0):
         as_add(out, A_ASK)
         n += 1
     return n
+
+cdef inline int merge_from_legal(const SBState* s, const SBConfig* c, int side, int hsize, bint mo,
+                                 ActionSet* out) noexcept nogil:
+    """MERGE_FROM with nothing staged (§4.4, S-D8): the GROUPs that can merge with another GROUP
+    of their rank (sb_merge_ok) leaving the hand guard (merge_hg_ok)."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef int i, j, r
+    cdef uint32_t mfrom, rs[13], dup, g, g2
+    if mi.ngrp <= cs_popcount(mi.grp_ranks):
+        return 0
+    # MERGE needs two GROUPs of one rank: one pass over the GROUPs gathers the slots (rs[r],
+    # set up on first use) of each rank with >= 2 GROUPs, then each pair of a rank is tried
+    # once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta either
+    # way; the union of the pairs does not depend on their order)
+    mfrom = 0
+    dup = 0
+    for j in range(mi.ngrp):
+        i = mi.grp[j]
+        r = s.melds[side][i].key
+        if mi.per_rank[r] < 2:
+            continue
+        if not (dup >> r) & 1:
+            dup |= <uint32_t>1 << r
+            rs[r] = 0
+        rs[r] |= <uint32_t>1 << i
+    while dup:
+        r = cs_ctz(dup)
+        dup &= dup - 1
+        g = rs[r]
+        while g:
+            i = cs_ctz(g)
+            g &= g - 1
+            g2 = g
+            while g2:
+                j = cs_ctz(g2)
+                g2 &= g2 - 1
+                if (not ((mfrom >> i) & (mfrom >> j) & 1)
+                        and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c)
+                        and merge_hg_ok(&s.melds[side][i], &s.melds[side][j], hsize, mi.C, mo, c)):
+                    mfrom |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
+    as_add_mask(out, A_MERGE_FROM, mfrom)
+    return cs_popcount(mfrom)
 
 cdef inline int discard_legal(const SBState* s, const SBConfig* c, const int8_t* H, int hsize, int C, bint mo,
                        ActionSet* out) noexcept nogil:

@@ -1,0 +1,160 @@
+# Samba's dedicated meld-phase legal-set generators, included into _legal.pyx (one module, so
+# that gcc inlines them into meld_legal): meld_rules picks the one for the situation, each gives
+# exactly meld_rules_generic's set (tests/games/samba/test_legal_paths.py), and every other
+# situation goes to meld_rules_generic.
+
+cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sw,
+                           ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side whose stage (ssize >= 2 cards, no three, outside a
+    pile group and a merge) holds naturals of one rank r (-1: none) and sw wilds: the same set
+    from the counts alone, without the count vectors (out already cleared). The ADDs:
+    legal_adds' shape_mask leaves the wilds and the naturals of r (of any rank with wilds only;
+    no SEQUENCE card: two naturals of one rank are one kind twice or of two suits, and otherwise
+    a wild is staged), all decided by opened_group_adds' classes, none left for the callback.
+    MELD: sb_meld_shape makes such a stage of >= 3 cards a GROUP of ssize - sw naturals and sw
+    wilds (only wilds: no meld, and sb_group_ok refuses 0 naturals). LAYOFF: layoff_ok onto the
+    GROUPs of rank r (any GROUP with wilds only), sb_layoff_ok_n's GROUP test on those counts; a
+    SEQUENCE takes none (its test counts only the naturals of its suit, fewer than the ssize >= 2
+    cards: the stage holds a wild or two cards of rank r), nor a BLACK3 (no black three staged).
+    tests/games/samba/test_legal_paths.py checks the sets against meld_rules_generic."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef int sn = ssize - sw, n, j, left
+    cdef bint mo = may_out(s)
+    cdef uint64_t cand = s.hand[s.turn].layer[0] & (wild_kinds() | (nat_kinds() if r < 0 else rank_mask(r)))
+    cdef uint64_t acc = opened_group_adds(s, c, side, r, sn if r >= 0 else 0, sw, hsize, &cand)
+    as_add_mask(out, A_ADD, acc)
+    n = cs_popcount(acc)
+    if mi.slot and sb_group_ok(sn, sw, c) and sb_hg_ok(hsize, mi.C + (ssize >= 7), mo, c):
+        as_add(out, A_MELD)
+        n += 1
+    if r < 0 or (mi.grp_ranks >> r) & 1:
+        left = mi.per_rank[r] if r >= 0 else mi.ngrp
+        for j in range(mi.ngrp):
+            m = &s.melds[side][mi.grp[j]]
+            if r >= 0 and m.key != r:
+                continue
+            if (not m.pending and not (sw and woc_blocks(m, c)) and sb_group_ok(m.nat + sn, m.wild + sw, c)
+                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize >= 7), mo, c)):
+                as_add(out, A_LAYOFF + mi.grp[j])
+                n += 1
+            left -= 1
+            if left == 0:
+                break
+    return n
+
+cdef int single_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int k,
+                            ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side with one natural k staged (outside a pile group and
+    a merge; out already cleared). The ADDs (legal_adds): shape_mask leaves the wilds, the
+    naturals of k's rank r and the other naturals of k's suit; the first two are
+    opened_group_adds' classes for a stage of one natural (class_ok on the counts of r and of
+    the wilds), the suit's cards go to opened_seq_adds when a slot is free, and those it leaves
+    to add_check, whose answer for a stage of k and k' (two ranks) is a new meld
+    (sb_complete_new_n) or a lay-off onto a SEQUENCE of the suit (its GROUP lay-offs need one
+    rank). No MELD (one card). LAYOFF (layoff_ok): onto a GROUP of rank r, sb_group_ok with one
+    natural more; onto a SEQUENCE of k's suit of < 7 cards whose run k extends by one rank at
+    either end (seq_span); the hand guard on the canastas after it. Checked against
+    meld_rules_generic by tests/games/samba/test_legal_paths.py."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Hand* hand = &s.hand[s.turn]
+    cdef const Meld* m
+    cdef int r = rank_of(k), su = suit_of(k), hn, hw, j, kk, n
+    cdef bint mo = may_out(s), ok
+    cdef uint64_t L0 = hand.layer[0], acc = 0, rest
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    hn = hand_size_in(hand, rank_mask(r))
+    hw = hand_size_in(hand, wild_ids())
+    if L0 & wild_kinds() and class_ok(s, c, side, r, 1, 1, hn, hw - 1, hsize - 1):
+        acc |= L0 & wild_kinds()
+    if L0 & rank_mask(r) and class_ok(s, c, side, r, 2, 0, hn - 1, hw, hsize - 1):
+        acc |= L0 & rank_mask(r)
+    rest = L0 & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~rank_mask(r)
+    if rest and mi.slot:
+        acc |= opened_seq_adds(s, side, <uint64_t>1 << k, su, hsize, &rest)
+    if rest:
+        sb_counts(hand, H)
+        memset(S, 0, SB_KINDS)
+        S[k] = 1
+        while rest:
+            kk = cs_ctz(rest)
+            rest &= rest - 1
+            S[kk] = 1
+            H[kk] -= 1
+            ok = mi.slot and sb_complete_new_n(S, (<uint64_t>1 << k) | (<uint64_t>1 << kk), H, 2, hsize - 1, mi.C,
+                                               mo, c) != 0
+            j = 0
+            while not ok and j < mi.nlive - mi.ngrp:
+                m = &s.melds[side][mi.oth[j]]
+                if m.type == MT_SEQ and m.key == su:
+                    ok = sb_complete_layoff(m, S, H, 2, hsize - 1, mi.C, mo, c) != 0
+                j += 1
+            S[kk] = 0
+            H[kk] += 1
+            if ok:
+                acc |= <uint64_t>1 << kk
+    as_add_mask(out, A_ADD, acc)
+    n = cs_popcount(acc)
+    if (mi.grp_ranks >> r) & 1:
+        for j in range(mi.ngrp):
+            m = &s.melds[side][mi.grp[j]]
+            if (m.key == r and not m.pending and sb_group_ok(m.nat + 1, m.wild, c)
+                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 >= 7), mo, c)):
+                as_add(out, A_LAYOFF + mi.grp[j])
+                n += 1
+    for j in range(mi.nlive - mi.ngrp):
+        m = &s.melds[side][mi.oth[j]]
+        if (m.type == MT_SEQ and m.key == su and not m.pending and m.n < 7 and (r == m.lo - 1 or r == m.hi + 1)
+                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 == 7), mo, c)):
+            as_add(out, A_LAYOFF + mi.oth[j])
+            n += 1
+    return n
+
+cdef int empty_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side with nothing staged and >= 5 cards in hand (outside
+    a pile group and a merge), red threes automatic and no go-out query (so neither DISCARD nor
+    ASK reads the hand's counts); out already cleared. The ADDs are opened_empty_adds' closed
+    forms; when they leave candidates to the callback, -1 (the caller runs meld_rules_generic).
+    Then the discards (discard_legal) and the merges (merge_from_legal). Checked against
+    meld_rules_generic by tests/games/samba/test_legal_paths.py."""
+    cdef uint64_t und = s.hand[s.turn].layer[0] & ((<uint64_t>1 << SB_KINDS) - 1) & ~((<uint64_t>1 << 14) | (<uint64_t>1 << 27))
+    cdef uint64_t st = opened_empty_adds(s, c, side, hsize, &und)
+    cdef int n
+    if und:
+        return -1
+    as_add_mask(out, A_ADD, st)
+    n = cs_popcount(st) + discard_legal(s, c, NULL, hsize, s.mi[side].C, may_out(s), out)
+    return n + merge_from_legal(s, c, side, hsize, may_out(s), out)
+
+cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
+    """T2 (§4.4) under construction: the situations with a dedicated generator first (each
+    gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
+    cdef int side = side_of(c, s.turn), ssize = s.stage.n
+    cdef int hsize, n
+    cdef uint64_t st
+    cdef uint32_t R
+    if ssize == 0:
+        if s.opened[side] and s.pile_take != 1 and s.merge_from < 0 and not c.red3_manual and not c.go_out_query:
+            # nothing staged, five cards or more (empty_stage_legal)
+            hsize = hand_size(&s.hand[s.turn])
+            if hsize >= 5:
+                as_clear(out, NW)
+                n = empty_stage_legal(s, c, side, hsize, out)
+                if n >= 0:
+                    return n
+    elif s.opened[side] and s.pile_take != 1 and s.merge_from < 0:
+        st = s.stage.cards.layer[0]
+        if ssize == 1:
+            # one natural staged (single_stage_legal)
+            if st & nat_kinds():
+                as_clear(out, NW)
+                return single_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), cs_ctz(st), out)
+        else:
+            # a GROUP-shaped stage without a three (group_stage_legal)
+            R = ranks_of(st & nat_kinds())
+            if not (st & rank_mask(1)) and not (R & (R - 1)):
+                as_clear(out, NW)
+                return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
+                                         hand_size_in(&s.stage.cards, wild_ids()), out)
+    return meld_rules_generic(s, c, out)
