@@ -65,4 +65,4 @@ def legal_generic(GameSpec spec, s):
         n = meld_legal_generic(st, c, &out)
     else:
         n = sb_legal(st, c, &out)
-    return [a for a in range(SB_NUM_ACTIONS) if (out.w[a >> 6] >> (a & 63)) & 1], n
+    return ([a for a in range(SB_NUM_ACTIONS) if (out.w[a >> 6] >> (a & 63)) & 1], n)
