@@ -58,7 +58,7 @@ def walk_turn(state, limit=4000):
         seen.add(key)
         if s.is_terminal():
             continue
-        same(s)
+        assert same(s), f"dead end (S-D10)\n{s}"
         if v["mover"] != mover:
             continue
         for a in s.legal_actions():

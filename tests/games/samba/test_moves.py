@@ -1,5 +1,6 @@
 """Samba: the whole moves reachable through the engine's factored actions (a DFS over legal actions
-on clones until the move completes) equal an independent brute-force enumeration of the legal
+on clones until the move completes; every action it takes leaves a legal action or the end of the
+deal, so no legal action leads into a dead end) equal an independent brute-force enumeration of the legal
 whole moves written from the rules (docs/rules/samba.md §4, §8, §9; the reference, in plain
 Python, is tests/games/samba_reference.py).
 
@@ -59,6 +60,8 @@ def engine_moves(state):
         for a in s.legal_actions():
             c = s.clone()
             c.apply(int(a))
+            assert c.is_terminal() or c.legal_actions().size, (
+                f"dead end: {s.action_to_string(int(a))} leaves no legal action (S-D10)\n{c}")
             v = spec.view(c)
             if quiescent(v):
                 out.setdefault(ref.pos_from_view(v), c)
