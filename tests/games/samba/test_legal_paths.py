@@ -1,5 +1,5 @@
 """Samba: the meld phase's dedicated legal-set generators (_legal.meld_rules: an opened side's
-GROUP-shaped stage, group_stage_legal; one natural staged, single_stage_legal; nothing
+GROUP-shaped stage, group_stage_legal; one natural staged, single_stage_legal; naturals of one suit staged, seq_stage_legal; nothing
 staged with five cards or more, empty_stage_legal) give exactly the sets of the generic generator they stand in
 for (meld_rules_generic, reached through cardsim.games.samba._testing.legal_generic): the same
 actions and the same count, in
@@ -12,7 +12,8 @@ actions and the same count, in
   limits and wild_onto_canasta all decide somewhere: an opened side whose hand is mostly one rank
   and wilds, GROUPs of that rank on the table (short, long, canastas with and without wilds)
   (group_stage_legal); an opened side with SEQUENCEs of one suit on the table (3-7 cards) and a
-  hand of cards of that suit around them, pairs and wilds (single_stage_legal); both start with
+  hand of cards of that suit around them, pairs and wilds, or only the ranks just above a run
+  (single_stage_legal, seq_stage_legal, lay-offs that make a samba); both start with
   nothing staged, often with five cards or more and two GROUPs of one rank (empty_stage_legal,
   the merges).
 
@@ -168,6 +169,11 @@ def sequence_positions(draw):
     for r in draw(st.lists(st.sampled_from(ref.RANKS), max_size=2)):
         hand += [r + s for s in draw(st.lists(st.sampled_from(ref.SUITS), min_size=1, max_size=3))]
     hand += draw(st.lists(st.sampled_from(GROUP_WILDS), max_size=2))
+    if draw(st.booleans()):
+        # a short hand of the ranks just above the first run (lay-offs that leave 0-1 cards,
+        # sambas made by a lay-off) and perhaps one other card
+        hand = [ref.RANKS[i] + su for i in range(lo + n, min(11, lo + n + draw(st.integers(1, 3))))]
+        hand += draw(st.lists(st.sampled_from(["9D", "KH", "2S"]), max_size=1))
     hyp.assume(hand)
     melds = [m for m in seqs if len(m) >= 3] + OTHER_CANASTAS[:draw(st.integers(0, 3))]
     hyp.assume(fits(hand, *melds) and all(ref.meld_kind(m, rules) for m in melds))

@@ -127,6 +127,68 @@ cdef int empty_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     n = cs_popcount(st) + discard_legal(s, c, NULL, hsize, s.mi[side].C, may_out(s), out)
     return n + merge_from_legal(s, c, side, hsize, may_out(s), out)
 
+cdef int seq_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, uint64_t st,
+                         ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side whose stage holds ssize >= 2 naturals of one suit, of
+    different ranks (st: their kinds; no wild, no three, outside a pile group and a merge; out
+    already cleared). The ADDs (legal_adds): shape_mask leaves the suit's other naturals (no GROUP
+    part: several ranks); opened_seq_adds decides them when a slot is free, and those it leaves go
+    to add_check, whose answer for such a stage is a new meld (sb_complete_new_n) or a lay-off onto
+    a SEQUENCE of the suit (its GROUP lay-offs need one rank). MELD: sb_meld_shape makes the stage
+    a SEQUENCE when its ranks are consecutive (>= 3 of them, <= 7: a samba at 7), else nothing.
+    LAYOFF (layoff_ok, seq_span): onto a SEQUENCE of the suit whose run the staged ranks extend
+    into one consecutive run of <= 7 ranks, none inside it; the hand guard on the canastas after
+    it. Checked against meld_rules_generic by tests/games/samba/test_legal_paths.py."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Hand* hand = &s.hand[s.turn]
+    cdef const Meld* m
+    cdef int su = cs_ctz(st) // 13, j, kk, n
+    cdef bint mo = may_out(s), ok
+    cdef uint32_t Rs = <uint32_t>(st >> (13 * su)), U, run
+    cdef uint64_t acc = 0, rest = hand.layer[0] & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~st
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    if rest and mi.slot:
+        acc = opened_seq_adds(s, side, st, su, hsize, &rest)
+    if rest:
+        sb_counts(hand, H)
+        sb_counts(&s.stage.cards, S)
+        while rest:
+            kk = cs_ctz(rest)
+            rest &= rest - 1
+            S[kk] = 1
+            H[kk] -= 1
+            ok = mi.slot and sb_complete_new_n(S, st | (<uint64_t>1 << kk), H, ssize + 1, hsize - 1, mi.C, mo,
+                                               c) != 0
+            j = 0
+            while not ok and j < mi.nlive - mi.ngrp:
+                m = &s.melds[side][mi.oth[j]]
+                if m.type == MT_SEQ and m.key == su:
+                    ok = sb_complete_layoff(m, S, H, ssize + 1, hsize - 1, mi.C, mo, c) != 0
+                j += 1
+            S[kk] = 0
+            H[kk] += 1
+            if ok:
+                acc |= <uint64_t>1 << kk
+    as_add_mask(out, A_ADD, acc)
+    n = cs_popcount(acc)
+    # consecutive ranks: Rs shifted down to bit 0 is a block of ones
+    if (mi.slot and ssize >= 3 and ssize <= 7 and ((Rs >> cs_ctz(Rs)) & ((Rs >> cs_ctz(Rs)) + 1)) == 0
+            and sb_hg_ok(hsize, mi.C + (ssize == 7), mo, c)):
+        as_add(out, A_MELD)
+        n += 1
+    for j in range(mi.nlive - mi.ngrp):
+        m = &s.melds[side][mi.oth[j]]
+        if m.type != MT_SEQ or m.key != su or m.pending:
+            continue
+        run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
+        U = Rs | run
+        if (not (Rs & run) and m.n + ssize <= 7 and ((U >> cs_ctz(U)) & ((U >> cs_ctz(U)) + 1)) == 0
+                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize == 7), mo, c)):
+            as_add(out, A_LAYOFF + mi.oth[j])
+            n += 1
+    return n
+
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: the situations with a dedicated generator first (each
     gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
@@ -157,4 +219,9 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 as_clear(out, NW)
                 return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
                                          hand_size_in(&s.stage.cards, wild_ids()), out)
+            # naturals of one suit, each once (several ranks: not a GROUP shape) (seq_stage_legal)
+            if (not (st & ~nat_kinds()) and s.stage.cards.layer[1] == 0
+                    and (st >> (13 * (cs_ctz(st) // 13)) >> 13) == 0):
+                as_clear(out, NW)
+                return seq_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, st, out)
     return meld_rules_generic(s, c, out)
