@@ -3,6 +3,93 @@
 # exactly meld_rules_generic's set (tests/games/samba/test_legal_paths.py), and every other
 # situation goes to meld_rules_generic.
 
+cdef inline int group_layoffs(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sn,
+                              int sw, ActionSet* out) noexcept nogil:
+    """LAYOFF (layoff_ok) of a stage of sn naturals of rank r (-1: none) and sw wilds, ssize
+    cards, onto the side's GROUPs of rank r (any GROUP with wilds only): sb_layoff_ok_n's GROUP
+    test on those counts (wild_onto_canasta, the wild limits), then the hand guard on the
+    canastas after it."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef int j, left, n = 0
+    cdef bint mo = may_out(s)
+    if r >= 0 and not (mi.grp_ranks >> r) & 1:
+        return 0
+    left = mi.per_rank[r] if r >= 0 else mi.ngrp
+    for j in range(mi.ngrp):
+        m = &s.melds[side][mi.grp[j]]
+        if r >= 0 and m.key != r:
+            continue
+        if (not m.pending and not (sw and woc_blocks(m, c)) and sb_group_ok(m.nat + sn, m.wild + sw, c)
+                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize >= 7), mo, c)):
+            as_add(out, A_LAYOFF + mi.grp[j])
+            n += 1
+        left -= 1
+        if left == 0:
+            break
+    return n
+
+cdef inline int seq_layoffs(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int su, uint32_t Rs,
+                            ActionSet* out) noexcept nogil:
+    """LAYOFF (layoff_ok, seq_span) of a stage of ssize naturals of suit su, each once (ranks Rs),
+    onto the side's SEQUENCEs of that suit: none of the ranks inside the run, and run and ranks
+    one consecutive run of <= 7; the hand guard on the canastas after it (a samba at 7)."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef int j, n = 0
+    cdef bint mo = may_out(s)
+    cdef uint32_t U, run
+    for j in range(mi.nlive - mi.ngrp):
+        m = &s.melds[side][mi.oth[j]]
+        if m.type != MT_SEQ or m.key != su or m.pending:
+            continue
+        run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
+        U = Rs | run
+        # consecutive: U shifted down to bit 0 is a block of ones
+        if (not (Rs & run) and m.n + ssize <= 7 and ((U >> cs_ctz(U)) & ((U >> cs_ctz(U)) + 1)) == 0
+                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize == 7), mo, c)):
+            as_add(out, A_LAYOFF + mi.oth[j])
+            n += 1
+    return n
+
+cdef inline uint64_t suit_adds(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, uint64_t st,
+                               int su, uint64_t rest) noexcept nogil:
+    """The ADDs of rest (naturals of suit su, none staged) onto a stage of ssize naturals of that
+    suit, each once (kinds st): opened_seq_adds' closed form when a slot is free, then add_check
+    for those it leaves, whose answer for such a stage plus one card of another rank is a new meld
+    (sb_complete_new_n) or a lay-off onto a SEQUENCE of the suit (its GROUP lay-offs need one
+    rank)."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef int j, kk
+    cdef bint mo = may_out(s), ok
+    cdef uint64_t acc = 0
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    if rest and mi.slot:
+        acc = opened_seq_adds(s, side, st, su, hsize, &rest)
+    if rest:
+        sb_counts(&s.hand[s.turn], H)
+        sb_counts(&s.stage.cards, S)
+        while rest:
+            kk = cs_ctz(rest)
+            rest &= rest - 1
+            S[kk] = 1
+            H[kk] -= 1
+            ok = mi.slot and sb_complete_new_n(S, st | (<uint64_t>1 << kk), H, ssize + 1, hsize - 1, mi.C, mo,
+                                               c) != 0
+            j = 0
+            while not ok and j < mi.nlive - mi.ngrp:
+                m = &s.melds[side][mi.oth[j]]
+                if m.type == MT_SEQ and m.key == su:
+                    ok = sb_complete_layoff(m, S, H, ssize + 1, hsize - 1, mi.C, mo, c) != 0
+                j += 1
+            S[kk] = 0
+            H[kk] += 1
+            if ok:
+                acc |= <uint64_t>1 << kk
+    return acc
+
 cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sw,
                            ActionSet* out) noexcept nogil:
     """meld_rules_generic for an opened side whose stage (ssize >= 2 cards, no three, outside a
@@ -18,8 +105,7 @@ cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     cards: the stage holds a wild or two cards of rank r), nor a BLACK3 (no black three staged).
     tests/games/samba/test_legal_paths.py checks the sets against meld_rules_generic."""
     cdef const MeldIndex* mi = &s.mi[side]
-    cdef const Meld* m
-    cdef int sn = ssize - sw, n, j, left
+    cdef int sn = ssize - sw, n
     cdef bint mo = may_out(s)
     cdef uint64_t cand = s.hand[s.turn].layer[0] & (wild_kinds() | (nat_kinds() if r < 0 else rank_mask(r)))
     cdef uint64_t acc = opened_group_adds(s, c, side, r, sn if r >= 0 else 0, sw, hsize, &cand)
@@ -28,20 +114,7 @@ cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     if mi.slot and sb_group_ok(sn, sw, c) and sb_hg_ok(hsize, mi.C + (ssize >= 7), mo, c):
         as_add(out, A_MELD)
         n += 1
-    if r < 0 or (mi.grp_ranks >> r) & 1:
-        left = mi.per_rank[r] if r >= 0 else mi.ngrp
-        for j in range(mi.ngrp):
-            m = &s.melds[side][mi.grp[j]]
-            if r >= 0 and m.key != r:
-                continue
-            if (not m.pending and not (sw and woc_blocks(m, c)) and sb_group_ok(m.nat + sn, m.wild + sw, c)
-                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize >= 7), mo, c)):
-                as_add(out, A_LAYOFF + mi.grp[j])
-                n += 1
-            left -= 1
-            if left == 0:
-                break
-    return n
+    return n + group_layoffs(s, c, side, hsize, ssize, r, sn, sw, out)
 
 cdef int single_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int k,
                             ActionSet* out) noexcept nogil:
@@ -56,60 +129,20 @@ cdef int single_stage_legal(const SBState* s, const SBConfig* c, int side, int h
     natural more; onto a SEQUENCE of k's suit of < 7 cards whose run k extends by one rank at
     either end (seq_span); the hand guard on the canastas after it. Checked against
     meld_rules_generic by tests/games/samba/test_legal_paths.py."""
-    cdef const MeldIndex* mi = &s.mi[side]
     cdef const Hand* hand = &s.hand[s.turn]
-    cdef const Meld* m
-    cdef int r = rank_of(k), su = suit_of(k), hn, hw, j, kk, n
-    cdef bint mo = may_out(s), ok
-    cdef uint64_t L0 = hand.layer[0], acc = 0, rest
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
+    cdef int r = rank_of(k), su = suit_of(k), hn, hw, n
+    cdef uint64_t L0 = hand.layer[0], acc = 0
     hn = hand_size_in(hand, rank_mask(r))
     hw = hand_size_in(hand, wild_ids())
     if L0 & wild_kinds() and class_ok(s, c, side, r, 1, 1, hn, hw - 1, hsize - 1):
         acc |= L0 & wild_kinds()
     if L0 & rank_mask(r) and class_ok(s, c, side, r, 2, 0, hn - 1, hw, hsize - 1):
         acc |= L0 & rank_mask(r)
-    rest = L0 & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~rank_mask(r)
-    if rest and mi.slot:
-        acc |= opened_seq_adds(s, side, <uint64_t>1 << k, su, hsize, &rest)
-    if rest:
-        sb_counts(hand, H)
-        memset(S, 0, SB_KINDS)
-        S[k] = 1
-        while rest:
-            kk = cs_ctz(rest)
-            rest &= rest - 1
-            S[kk] = 1
-            H[kk] -= 1
-            ok = mi.slot and sb_complete_new_n(S, (<uint64_t>1 << k) | (<uint64_t>1 << kk), H, 2, hsize - 1, mi.C,
-                                               mo, c) != 0
-            j = 0
-            while not ok and j < mi.nlive - mi.ngrp:
-                m = &s.melds[side][mi.oth[j]]
-                if m.type == MT_SEQ and m.key == su:
-                    ok = sb_complete_layoff(m, S, H, 2, hsize - 1, mi.C, mo, c) != 0
-                j += 1
-            S[kk] = 0
-            H[kk] += 1
-            if ok:
-                acc |= <uint64_t>1 << kk
+    acc |= suit_adds(s, c, side, hsize, 1, <uint64_t>1 << k, su,
+                     L0 & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~rank_mask(r))
     as_add_mask(out, A_ADD, acc)
-    n = cs_popcount(acc)
-    if (mi.grp_ranks >> r) & 1:
-        for j in range(mi.ngrp):
-            m = &s.melds[side][mi.grp[j]]
-            if (m.key == r and not m.pending and sb_group_ok(m.nat + 1, m.wild, c)
-                    and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 >= 7), mo, c)):
-                as_add(out, A_LAYOFF + mi.grp[j])
-                n += 1
-    for j in range(mi.nlive - mi.ngrp):
-        m = &s.melds[side][mi.oth[j]]
-        if (m.type == MT_SEQ and m.key == su and not m.pending and m.n < 7 and (r == m.lo - 1 or r == m.hi + 1)
-                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + 1 == 7), mo, c)):
-            as_add(out, A_LAYOFF + mi.oth[j])
-            n += 1
-    return n
+    n = cs_popcount(acc) + group_layoffs(s, c, side, hsize, 1, r, 1, 0, out)
+    return n + seq_layoffs(s, c, side, hsize, 1, su, <uint32_t>1 << r, out)
 
 cdef int empty_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, ActionSet* out) noexcept nogil:
     """meld_rules_generic for an opened side with nothing staged and >= 5 cards in hand (outside
@@ -140,54 +173,18 @@ cdef int seq_stage_legal(const SBState* s, const SBConfig* c, int side, int hsiz
     into one consecutive run of <= 7 ranks, none inside it; the hand guard on the canastas after
     it. Checked against meld_rules_generic by tests/games/samba/test_legal_paths.py."""
     cdef const MeldIndex* mi = &s.mi[side]
-    cdef const Hand* hand = &s.hand[s.turn]
-    cdef const Meld* m
-    cdef int su = cs_ctz(st) // 13, j, kk, n
-    cdef bint mo = may_out(s), ok
-    cdef uint32_t Rs = <uint32_t>(st >> (13 * su)), U, run
-    cdef uint64_t acc = 0, rest = hand.layer[0] & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~st
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
-    if rest and mi.slot:
-        acc = opened_seq_adds(s, side, st, su, hsize, &rest)
-    if rest:
-        sb_counts(hand, H)
-        sb_counts(&s.stage.cards, S)
-        while rest:
-            kk = cs_ctz(rest)
-            rest &= rest - 1
-            S[kk] = 1
-            H[kk] -= 1
-            ok = mi.slot and sb_complete_new_n(S, st | (<uint64_t>1 << kk), H, ssize + 1, hsize - 1, mi.C, mo,
-                                               c) != 0
-            j = 0
-            while not ok and j < mi.nlive - mi.ngrp:
-                m = &s.melds[side][mi.oth[j]]
-                if m.type == MT_SEQ and m.key == su:
-                    ok = sb_complete_layoff(m, S, H, ssize + 1, hsize - 1, mi.C, mo, c) != 0
-                j += 1
-            S[kk] = 0
-            H[kk] += 1
-            if ok:
-                acc |= <uint64_t>1 << kk
+    cdef int su = cs_ctz(st) // 13, n
+    cdef uint32_t Rs = <uint32_t>(st >> (13 * su))
+    cdef uint64_t acc = suit_adds(s, c, side, hsize, ssize, st, su,
+                                  s.hand[s.turn].layer[0] & nat_kinds() & (<uint64_t>0x1FFF << (13 * su)) & ~st)
     as_add_mask(out, A_ADD, acc)
     n = cs_popcount(acc)
     # consecutive ranks: Rs shifted down to bit 0 is a block of ones
     if (mi.slot and ssize >= 3 and ssize <= 7 and ((Rs >> cs_ctz(Rs)) & ((Rs >> cs_ctz(Rs)) + 1)) == 0
-            and sb_hg_ok(hsize, mi.C + (ssize == 7), mo, c)):
+            and sb_hg_ok(hsize, mi.C + (ssize == 7), may_out(s), c)):
         as_add(out, A_MELD)
         n += 1
-    for j in range(mi.nlive - mi.ngrp):
-        m = &s.melds[side][mi.oth[j]]
-        if m.type != MT_SEQ or m.key != su or m.pending:
-            continue
-        run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
-        U = Rs | run
-        if (not (Rs & run) and m.n + ssize <= 7 and ((U >> cs_ctz(U)) & ((U >> cs_ctz(U)) + 1)) == 0
-                and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize == 7), mo, c)):
-            as_add(out, A_LAYOFF + mi.oth[j])
-            n += 1
-    return n
+    return n + seq_layoffs(s, c, side, hsize, ssize, su, Rs, out)
 
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: the situations with a dedicated generator first (each
