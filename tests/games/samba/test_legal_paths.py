@@ -1,6 +1,7 @@
 """Samba: the meld phase's dedicated legal-set generators (_legal.meld_rules: an opened side's
 GROUP-shaped stage, group_stage_legal; one natural staged, single_stage_legal; naturals of one suit staged, seq_stage_legal; nothing
-staged with five cards or more, empty_stage_legal) give exactly the sets of the generic generator they stand in
+staged with five cards or more, empty_stage_legal; the group on a taken top card,
+pile_stage_legal) give exactly the sets of the generic generator they stand in
 for (meld_rules_generic, reached through cardsim.games.samba._testing.legal_generic): the same
 actions and the same count, in
 
@@ -15,7 +16,9 @@ actions and the same count, in
   hand of cards of that suit around them, pairs and wilds, or only the ranks just above a run
   (single_stage_legal, seq_stage_legal, lay-offs that make a samba); both start with
   nothing staged, often with five cards or more and two GROUPs of one rank (empty_stage_legal,
-  the merges).
+  the merges); an opened side at its draw with a pile whose top its hand pairs, short hands, the
+  pile below the top empty, plain or frozen, GROUPs of the top's rank or not
+  (pile_stage_legal), and that group taken to go out with the side a canasta short.
 
 The generic generator itself is checked against brute force by test_moves.py.
 """
@@ -23,6 +26,7 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.games.samba import scenario
 from cardsim.games.samba._testing import legal_generic
 
 from . import samba_reference as ref
@@ -96,15 +100,16 @@ OTHER_CANASTAS = [["QS", "QS", "QH", "QH", "QD", "QD", "QC"], ["JH", "JH", "JD",
                   ["8H", "9H", "10H", "JH", "QH", "KH", "AH"]]
 
 
-def opened_seat(g, rules, hand, melds, pile, stock):
-    """Seat 0 of an opened side (holding `melds`) in the meld phase with `hand`; the other seats
-    hold two filler cards; positions the deck or the hand guard refuse are rejected."""
+def opened_seat(g, rules, hand, melds, pile, stock, phase="meld"):
+    """Seat 0 of an opened side (holding `melds`) in the meld phase (or `phase`) with `hand`; the
+    other seats hold two filler cards; positions the deck or the hand guard refuse are
+    rejected."""
     players = g.spec.num_players
     fillers = FILLERS[:players - 1]
     hyp.assume(fits(hand, *melds, *fillers, pile, stock))
     return refusable(g, [hand] + fillers, melds=[melds] + [[] for _ in range(rules.sides - 1)],
                      opened=[True] + [False] * (rules.sides - 1), pile=pile, stock=stock, turn=0,
-                     dealer=players - 1, phase="meld")
+                     dealer=players - 1, phase=phase)
 
 
 @st.composite
@@ -185,3 +190,55 @@ def sequence_positions(draw):
 @hyp.given(state=sequence_positions())
 def test_whole_turns_with_sequences_on_the_table(state):
     assert walk_turn(state, limit=500) >= 1
+
+
+@st.composite
+def pile_positions(draw):
+    """Seat 0 of an opened side at the start of its turn (the draw), a pile whose top is of rank r
+    and a hand holding 0-4 naturals of r, 0-3 wilds and 0-3 other cards (short hands: the hand
+    guard decides, with the rest of the pile counted or not), the pile below the top empty or
+    holding wilds and red threes (frozen: the rest counted card by card), a GROUP of r on the
+    table or not: the TAKE_PAIR and then the group on the taken top card (pile_stage_legal)."""
+    preset = draw(st.sampled_from(PRESETS))
+    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
+            "going_out_min_canastas": draw(st.integers(0, 3))}
+    g = cardsim.make("samba", **opts)
+    rules = ref.Rules.of(g.options)
+    r = draw(st.sampled_from([x for x in ref.RANKS if x not in ("2", "3")]))
+    suits = draw(st.permutations(ref.SUITS))
+    nats = [r + suits[i % 4] for i in range(12)]
+    n = draw(st.integers(0, 4))
+    hand = nats[1:1 + n] + draw(st.lists(st.sampled_from(GROUP_WILDS), max_size=3))
+    hand += draw(st.lists(st.sampled_from(["9D", "5C", "KH", "7S", "AC"]), max_size=3))
+    hyp.assume(hand)
+    below = draw(st.lists(st.sampled_from(["6H", "5S", "2D", "JK", "3H", "3D", "8C"]), max_size=5))
+    melds = OTHER_CANASTAS[:draw(st.integers(0, 3))]
+    if draw(st.booleans()):
+        melds = [nats[1 + n:1 + n + draw(st.integers(3, 6))]] + melds
+    if not melds:
+        melds = [OTHER_CANASTAS[0][:3]]
+    hyp.assume(fits(hand, *melds, below, [nats[0]]) and all(ref.meld_kind(m, rules) for m in melds))
+    return opened_seat(g, rules, hand, melds, below + [nats[0]], ["7C", "8D"], phase="draw")
+
+
+@hyp.settings(max_examples=300, deadline=None, derandomize=True,
+              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@hyp.given(state=pile_positions())
+def test_whole_turns_taking_the_pile(state):
+    assert walk_turn(state, limit=500) >= 1
+
+
+@pytest.mark.parametrize("below", [[], ["8C"], ["8C", "5S"], ["JK", "8C"], ["3H", "8C"]])
+@pytest.mark.parametrize("canastas", [0, 1, 2])
+def test_taking_the_pile_to_go_out(canastas, below):
+    """The group on a taken top card that empties the hand (four naturals and two wilds staged
+    on the top: a canasta) or leaves one card, with the rest of the pile joining the hand or not
+    and the side one canasta short of going out without it."""
+    g = cardsim.make("samba", players=2, going_out_min_canastas=canastas + 1)
+    rules = ref.Rules.of(g.options)
+    hand = ["QS", "QH", "QD", "QC", "2S", "JK"]
+    melds = OTHER_CANASTAS[1:1 + canastas] or [["5S", "5H", "5D"]]
+    assert fits(hand, *melds, FILLERS[0], below + ["QS"]) and all(ref.meld_kind(m, rules) for m in melds)
+    state = scenario(g, [hand, FILLERS[0]], melds=[melds, []], opened=[True, False], pile=below + ["QS"],
+                     stock=["7C", "8D"], turn=0, dealer=1, phase="draw")
+    assert walk_turn(state) >= 1

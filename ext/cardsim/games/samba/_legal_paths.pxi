@@ -186,6 +186,58 @@ cdef int seq_stage_legal(const SBState* s, const SBConfig* c, int side, int hsiz
         n += 1
     return n + seq_layoffs(s, c, side, hsize, ssize, su, Rs, out)
 
+cdef int pile_stage_legal(const SBState* s, const SBConfig* c, int side, ActionSet* out) noexcept nogil:
+    """meld_rules_generic for an opened side building the group on a taken top card (pile_take
+    1, outside a merge; out already cleared), from the packed hand's and stage's counts of the
+    top's rank r and of the wilds, without the count vectors. The stage holds only naturals of r
+    and wilds (no other ADD is offered), sn and sw of them. The ADDs are legal_adds' closed
+    form: every natural of r held when sb_pile_group_ok accepts one more staged natural, every
+    wild held when the pair is staged and it accepts one more staged wild. MELD: the pair
+    staged, sb_group_ok on the top and the stage, the hand guard with the rest of the pile
+    joined. Every test is monotone in the cards the rest of the pile brings (pile_all_in: the
+    hand guard on a larger hand), so a yes without them stands and that count is taken only
+    for a no. Checked against meld_rules_generic by tests/games/samba/test_legal_paths.py."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Hand* hand = &s.hand[s.turn]
+    cdef int r = rank_of(s.take_top), hsize = hand_size(hand), sn = 0, sw = 0, hn, hw, n
+    cdef int extra = -1, C = mi.C
+    cdef bint mo = may_out(s), ok
+    cdef uint64_t m = hand.layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), acc = 0
+    if s.stage.n:
+        sn = hand_size_in(&s.stage.cards, rank_mask(r))
+        sw = hand_size_in(&s.stage.cards, wild_ids())
+    hn = hand_size_in(hand, rank_mask(r))
+    hw = hand_size_in(hand, wild_ids())
+    if m & rank_mask(r):
+        ok = sb_pile_group_ok(sn + 1, sw, hn - 1, hw, hsize - 1, 0, C, mo, c) != 0
+        if not ok:
+            extra = pile_all_in(s, c)
+            ok = extra > 0 and sb_pile_group_ok(sn + 1, sw, hn - 1, hw, hsize - 1, extra, C, mo, c) != 0
+        if ok:
+            acc |= m & rank_mask(r)
+    if sn >= 2 and m & wild_kinds():
+        ok = sb_pile_group_ok(sn, sw + 1, hn, hw - 1, hsize - 1, 0, C, mo, c) != 0
+        if not ok:
+            if extra < 0:
+                extra = pile_all_in(s, c)
+            ok = extra > 0 and sb_pile_group_ok(sn, sw + 1, hn, hw - 1, hsize - 1, extra, C, mo, c) != 0
+        if ok:
+            acc |= m & wild_kinds()
+    as_add_mask(out, A_ADD, acc)
+    n = cs_popcount(acc)
+    if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
+        # the hand guard with the rest of the pile joined: after a no without it, only the
+        # larger hand can say yes (the canastas are the same)
+        ok = sb_hg_ok(hsize, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
+        if not ok:
+            if extra < 0:
+                extra = pile_all_in(s, c)
+            ok = hsize + extra >= 2
+        if ok:
+            as_add(out, A_MELD)
+            n += 1
+    return n
+
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: the situations with a dedicated generator first (each
     gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
@@ -193,8 +245,13 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     cdef int hsize, n
     cdef uint64_t st
     cdef uint32_t R
-    if ssize == 0:
-        if s.opened[side] and s.pile_take != 1 and s.merge_from < 0 and not c.red3_manual and not c.go_out_query:
+    if s.pile_take == 1:
+        if s.opened[side] and s.merge_from < 0:
+            # the group on a taken top card (pile_stage_legal)
+            as_clear(out, NW)
+            return pile_stage_legal(s, c, side, out)
+    elif ssize == 0:
+        if s.opened[side] and s.merge_from < 0 and not c.red3_manual and not c.go_out_query:
             # nothing staged, five cards or more (empty_stage_legal)
             hsize = hand_size(&s.hand[s.turn])
             if hsize >= 5:
@@ -202,7 +259,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 n = empty_stage_legal(s, c, side, hsize, out)
                 if n >= 0:
                     return n
-    elif s.opened[side] and s.pile_take != 1 and s.merge_from < 0:
+    elif s.opened[side] and s.merge_from < 0:
         st = s.stage.cards.layer[0]
         if ssize == 1:
             # one natural staged (single_stage_legal)
