@@ -9,11 +9,11 @@ These kernels work on count vectors `int8 cnt[53]` indexed by kind (sb_counts co
 they never touch a game state. The pure rules they build on are `_rules`.
 """
 from libc.string cimport memset, memcpy
-from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t
+from cardsim.core._types cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.games.samba._rules cimport (
     SBConfig, SB_KINDS, SB_JK, sb_card_value, sb_rank_value, sb_group_ok, sb_word, sb_kinds, sb_total,
-    sb_wilds, sb_nat_of_rank, ranks_of, nat_kinds, wild_kinds, rank_mask, suit_of)
+    sb_wilds, sb_nat_of_rank, ranks_of, nat_kinds, wild_kinds, rank_mask, suit_of, run_kinds, spread)
 from cardsim.games.samba._going_out cimport x_free, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 
@@ -38,34 +38,61 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
         T[k] = A[k] + B[k]
     return value_bound(T)
 
+cdef inline uint64_t rank_lanes(const int8_t* T, int off) noexcept nogil:
+    """Bytes r = 0..7 (off 0) or 8..12 (off 8, the top three bytes cleared) of the per-rank
+    natural counts T[r] + T[13 + r] + T[26 + r] + T[39 + r] (<= 12 a byte: no carry). Fixed-size
+    copies inside the 53 counts (the last suit's five top ranks: four bytes and one)."""
+    cdef uint64_t a, b, c, d
+    cdef uint32_t lo
+    memcpy(&a, T + off, 8)
+    memcpy(&b, T + 13 + off, 8)
+    memcpy(&c, T + 26 + off, 8)
+    if off == 0:
+        memcpy(&d, T + 39, 8)
+        return a + b + c + d
+    memcpy(&lo, T + 47, 4)
+    d = <uint64_t>lo | (<uint64_t>(<uint8_t>T[51]) << 32)
+    return (a + b + c + d) & <uint64_t>0xFFFFFFFFFF
+
+cdef inline int lane_sum(uint64_t w) noexcept nogil:
+    """The sum of the eight bytes of w (<= 255)."""
+    return <int>((w * <uint64_t>0x0101010101010101) >> 56)
+
 cdef int value_bound(const int8_t* T) noexcept nogil:
     """An upper bound of the card value of any disjoint GROUPs and SEQUENCEs made from the cards
     T: the naturals of ranks held at least three times (twice with a wild), the naturals in a run
     of three or more ranks of their suit, and every wild if some rank is held at least twice.
-    By masks: a suit's held ranks h, its run members (t = h & h>>1 & h>>2, spread back)."""
-    cdef int k, r, su, nr, w, v = 0
-    cdef bint pair = False
-    cdef uint64_t tw = sb_kinds(T)
-    cdef uint32_t held, h, t, runs[4]
-    held = ranks_of(tw) & 0x1FFC                # ranks 4..A held
-    for su in range(4):
-        h = <uint32_t>(tw >> (13 * su)) & 0x1FFC
-        t = h & (h >> 1) & (h >> 2)
-        runs[su] = t | (t << 1) | (t << 2)
-    w = sb_wilds(T)
-    while held:
-        r = cs_ctz(held)
-        held &= held - 1
-        nr = sb_nat_of_rank(T, r)
-        if nr >= 2:
-            pair = True
-        if nr >= 3 or (nr == 2 and w > 0):
-            v += nr * VALUE[r]
-            continue
-        for su in range(4):
-            if (runs[su] >> r) & 1:
-                v += T[su * 13 + r] * VALUE[r]
-    if pair:
+    Byte-parallel: the naturals per rank in two words of byte lanes (rank_lanes), a lane's
+    high bit set by adding 125 (>= 3) or 126 (>= 2), the GROUP ranks' value by rank class (4..7:
+    5, 8..K: 10, A: 20) as lane sums; the runs by masks (run_kinds: a suit's windows of three
+    held ranks, spread back), their cards outside the GROUP ranks one by one."""
+    cdef uint64_t H8 = <uint64_t>0x8080808080808080
+    cdef uint64_t lo = rank_lanes(T, 0), hi = rank_lanes(T, 8)
+    cdef uint64_t g_lo, g_hi, p_lo, p_hi, K
+    cdef uint32_t G
+    cdef int k, v, w = sb_wilds(T)
+    # lanes >= 3 (and >= 2 with a wild), ranks 4..A only (lanes 0, 1: the deuces and threes)
+    g_lo = ((lo + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
+    g_hi = (hi + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8 & <uint64_t>0xFFFFFFFFFF
+    p_lo = ((lo + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
+    p_hi = (hi + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8 & <uint64_t>0xFFFFFFFFFF
+    if w > 0:
+        g_lo |= p_lo
+        g_hi |= p_hi
+    # the GROUP ranks' naturals: a lane kept whole where its high bit is set
+    g_lo = lo & ((g_lo >> 7) * 0xFF)
+    g_hi = hi & ((g_hi >> 7) * 0xFF)
+    v = (5 * lane_sum(g_lo & <uint64_t>0x0000FFFFFFFF0000) + 10 * lane_sum(g_lo & <uint64_t>0xFFFF000000000000)
+         + 10 * lane_sum(g_hi & <uint64_t>0xFFFFFFFF) + 20 * <int>(g_hi >> 32))
+    # the ranks of the GROUP lanes (bit r), then the run cards of the other ranks
+    G = <uint32_t>((((g_lo + <uint64_t>0x7F7F7F7F7F7F7F7F) & H8) >> 7) * <uint64_t>0x0102040810204080 >> 56)
+    G |= <uint32_t>(((((g_hi + <uint64_t>0x7F7F7F7F7F7F7F7F) & H8) >> 7) * <uint64_t>0x0102040810204080 >> 56) << 8)
+    K = run_kinds(sb_kinds(T)) & ~spread(G)
+    while K:
+        k = cs_ctz(K)
+        K &= K - 1
+        v += T[k] * KVAL[k]
+    if p_lo | p_hi:
         v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
     return v
 
