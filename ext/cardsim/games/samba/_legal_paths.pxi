@@ -92,8 +92,8 @@ cdef inline uint64_t suit_adds(const SBState* s, const SBConfig* c, int side, in
 
 cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sw,
                            ActionSet* out) noexcept nogil:
-    """meld_rules_generic for an opened side whose stage (ssize >= 2 cards, no three, outside a
-    pile group and a merge) holds naturals of one rank r (-1: none) and sw wilds: the same set
+    """meld_rules_generic for an opened side whose stage (ssize >= 2 cards, or one wild; no three,
+    outside a pile group and a merge) holds naturals of one rank r (-1: none) and sw wilds: the same set
     from the counts alone, without the count vectors (out already cleared). The ADDs:
     legal_adds' shape_mask leaves the wilds and the naturals of r (of any rank with wilds only;
     no SEQUENCE card: two naturals of one rank are one kind twice or of two suits, and otherwise
@@ -101,7 +101,7 @@ cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     MELD: sb_meld_shape makes such a stage of >= 3 cards a GROUP of ssize - sw naturals and sw
     wilds (only wilds: no meld, and sb_group_ok refuses 0 naturals). LAYOFF: layoff_ok onto the
     GROUPs of rank r (any GROUP with wilds only), sb_layoff_ok_n's GROUP test on those counts; a
-    SEQUENCE takes none (its test counts only the naturals of its suit, fewer than the ssize >= 2
+    SEQUENCE takes none (its test counts only the naturals of its suit, fewer than the staged
     cards: the stage holds a wild or two cards of rank r), nor a BLACK3 (no black three staged).
     tests/games/samba/test_legal_paths.py checks the sets against meld_rules_generic."""
     cdef const MeldIndex* mi = &s.mi[side]
@@ -261,18 +261,17 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     return n
     elif s.opened[side] and s.merge_from < 0:
         st = s.stage.cards.layer[0]
-        if ssize == 1:
+        if ssize == 1 and st & nat_kinds():
             # one natural staged (single_stage_legal)
-            if st & nat_kinds():
-                as_clear(out, NW)
-                return single_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), cs_ctz(st), out)
-        else:
-            # a GROUP-shaped stage without a three (group_stage_legal)
-            R = ranks_of(st & nat_kinds())
-            if not (st & rank_mask(1)) and not (R & (R - 1)):
-                as_clear(out, NW)
-                return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
-                                         hand_size_in(&s.stage.cards, wild_ids()), out)
+            as_clear(out, NW)
+            return single_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), cs_ctz(st), out)
+        # a GROUP-shaped stage without a three: >= 2 cards, or one wild (group_stage_legal)
+        R = ranks_of(st & nat_kinds())
+        if not (st & rank_mask(1)) and not (R & (R - 1)):
+            as_clear(out, NW)
+            return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
+                                     hand_size_in(&s.stage.cards, wild_ids()), out)
+        if ssize >= 2:
             # naturals of one suit, each once (several ranks: not a GROUP shape) (seq_stage_legal)
             if (not (st & ~nat_kinds()) and s.stage.cards.layer[1] == 0
                     and (st >> (13 * (cs_ctz(st) // 13)) >> 13) == 0):
