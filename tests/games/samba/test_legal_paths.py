@@ -1,6 +1,6 @@
 """Samba: the meld phase's dedicated legal-set generators (_legal.meld_rules: an opened side's
 GROUP-shaped stage or one wild staged, group_stage_legal; one natural staged, single_stage_legal; naturals of one suit staged, seq_stage_legal; nothing
-staged with five cards or more, empty_stage_legal; the group on a taken top card,
+staged with five cards or more, empty_stage_legal, or fewer, short_stage_legal; the group on a taken top card,
 pile_stage_legal) give exactly the sets of the generic generator they stand in
 for (meld_rules_generic, reached through cardsim.games.samba._testing.legal_generic): the same
 actions and the same count, in

@@ -21,8 +21,8 @@ callback, and none is searched when sb_value_bound is below the requirement; the
 meld shape comes from the stage's bits (sb_meld_shape); an opened side's GROUP-shaped stage has
 its own generator on the counts of the rank and the wilds (group_stage_legal), and so has one
 staged natural (single_stage_legal), a stage of naturals of one suit, each once
-(seq_stage_legal), an empty stage with >= 5 cards in hand under
-automatic red threes and no go-out query (empty_stage_legal), and the group on a taken top card
+(seq_stage_legal), an empty stage under automatic red threes and no go-out query
+(empty_stage_legal with >= 5 cards in hand, short_stage_legal with fewer), and the group on a taken top card
 (pile_stage_legal): meld_rules picks them (all in
 _legal_paths.pxi), meld_rules_generic does the rest,
 tests/games/samba/test_legal_paths.py compares the two. Each shortcut only skips work whose
