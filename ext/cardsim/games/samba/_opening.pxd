@@ -18,3 +18,4 @@ cdef inline bint opening_ok(const int8_t* S, const int8_t* H, int need, int extr
     be NULL): kinds the batch found shows completable too (sb_opening_ok)."""
     return (sb_opening_ok(S, H, need, extra, min_nat, c, wit, rest_too) != 0
             or (mo and sb_opening_out(S, H, need, min_nat, K, c) != 0))
+cdef bint groups_fit(const int8_t* R, int budget, int target) noexcept nogil

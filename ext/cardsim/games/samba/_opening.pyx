@@ -2,7 +2,8 @@
 the side's minimum? An upper bound of the value reachable from some cards (sb_value_bound), the
 exact search over every completion of the staged cards followed by the exact initial batch from
 the rest (x_opening: x_free of `_going_out`), the fast constructive check (opening_fast: the meld
-builder of `_units`, sound: every yes is reachable) and the batch that may empty the hand
+builder of `_units`, sound: every yes is reachable; groups_fit answers its yes first where the
+builder's construction is known to fit untrimmed) and the batch that may empty the hand
 (sb_opening_out, with the canastas it must hold).
 
 These kernels work on count vectors `int8 cnt[53]` indexed by kind (sb_counts converts a Hand);
@@ -96,6 +97,47 @@ cdef int value_bound(const int8_t* T) noexcept nogil:
         v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
     return v
 
+cdef bint groups_fit(const int8_t* R, int budget, int target) noexcept nogil:
+    """An exact shortcut for sb_best_value(R, budget, c, NULL, target) >= target (saying yes only
+    when it would): the GROUPs of >= 3 naturals of R are worth >= target, and the cards
+    value_bound counts on R (the naturals of ranks held >= 3 times, or twice with a wild; the
+    other naturals in runs of three; the wilds if some rank is held twice) are at most `budget`.
+    Every card of sb_best_value's groups-first construction (build_units) is such a card, so
+    that construction is not trimmed (units_eval), and it holds every natural of those ranks in
+    its GROUPs: it is worth >= target, and sb_best_value returns it. Byte-parallel as
+    value_bound."""
+    cdef uint64_t H8 = <uint64_t>0x8080808080808080
+    cdef uint64_t lo = rank_lanes(R, 0), hi = rank_lanes(R, 8)
+    cdef uint64_t t_lo, t_hi, p_lo, p_hi, K
+    cdef uint32_t G
+    cdef int k, n, w
+    # lanes >= 3, ranks 4..A: their naturals' value by rank class
+    t_lo = ((lo + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
+    t_hi = (hi + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8 & <uint64_t>0xFFFFFFFFFF
+    if (5 * lane_sum(lo & ((t_lo >> 7) * 0xFF) & <uint64_t>0x0000FFFFFFFF0000)
+            + 10 * lane_sum(lo & ((t_lo >> 7) * 0xFF) & <uint64_t>0xFFFF000000000000)
+            + 10 * lane_sum(hi & ((t_hi >> 7) * 0xFF) & <uint64_t>0xFFFFFFFF)
+            + 20 * <int>((hi & ((t_hi >> 7) * 0xFF)) >> 32)) < target:
+        return False
+    # the cards value_bound counts
+    w = sb_wilds(R)
+    p_lo = ((lo + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
+    p_hi = (hi + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8 & <uint64_t>0xFFFFFFFFFF
+    if w > 0:
+        t_lo |= p_lo
+        t_hi |= p_hi
+    n = lane_sum(lo & ((t_lo >> 7) * 0xFF)) + lane_sum(hi & ((t_hi >> 7) * 0xFF)) + (w if p_lo | p_hi else 0)
+    if n > budget:
+        return False
+    G = <uint32_t>((((t_lo >> 7) * <uint64_t>0x0102040810204080) >> 56)
+                   | ((((t_hi >> 7) * <uint64_t>0x0102040810204080) >> 56) << 8))
+    K = run_kinds(sb_kinds(R)) & ~spread(G)
+    while K:
+        k = cs_ctz(K)
+        K &= K - 1
+        n += R[k]
+    return n <= budget
+
 cdef int try_rest(int sn, int sv, const int8_t* X, uint64_t xm, const int8_t* H, int need, int budget,
                   bint exact, int K, const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
     """The staged cards (sn of them, worth sv) + X (nonzero only at the kinds of the mask xm) are a
@@ -132,6 +174,10 @@ cdef int try_rest(int sn, int sv, const int8_t* X, uint64_t xm, const int8_t* H,
                 wit[0] |= xk
             return 1
         return 0
+    if K <= 0 and (wit == NULL or not rest_too) and groups_fit(rest, budget - used, need - v):
+        if wit != NULL:
+            wit[0] |= xk        # (sb_best_value below would say yes, its witness unread: rk = 0)
+        return 1
     if K <= 0 and v + sb_best_value(rest, budget - used, c, &rk if (wit != NULL and rest_too) else NULL,
                                      need - v) >= need:
         if wit != NULL:
@@ -322,7 +368,7 @@ cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int n
     cdef int8_t X[SB_KINDS]
     cdef int r, s, x, y, hn, hw, t, rank = si.rank, sn, sw
     if si.n == 0:
-        return 1 if need <= 0 or sb_best_value(H, budget, c, NULL, need) >= need else 0
+        return 1 if need <= 0 or groups_fit(H, budget, need) or sb_best_value(H, budget, c, NULL, need) >= need else 0
     if S[14] or S[27] or S[1] or S[40]:
         return 0
     # GROUP completions of S

@@ -8,6 +8,8 @@ from cardsim.games.samba._rules cimport SBConfig, Meld, SB_KINDS, SB_MAXMELDS, M
 from cardsim.core._actions cimport ActionSet
 from cardsim.games.samba._state cimport SBState, MeldIndex, reindex, PH_MELD, SB_NUM_ACTIONS
 from cardsim.games.samba._legal cimport meld_legal_generic, sb_legal
+from cardsim.games.samba._opening cimport groups_fit
+from cardsim.games.samba._units cimport sb_best_value
 
 from cardsim.errors import ConfigError, short
 
@@ -66,3 +68,20 @@ def legal_generic(GameSpec spec, s):
     else:
         n = sb_legal(st, c, &out)
     return ([a for a in range(SB_NUM_ACTIONS) if (out.w[a >> 6] >> (a & 63)) & 1], n)
+
+
+def best_value_shortcut(counts, int budget, int target, bint dutch_groups=False):
+    """(_opening.groups_fit(R, budget, target), _units.sb_best_value(R, budget, c, NULL, target))
+    for the count vector R = counts (53 kinds, 0..6 copies each; c: the standard rules, or Dutch
+    groups): the shortcut the initial-meld search takes before the constructive builder, which
+    must say yes only where the builder reaches target (tests/games/samba/test_opening.py)."""
+    cdef int8_t R[SB_KINDS]
+    cdef SBConfig c
+    cdef int i
+    if len(counts) != SB_KINDS or any(not (0 <= int(x) <= 6) for x in counts):
+        raise ConfigError(f"samba: best_value_shortcut needs {SB_KINDS} counts of 0..6, got {short(counts)}")
+    memset(&c, 0, sizeof(SBConfig))
+    c.dutch_groups = dutch_groups
+    for i in range(SB_KINDS):
+        R[i] = <int8_t>int(counts[i])
+    return bool(groups_fit(R, budget, target)), sb_best_value(R, budget, &c, NULL, target)
