@@ -84,4 +84,4 @@ def best_value_shortcut(counts, int budget, int target, bint dutch_groups=False)
     c.dutch_groups = dutch_groups
     for i in range(SB_KINDS):
         R[i] = <int8_t>int(counts[i])
-    return bool(groups_fit(R, budget, target)), sb_best_value(R, budget, &c, NULL, target)
+    return (bool(groups_fit(R, budget, target)), sb_best_value(R, budget, &c, NULL, target))
