@@ -457,3 +457,21 @@ def test_kept_index_equals_a_rebuild_mixed_resample_scenario(players, opts):
         # table points: Q canasta 7 x 10 - 10 + 50 + mixed bonus 300, three kings 30, 4-5-6 of spades 15;
         # the other side 9 9 2: 40 (fewer than two canastas: no red threes to count either way)
         assert list(st.standing()) == [70 - 10 + 50 + 300 + 30 + 15, 40] * 2
+
+
+def test_no_identity_held_four_times():
+    """Three decks: a packed Samba hand never holds an identity four times, the jokers included
+    (add_kind keeps identity 52 at <= 3 copies, the rest on 53), so its layer 3 stays empty (the
+    engine counts cards on three layers: sb_size). Six jokers and three copies of a card in one
+    hand, then staged, melded and laid off."""
+    from cardsim.games.samba._testing import records_consistent
+    g = cardsim.make("samba", players=2)
+    hand = ["JK"] * 6 + ["KS"] * 3 + ["KH", "KD", "9C", "4D"]
+    st = scenario(g, [hand, ["4H", "5H"]], melds=[[["QS", "QH", "QD"]], []], opened=[True, False],
+                  pile=["5S"], stock=["7C", "8D"], turn=0, dealer=1, phase="meld")
+    assert records_consistent(g.spec, st)
+    assert len(g.spec.view(st)["hands"][0]) == 13
+    for move in ["+KS", "+KS", "+KS", "+JK", "+JK", "meld", "+JK", "+JK"]:
+        st.apply_string(move)
+        assert records_consistent(g.spec, st), move
+    assert len(g.spec.view(st)["hands"][0]) == 6

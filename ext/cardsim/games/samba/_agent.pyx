@@ -11,9 +11,10 @@ its lowest-valued card of a rank it holds once (never a wild while it has anythi
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._rng cimport Rng
 from cardsim.core._bits cimport cs_ctz, bit_high
-from cardsim.core._hand cimport Hand, hand_size, hand_size_in
+from cardsim.core._hand cimport Hand
 from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.games.samba._rules cimport (
+    sb_size, sb_size_in,
     SBConfig, Meld, SB_KINDS, SB_JK, SB_MAXMELDS, MT_GROUP, MT_SEQ, rank_of, suit_of, is_wild, is_red3,
     is_black3, sb_rank_value, rank_mask, nat_kinds, wild_ids, spread)
 from cardsim.games.samba._masks cimport rank_counts
@@ -102,7 +103,7 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         if as_has(legal, A_MELD):
             return A_MELD
         return A_ADD + cs_ctz(adds) if adds else -1
-    ssize = hand_size(stage)
+    ssize = sb_size(stage)
     if ssize:
         # continue the staged move with cards that fit it, then commit
         st0 = stage.layer[0] & nat_kinds()         # the staged naturals (kinds 0..51)
@@ -110,10 +111,10 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
             k = cs_ctz(st0)
             r = rank_of(k)
             su = suit_of(k)
-            sr = hand_size_in(stage, rank_mask(r))  # staged naturals of rank r
+            sr = sb_size_in(stage, rank_mask(r))  # staged naturals of rank r
             # same rank (a group or a lay-off on one): every staged card but the wilds of rank r
             m = adds & rank_mask(r)
-            if m and sr == ssize - hand_size_in(stage, wild_ids()):
+            if m and sr == ssize - sb_size_in(stage, wild_ids()):
                 return A_ADD + cs_ctz(m)
             # the next card of a run
             R = <uint32_t>((st0 >> (13 * su)) & 0x1FFC)

@@ -36,10 +36,11 @@ space is described in the module docstring of `_state.pyx`.
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount
-from cardsim.core._hand cimport Hand, hand_size, hand_size_in
+from cardsim.core._hand cimport Hand
 from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_remove
 from cardsim.games.samba._rules cimport (
+    sb_size, sb_size_in,
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
     sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
@@ -375,8 +376,8 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
         # is staged), on the counts of that rank and of the wilds (by popcount)
         r = rank_of(s.take_top)
         sn = sb_nat_of_rank(S, r)
-        hn = hand_size_in(&s.hand[s.turn], rank_mask(r))
-        hw = hand_size_in(&s.hand[s.turn], wild_ids())
+        hn = sb_size_in(&s.hand[s.turn], rank_mask(r))
+        hw = sb_size_in(&s.hand[s.turn], wild_ids())
         if m & rank_mask(r) and sb_pile_group_ok(sn + 1, x.sw, hn - 1, hw, hsize - 1, extra, mi.C, may_out(s), c):
             acc |= m & rank_mask(r)
         if sn >= 2 and m & wild_kinds() and sb_pile_group_ok(sn, x.sw + 1, hn, hw - 1, hsize - 1, extra, mi.C,
@@ -491,7 +492,7 @@ cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noe
     cdef const Meld* melds = &s.melds[side][0]
     sb_counts(&s.hand[p], H)
     sb_counts(&s.stage.cards, S)
-    hsize = hand_size(&s.hand[p])
+    hsize = sb_size(&s.hand[p])
     need = 0 if s.opened[side] else req_of(s, c, side) - s.batch_value
     for w in range(NW):
         b = out.w[w]
@@ -587,7 +588,7 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out)
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     as_clear(out, NW)
-    hsize = hand_size(&s.hand[p])
+    hsize = sb_size(&s.hand[p])
     ssize = s.stage.n                   # (core Staged: the cards staged)
     if ssize:
         sb_counts(&s.stage.cards, S)

@@ -132,8 +132,8 @@ cdef int single_stage_legal(const SBState* s, const SBConfig* c, int side, int h
     cdef const Hand* hand = &s.hand[s.turn]
     cdef int r = rank_of(k), su = suit_of(k), hn, hw, n
     cdef uint64_t L0 = hand.layer[0], acc = 0
-    hn = hand_size_in(hand, rank_mask(r))
-    hw = hand_size_in(hand, wild_ids())
+    hn = sb_size_in(hand, rank_mask(r))
+    hw = sb_size_in(hand, wild_ids())
     if L0 & wild_kinds() and class_ok(s, c, side, r, 1, 1, hn, hw - 1, hsize - 1):
         acc |= L0 & wild_kinds()
     if L0 & rank_mask(r) and class_ok(s, c, side, r, 2, 0, hn - 1, hw, hsize - 1):
@@ -184,13 +184,13 @@ cdef int short_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     cdef int8_t S[SB_KINDS]
     cand = L0 & ((<uint64_t>1 << SB_KINDS) - 1) & wild_kinds()
     acc = opened_group_adds(s, c, side, -1, 0, 0, hsize, &cand) if cand else 0
-    hw = hand_size_in(hand, wild_ids())
+    hw = sb_size_in(hand, wild_ids())
     todo = ranks_of(L0 & nat_kinds())
     while todo:
         r = cs_ctz(todo)
         todo &= todo - 1
         rk = L0 & rank_mask(r)
-        if class_ok(s, c, side, r, 1, 0, hand_size_in(hand, rank_mask(r)) - 1, hw, hsize - 1):
+        if class_ok(s, c, side, r, 1, 0, sb_size_in(hand, rank_mask(r)) - 1, hw, hsize - 1):
             acc |= rk
             continue
         if not ready:
@@ -277,15 +277,15 @@ cdef int pile_stage_legal(const SBState* s, const SBConfig* c, int side, ActionS
     for a no. Checked against meld_rules_generic by tests/games/samba/test_legal_paths.py."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Hand* hand = &s.hand[s.turn]
-    cdef int r = rank_of(s.take_top), hsize = hand_size(hand), sn = 0, sw = 0, hn, hw, n
+    cdef int r = rank_of(s.take_top), hsize = sb_size(hand), sn = 0, sw = 0, hn, hw, n
     cdef int extra = -1, C = mi.C
     cdef bint mo = may_out(s), ok
     cdef uint64_t m = hand.layer[0] & ((<uint64_t>1 << SB_KINDS) - 1), acc = 0
     if s.stage.n:
-        sn = hand_size_in(&s.stage.cards, rank_mask(r))
-        sw = hand_size_in(&s.stage.cards, wild_ids())
-    hn = hand_size_in(hand, rank_mask(r))
-    hw = hand_size_in(hand, wild_ids())
+        sn = sb_size_in(&s.stage.cards, rank_mask(r))
+        sw = sb_size_in(&s.stage.cards, wild_ids())
+    hn = sb_size_in(hand, rank_mask(r))
+    hw = sb_size_in(hand, wild_ids())
     if m & rank_mask(r):
         ok = sb_pile_group_ok(sn + 1, sw, hn - 1, hw, hsize - 1, 0, C, mo, c) != 0
         if not ok:
@@ -331,7 +331,7 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     elif ssize == 0:
         if s.opened[side] and s.merge_from < 0 and not c.red3_manual and not c.go_out_query:
             # nothing staged: five cards or more (empty_stage_legal), fewer (short_stage_legal)
-            hsize = hand_size(&s.hand[s.turn])
+            hsize = sb_size(&s.hand[s.turn])
             as_clear(out, NW)
             if hsize >= 5:
                 n = empty_stage_legal(s, c, side, hsize, out)
@@ -345,17 +345,17 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         if ssize == 1 and st & nat_kinds():
             # one natural staged (single_stage_legal)
             as_clear(out, NW)
-            return single_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), cs_ctz(st), out)
+            return single_stage_legal(s, c, side, sb_size(&s.hand[s.turn]), cs_ctz(st), out)
         # a GROUP-shaped stage without a three: >= 2 cards, or one wild (group_stage_legal)
         R = ranks_of(st & nat_kinds())
         if not (st & rank_mask(1)) and not (R & (R - 1)):
             as_clear(out, NW)
-            return group_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
-                                     hand_size_in(&s.stage.cards, wild_ids()), out)
+            return group_stage_legal(s, c, side, sb_size(&s.hand[s.turn]), ssize, cs_ctz(R) if R else -1,
+                                     sb_size_in(&s.stage.cards, wild_ids()), out)
         if ssize >= 2:
             # naturals of one suit, each once (several ranks: not a GROUP shape) (seq_stage_legal)
             if (not (st & ~nat_kinds()) and s.stage.cards.layer[1] == 0
                     and (st >> (13 * (cs_ctz(st) // 13)) >> 13) == 0):
                 as_clear(out, NW)
-                return seq_stage_legal(s, c, side, hand_size(&s.hand[s.turn]), ssize, st, out)
+                return seq_stage_legal(s, c, side, sb_size(&s.hand[s.turn]), ssize, st, out)
     return meld_rules_generic(s, c, out)

@@ -3,10 +3,10 @@
 # _legal takes without the hand's count vector (see _masks.pyx).
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
-from cardsim.core._hand cimport Hand, hand_size_in
+from cardsim.core._hand cimport Hand
 from cardsim.games.samba._rules cimport (SBConfig, Meld, SB_JK, SB_JK2, MT_GROUP, MT_SEQ, MT_BLACK3, group_completion,
                                          woc_blocks, rank_mask, wild_kinds, wild_ids, nat_kinds, run_kinds, ranks_of,
-                                         spread)
+                                         spread, sb_size_in)
 from cardsim.games.samba._state cimport SBState, MeldIndex, may_out
 
 cdef inline void rank_counts(const Hand* h, uint32_t* r1, uint32_t* r2, uint32_t* r3) noexcept nogil:
@@ -98,7 +98,7 @@ cdef inline uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int 
     elif mi.ngrp:
         und |= wm
     if (hand.layer[0] & ((<uint64_t>1 << 1) | (<uint64_t>1 << 40))
-            and hand_size_in(hand, (<uint64_t>1 << 1) | (<uint64_t>1 << 40)) >= hsize - 1):
+            and sb_size_in(hand, (<uint64_t>1 << 1) | (<uint64_t>1 << 40)) >= hsize - 1):
         und |= (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
     acc &= m
     cand[0] = und & m & ~acc
@@ -143,12 +143,12 @@ cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int 
     GROUP, each rank in turn."""
     cdef const Hand* hand = &s.hand[s.turn]
     cdef uint64_t m = cand[0], acc = 0, cm
-    cdef int hw = hand_size_in(hand, wild_ids()), r
+    cdef int hw = sb_size_in(hand, wild_ids()), r
     cdef uint32_t R1, R2, R3, todo
     cm = m & wild_kinds()
     if cm:
         if srank >= 0:
-            if class_ok(s, c, side, srank, sn, sw + 1, hand_size_in(hand, rank_mask(srank)), hw - 1, hsize - 1):
+            if class_ok(s, c, side, srank, sn, sw + 1, sb_size_in(hand, rank_mask(srank)), hw - 1, hsize - 1):
                 acc |= cm
         else:
             rank_counts(hand, &R1, &R2, &R3)
@@ -156,7 +156,7 @@ cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int 
             while todo:
                 r = cs_ctz(todo)
                 todo &= todo - 1
-                if class_ok(s, c, side, r, 0, sw + 1, hand_size_in(hand, rank_mask(r)), hw - 1, hsize - 1):
+                if class_ok(s, c, side, r, 0, sw + 1, sb_size_in(hand, rank_mask(r)), hw - 1, hsize - 1):
                     acc |= cm
                     break
         m &= ~cm
@@ -167,7 +167,7 @@ cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int 
         r = cs_ctz(todo)
         todo &= todo - 1
         cm = m & rank_mask(r)
-        if class_ok(s, c, side, r, sn + 1, sw, hand_size_in(hand, rank_mask(r)) - 1, hw, hsize - 1):
+        if class_ok(s, c, side, r, sn + 1, sw, sb_size_in(hand, rank_mask(r)) - 1, hw, hsize - 1):
             acc |= cm
         m &= ~cm
     cand[0] = m

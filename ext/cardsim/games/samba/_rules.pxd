@@ -4,7 +4,7 @@
 from cardsim.core._types cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cardsim.core._bits cimport cs_ctz, cs_popcount
-from cardsim.core._hand cimport Hand, hand_size, hand_size_in
+from cardsim.core._hand cimport Hand
 
 cdef enum:
     SB_KINDS = 53            # card kinds: suit*13 + rank (rank 0 = '2' .. 12 = 'A'), 52 = joker
@@ -90,6 +90,16 @@ cdef inline bint is_black3(int kind) noexcept nogil:
 
 cdef inline bint is_red3(int kind) noexcept nogil:
     return kind == 14 or kind == 27
+
+cdef inline int sb_size(const Hand* h) noexcept nogil:
+    """Cards held (core hand_size without layer 3): a Samba hand, stage or meld never holds an
+    identity four times (three decks; add_kind keeps the joker identity 52 at <= 3 copies, the
+    rest on 53), so layer 3 is empty (_testing.records_consistent checks it)."""
+    return cs_popcount(h.layer[0]) + cs_popcount(h.layer[1]) + cs_popcount(h.layer[2])
+
+cdef inline int sb_size_in(const Hand* h, uint64_t mask) noexcept nogil:
+    """Cards held among the identities in mask (core hand_size_in without layer 3: see sb_size)."""
+    return cs_popcount(h.layer[0] & mask) + cs_popcount(h.layer[1] & mask) + cs_popcount(h.layer[2] & mask)
 
 cdef inline void sb_counts(const Hand* h, int8_t* cnt) noexcept nogil:
     """cnt[kind] = copies of each kind in h (jokers: both identities). Layer i holds the

@@ -154,12 +154,12 @@ cdef int sb_meld_shape(const Hand* h, Meld* out) noexcept nogil:
     cdef uint64_t b3 = (<uint64_t>1 << 1) | (<uint64_t>1 << 40)
     cdef uint64_t threes = b3 | (<uint64_t>1 << 14) | (<uint64_t>1 << 27)
     cdef uint32_t ranks
-    cdef int n = hand_size(h), w, r, su, lo, hi
+    cdef int n = sb_size(h), w, r, su, lo, hi
     out.type = MT_NONE
     if n < 3:
         return -1
     if nats and not (L0 & threes):
-        w = hand_size_in(h, wild_ids())
+        w = sb_size_in(h, wild_ids())
         ranks = ranks_of(nats)
         if not (ranks & (ranks - 1)):
             r = cs_ctz(ranks)

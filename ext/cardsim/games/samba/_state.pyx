@@ -30,12 +30,13 @@ Observation and resampling: `_observe` (the layout: INFO.observation in
 from libc.string cimport memset, memcpy
 from cardsim.core._types cimport card_t, uint8_t, uint32_t, uint64_t, int8_t
 from cardsim.core._rng cimport Rng, rng_below, rng_next
-from cardsim.core._hand cimport Hand, hand_clear, hand_size, hand_size_in
+from cardsim.core._hand cimport Hand, hand_clear
 from cardsim.core._staged cimport staged_clear, staged_add, staged_commit
 from cardsim.core._deal cimport shuffle
 from cardsim.core._actions cimport ActionSet, as_add, as_clear
 from cardsim.core._bits cimport cs_ctz, cs_clz, cs_popcount
 from cardsim.games.samba._rules cimport (
+    sb_size, sb_size_in,
     Meld, SBConfig, SB_KINDS, SB_JK, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_meld_of, sb_meld_bonus,
     sb_is_canasta, sb_red3_score, sb_counts_value, sb_counts, sb_card_value, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_meld_of_hand, sb_layoff_ok_n, sb_group_ok, sb_hg_ok, sb_pile_group_ok, rank_mask, wild_ids)
@@ -136,11 +137,11 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     if not blocked_top(s):
         top = s.pile[s.npile - 1]
         r = rank_of(top)
-        hn = hand_size_in(&s.hand[p], rank_mask(r))
+        hn = sb_size_in(&s.hand[p], rank_mask(r))
         frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
         if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
             return n                # no take of any kind: the rest below is not needed
-        hsize = hand_size(&s.hand[p])
+        hsize = sb_size(&s.hand[p])
         # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
         # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
         # stands and only a no needs the count (-1: not counted; a lay-off take needs an
@@ -149,7 +150,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         C = canastas(s, side)
         if hn >= 2:
             if s.opened[side]:
-                hw = hand_size_in(&s.hand[p], wild_ids())
+                hw = sb_size_in(&s.hand[p], wild_ids())
                 pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
                 if not pair and rest < 0:
                     rest = pile_rest_in(s, c)
@@ -645,10 +646,10 @@ cdef int hand_penalty(const SBState* s, const SBConfig* c, int q, int* red3_expo
     -100 each, or -750 once for the player (Dutch red3_in_hand_penalty)."""
     cdef int v, r3
     v = hand_value(&s.hand[q])
-    r3 = hand_size_in(&s.hand[q], M_R3)
+    r3 = sb_size_in(&s.hand[q], M_R3)
     if q == s.mover and s.stage.n:
         v += hand_value(&s.stage.cards)
-        r3 += hand_size_in(&s.stage.cards, M_R3)
+        r3 += sb_size_in(&s.stage.cards, M_R3)
     if r3:
         if not c.red3_manual and not s.first_done[q]:
             red3_exposed[0] += r3
@@ -678,7 +679,7 @@ cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogi
     for q in range(c.nplayers):
         if side_of(c, q) == side:
             sc -= hand_penalty(s, c, q, &r3)
-    r3 += hand_size(&s.red3[side])
+    r3 += sb_size(&s.red3[side])
     if r3:
         sc += sb_red3_score(r3, C, c)
     return sc

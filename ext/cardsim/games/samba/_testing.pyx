@@ -18,7 +18,9 @@ def records_consistent(GameSpec spec, s):
     """True when what the state keeps beside its melds equals what the melds say: each meld's
     record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
     classification of its cards (sb_meld_of), and each side's slots in use and meld index
-    (canastas placed and pending, a free slot, GROUPs by rank) equal a full rebuild (reindex).
+    (canastas placed and pending, a free slot, GROUPs by rank) equal a full rebuild (reindex);
+    and no packed hand of the state (hands, known cards, the stage, the cards aside, red threes,
+    melds) holds an identity four times (layer 3 empty: sb_size counts three layers).
     apply keeps both up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
     game's spec; `s`: one of its states."""
     if spec is None or spec.name != "samba":
@@ -34,6 +36,18 @@ def records_consistent(GameSpec spec, s):
     if cp == NULL:
         raise MemoryError()
     memcpy(cp, st, sizeof(SBState))
+    for i in range(6):
+        if st.hand[i].layer[3] or st.known[i].layer[3]:
+            ok = False
+    for i in range(5):
+        if st.red3[i].layer[3]:
+            ok = False
+    if st.stage.cards.layer[3] or st.aside.layer[3]:
+        ok = False
+    for side in range(c.nsides):
+        for i in range(SB_MAXMELDS):
+            if st.melds[side][i].cards.layer[3]:
+                ok = False
     for side in range(c.nsides):
         cp.live[side] = 0
         for i in range(SB_MAXMELDS):
