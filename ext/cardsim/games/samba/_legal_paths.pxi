@@ -160,6 +160,44 @@ cdef int empty_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     n = cs_popcount(st) + discard_legal(s, c, NULL, hsize, s.mi[side].C, may_out(s), out)
     return n + merge_from_legal(s, c, side, hsize, may_out(s), out)
 
+cdef inline uint64_t one_card_adds(const SBState* s, const SBConfig* c, int side, int hsize,
+                                   uint64_t cards) noexcept nogil:
+    """The kinds of cards (held; naturals whose GROUP parts class_ok refused, black threes) that
+    add_check accepts on an empty stage of an opened side, on the count vectors: a new meld of
+    the one card (a natural's SEQUENCE, seq_completion as single_ok has it; a black three's,
+    sb_complete_new_n) or a lay-off onto a meld that can take it (a SEQUENCE of a natural's suit,
+    a BLACK3 for a black three; sb_complete_layoff refuses the others)."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef uint64_t acc = 0
+    cdef int k, j
+    cdef bint mo = may_out(s), ok
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    sb_counts(&s.hand[s.turn], H)
+    memset(S, 0, SB_KINDS)
+    while cards:
+        k = cs_ctz(cards)
+        cards &= cards - 1
+        H[k] -= 1
+        S[k] = 1
+        if is_natural(k):
+            ok = mi.slot and seq_completion(suit_of(k), rank_of(k), rank_of(k), 1, 1, H, hsize - 1, mi.C, 0, mo,
+                                            c) != 0
+        else:
+            ok = mi.slot and sb_complete_new_n(S, <uint64_t>1 << k, H, 1, hsize - 1, mi.C, mo, c) != 0
+        j = 0
+        while not ok and j < mi.nlive - mi.ngrp:
+            m = &s.melds[side][mi.oth[j]]
+            if (m.type == MT_SEQ and m.key == suit_of(k)) or (m.type == MT_BLACK3 and is_black3(k)):
+                ok = sb_complete_layoff(m, S, H, 1, hsize - 1, mi.C, mo, c) != 0
+            j += 1
+        H[k] += 1
+        S[k] = 0
+        if ok:
+            acc |= <uint64_t>1 << k
+    return acc
+
 cdef int short_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, ActionSet* out) noexcept nogil:
     """meld_rules_generic for an opened side with nothing staged and < 5 cards in hand (outside a
     pile group and a merge), red threes automatic and no go-out query; out already cleared. The
@@ -167,21 +205,17 @@ cdef int short_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     threes), here by classes: the wilds one class (opened_group_adds' wild class for a stage of
     one wild: a new GROUP of some rank or a lay-off onto a GROUP, class_ok rank by rank), the
     naturals of a rank one class for their GROUP parts (class_ok for a stage of one natural: a
-    new GROUP, a lay-off onto a GROUP of the rank) and, where it says no, each natural's SEQUENCE
-    parts as single_ok has them (seq_completion for a new SEQUENCE, sb_complete_layoff onto a
-    SEQUENCE of its suit) on the hand's counts; a black three as add_check has it (a new meld,
-    sb_complete_new_n, or a lay-off onto a BLACK3). Then the discards (discard_legal) and the
-    merges (merge_from_legal). Checked against meld_rules_generic by
+    new GROUP, a lay-off onto a GROUP of the rank) and, where it says no, each natural by
+    one_card_adds (its new meld can only be a SEQUENCE then, its lay-offs only onto a SEQUENCE of
+    its suit), as the black threes. Then the discards (discard_legal) and the merges
+    (merge_from_legal). Checked against meld_rules_generic by
     tests/games/samba/test_legal_paths.py."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Hand* hand = &s.hand[s.turn]
-    cdef const Meld* m
-    cdef uint64_t L0 = hand.layer[0], cand, acc, rk
+    cdef uint64_t L0 = hand.layer[0], cand, acc, rk, left = 0
     cdef uint32_t todo
-    cdef int hw, r, k, j, n
-    cdef bint mo = may_out(s), ok, ready = False
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
+    cdef int hw, r, n
+    cdef bint mo = may_out(s)
     cand = L0 & ((<uint64_t>1 << SB_KINDS) - 1) & wild_kinds()
     acc = opened_group_adds(s, c, side, -1, 0, 0, hsize, &cand) if cand else 0
     hw = sb_size_in(hand, wild_ids())
@@ -192,48 +226,12 @@ cdef int short_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
         rk = L0 & rank_mask(r)
         if class_ok(s, c, side, r, 1, 0, sb_size_in(hand, rank_mask(r)) - 1, hw, hsize - 1):
             acc |= rk
-            continue
-        if not ready:
-            sb_counts(hand, H)
-            memset(S, 0, SB_KINDS)
-            ready = True
-        while rk:
-            k = cs_ctz(rk)
-            rk &= rk - 1
-            H[k] -= 1
-            S[k] = 1
-            ok = mi.slot and seq_completion(suit_of(k), r, r, 1, 1, H, hsize - 1, mi.C, 0, mo, c) != 0
-            j = 0
-            while not ok and j < mi.nlive - mi.ngrp:
-                m = &s.melds[side][mi.oth[j]]
-                if m.type == MT_SEQ and m.key == suit_of(k):
-                    ok = sb_complete_layoff(m, S, H, 1, hsize - 1, mi.C, mo, c) != 0
-                j += 1
-            H[k] += 1
-            S[k] = 0
-            if ok:
-                acc |= <uint64_t>1 << k
-    rk = L0 & ((<uint64_t>1 << 1) | (<uint64_t>1 << 40))
-    if rk and not ready:
-        sb_counts(hand, H)
-        memset(S, 0, SB_KINDS)
-    while rk:
-        # a black three: add_check's test, a new meld (sb_complete_new_n) or a lay-off onto a BLACK3
-        k = cs_ctz(rk)
-        rk &= rk - 1
-        H[k] -= 1
-        S[k] = 1
-        ok = mi.slot and sb_complete_new_n(S, <uint64_t>1 << k, H, 1, hsize - 1, mi.C, mo, c) != 0
-        j = 0
-        while not ok and j < mi.nlive - mi.ngrp:
-            m = &s.melds[side][mi.oth[j]]
-            if m.type == MT_BLACK3:
-                ok = sb_complete_layoff(m, S, H, 1, hsize - 1, mi.C, mo, c) != 0
-            j += 1
-        H[k] += 1
-        S[k] = 0
-        if ok:
-            acc |= <uint64_t>1 << k
+        else:
+            left |= rk
+    # the naturals left and the black threes: add_check's test for a one-card stage
+    left |= L0 & ((<uint64_t>1 << 1) | (<uint64_t>1 << 40))
+    if left:
+        acc |= one_card_adds(s, c, side, hsize, left)
     as_add_mask(out, A_ADD, acc)
     n = cs_popcount(acc) + discard_legal(s, c, NULL, hsize, mi.C, mo, out)
     return n + merge_from_legal(s, c, side, hsize, mo, out)
