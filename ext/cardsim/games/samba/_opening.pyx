@@ -39,6 +39,14 @@ cdef int sb_value_bound(const int8_t* A, const int8_t* B) noexcept nogil:
         T[k] = A[k] + B[k]
     return value_bound(T)
 
+cdef inline uint64_t lo_nat() noexcept nogil:
+    """rank_lanes' low word: the lanes of ranks 4..9."""
+    return <uint64_t>0xFFFFFFFFFFFF0000
+
+cdef inline uint64_t hi_nat() noexcept nogil:
+    """rank_lanes' high word: the lanes of ranks 10..A."""
+    return <uint64_t>0xFFFFFFFFFF
+
 cdef inline uint64_t rank_lanes(const int8_t* T, int off) noexcept nogil:
     """Bytes r = 0..7 (off 0) or 8..12 (off 8, the top three bytes cleared) of the per-rank
     natural counts T[r] + T[13 + r] + T[26 + r] + T[39 + r] (<= 12 a byte: no carry). Fixed-size
@@ -59,40 +67,53 @@ cdef inline int lane_sum(uint64_t w) noexcept nogil:
     """The sum of the eight bytes of w (<= 255)."""
     return <int>((w * <uint64_t>0x0101010101010101) >> 56)
 
+cdef inline uint64_t lanes_ge(uint64_t x, int t, uint64_t keep) noexcept nogil:
+    """The high bit of each byte lane of x (lanes <= 127) holding >= t (1 <= t <= 127), within
+    keep (lo_nat(), hi_nat(): the lanes of ranks 4..A)."""
+    return ((x + <uint64_t>(128 - t) * <uint64_t>0x0101010101010101) & <uint64_t>0x8080808080808080) & keep
+
+cdef inline uint64_t lanes_kept(uint64_t x, uint64_t hb) noexcept nogil:
+    """The lanes of x whose high bit is set in hb, the others cleared."""
+    return x & ((hb >> 7) * <uint64_t>0xFF)
+
+cdef inline int lanes_value(uint64_t lo, uint64_t hi) noexcept nogil:
+    """The card value of the naturals counted in rank_lanes' two words (by rank class: 4..7 5,
+    8..K 10, A 20; the deuce and three lanes must be clear)."""
+    return (5 * lane_sum(lo & <uint64_t>0x0000FFFFFFFF0000) + 10 * lane_sum(lo & <uint64_t>0xFFFF000000000000)
+            + 10 * lane_sum(hi & <uint64_t>0xFFFFFFFF) + 20 * <int>(hi >> 32))
+
+cdef inline uint32_t lanes_ranks(uint64_t hb_lo, uint64_t hb_hi) noexcept nogil:
+    """The ranks (bit r) whose lane's high bit is set in the two words (the eight high bits of a
+    word gathered by one multiplication, as sb_kinds)."""
+    return <uint32_t>((((hb_lo >> 7) * <uint64_t>0x0102040810204080) >> 56)
+                      | ((((hb_hi >> 7) * <uint64_t>0x0102040810204080) >> 56) << 8))
+
+cdef inline int run_cards(const int8_t* T, uint32_t G, bint value) noexcept nogil:
+    """The naturals of T in a run of three ranks of their suit (run_kinds), the ranks G left out:
+    their card value (value) or their number."""
+    cdef uint64_t K = run_kinds(sb_kinds(T)) & ~spread(G)
+    cdef int k, n = 0
+    while K:
+        k = cs_ctz(K)
+        K &= K - 1
+        n += T[k] * KVAL[k] if value else T[k]
+    return n
+
 cdef int value_bound(const int8_t* T) noexcept nogil:
     """An upper bound of the card value of any disjoint GROUPs and SEQUENCEs made from the cards
     T: the naturals of ranks held at least three times (twice with a wild), the naturals in a run
     of three or more ranks of their suit, and every wild if some rank is held at least twice.
-    Byte-parallel: the naturals per rank in two words of byte lanes (rank_lanes), a lane's
-    high bit set by adding 125 (>= 3) or 126 (>= 2), the GROUP ranks' value by rank class (4..7:
-    5, 8..K: 10, A: 20) as lane sums; the runs by masks (run_kinds: a suit's windows of three
-    held ranks, spread back), their cards outside the GROUP ranks one by one."""
-    cdef uint64_t H8 = <uint64_t>0x8080808080808080
+    Byte-parallel: the naturals per rank in two words of byte lanes (rank_lanes), the GROUP
+    ranks' lanes by threshold (lanes_ge) and their value by rank class (lanes_value); the run
+    cards of the other ranks by masks (run_cards)."""
     cdef uint64_t lo = rank_lanes(T, 0), hi = rank_lanes(T, 8)
-    cdef uint64_t g_lo, g_hi, p_lo, p_hi, K
-    cdef uint32_t G
-    cdef int k, v, w = sb_wilds(T)
-    # lanes >= 3 (and >= 2 with a wild), ranks 4..A only (lanes 0, 1: the deuces and threes)
-    g_lo = ((lo + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
-    g_hi = (hi + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8 & <uint64_t>0xFFFFFFFFFF
-    p_lo = ((lo + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
-    p_hi = (hi + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8 & <uint64_t>0xFFFFFFFFFF
+    cdef uint64_t g_lo = lanes_ge(lo, 3, lo_nat()), g_hi = lanes_ge(hi, 3, hi_nat())
+    cdef uint64_t p_lo = lanes_ge(lo, 2, lo_nat()), p_hi = lanes_ge(hi, 2, hi_nat())
+    cdef int v, w = sb_wilds(T)
     if w > 0:
         g_lo |= p_lo
         g_hi |= p_hi
-    # the GROUP ranks' naturals: a lane kept whole where its high bit is set
-    g_lo = lo & ((g_lo >> 7) * 0xFF)
-    g_hi = hi & ((g_hi >> 7) * 0xFF)
-    v = (5 * lane_sum(g_lo & <uint64_t>0x0000FFFFFFFF0000) + 10 * lane_sum(g_lo & <uint64_t>0xFFFF000000000000)
-         + 10 * lane_sum(g_hi & <uint64_t>0xFFFFFFFF) + 20 * <int>(g_hi >> 32))
-    # the ranks of the GROUP lanes (bit r), then the run cards of the other ranks
-    G = <uint32_t>((((g_lo + <uint64_t>0x7F7F7F7F7F7F7F7F) & H8) >> 7) * <uint64_t>0x0102040810204080 >> 56)
-    G |= <uint32_t>(((((g_hi + <uint64_t>0x7F7F7F7F7F7F7F7F) & H8) >> 7) * <uint64_t>0x0102040810204080 >> 56) << 8)
-    K = run_kinds(sb_kinds(T)) & ~spread(G)
-    while K:
-        k = cs_ctz(K)
-        K &= K - 1
-        v += T[k] * KVAL[k]
+    v = lanes_value(lanes_kept(lo, g_lo), lanes_kept(hi, g_hi)) + run_cards(T, lanes_ranks(g_lo, g_hi), True)
     if p_lo | p_hi:
         v += 50 * T[SB_JK] + 20 * (w - T[SB_JK])
     return v
@@ -106,37 +127,20 @@ cdef bint groups_fit(const int8_t* R, int budget, int target) noexcept nogil:
     that construction is not trimmed (units_eval), and it holds every natural of those ranks in
     its GROUPs: it is worth >= target, and sb_best_value returns it. Byte-parallel as
     value_bound."""
-    cdef uint64_t H8 = <uint64_t>0x8080808080808080
     cdef uint64_t lo = rank_lanes(R, 0), hi = rank_lanes(R, 8)
-    cdef uint64_t t_lo, t_hi, p_lo, p_hi, K
-    cdef uint32_t G
-    cdef int k, n, w
-    # lanes >= 3, ranks 4..A: their naturals' value by rank class
-    t_lo = ((lo + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
-    t_hi = (hi + <uint64_t>0x7D7D7D7D7D7D7D7D) & H8 & <uint64_t>0xFFFFFFFFFF
-    if (5 * lane_sum(lo & ((t_lo >> 7) * 0xFF) & <uint64_t>0x0000FFFFFFFF0000)
-            + 10 * lane_sum(lo & ((t_lo >> 7) * 0xFF) & <uint64_t>0xFFFF000000000000)
-            + 10 * lane_sum(hi & ((t_hi >> 7) * 0xFF) & <uint64_t>0xFFFFFFFF)
-            + 20 * <int>((hi & ((t_hi >> 7) * 0xFF)) >> 32)) < target:
+    cdef uint64_t g_lo = lanes_ge(lo, 3, lo_nat()), g_hi = lanes_ge(hi, 3, hi_nat()), p_lo, p_hi
+    cdef int n, w
+    if lanes_value(lanes_kept(lo, g_lo), lanes_kept(hi, g_hi)) < target:
         return False
     # the cards value_bound counts
     w = sb_wilds(R)
-    p_lo = ((lo + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8) & <uint64_t>0xFFFFFFFFFFFF0000
-    p_hi = (hi + <uint64_t>0x7E7E7E7E7E7E7E7E) & H8 & <uint64_t>0xFFFFFFFFFF
+    p_lo = lanes_ge(lo, 2, lo_nat())
+    p_hi = lanes_ge(hi, 2, hi_nat())
     if w > 0:
-        t_lo |= p_lo
-        t_hi |= p_hi
-    n = lane_sum(lo & ((t_lo >> 7) * 0xFF)) + lane_sum(hi & ((t_hi >> 7) * 0xFF)) + (w if p_lo | p_hi else 0)
-    if n > budget:
-        return False
-    G = <uint32_t>((((t_lo >> 7) * <uint64_t>0x0102040810204080) >> 56)
-                   | ((((t_hi >> 7) * <uint64_t>0x0102040810204080) >> 56) << 8))
-    K = run_kinds(sb_kinds(R)) & ~spread(G)
-    while K:
-        k = cs_ctz(K)
-        K &= K - 1
-        n += R[k]
-    return n <= budget
+        g_lo |= p_lo
+        g_hi |= p_hi
+    n = lane_sum(lanes_kept(lo, g_lo)) + lane_sum(lanes_kept(hi, g_hi)) + (w if p_lo | p_hi else 0)
+    return n <= budget and n + run_cards(R, lanes_ranks(g_lo, g_hi), False) <= budget
 
 cdef int try_rest(int sn, int sv, const int8_t* X, uint64_t xm, const int8_t* H, int need, int budget,
                   bint exact, int K, const SBConfig* c, uint64_t* wit, bint rest_too) noexcept nogil:
