@@ -100,6 +100,23 @@ OTHER_CANASTAS = [["QS", "QS", "QH", "QH", "QD", "QD", "QC"], ["JH", "JH", "JD",
                   ["8H", "9H", "10H", "JH", "QH", "KH", "AH"]]
 
 
+# the settings of the position families' whole-turn walks
+WALKS = hyp.settings(max_examples=300, deadline=None, derandomize=True,
+                     suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+
+
+def drawn_game(draw, woc=False):
+    """A Samba game of a drawn preset, 2 or 4 players and going_out_min_canastas 0-3 (woc: the
+    standard preset's wild_onto_canasta drawn too), and its reference rules."""
+    preset = draw(st.sampled_from(PRESETS))
+    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
+            "going_out_min_canastas": draw(st.integers(0, 3))}
+    if woc and preset == "standard":
+        opts["wild_onto_canasta"] = draw(st.sampled_from(["allowed", "not_onto_natural", "never"]))
+    g = cardsim.make("samba", **opts)
+    return g, ref.Rules.of(g.options)
+
+
 def opened_seat(g, rules, hand, melds, pile, stock, phase="meld"):
     """Seat 0 of an opened side (holding `melds`) in the meld phase (or `phase`) with `hand`; the
     other seats hold two filler cards; positions the deck or the hand guard refuse are
@@ -116,13 +133,7 @@ def opened_seat(g, rules, hand, melds, pile, stock, phase="meld"):
 def group_positions(draw):
     """Seat 0 of an opened side in the meld phase, with a hand of n naturals of rank r (0-7),
     wilds (0-3) and 0-2 other cards, and GROUPs of rank r on the table."""
-    preset = draw(st.sampled_from(PRESETS))
-    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
-            "going_out_min_canastas": draw(st.integers(0, 3))}
-    if preset == "standard":
-        opts["wild_onto_canasta"] = draw(st.sampled_from(["allowed", "not_onto_natural", "never"]))
-    g = cardsim.make("samba", **opts)
-    rules = ref.Rules.of(g.options)
+    g, rules = drawn_game(draw, woc=True)
     r = draw(st.sampled_from(ref.RANKS))
     suits = draw(st.permutations(ref.SUITS))
     nats = [r + suits[i % 4] for i in range(12)]
@@ -146,8 +157,7 @@ def group_positions(draw):
     return opened_seat(g, rules, hand, melds, pile, stock)
 
 
-@hyp.settings(max_examples=300, deadline=None, derandomize=True,
-              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@WALKS
 @hyp.given(state=group_positions())
 def test_whole_turns_with_group_stages(state):
     assert walk_turn(state, limit=500) >= 1
@@ -158,11 +168,7 @@ def sequence_positions(draw):
     """Seat 0 of an opened side in the meld phase, with 1-2 SEQUENCEs of one suit on the table and
     a hand of cards of that suit (next to the runs, in the gaps, further out), a pair or two of
     other ranks, wilds."""
-    preset = draw(st.sampled_from(PRESETS))
-    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
-            "going_out_min_canastas": draw(st.integers(0, 3))}
-    g = cardsim.make("samba", **opts)
-    rules = ref.Rules.of(g.options)
+    g, rules = drawn_game(draw)
     su = draw(st.sampled_from(ref.SUITS))
     lo = draw(st.integers(0, 8))
     n = draw(st.integers(3, min(7, 11 - lo)))
@@ -185,8 +191,7 @@ def sequence_positions(draw):
     return opened_seat(g, rules, hand, melds, ["6H"], ["7C", "8D"])
 
 
-@hyp.settings(max_examples=300, deadline=None, derandomize=True,
-              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@WALKS
 @hyp.given(state=sequence_positions())
 def test_whole_turns_with_sequences_on_the_table(state):
     assert walk_turn(state, limit=500) >= 1
@@ -199,11 +204,7 @@ def pile_positions(draw):
     guard decides, with the rest of the pile counted or not), the pile below the top empty or
     holding wilds and red threes (frozen: the rest counted card by card), a GROUP of r on the
     table or not: the TAKE_PAIR and then the group on the taken top card (pile_stage_legal)."""
-    preset = draw(st.sampled_from(PRESETS))
-    opts = {"variant": preset, "players": draw(st.sampled_from([2, 4])),
-            "going_out_min_canastas": draw(st.integers(0, 3))}
-    g = cardsim.make("samba", **opts)
-    rules = ref.Rules.of(g.options)
+    g, rules = drawn_game(draw)
     r = draw(st.sampled_from([x for x in ref.RANKS if x not in ("2", "3")]))
     suits = draw(st.permutations(ref.SUITS))
     nats = [r + suits[i % 4] for i in range(12)]
@@ -221,8 +222,7 @@ def pile_positions(draw):
     return opened_seat(g, rules, hand, melds, below + [nats[0]], ["7C", "8D"], phase="draw")
 
 
-@hyp.settings(max_examples=300, deadline=None, derandomize=True,
-              suppress_health_check=[hyp.HealthCheck.too_slow, hyp.HealthCheck.filter_too_much])
+@WALKS
 @hyp.given(state=pile_positions())
 def test_whole_turns_taking_the_pile(state):
     assert walk_turn(state, limit=500) >= 1

@@ -18,17 +18,19 @@ through the callback (where a one-card stage's GROUP parts are answered once per
 for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
 callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
-meld shape comes from the stage's bits (sb_meld_shape); an opened side's GROUP-shaped stage has
-its own generator on the counts of the rank and the wilds (group_stage_legal), and so has one
-staged natural (single_stage_legal), a stage of naturals of one suit, each once
-(seq_stage_legal), an empty stage under automatic red threes and no go-out query
-(empty_stage_legal with >= 5 cards in hand, short_stage_legal with fewer), and the group on a taken top card
-(pile_stage_legal): meld_rules picks them (all in
-_legal_paths.pxi), meld_rules_generic does the rest,
-tests/games/samba/test_legal_paths.py compares the two. Each shortcut only skips work whose
-answer is known (each says why), so the sets equal those of the plain per-candidate searches
-(tests/games/samba/test_agents.py pins them; tests/games/samba/test_moves.py checks them
-against brute force).
+meld shape comes from the stage's bits (sb_meld_shape).
+
+An opened side's commonest situations have their own generators (all in _legal_paths.pxi;
+meld_rules picks them, meld_rules_generic does the rest, tests/games/samba/test_legal_paths.py
+compares the two): a GROUP-shaped stage or one wild staged (group_stage_legal), one natural
+staged (single_stage_legal), naturals of one suit each once (seq_stage_legal), nothing staged
+under automatic red threes and no go-out query (empty_stage_legal with >= 5 cards in hand,
+short_stage_legal with fewer), the group on a taken top card (pile_stage_legal). The generic
+generator keeps its own closed forms and callback, so that it stays an independent reference.
+
+Each shortcut only skips work whose answer is known (each says why), so the sets equal those of
+the plain per-candidate searches (tests/games/samba/test_agents.py pins them;
+tests/games/samba/test_moves.py checks them against brute force).
 
 The state struct, the action layout and the inline helpers are in `_state.pxd`; the action
 space is described in the module docstring of `_state.pyx`.
