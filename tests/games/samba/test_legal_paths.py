@@ -18,7 +18,11 @@ actions and the same count, in
   nothing staged, often with five cards or more and two GROUPs of one rank (empty_stage_legal,
   the merges); an opened side at its draw with a pile whose top its hand pairs, short hands, the
   pile below the top empty, plain or frozen, GROUPs of the top's rank or not
-  (pile_stage_legal), and that group taken to go out with the side a canasta short.
+  (pile_stage_legal), and that group taken to go out with the side a canasta short;
+- every state of a whole turn of an unopened side building its initial batch (pairs and triples
+  of a few ranks, a run of one suit through them, wilds), and pinned positions where a joker
+  opens and a deuce does not: legal_adds' classes (opening_classes) and the naturals no SEQUENCE
+  can take (seq_dead) against the generic reference, which checks every candidate on its own.
 
 The generic generator itself is checked against brute force by test_moves.py.
 """
@@ -242,3 +246,56 @@ def test_taking_the_pile_to_go_out(canastas, below):
     state = scenario(g, [hand, FILLERS[0]], melds=[melds, []], opened=[True, False], pile=below + ["QS"],
                      stock=["7C", "8D"], turn=0, dealer=1, phase="draw")
     assert walk_turn(state) >= 1
+
+
+@st.composite
+def unopened_positions(draw):
+    """Seat 0 of a side that has not opened, in the meld phase (the initial batch to build), with
+    a hand of 1-4 naturals of each of 2-3 ranks (suits drawn, repeats allowed), 2-4 naturals in a
+    row of one suit (often sharing a rank and a suit with those: runs through the ranks' cards),
+    0-3 wilds and 0-3 other cards, the side's score drawn so that the requirement is 50 to 150:
+    the unopened side's ADDs decided by class (deuces, a rank's naturals outside the runs) and
+    the naturals no SEQUENCE can take, which the generic reference checks one by one."""
+    g, rules = drawn_game(draw)
+    ranks = draw(st.lists(st.sampled_from(ref.RANKS), min_size=2, max_size=3, unique=True))
+    hand = []
+    for r in ranks:
+        hand += [r + s for s in draw(st.lists(st.sampled_from(ref.SUITS), min_size=1, max_size=4))]
+    su = draw(st.sampled_from(ref.SUITS))
+    lo = draw(st.integers(0, len(ref.RANKS) - 2))
+    hand += [ref.RANKS[i] + su for i in range(lo, min(len(ref.RANKS), lo + draw(st.integers(2, 4))))]
+    hand += draw(st.lists(st.sampled_from(GROUP_WILDS), max_size=3))
+    hand += draw(st.lists(st.sampled_from(["9D", "5C", "KH", "7S", "3S"]), max_size=3))
+    players = g.spec.num_players
+    fillers = FILLERS[:players - 1]
+    hyp.assume(fits(hand, *fillers, ["6H"], ["7C", "8D"]))
+    cum = [draw(st.sampled_from([0, 1500, 3000, 6000]))] + [0] * (rules.sides - 1)
+    return refusable(g, [hand] + fillers, opened=[False] * rules.sides, cum=cum, pile=["6H"],
+                     stock=["7C", "8D"], turn=0, dealer=players - 1, phase="meld")
+
+
+@WALKS
+@hyp.given(state=unopened_positions())
+def test_whole_turns_building_the_initial_batch(state):
+    assert walk_turn(state, limit=500) >= 1
+
+
+@pytest.mark.parametrize("hand, staged, adds", [
+    # five cards keep two: three go to the batch, so KK + JK (70) opens and KK + 2S (40) does not;
+    # the joker is no deuce (its own class), staged first or after a king
+    (["KS", "KH", "JK", "2S", "9D"], [], ["+KS", "+KH", "+JK"]),
+    (["KS", "KH", "JK", "2S", "9D"], ["+KS"], ["+KH", "+JK"]),
+    # six cards: KK + 2S + 2D (80); the two deuces one class, both offered
+    (["KS", "KH", "JK", "2S", "2D", "9D"], [], ["+2S", "+KS", "+KH", "+2D", "+JK"]),
+    (["KS", "KH", "JK", "2S", "2D", "9D"], ["+KS"], ["+2S", "+KH", "+2D", "+JK"]),
+])
+def test_initial_batch_wild_classes(hand, staged, adds):
+    """The unopened side's ADDs (requirement 50), pinned and equal to the generic reference's
+    one-by-one checks."""
+    g = cardsim.make("samba", players=2)
+    state = scenario(g, [hand, FILLERS[0]], opened=[False, False], pile=["6H"], stock=["7C", "8D"], turn=0,
+                     dealer=1, phase="meld")
+    for a in staged:
+        state.apply_string(a)
+    same(state)
+    assert [a for a in map(state.action_to_string, state.legal_actions()) if a.startswith("+")] == adds

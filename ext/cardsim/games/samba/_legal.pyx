@@ -17,7 +17,10 @@ SEQUENCE's next cards, opened_seq_adds; the group on a taken top card per class)
 through the callback (where a one-card stage's GROUP parts are answered once per rank and once
 for the wilds, single_ok), so the hand's count vector is filled only when a search reads it
 (ensure_h); an unopened side's ADDs a batch already shows completable are accepted without the
-callback, and none is searched when sb_value_bound is below the requirement; the staged cards'
+callback, none is searched when sb_value_bound is below the requirement, the naturals of a
+one-suit stage that no SEQUENCE can take are refused by their ranks (seq_dead), and the deuces
+and a rank's naturals outside every run of their suit are one class each, decided by one search
+(opening_classes; _testing.legal_generic checks every candidate on its own); the staged cards'
 meld shape comes from the stage's bits (sb_meld_shape).
 
 An opened side's commonest situations have their own generators (all in _legal_paths.pxi;
@@ -37,7 +40,7 @@ space is described in the module docstring of `_state.pyx`.
 """
 from libc.string cimport memset
 from cardsim.core._types cimport int8_t, uint32_t, uint64_t
-from cardsim.core._bits cimport cs_ctz, cs_popcount
+from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 from cardsim.core._hand cimport Hand
 from cardsim.core._staged cimport Staged, staged_legal_adds
 from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_remove
@@ -315,6 +318,61 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
             return True
     return False
 
+cdef inline uint64_t seq_dead(const AddCtx* x, uint64_t m, uint64_t held) noexcept nogil:
+    """An unopened side's stage of naturals of one suit, each once, no wild (x.nS >= 1): the
+    candidates of m that only a SEQUENCE could take (naturals of the suit of a rank not staged:
+    with the staged rank(s) they are two ranks, so no GROUP) and that no SEQUENCE can take (the
+    staged ranks and the candidate's span more than 7 ranks, a rank between is not in hand, or
+    two ranks with neither neighbour in hand). Every search on them says no (seq_ext's first
+    tests, in opening_fast, x_opening and sb_opening_out alike): exact, as opened_seq_adds'
+    structure test."""
+    cdef uint64_t c = m & nat_kinds() & (<uint64_t>0x1FFF << (13 * x.ssuit)) & ~x.smask, dead = 0, bit
+    cdef uint32_t R = <uint32_t>((x.smask >> (13 * x.ssuit)) & 0x1FFF)
+    cdef uint32_t Hs = <uint32_t>((held >> (13 * x.ssuit)) & 0x1FFF), T, gap
+    cdef int k, lo, hi
+    if x.srank >= 0:
+        c &= ~rank_mask(x.srank)            # the staged rank's other copies: a GROUP may take them
+    while c:
+        k = cs_ctz(c)
+        bit = <uint64_t>1 << k
+        c &= c - 1
+        T = R | (<uint32_t>1 << (k % 13))
+        lo = cs_ctz(T)
+        hi = bit_high(T)
+        gap = ((((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T) if hi - lo <= 6 else 0
+        if (hi - lo > 6 or (gap & ~Hs)
+                or (hi - lo == 1 and not ((lo - 1 >= 2 and (Hs >> (lo - 1)) & 1)
+                                          or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1)))):
+            dead |= bit
+    return dead
+
+cdef inline uint64_t opening_classes(AddCtx* x, uint64_t* cand, uint64_t held) noexcept nogil:
+    """An unopened side's ADD candidates (*cand) in classes whose answer is one: the deuces, and
+    the naturals of one rank in no run of three ranks of their suit among the cards held and
+    staged (run_kinds). In a batch completing the stage plus one card k of a class, swap k with
+    another card k' of the class held (in another meld, which can only be a GROUP of the rank
+    for a natural, or as a wild for a deuce; or unused): every meld keeps its naturals, wilds,
+    size and value, and the staged meld now holds k'. So one check (check_one) decides a class
+    of two or more; the others stay in *cand. Returns the accepted kinds."""
+    cdef uint64_t m = cand[0], acc = 0, cm, free = m & nat_kinds() & ~run_kinds(held)
+    cdef uint32_t todo = ranks_of(free)
+    cdef int r
+    cm = m & rank_mask(0)
+    if cm & (cm - 1):
+        if check_one(x, cs_ctz(cm)):
+            acc |= cm
+        m &= ~cm
+    while todo:
+        r = cs_ctz(todo)
+        todo &= todo - 1
+        cm = free & rank_mask(r)
+        if cm & (cm - 1):
+            if check_one(x, cs_ctz(cm)):
+                acc |= cm
+            m &= ~cm
+    cand[0] = m
+    return acc
+
 cdef inline void ensure_h(AddCtx* x) noexcept nogil:
     """The hand's counts in x.H, counted on first use (the closed forms do not read them)."""
     if not x.hready:
@@ -322,14 +380,17 @@ cdef inline void ensure_h(AddCtx* x) noexcept nogil:
         x.hready = True
 
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
-                    int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out, uint64_t und) noexcept nogil:
+                    int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out, uint64_t und,
+                    bint classes=True) noexcept nogil:
     """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
     kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes. H: the
     hand's counts, filled here first when needed and not hready (the closed forms of an opened
     side do not read them); S: the stage's counts. The checks move a card between H and S and
     restore it. The callback's context is set up only for the candidates the closed forms leave.
     und: an opened side with nothing staged and >= 5 cards in hand, the candidates
-    opened_empty_adds left undecided (the caller added those it accepts)."""
+    opened_empty_adds left undecided (the caller added those it accepts). classes: an unopened
+    side's candidates decided by seq_dead and opening_classes first (False: each one by its own
+    check, the reference _testing.legal_generic runs)."""
     cdef AddCtx x
     cdef uint32_t R
     cdef int r, sn, hn, hw
@@ -438,10 +499,14 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             # no (no search runs then, so no witness is added during the loop)
             m &= (nat_kinds() | wild_kinds()) if mi.slot else 0
             acc = m & x.open_yes
-            as_add_mask(out, A_ADD, acc)
             m &= ~acc
             if x.vbound < need:
                 m = 0
+            if classes and m and x.nS > 0 and x.sw == 0 and not x.sdup and x.ssuit >= 0:
+                m &= ~seq_dead(&x, m, s.hand[s.turn].layer[0])
+            if classes and m:
+                acc |= opening_classes(&x, &m, s.hand[s.turn].layer[0] | st)
+            as_add_mask(out, A_ADD, acc)
             if m == 0:
                 return cs_popcount(acc)
     elif x.nS == 0 and hsize < 5:
@@ -570,15 +635,17 @@ cdef int meld_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
 cdef int meld_legal_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """meld_legal without the dedicated generators (meld_rules_generic): the reference the tests
     compare them with (_testing.legal_generic)."""
-    cdef int n = meld_rules_generic(s, c, out)
+    cdef int n = meld_rules_generic(s, c, out, False)
     if s.must_out:
         return keep_going_out(s, c, out)
     return n
 
 include "cardsim/games/samba/_legal_paths.pxi"
 
-cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
-    """T2 (§4.4) under construction, every situation: see the module docstring for the factoring."""
+cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out, bint classes) noexcept nogil:
+    """T2 (§4.4) under construction, every situation: see the module docstring for the factoring.
+    classes: an unopened side's ADDs decided by class first (legal_adds); the reference
+    (meld_legal_generic) checks each candidate on its own."""
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3, und
@@ -640,7 +707,7 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out)
             sb_counts(&s.hand[p], H)
             lazy_h = False
         n += legal_adds(s, c, ADD_PENALIZE if penalize_now(s, c, side) else ADD_OPENING, need, extra,
-                        mi, H, not lazy_h, hsize, S, out, 0)
+                        mi, H, not lazy_h, hsize, S, out, 0, classes)
         if ssize:
             t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:

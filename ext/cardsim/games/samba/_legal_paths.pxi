@@ -356,4 +356,4 @@ cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     and (st >> (13 * (cs_ctz(st) // 13)) >> 13) == 0):
                 as_clear(out, NW)
                 return seq_stage_legal(s, c, side, sb_size(&s.hand[s.turn]), ssize, st, out)
-    return meld_rules_generic(s, c, out)
+    return meld_rules_generic(s, c, out, True)
