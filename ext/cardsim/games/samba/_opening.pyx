@@ -276,7 +276,7 @@ cdef bint seq_ext(const int8_t* S, const Staged1* si, const int8_t* H, int need,
     constructive)."""
     cdef int8_t X[SB_KINDS]
     cdef int k, r, s, lo, hi, la, ra, a, b
-    cdef uint64_t m = si.mask
+    cdef uint64_t m = si.mask, gm, em
     cdef uint32_t R
     if m == 0 or (m & ~nat_kinds()):
         return False                    # nothing staged, or a wild or a three staged
@@ -289,11 +289,13 @@ cdef bint seq_ext(const int8_t* S, const Staged1* si, const int8_t* H, int need,
     if hi - lo > 6:
         return False
     memset(X, 0, SB_KINDS)
+    gm = 0
     for r in range(lo, hi + 1):
         if S[s * 13 + r] == 0:
             if H[s * 13 + r] == 0:
                 return False
             X[s * 13 + r] = 1
+            gm |= <uint64_t>1 << (s * 13 + r)
     la = 0
     while lo - la - 1 >= 2 and H[s * 13 + lo - la - 1] > 0:
         la += 1
@@ -308,7 +310,9 @@ cdef bint seq_ext(const int8_t* S, const Staged1* si, const int8_t* H, int need,
                 X[s * 13 + lo - r] = 1
             for r in range(1, b + 1):
                 X[s * 13 + hi + r] = 1
-            if try_rest(si.n, si.v, X, <uint64_t>0x1FFF << (13 * s), H, need, budget, exact, K, c, wit, rest_too):
+            # the kinds X holds: the gaps and the ranks lo - a .. lo - 1, hi + 1 .. hi + b
+            em = ((((<uint64_t>1 << a) - 1) << (lo - a)) | (((<uint64_t>1 << b) - 1) << (hi + 1))) << (13 * s)
+            if try_rest(si.n, si.v, X, gm | em, H, need, budget, exact, K, c, wit, rest_too):
                 return True
             for r in range(1, a + 1):
                 X[s * 13 + lo - r] = 0
@@ -370,42 +374,50 @@ cdef int opening_fast(const int8_t* S, const Staged1* si, const int8_t* H, int n
     is sb_opening_out's.) min_nat > 0: S must become a GROUP with at least min_nat naturals (the
     group on a taken top card: top + the natural pair)."""
     cdef int8_t X[SB_KINDS]
-    cdef int r, s, x, y, hn, hw, t, rank = si.rank, sn, sw
+    cdef int r, s, x, y, hn, hw, t, q, x0, ymax, rank = si.rank, sn, sw
+    cdef uint64_t nm, wm
     if si.n == 0:
         return 1 if need <= 0 or groups_fit(H, budget, need) or sb_best_value(H, budget, c, NULL, need) >= need else 0
     if S[14] or S[27] or S[1] or S[40]:
         return 0
-    # GROUP completions of S
+    # GROUP completions of S: x more naturals of rank r (>= 2 naturals in all, >= min_nat) and
+    # y more wilds (<= 2 in all: sb_group_ok), in that order, each tried once (the others fail
+    # sb_group_ok); the naturals taken in suit order (once per x), the joker before the deuces
     if rank != -2:
         memset(X, 0, SB_KINDS)
         hw = sb_wilds(H)
         sw = sb_wilds(S)
+        ymax = hw if hw < 2 - sw else 2 - sw
         for r in range(rank if rank >= 0 else 2, rank + 1 if rank >= 0 else 13):
             hn = sb_nat_of_rank(H, r)
             sn = sb_nat_of_rank(S, r)
-            for x in range(hn + 1):
-                for y in range(hw + 1):
+            x0 = (2 if min_nat < 2 else min_nat) - sn
+            for x in range(x0 if x0 > 0 else 0, hn + 1):
+                t = x
+                nm = 0
+                for s in range(4):
+                    q = H[s * 13 + r] if H[s * 13 + r] < t else t
+                    X[s * 13 + r] = q
+                    t -= q
+                    if q:
+                        nm |= <uint64_t>1 << (s * 13 + r)
+                for y in range(ymax + 1):
                     if not sb_group_ok(sn + x, sw + y, c):
                         continue
-                    if sn + x < min_nat:
-                        continue
-                    t = x
-                    for s in range(4):
-                        X[s * 13 + r] = 0
-                        while t > 0 and X[s * 13 + r] < H[s * 13 + r]:
-                            X[s * 13 + r] += 1
-                            t -= 1
                     t = y
-                    X[SB_JK] = 0
-                    while t > 0 and X[SB_JK] < H[SB_JK]:
-                        X[SB_JK] += 1
-                        t -= 1
+                    wm = 0
+                    q = H[SB_JK] if H[SB_JK] < t else t
+                    X[SB_JK] = q
+                    t -= q
+                    if q:
+                        wm = <uint64_t>1 << SB_JK
                     for s in range(4):
-                        X[s * 13] = 0
-                        while t > 0 and X[s * 13] < H[s * 13]:
-                            X[s * 13] += 1
-                            t -= 1
-                    if try_rest(si.n, si.v, X, group_xmask(r), H, need, budget, False, 0, c, wit, rest_too):
+                        q = H[s * 13] if H[s * 13] < t else t
+                        X[s * 13] = q
+                        t -= q
+                        if q:
+                            wm |= <uint64_t>1 << (s * 13)
+                    if try_rest(si.n, si.v, X, nm | wm, H, need, budget, False, 0, c, wit, rest_too):
                         return 1
             for s in range(4):
                 X[s * 13 + r] = 0
