@@ -253,7 +253,8 @@ def unopened_positions(draw):
     """Seat 0 of a side that has not opened, in the meld phase (the initial batch to build), with
     a hand of 1-4 naturals of each of 2-3 ranks (suits drawn, repeats allowed), 2-4 naturals in a
     row of one suit (often sharing a rank and a suit with those: runs through the ranks' cards),
-    0-3 wilds and 0-3 other cards, the side's score drawn so that the requirement is 50 to 150:
+    0-3 wilds and 0-3 other cards, the side's score drawn so that the requirement is 50 to 150, in
+    the meld phase or at the draw with a pile's top of one of the ranks (the group on the top card):
     the unopened side's ADDs decided by class (deuces, a rank's naturals outside the runs) and
     the naturals no SEQUENCE can take, which the generic reference checks one by one."""
     g, rules = drawn_game(draw)
@@ -268,10 +269,12 @@ def unopened_positions(draw):
     hand += draw(st.lists(st.sampled_from(["9D", "5C", "KH", "7S", "3S"]), max_size=3))
     players = g.spec.num_players
     fillers = FILLERS[:players - 1]
-    hyp.assume(fits(hand, *fillers, ["6H"], ["7C", "8D"]))
+    # or at the draw, the pile's top of one of the ranks (taking it: the group on the top card)
+    pile = [draw(st.sampled_from([r + s for r in ranks for s in ref.SUITS]))] if draw(st.booleans()) else ["6H"]
+    hyp.assume(fits(hand, *fillers, pile, ["7C", "8D"]))
     cum = [draw(st.sampled_from([0, 1500, 3000, 6000]))] + [0] * (rules.sides - 1)
-    return refusable(g, [hand] + fillers, opened=[False] * rules.sides, cum=cum, pile=["6H"],
-                     stock=["7C", "8D"], turn=0, dealer=players - 1, phase="meld")
+    return refusable(g, [hand] + fillers, opened=[False] * rules.sides, cum=cum, pile=pile,
+                     stock=["7C", "8D"], turn=0, dealer=players - 1, phase="meld" if pile == ["6H"] else "draw")
 
 
 @WALKS

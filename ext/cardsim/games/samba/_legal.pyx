@@ -509,6 +509,13 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
             as_add_mask(out, A_ADD, acc)
             if m == 0:
                 return cs_popcount(acc)
+        if classes and mode == ADD_PILE and m:
+            # the group on a taken top card of an unopened side: the same classes (the top
+            # counted among the cards that make runs)
+            acc = opening_classes(&x, &m, s.hand[s.turn].layer[0] | st | (<uint64_t>1 << s.take_top))
+            as_add_mask(out, A_ADD, acc)
+            if m == 0:
+                return cs_popcount(acc)
     elif x.nS == 0 and hsize < 5:
         m &= shape_mask(&x)
     ensure_h(&x)
@@ -689,7 +696,7 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
         if lazy_h and not s.opened[side]:   # batch_meld_ok below reads H whatever legal_adds did
             sb_counts(&s.hand[p], H)
             lazy_h = False
-        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, not lazy_h, hsize, S, out, 0)
+        n += legal_adds(s, c, ADD_PILE, req_of(s, c, side), extra, mi, H, not lazy_h, hsize, S, out, 0, classes)
         if sn >= 2 and sb_group_ok(1 + sn, sw, c) and mi.slot:
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
