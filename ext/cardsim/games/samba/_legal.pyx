@@ -431,7 +431,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
                 acc = opened_group_adds(s, c, x.side, x.srank, sb_nat_of_rank(S, x.srank) if x.srank >= 0 else 0,
                                         x.sw, hsize, &m)
             if m and x.sw == 0 and not x.sdup and x.ssuit >= 0 and mi.slot:
-                acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, hsize, &m)
+                acc |= opened_seq_adds(s, x.side, x.smask, x.ssuit, hsize, &m, NULL)
             as_add_mask(out, A_ADD, acc)
     elif mode == ADD_PILE and s.opened[x.side]:
         # the group on a taken top card, opened side: add_check's answer (sb_pile_group_ok) is

@@ -52,22 +52,72 @@ cdef inline int seq_layoffs(const SBState* s, const SBConfig* c, int side, int h
             n += 1
     return n
 
+cdef inline uint64_t seq_layoff_adds(const SBState* s, int side, int hsize, uint64_t st, int su, uint64_t cand,
+                                     uint64_t* und) noexcept nogil:
+    """The kinds of cand (naturals of suit su, none staged) that a stage of naturals of that suit,
+    each once (kinds st), takes with it onto a SEQUENCE of the suit: sb_complete_layoff's
+    SEQUENCE test in closed form on the ranks. Onto a placed SEQUENCE m of < 7 cards: no staged
+    rank nor the card's inside m's run (seq_span), the ranks of both and of the run spanning <= 7
+    (the run filled: each rank once), every rank between missing from them held (the gap, from
+    the hand: H without the card, which is not in the gap); the fewest cards so used (the gap)
+    leave the most in hand, so with >= 2 left (HG) some completion passes; with fewer only by
+    going out (*und, searched); otherwise no completion exists. Returns those accepted."""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef uint32_t R = <uint32_t>((st >> (13 * su)) & 0x1FFF)
+    cdef uint32_t Hs = <uint32_t>((s.hand[s.turn].layer[0] >> (13 * su)) & 0x1FFF), run, T, U, gap
+    cdef uint64_t acc = 0, u = 0, b
+    cdef int j, k, lo, hi
+    for j in range(mi.nlive - mi.ngrp):
+        m = &s.melds[side][mi.oth[j]]
+        if m.type != MT_SEQ or m.key != su or m.pending or m.n >= 7:
+            continue
+        run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
+        if R & run:
+            continue
+        b = cand & ~acc
+        while b:
+            k = cs_ctz(b)
+            b &= b - 1
+            T = R | (<uint32_t>1 << (k % 13))
+            if T & run:
+                continue
+            U = T | run
+            lo = cs_ctz(U)
+            hi = bit_high(U)
+            if hi - lo >= 7:
+                continue
+            gap = ((((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~U)
+            if gap & ~Hs:
+                continue
+            if hsize - 1 - cs_popcount(gap) >= 2:
+                acc |= <uint64_t>1 << k
+            else:
+                u |= <uint64_t>1 << k
+    und[0] = u & ~acc
+    return acc
+
 cdef inline uint64_t suit_adds(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, uint64_t st,
                                int su, uint64_t rest) noexcept nogil:
     """The ADDs of rest (naturals of suit su, none staged) onto a stage of ssize naturals of that
-    suit, each once (kinds st): opened_seq_adds' closed form when a slot is free, then add_check
-    for those it leaves, whose answer for such a stage plus one card of another rank is a new meld
-    (sb_complete_new_n) or a lay-off onto a SEQUENCE of the suit (its GROUP lay-offs need one
-    rank)."""
+    suit, each once (kinds st). add_check's answer for such a stage plus one card of another rank
+    is a new meld (sb_complete_new_n) or a lay-off onto a SEQUENCE of the suit (its GROUP
+    lay-offs need one rank): the new SEQUENCE in opened_seq_adds' closed form when a slot is
+    free, the lay-offs in seq_layoff_adds', and add_check's searches only for the cards either
+    leaves to the hand guard (going out)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Meld* m
     cdef int j, kk
     cdef bint mo = may_out(s), ok
-    cdef uint64_t acc = 0
+    cdef uint64_t acc = 0, hg_und = 0, lay_und = 0, lay
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     if rest and mi.slot:
-        acc = opened_seq_adds(s, side, st, su, hsize, &rest)
+        acc = opened_seq_adds(s, side, st, su, hsize, &rest, &hg_und)
+    if rest:
+        lay = seq_layoff_adds(s, side, hsize, st, su, rest, &lay_und)
+        acc |= lay
+        rest &= (hg_und | lay_und) & ~lay
     if rest:
         sb_counts(&s.hand[s.turn], H)
         sb_counts(&s.stage.cards, S)

@@ -174,7 +174,7 @@ cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int 
     return acc
 
 cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, int hsize,
-                              uint64_t* cand) noexcept nogil:
+                              uint64_t* cand, uint64_t* hg_und) noexcept nogil:
     """Opened side, a SEQUENCE-shaped stage (naturals of suit su, each once, no wild; smask its
     kinds) of >= 2 ranks after the add, a free slot: the next cards of the suit (*cand) decided
     in closed form for a new SEQUENCE; those it cannot accept stay in *cand for the callback when
@@ -184,9 +184,10 @@ cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask,
     ranks with every missing rank in hand, then 3 or more ranks need no extension and 2 ranks one
     held neighbour; the fewest cards so used (the gaps, plus one for 2 ranks) leave the most in
     hand, so the hand guard holds for some completion if it holds for that one with >= 2 cards
-    left, and otherwise only by going out (searched)."""
+    left, and otherwise only by going out (searched). hg_und (may be NULL): those left because of
+    the hand guard alone (a new SEQUENCE's shape fits)."""
     cdef const MeldIndex* mi = &s.mi[side]
-    cdef uint64_t m = cand[0], acc = 0, und = 0, bit
+    cdef uint64_t m = cand[0], acc = 0, und = 0, hgu = 0, bit
     cdef int k, lo, hi, j
     cdef uint32_t R, Hs, T, need
     cdef bint seq_on_table = False
@@ -212,8 +213,11 @@ cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask,
                         acc |= bit
                     else:
                         und |= bit
+                        hgu |= bit
                     continue
         if seq_on_table:
             und |= bit
     cand[0] = und
+    if hg_und != NULL:
+        hg_und[0] = hgu
     return acc
