@@ -382,8 +382,9 @@ cdef inline void ensure_h(AddCtx* x) noexcept nogil:
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
                     int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out, uint64_t und,
                     bint classes=True) noexcept nogil:
-    """ADD actions through the core staged-move mechanism (core/_staged.pxd): candidates are the
-    kinds in hand (identity 52 stands for the jokers), kept if add_completable says yes. H: the
+    """ADD actions: candidates are the kinds in hand (identity 52 stands for the jokers), kept if
+    add_completable says yes (the joker through the core staged-move mechanism, core/_staged.pxd;
+    the other kinds by its check_one directly). H: the
     hand's counts, filled here first when needed and not hready (the closed forms of an opened
     side do not read them); S: the stage's counts. The checks move a card between H and S and
     restore it. The callback's context is set up only for the candidates the closed forms leave.
@@ -393,8 +394,8 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     check, the reference _testing.legal_generic runs)."""
     cdef AddCtx x
     cdef uint32_t R
-    cdef int r, sn, hn, hw
-    cdef uint64_t m, acc = 0, st = s.stage.cards.layer[0]
+    cdef int r, sn, hn, hw, k
+    cdef uint64_t m, b, yes = 0, acc = 0, st = s.stage.cards.layer[0]
     x.side = side_of(c, s.turn)
     # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
     # staged naturals' rank and suit (-1 none, -2 several), whether one is staged twice; the
@@ -519,7 +520,18 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     elif x.nS == 0 and hsize < 5:
         m &= shape_mask(&x)
     ensure_h(&x)
-    return cs_popcount(acc) + staged_legal_adds(&s.stage, m, A_ADD, add_completable, &x, out)
+    # add_completable's answer for a held kind other than the joker is check_one's (its added
+    # card is that kind, held): asked directly, without the trial stage; the joker through the
+    # core mechanism (a fifth staged joker identity is refused there)
+    b = m & ((<uint64_t>1 << SB_JK) - 1)
+    while b:
+        k = cs_ctz(b)
+        b &= b - 1
+        if check_one(&x, k):
+            yes |= <uint64_t>1 << k
+    as_add_mask(out, A_ADD, yes)
+    return cs_popcount(acc) + cs_popcount(yes) + staged_legal_adds(&s.stage, m & (<uint64_t>1 << SB_JK), A_ADD,
+                                                                   add_completable, &x, out)
 
 cdef bint batch_meld_ok(int v, int need, const int8_t* H, int hsize, int extra, bint short_ok, int K, bint mo,
                         const SBConfig* c) noexcept nogil:
