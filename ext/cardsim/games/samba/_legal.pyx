@@ -353,14 +353,18 @@ cdef inline uint64_t opening_classes(AddCtx* x, uint64_t* cand, uint64_t held) n
     another card k' of the class held (in another meld, which can only be a GROUP of the rank
     for a natural, or as a wild for a deuce; or unused): every meld keeps its naturals, wilds,
     size and value, and the staged meld now holds k'. So one check (check_one) decides a class
-    of two or more; the others stay in *cand. Returns the accepted kinds."""
+    of two or more; the others stay in *cand. A deuce accepted accepts the joker too: swapped
+    with the deuce the same way, the joker adds 30 to the batch's value or moves the deuce's 20
+    into the meld that held it (a wild for a wild: every meld stays valid), so the batch still
+    reaches the requirement. Returns the accepted kinds."""
     cdef uint64_t m = cand[0], acc = 0, cm, free = m & nat_kinds() & ~run_kinds(held)
     cdef uint32_t todo = ranks_of(free)
     cdef int r
     cm = m & rank_mask(0)
-    if cm & (cm - 1):
+    if cm:
         if check_one(x, cs_ctz(cm)):
-            acc |= cm
+            acc |= cm | (m & (<uint64_t>1 << SB_JK))
+            m &= ~(<uint64_t>1 << SB_JK)
         m &= ~cm
     while todo:
         r = cs_ctz(todo)
