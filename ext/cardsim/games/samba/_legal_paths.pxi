@@ -36,19 +36,21 @@ cdef inline int seq_layoffs(const SBState* s, const SBConfig* c, int side, int h
     one consecutive run of <= 7; the hand guard on the canastas after it (a samba at 7)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Meld* m
-    cdef int j, n = 0
+    cdef int i, n = 0
     cdef bint mo = may_out(s)
-    cdef uint32_t U, run
-    for j in range(mi.nlive - mi.ngrp):
-        m = &s.melds[side][mi.oth[j]]
-        if m.type != MT_SEQ or m.key != su or m.pending:
+    cdef uint32_t U, run, sq = mi.seqs
+    while sq:                   # (a SEQUENCE of 7 cards takes none: m.n + ssize <= 7 below)
+        i = cs_ctz(sq)
+        sq &= sq - 1
+        m = &s.melds[side][i]
+        if m.key != su:
             continue
         run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
         U = Rs | run
         # consecutive: U shifted down to bit 0 is a block of ones
         if (not (Rs & run) and m.n + ssize <= 7 and ((U >> cs_ctz(U)) & ((U >> cs_ctz(U)) + 1)) == 0
                 and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize == 7), mo, c)):
-            as_add(out, A_LAYOFF + mi.oth[j])
+            as_add(out, A_LAYOFF + i)
             n += 1
     return n
 
@@ -66,11 +68,13 @@ cdef inline uint64_t seq_layoff_adds(const SBState* s, int side, int hsize, uint
     cdef const Meld* m
     cdef uint32_t R = <uint32_t>((st >> (13 * su)) & 0x1FFF)
     cdef uint32_t Hs = <uint32_t>((s.hand[s.turn].layer[0] >> (13 * su)) & 0x1FFF), run, T, U, gap
+    cdef uint32_t sq = mi.seqs
     cdef uint64_t acc = 0, u = 0, b
-    cdef int j, k, lo, hi
-    for j in range(mi.nlive - mi.ngrp):
-        m = &s.melds[side][mi.oth[j]]
-        if m.type != MT_SEQ or m.key != su or m.pending or m.n >= 7:
+    cdef int k, lo, hi
+    while sq:
+        m = &s.melds[side][cs_ctz(sq)]
+        sq &= sq - 1
+        if m.key != su:
             continue
         run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
         if R & run:

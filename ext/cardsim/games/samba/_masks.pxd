@@ -54,12 +54,11 @@ cdef inline uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int 
     cdef uint64_t m = cand[0], acc = 0, und = 0, wm = wild_kinds()
     cdef uint64_t seq_yes = 0, seq_maybe = 0
     cdef const Hand* hand = &s.hand[s.turn]
-    cdef uint32_t R1, R2, R3, Hs, far, gap, accR
-    cdef int r, j, base
-    for j in range(mi.nlive - mi.ngrp):
-        mm = &s.melds[side][mi.oth[j]]
-        if mm.type != MT_SEQ or mm.pending or mm.n >= 7:
-            continue                            # sb_complete_layoff: no lay-off onto these
+    cdef uint32_t R1, R2, R3, Hs, far, gap, accR, sq = mi.seqs
+    cdef int r, base
+    while sq:                                   # (sb_complete_layoff: no lay-off onto the others)
+        mm = &s.melds[side][cs_ctz(sq)]
+        sq &= sq - 1
         base = mm.key * 13
         # the rank just below or above the run: laid off alone (x = 0 cards more, HG holds)
         if mm.lo > 2:
@@ -188,14 +187,14 @@ cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask,
     the hand guard alone (a new SEQUENCE's shape fits)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef uint64_t m = cand[0], acc = 0, und = 0, hgu = 0, bit
-    cdef int k, lo, hi, j
-    cdef uint32_t R, Hs, T, need
+    cdef int k, lo, hi
+    cdef uint32_t R, Hs, T, need, sq = mi.seqs
     cdef bint seq_on_table = False
-    cdef const Meld* mm
-    for j in range(mi.nlive - mi.ngrp):
-        mm = &s.melds[side][mi.oth[j]]
-        if mm.type == MT_SEQ and mm.key == su and not mm.pending and mm.n < 7:
+    while sq:
+        if s.melds[side][cs_ctz(sq)].key == su:
             seq_on_table = True
+            break
+        sq &= sq - 1
     R = <uint32_t>((smask >> (13 * su)) & 0x1FFF)
     Hs = <uint32_t>((s.hand[s.turn].layer[0] >> (13 * su)) & 0x1FFF)
     while m:

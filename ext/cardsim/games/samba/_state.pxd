@@ -49,6 +49,7 @@ ctypedef struct MeldIndex:
     int32_t nlive            # meld slots in use
     int32_t ngrp             # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
     uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
+    uint32_t seqs            # bit i: slot i holds a placed SEQUENCE of < 7 cards (one can grow)
     int8_t grp[32]           # (SB_MAXMELDS)
     int8_t oth[32]
     int8_t per_rank[13]      # GROUPs of each rank
@@ -179,8 +180,8 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
     """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
     laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
     (pending flags cleared; s.live already updated by the caller). One pass over the melds in
-    use: canastas (placed, pending), a free slot, the GROUPs by rank, the rest (unused entries
-    zero, so equal melds give equal bytes)."""
+    use: canastas (placed, pending), a free slot, the GROUPs by rank, the rest, the placed
+    SEQUENCEs that can still grow (unused entries zero, so equal melds give equal bytes)."""
     cdef const Meld* m
     cdef MeldIndex* mi = &s.mi[side]
     cdef uint32_t b
@@ -207,6 +208,8 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
             mi.per_rank[m.key] += 1
         else:
             mi.oth[mi.nlive - mi.ngrp] = i
+            if m.type == MT_SEQ and not m.pending and m.n < 7:
+                mi.seqs |= <uint32_t>1 << i
         mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
 

@@ -127,6 +127,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     the pair take is (the lay-off take is then compulsory, S-D12)."""
     cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, left, n = 0
     cdef bint forced = False, pair = False, frozen
+    cdef uint32_t sq
     cdef const MeldIndex* mi = &s.mi[side]
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
@@ -180,17 +181,20 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                 left -= 1
                 if left == 0:
                     break
-            for j in range(mi.nlive - mi.ngrp):
-                i = mi.oth[j]
-                if s.melds[side][i].type == MT_SEQ and takeable_onto(s, c, side, i, top, hsize + rest, C):
+            sq = mi.seqs        # (takeable_onto refuses a pending SEQUENCE and a samba)
+            while sq:
+                i = cs_ctz(sq)
+                sq &= sq - 1
+                if takeable_onto(s, c, side, i, top, hsize + rest, C):
                     as_add(out, A_TAKE_LAYOFF + i)
                     n += 1
                     forced = True
         if c.seq_top_take and s.opened[side]:
-            for j in range(mi.nlive - mi.ngrp):
-                i = mi.oth[j]
-                if s.melds[side][i].type == MT_SEQ and takeable_onto(
-                        s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
+            sq = mi.seqs
+            while sq:
+                i = cs_ctz(sq)
+                sq &= sq - 1
+                if takeable_onto(s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
                     as_add(out, A_TAKE_SEQ + i)
                     n += 1
                     forced = True
@@ -412,14 +416,19 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
             mi.oth[j] = mi.oth[j - 1]
             j -= 1
         mi.oth[j] = i
+        if m.type == MT_SEQ and not m.pending and m.n < 7:
+            mi.seqs |= <uint32_t>1 << i
     mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
 
 cdef inline void index_grown(SBState* s, int side, const Meld* m, bint was) noexcept nogil:
     """reindex(s, side, i) after cards joined meld m in slot i, in use before (same type, key and
-    pending flag): only the canasta counts can change; was = m counted as a canasta before."""
+    pending flag): only the canasta counts and, at 7 cards, a SEQUENCE's place among those that
+    can grow change; was = m counted as a canasta before."""
     if not m.pending:
         s.mi[side].C += <int>sb_is_canasta(m) - <int>was
+        if m.type == MT_SEQ and m.n >= 7:
+            s.mi[side].seqs &= ~(<uint32_t>1 << <int>(m - &s.melds[side][0]))
     else:
         s.mi[side].Cp += <int>sb_is_canasta(m) - <int>was
 
