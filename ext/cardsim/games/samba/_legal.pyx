@@ -94,7 +94,7 @@ ctypedef struct AddCtx:
     int sw                   # wilds staged
     int nb                   # black threes staged
     int r3                   # red threes staged
-    int vbound               # sb_value_bound of the stage (with a taken top card) and the hand
+    int vbound               # sb_value_bound of the stage and the hand where needed, else need (legal_adds)
     int cbound               # sb_canasta_bound of the same cards (-1 until needed)
     int sval                 # the staged cards' value (-1 until needed: batch_ok)
     int8_t grp_memo[13]      # opened side, empty stage: a natural of rank r's GROUP parts (single_ok), -1 unknown
@@ -486,18 +486,20 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
                 m &= opening_mask(H, s.hand[s.turn].layer[0])
         if m == 0:
             return 0
-        if mode == ADD_OPENING or (mode == ADD_PILE and not s.opened[x.side]):
-            if mode == ADD_PILE:
-                S[s.take_top] += 1
-            x.vbound = sb_value_bound(S, H)
-            if mode == ADD_PILE:
-                S[s.take_top] -= 1
-        if mode == ADD_OPENING and x.nS == 0 and need > 0 and x.vbound >= need:
+        # x.vbound: sb_value_bound of the stage (with a taken top card) and the hand where it may
+        # refute every candidate at once, else need (the test in add_check passes; the searches
+        # decide, exactly either way). With cards staged (or a top card taken) the stage and the
+        # hand are the cards of the ADD (or TAKE_PAIR) that allowed them, which a batch reaching
+        # the requirement completed: the bound, an upper bound of such a batch's value, is not
+        # short, so it is not computed.
+        x.vbound = need
+        if mode == ADD_OPENING and x.nS == 0 and need > 0:
             # the kinds of a constructive meld set worth >= need within the hand's budget (two
             # cards kept): each can be staged alone and completed into its own meld of that
-            # batch, so add_check's search would say yes (sb_best_value's witness; it finds no
-            # more than sb_value_bound, so none when the bound is short)
-            sb_best_value(H, hsize + extra - 2, c, &x.open_yes, need)
+            # batch, so add_check's search would say yes (sb_best_value's witness); only when it
+            # finds none may the bound refute them all
+            if sb_best_value(H, hsize + extra - 2, c, &x.open_yes, need) < need:
+                x.vbound = sb_value_bound(S, H)
         if mode == ADD_OPENING:
             # add_check's first tests, for the whole set: no slot, or not a natural or wild: no;
             # a kind a batch already found holds: yes; with the value bound short of the need:
