@@ -75,7 +75,7 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     cdef const SBConfig* c = <const SBConfig*>cfg
     cdef int p = s.turn, side = side_of(c, p), a, k, r, i, su, lo, hi, ssize, sr
     cdef uint64_t adds, m, held, st0
-    cdef uint32_t R, R1, R2, R3
+    cdef uint32_t R, R1, R2, R3, g
     cdef const Meld* mm
     cdef const MeldIndex* mi
     cdef const Hand* hand = &s.hand[p]
@@ -149,8 +149,10 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
         m = spread(mi.grp_ranks)
     else:
         m = 0
-        for i in range(mi.ngrp):
-            mm = &s.melds[side][mi.grp[i]]
+        g = mi.grps
+        while g:
+            mm = &s.melds[side][cs_ctz(g)]
+            g &= g - 1
             if not mm.pending:
                 m |= rank_mask(mm.key)
     for i in range(mi.nlive - mi.ngrp):
@@ -178,8 +180,10 @@ cdef int sb_greedy(const void* st, const void* cfg, const ActionSet* legal, int 
     if m:
         return A_ADD + cs_ctz(m)
     # a wild onto a group of five or six cards
-    for i in range(mi.ngrp):
-        mm = &s.melds[side][mi.grp[i]]
+    g = mi.grps
+    while g:
+        mm = &s.melds[side][cs_ctz(g)]
+        g &= g - 1
         if 5 <= mm.n <= 6 and mm.wild < 2:
             if adds & (<uint64_t>1 << SB_JK):
                 return A_ADD + SB_JK

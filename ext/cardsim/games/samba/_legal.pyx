@@ -208,12 +208,11 @@ cdef inline bint check_one(AddCtx* x, int k) noexcept nogil:
 
 cdef bint group_layoff_any(AddCtx* x, int r) noexcept nogil:
     """A GROUP of the side (of rank r; any rank when r < 0) can take the one-card stage x.S."""
-    cdef int j
+    cdef uint32_t g = x.mi.rank_grps[r] if r >= 0 else x.mi.grps
     cdef const Meld* m
-    for j in range(x.mi.ngrp):
-        m = &x.s.melds[x.side][x.mi.grp[j]]
-        if r >= 0 and m.key != r:
-            continue
+    while g:
+        m = &x.s.melds[x.side][cs_ctz(g)]
+        g &= g - 1
         if sb_complete_layoff(m, x.S, x.H, 1, x.hsize - 1, x.C, x.mo, x.c):
             return True
     return False
@@ -264,6 +263,7 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     cdef int j, r, sn, side = x.side
     cdef bint isnat, ok
     cdef int srank, nS, hsize
+    cdef uint32_t g
     cdef const Meld* m
     if x.mode == ADD_PILE:
         r = rank_of(s.take_top)
@@ -301,11 +301,11 @@ cdef bint add_check(AddCtx* x, int added) noexcept nogil:
     # lay-offs: only the melds the stage can still fit (its rank, its suit, black threes)
     srank = merge_key(x.srank, rank_of(added)) if is_natural(added) else x.srank
     # (any order: the answer is whether one of them can take the stage)
-    if srank != -2 and not is_black3(added) and (srank < 0 or (x.mi.grp_ranks >> srank) & 1):
-        for j in range(x.mi.ngrp):
-            m = &s.melds[side][x.mi.grp[j]]
-            if srank >= 0 and m.key != srank:
-                continue
+    if srank != -2 and not is_black3(added):
+        g = x.mi.rank_grps[srank] if srank >= 0 else x.mi.grps
+        while g:
+            m = &s.melds[side][cs_ctz(g)]
+            g &= g - 1
             if sb_complete_layoff(m, S, H, nS, hsize, x.C, x.mo, c):
                 return True
     for j in range(x.mi.nlive - x.mi.ngrp):
@@ -674,7 +674,7 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
     cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3, und
-    cdef uint32_t R
+    cdef uint32_t R, g
     cdef int left
     cdef Meld sm
     cdef const MeldIndex* mi = &s.mi[side]
@@ -696,8 +696,10 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
         sb_counts(&s.hand[p], H)
     C = mi.C
     if s.merge_from >= 0:
-        for j in range(mi.ngrp):
-            i = mi.grp[j]
+        g = mi.grps
+        while g:
+            i = cs_ctz(g)
+            g &= g - 1
             if i != s.merge_from and s.melds[side][i].type == MT_GROUP and sb_merge_ok(
                     &s.melds[side][s.merge_from], &s.melds[side][i], c) and merge_hg_ok(
                     &s.melds[side][s.merge_from], &s.melds[side][i], hsize, C, mo, c):
@@ -783,21 +785,17 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
         ssuit = -1 if st == 0 else (cs_ctz(st) // 13 if st >> (13 * (cs_ctz(st) // 13) + 13) == 0 else -2)
         # sb_layoff_ok_n is 0 when a staged card is neither a wild nor a natural of the GROUP's
         # rank, or not a natural of the SEQUENCE's suit, or (BLACK3) not a black three: only the
-        # GROUPs of the stage's rank (all per_rank[srank] of them; any rank: wilds only), the
-        # SEQUENCEs of its suit and, with black threes staged, the BLACK3s are tried
+        # GROUPs of the stage's rank (rank_grps[srank]; any rank: wilds only), the SEQUENCEs of
+        # its suit and, with black threes staged, the BLACK3s are tried
         nb3 = ((s.stage.cards.layer[0] >> 1) | (s.stage.cards.layer[0] >> 40)) & 1
-        if srank != -2 and not nb3 and (srank < 0 or (mi.grp_ranks >> srank) & 1):
-            left = mi.per_rank[srank] if srank >= 0 else mi.ngrp
-            for j in range(mi.ngrp):
-                i = mi.grp[j]
-                if srank >= 0 and s.melds[side][i].key != srank:
-                    continue
+        if srank != -2 and not nb3:
+            g = mi.rank_grps[srank] if srank >= 0 else mi.grps
+            while g:
+                i = cs_ctz(g)
+                g &= g - 1
                 if layoff_ok(s, c, &s.melds[side][i], S, ssize, hsize, C, mo):
                     as_add(out, A_LAYOFF + i)
                     n += 1
-                left -= 1
-                if left == 0:
-                    break
         if ssuit >= 0 or nb3:
             for j in range(mi.nlive - mi.ngrp):
                 i = mi.oth[j]
@@ -822,28 +820,20 @@ cdef inline int merge_from_legal(const SBState* s, const SBConfig* c, int side, 
     of their rank (sb_merge_ok) leaving the hand guard (merge_hg_ok)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef int i, j, r
-    cdef uint32_t mfrom, rs[13], dup, g, g2
+    cdef uint32_t mfrom, ranks, g, g2
     if mi.ngrp <= cs_popcount(mi.grp_ranks):
         return 0
-    # MERGE needs two GROUPs of one rank: one pass over the GROUPs gathers the slots (rs[r],
-    # set up on first use) of each rank with >= 2 GROUPs, then each pair of a rank is tried
-    # once (sb_merge_ok is symmetric: rank, the union's wild limits, wild_onto_canasta either
-    # way; the union of the pairs does not depend on their order)
+    # MERGE needs two GROUPs of one rank (the slots of each rank: rank_grps): each pair of a
+    # rank is tried once (sb_merge_ok is symmetric: rank, the union's wild limits,
+    # wild_onto_canasta either way; the union of the pairs does not depend on their order)
     mfrom = 0
-    dup = 0
-    for j in range(mi.ngrp):
-        i = mi.grp[j]
-        r = s.melds[side][i].key
-        if mi.per_rank[r] < 2:
+    ranks = mi.grp_ranks
+    while ranks:
+        r = cs_ctz(ranks)
+        ranks &= ranks - 1
+        g = mi.rank_grps[r]
+        if not (g & (g - 1)):
             continue
-        if not (dup >> r) & 1:
-            dup |= <uint32_t>1 << r
-            rs[r] = 0
-        rs[r] |= <uint32_t>1 << i
-    while dup:
-        r = cs_ctz(dup)
-        dup &= dup - 1
-        g = rs[r]
         while g:
             i = cs_ctz(g)
             g &= g - 1

@@ -11,22 +11,17 @@ cdef inline int group_layoffs(const SBState* s, const SBConfig* c, int side, int
     canastas after it."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Meld* m
-    cdef int j, left, n = 0
+    cdef int i, n = 0
     cdef bint mo = may_out(s)
-    if r >= 0 and not (mi.grp_ranks >> r) & 1:
-        return 0
-    left = mi.per_rank[r] if r >= 0 else mi.ngrp
-    for j in range(mi.ngrp):
-        m = &s.melds[side][mi.grp[j]]
-        if r >= 0 and m.key != r:
-            continue
+    cdef uint32_t g = mi.rank_grps[r] if r >= 0 else mi.grps
+    while g:
+        i = cs_ctz(g)
+        g &= g - 1
+        m = &s.melds[side][i]
         if (not m.pending and not (sw and woc_blocks(m, c)) and sb_group_ok(m.nat + sn, m.wild + sw, c)
                 and sb_hg_ok(hsize, mi.C - sb_is_canasta(m) + (m.n + ssize >= 7), mo, c)):
-            as_add(out, A_LAYOFF + mi.grp[j])
+            as_add(out, A_LAYOFF + i)
             n += 1
-        left -= 1
-        if left == 0:
-            break
     return n
 
 cdef inline int seq_layoffs(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int su, uint32_t Rs,

@@ -113,21 +113,22 @@ cdef inline bint class_ok(const SBState* s, const SBConfig* c, int side, int r, 
     card a natural of the suit, once)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Meld* g
-    cdef int j
+    cdef uint32_t gs
     cdef bint wb, mo = may_out(s)
     if mi.slot and group_completion(sn, sw, hn, hw, 0, 0, 0, h, mi.C, 0, True, mo, c):
         return True
-    if (mi.grp_ranks >> r) & 1:
-        for j in range(mi.ngrp):
-            g = &s.melds[side][mi.grp[j]]
-            if g.key != r or g.pending:
-                continue
-            wb = woc_blocks(g, c)
-            if sw and wb:
-                continue
-            if group_completion(sn, sw, hn, hw, g.nat, g.wild, g.n, h, mi.C, 1 if g.n >= 7 else 0, not wb,
-                                mo, c):
-                return True
+    gs = mi.rank_grps[r]
+    while gs:
+        g = &s.melds[side][cs_ctz(gs)]
+        gs &= gs - 1
+        if g.pending:
+            continue
+        wb = woc_blocks(g, c)
+        if sw and wb:
+            continue
+        if group_completion(sn, sw, hn, hw, g.nat, g.wild, g.n, h, mi.C, 1 if g.n >= 7 else 0, not wb,
+                            mo, c):
+            return True
     return False
 
 cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, int srank, int sn, int sw,

@@ -47,12 +47,12 @@ ctypedef struct MeldIndex:
     int32_t Cp               # canastas among its pending melds (an initial batch under way)
     int32_t slot             # a free meld slot exists
     int32_t nlive            # meld slots in use
-    int32_t ngrp             # of them GROUPs: grp[0..ngrp-1]; the others: oth[0..nlive-ngrp-1]
+    int32_t ngrp             # of them GROUPs (slots: grps); the others: oth[0..nlive-ngrp-1]
     uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
     uint32_t seqs            # bit i: slot i holds a placed SEQUENCE of < 7 cards (one can grow)
-    int8_t grp[32]           # (SB_MAXMELDS)
+    uint32_t grps            # bit i: slot i holds a GROUP (rank_grps by rank)
     int8_t oth[32]
-    int8_t per_rank[13]      # GROUPs of each rank
+    uint32_t rank_grps[13]   # bit i: slot i holds a GROUP of rank r
 
 ctypedef struct SBState:
     Rng rng                  # deal stream: first dealer, shuffles, the next deals of a match
@@ -202,10 +202,10 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
             else:
                 mi.C += 1
         if m.type == MT_GROUP:
-            mi.grp[mi.ngrp] = i
+            mi.grps |= <uint32_t>1 << i
             mi.ngrp += 1
             mi.grp_ranks |= <uint32_t>1 << m.key
-            mi.per_rank[m.key] += 1
+            mi.rank_grps[m.key] |= <uint32_t>1 << i
         else:
             mi.oth[mi.nlive - mi.ngrp] = i
             if m.type == MT_SEQ and not m.pending and m.n < 7:

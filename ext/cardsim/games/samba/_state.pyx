@@ -169,18 +169,14 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
         # (of its suit): only those are tried
         if not frozen:
-            left = mi.per_rank[r] if (mi.grp_ranks >> r) & 1 else 0     # the GROUPs of the rank
-            for j in range(mi.ngrp if left else 0):
-                i = mi.grp[j]
-                if s.melds[side][i].key != r:
-                    continue
+            sq = mi.rank_grps[r]     # the GROUPs of the rank
+            while sq:
+                i = cs_ctz(sq)
+                sq &= sq - 1
                 if takeable_onto(s, c, side, i, top, hsize + rest, C):
                     as_add(out, A_TAKE_LAYOFF + i)
                     n += 1
                     forced = True
-                left -= 1
-                if left == 0:
-                    break
             sq = mi.seqs        # (takeable_onto refuses a pending SEQUENCE and a samba)
             while sq:
                 i = cs_ctz(sq)
@@ -321,7 +317,7 @@ cdef void deal_cards(SBState* s, const SBConfig* c, bint fresh) noexcept nogil:
 cdef void sb_init(void* st, const void* cfg, Rng* rng) noexcept nogil:
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
-    memset(s, 0, sizeof(SBState))
+    memset(s, 0, sizeof(SBState))      # (8,064 bytes: gcc clears up to 8 KiB inline, larger by a libc call)
     s.rng = rng[0]
     s.dealer = <int8_t>rng_below(&s.rng, c.nplayers)
     deal_cards(s, c, True)
@@ -402,14 +398,10 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
         else:
             mi.C += 1
     if m.type == MT_GROUP:
-        j = mi.ngrp
-        while j > 0 and mi.grp[j - 1] > i:
-            mi.grp[j] = mi.grp[j - 1]
-            j -= 1
-        mi.grp[j] = i
+        mi.grps |= <uint32_t>1 << i
         mi.ngrp += 1
         mi.grp_ranks |= <uint32_t>1 << m.key
-        mi.per_rank[m.key] += 1
+        mi.rank_grps[m.key] |= <uint32_t>1 << i
     else:
         j = mi.nlive - mi.ngrp
         while j > 0 and mi.oth[j - 1] > i:
