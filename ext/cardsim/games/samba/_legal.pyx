@@ -817,12 +817,17 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
 cdef inline int merge_from_legal(const SBState* s, const SBConfig* c, int side, int hsize, bint mo,
                                  ActionSet* out) noexcept nogil:
     """MERGE_FROM with nothing staged (§4.4, S-D8): the GROUPs that can merge with another GROUP
-    of their rank (sb_merge_ok) leaving the hand guard (merge_hg_ok)."""
+    of their rank (sb_merge_ok; the meld index keeps them, MeldIndex.mergeable) leaving the hand
+    guard (merge_hg_ok: with two cards or more in hand, always; else pair by pair)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef int i, j, r
     cdef uint32_t mfrom, ranks, g, g2
-    if mi.ngrp <= cs_popcount(mi.grp_ranks):
+    if mi.mergeable == 0:
         return 0
+    if hsize >= 2:
+        # merge_hg_ok holds: the pairs sb_merge_ok accepts, kept by the meld index
+        as_add_mask(out, A_MERGE_FROM, mi.mergeable)
+        return cs_popcount(mi.mergeable)
     # MERGE needs two GROUPs of one rank (the slots of each rank: rank_grps): each pair of a
     # rank is tried once (sb_merge_ok is symmetric: rank, the union's wild limits,
     # wild_onto_canasta either way; the union of the pairs does not depend on their order)

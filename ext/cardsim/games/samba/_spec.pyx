@@ -265,7 +265,7 @@ cdef class SambaSpec(GameSpec):
             hand_clear(&st.red3[side])
             memset(&st.melds[side][0], 0, sizeof(Meld) * SB_MAXMELDS)
             st.live[side] = 0
-            reindex(st, side, -1)
+            reindex(st, &self.c, side, -1)
             st.opened[side] = 0
             st.req_pen[side] = 0
             st.cum[side] = 0
@@ -296,7 +296,7 @@ cdef class SambaSpec(GameSpec):
                 m.cards = h
                 m.pending = 0
                 st.melds[side][i] = m
-                reindex(st, side, i)
+                reindex(st, &self.c, side, i)
         st.npile = len(pk)
         st.pile_frz = 0
         for i, k in enumerate(pk):
@@ -386,7 +386,7 @@ def oracle_can_take_pile(list hand, list pile, list side_melds, bint opened, int
     for i, ks in enumerate(side_melds):
         build_meld(ks, &m, &c)
         st.melds[0][i] = m
-        reindex(&st, 0, i)
+        reindex(&st, &c, 0, i)
     for i, k in enumerate(pile):
         st.pile[i] = k
         if is_wild(k) or is_red3(k):
@@ -424,7 +424,7 @@ def oracle_score_side(list melds, list hands, int red_threes, bint went_out, dic
     for i, ks in enumerate(melds):
         build_meld(ks, &m, &c)
         st.melds[0][i] = m
-        reindex(&st, 0, i)
+        reindex(&st, &c, 0, i)
     for j, h in enumerate(hands):
         q = j * c.nsides
         st.first_done[q] = 1

@@ -13,7 +13,7 @@ from cardsim.core._staged cimport Staged
 from cardsim.core._bits cimport cs_popcount
 from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_req, sb_is_canasta, rank_of,
-    is_wild, is_natural, is_red3, rank_mask, spread)
+    is_wild, is_natural, is_red3, rank_mask, spread, sb_merge_ok)
 
 cdef enum:
     SB_MAXP = 6
@@ -51,6 +51,7 @@ ctypedef struct MeldIndex:
     uint32_t grp_ranks       # bit r: a GROUP of rank r is on the table
     uint32_t seqs            # bit i: slot i holds a placed SEQUENCE of < 7 cards (one can grow)
     uint32_t grps            # bit i: slot i holds a GROUP (rank_grps by rank)
+    uint32_t mergeable       # bit i: GROUP i can merge with another of its rank (sb_merge_ok)
     int8_t oth[32]
     uint32_t rank_grps[13]   # bit i: slot i holds a GROUP of rank r
 
@@ -176,12 +177,35 @@ cdef inline int meld_points(const Meld* m) noexcept nogil:
     """What meld m counts on the table: its card values and its bonus (sb_meld_value)."""
     return cards_value(&m.cards) + meld_bonus(m)
 
-cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
+cdef inline uint32_t merge_pairs(const SBState* s, const SBConfig* c, int side, uint32_t g) noexcept nogil:
+    """The slots of g (GROUPs of one rank) that another slot of g can merge with (sb_merge_ok is
+    symmetric; each pair tried once, none whose two slots are both in already)."""
+    cdef uint32_t out = 0, g2
+    cdef int i, j
+    while g:
+        i = cs_ctz(g)
+        g &= g - 1
+        g2 = g
+        while g2:
+            j = cs_ctz(g2)
+            g2 &= g2 - 1
+            if not ((out >> i) & (out >> j) & 1) and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c):
+                out |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
+    return out
+
+cdef inline void remerge(SBState* s, const SBConfig* c, int side, int r) noexcept nogil:
+    """mi.mergeable for the GROUPs of rank r, after one of them came or changed."""
+    cdef MeldIndex* mi = &s.mi[side]
+    cdef uint32_t g = mi.rank_grps[r]
+    mi.mergeable = (mi.mergeable & ~g) | (merge_pairs(s, c, side, g) if g & (g - 1) else 0)
+
+cdef inline void reindex(SBState* s, const SBConfig* c, int side, int i) noexcept nogil:
     """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
     laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
     (pending flags cleared; s.live already updated by the caller). One pass over the melds in
     use: canastas (placed, pending), a free slot, the GROUPs by rank, the rest, the placed
-    SEQUENCEs that can still grow (unused entries zero, so equal melds give equal bytes)."""
+    SEQUENCEs that can still grow; then the GROUPs that can merge (unused entries zero, so equal
+    melds give equal bytes)."""
     cdef const Meld* m
     cdef MeldIndex* mi = &s.mi[side]
     cdef uint32_t b
@@ -212,6 +236,13 @@ cdef inline void reindex(SBState* s, int side, int i) noexcept nogil:
                 mi.seqs |= <uint32_t>1 << i
         mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
+    if mi.ngrp > cs_popcount(mi.grp_ranks):         # some rank has two GROUPs
+        b = mi.grp_ranks
+        while b:
+            i = cs_ctz(b)
+            b &= b - 1
+            if mi.rank_grps[i] & (mi.rank_grps[i] - 1):
+                mi.mergeable |= merge_pairs(s, c, side, mi.rank_grps[i])
 
 cdef inline int side_points(const SBState* s, int side) noexcept nogil:
     """The side's melds in use on the table: meld_points summed (the running standing's figure)."""

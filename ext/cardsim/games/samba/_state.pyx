@@ -383,10 +383,10 @@ cdef void place_meld(SBState* s, const SBConfig* c, int side, const Hand* cards,
     sb_meld_of_hand(cards, m)
     m.cards = cards[0]
     m.pending = pending
-    index_new(s, side, i)
+    index_new(s, c, side, i)
 
-cdef void index_new(SBState* s, int side, int i) noexcept nogil:
-    """reindex(s, side, i) for a slot i that just came into use: the slot joins live and its
+cdef void index_new(SBState* s, const SBConfig* c, int side, int i) noexcept nogil:
+    """reindex(s, c, side, i) for a slot i that just came into use: the slot joins live and its
     place in the ordered GROUP or other list, with the same bytes a full pass gives."""
     cdef MeldIndex* mi = &s.mi[side]
     cdef const Meld* m = &s.melds[side][i]
@@ -412,17 +412,21 @@ cdef void index_new(SBState* s, int side, int i) noexcept nogil:
             mi.seqs |= <uint32_t>1 << i
     mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
+    if m.type == MT_GROUP:
+        remerge(s, c, side, m.key)
 
-cdef inline void index_grown(SBState* s, int side, const Meld* m, bint was) noexcept nogil:
-    """reindex(s, side, i) after cards joined meld m in slot i, in use before (same type, key and
-    pending flag): only the canasta counts and, at 7 cards, a SEQUENCE's place among those that
-    can grow change; was = m counted as a canasta before."""
+cdef inline void index_grown(SBState* s, const SBConfig* c, int side, const Meld* m, bint was) noexcept nogil:
+    """reindex(s, c, side, i) after cards joined meld m in slot i, in use before (same type, key and
+    pending flag): only the canasta counts, at 7 cards a SEQUENCE's place among those that can
+    grow, and a GROUP's merges change; was = m counted as a canasta before."""
     if not m.pending:
         s.mi[side].C += <int>sb_is_canasta(m) - <int>was
         if m.type == MT_SEQ and m.n >= 7:
             s.mi[side].seqs &= ~(<uint32_t>1 << <int>(m - &s.melds[side][0]))
     else:
         s.mi[side].Cp += <int>sb_is_canasta(m) - <int>was
+    if m.type == MT_GROUP:
+        remerge(s, c, side, m.key)
 
 cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
     cdef int i
@@ -433,7 +437,7 @@ cdef void open_side(SBState* s, const SBConfig* c, int side) noexcept nogil:
         i = cs_ctz(b)
         b &= b - 1
         s.melds[side][i].pending = 0
-    reindex(s, side, -1)
+    reindex(s, c, side, -1)
 
 cdef void check_out(SBState* s, const SBConfig* c, int p) noexcept nogil:
     if s.hand[p].layer[0] == 0 and s.stage.n == 0:      # nested layers: empty iff layer[0] is
@@ -487,7 +491,7 @@ cdef void fail_batch(SBState* s, const SBConfig* c, int p) noexcept nogil:
                     cnt[k] -= 1
             memset(&s.melds[side][i], 0, sizeof(Meld))
             s.live[side] &= ~(<uint32_t>1 << i)
-    reindex(s, side, -1)
+    reindex(s, c, side, -1)
     s.batch_value = 0
     s.req_pen[side] += 100
 
@@ -565,7 +569,7 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
             m = &s.melds[side][a - A_TAKE_SEQ]
             was = sb_is_canasta(m)
             meld_take(m, k)
-            index_grown(s, side, m, was)
+            index_grown(s, c, side, m, was)
             s.melded[p] = 1
             s.drew = 1
             if s.nstock > 0:
@@ -575,7 +579,7 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
         m = &s.melds[side][a - A_TAKE_LAYOFF]
         was = sb_is_canasta(m)
         meld_take(m, k)
-        index_grown(s, side, m, was)
+        index_grown(s, c, side, m, was)
         s.melded[p] = 1
         take_rest(s, c, p)
         check_out(s, c, p)
@@ -606,7 +610,7 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
         sb_hand_merge(&h, &s.melds[side][i].cards)
         set_meld(m, &h)
         memset(&s.melds[side][i], 0, sizeof(Meld))
-        reindex(s, side, i)
+        reindex(s, c, side, i)
         s.merge_from = -1
         return
     if a >= A_MERGE_FROM:
@@ -620,7 +624,7 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
             while b:
                 meld_take(m, kind_of(cs_ctz(b)))
                 b &= b - 1
-        index_grown(s, side, m, was)
+        index_grown(s, c, side, m, was)
         staged_clear(&s.stage)
         s.melded[p] = 1
         check_out(s, c, p)

@@ -60,7 +60,7 @@ def records_consistent(GameSpec spec, s):
             if (sb_meld_of(cnt, &m) != r.type or m.key != r.key or m.n != r.n or m.nat != r.nat
                     or m.wild != r.wild or (r.type == MT_SEQ and (m.lo != r.lo or m.hi != r.hi))):
                 ok = False
-        reindex(cp, side, -1)
+        reindex(cp, c, side, -1)
         if cp.live[side] != st.live[side] or memcmp(&cp.mi[side], &st.mi[side], sizeof(MeldIndex)) != 0:
             ok = False
     free(cp)
