@@ -58,7 +58,8 @@ from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, op
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
-    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal, cards_value)
+    count_kind, canastas, req_of, blocked_top, pile_rest_in, may_out, pending_batch, draw_legal, cards_value,
+    merge_hg_ok, merge_pairs)
 
 cdef inline int pile_all_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains when the whole pile (top already removed) joins it (pile_rest_in)."""
@@ -562,16 +563,6 @@ cdef inline bint ask_ok(const SBState* s, const SBConfig* c, int side, const int
     return (c.go_out_query and (c.nplayers == 4 or c.nplayers == 6) and not s.asked and may_out(s)
             and hsize >= 2 and sb_go_out_ok(&s.melds[side][0], Z, H, need, c) != 0)
 
-cdef inline bint merge_hg_ok(const Meld* a, const Meld* b, int hsize, int C, bint mo,
-                             const SBConfig* c) noexcept nogil:
-    """HG (S-D10) after merging GROUPs a and b: the merge takes no card from the hand, but it may
-    leave the side fewer canastas (two canastas become one; two short groups may make one). With
-    one card left (a merge is offered only with nothing staged) that card must still be
-    discardable, so the side must keep going_out_min_canastas; with two or more the discard
-    keeps one (issue 23: MERGE into a dead end)."""
-    return hsize >= 2 or sb_hg_ok(hsize, C - <int>sb_is_canasta(a) - <int>sb_is_canasta(b) + (a.n + b.n >= 7),
-                                  mo, c)
-
 cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """After the partner's 'yes' (S-D11) the turn must go out: of the actions the rules allow,
     keep those after which going out can still be completed (sb_go_out_*, _going_out)."""
@@ -820,36 +811,23 @@ cdef inline int merge_from_legal(const SBState* s, const SBConfig* c, int side, 
     of their rank (sb_merge_ok; the meld index keeps them, MeldIndex.mergeable) leaving the hand
     guard (merge_hg_ok: with two cards or more in hand, always; else pair by pair)."""
     cdef const MeldIndex* mi = &s.mi[side]
-    cdef int i, j, r
-    cdef uint32_t mfrom, ranks, g, g2
+    cdef int r
+    cdef uint32_t mfrom, ranks, g
     if mi.mergeable == 0:
         return 0
     if hsize >= 2:
         # merge_hg_ok holds: the pairs sb_merge_ok accepts, kept by the meld index
         as_add_mask(out, A_MERGE_FROM, mi.mergeable)
         return cs_popcount(mi.mergeable)
-    # MERGE needs two GROUPs of one rank (the slots of each rank: rank_grps): each pair of a
-    # rank is tried once (sb_merge_ok is symmetric: rank, the union's wild limits,
-    # wild_onto_canasta either way; the union of the pairs does not depend on their order)
+    # one card in hand: the pairs of each rank among those again, with the hand guard
     mfrom = 0
     ranks = mi.grp_ranks
     while ranks:
         r = cs_ctz(ranks)
         ranks &= ranks - 1
-        g = mi.rank_grps[r]
-        if not (g & (g - 1)):
-            continue
-        while g:
-            i = cs_ctz(g)
-            g &= g - 1
-            g2 = g
-            while g2:
-                j = cs_ctz(g2)
-                g2 &= g2 - 1
-                if (not ((mfrom >> i) & (mfrom >> j) & 1)
-                        and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c)
-                        and merge_hg_ok(&s.melds[side][i], &s.melds[side][j], hsize, mi.C, mo, c)):
-                    mfrom |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
+        g = mi.rank_grps[r] & mi.mergeable
+        if g & (g - 1):
+            mfrom |= merge_pairs(s, c, side, g, hsize, mi.C, mo)
     as_add_mask(out, A_MERGE_FROM, mfrom)
     return cs_popcount(mfrom)
 

@@ -13,7 +13,7 @@ from cardsim.core._staged cimport Staged
 from cardsim.core._bits cimport cs_popcount
 from cardsim.games.samba._rules cimport (
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, sb_req, sb_is_canasta, rank_of,
-    is_wild, is_natural, is_red3, rank_mask, spread, sb_merge_ok)
+    is_wild, is_natural, is_red3, rank_mask, spread, sb_merge_ok, sb_hg_ok)
 
 cdef enum:
     SB_MAXP = 6
@@ -177,9 +177,21 @@ cdef inline int meld_points(const Meld* m) noexcept nogil:
     """What meld m counts on the table: its card values and its bonus (sb_meld_value)."""
     return cards_value(&m.cards) + meld_bonus(m)
 
-cdef inline uint32_t merge_pairs(const SBState* s, const SBConfig* c, int side, uint32_t g) noexcept nogil:
+cdef inline bint merge_hg_ok(const Meld* a, const Meld* b, int hsize, int C, bint mo,
+                             const SBConfig* c) noexcept nogil:
+    """HG (S-D10) after merging GROUPs a and b: the merge takes no card from the hand, but it may
+    leave the side fewer canastas (two canastas become one; two short groups may make one). With
+    one card left (a merge is offered only with nothing staged) that card must still be
+    discardable, so the side must keep going_out_min_canastas; with two or more the discard
+    keeps one (issue 23: MERGE into a dead end)."""
+    return hsize >= 2 or sb_hg_ok(hsize, C - <int>sb_is_canasta(a) - <int>sb_is_canasta(b) + (a.n + b.n >= 7),
+                                  mo, c)
+
+cdef inline uint32_t merge_pairs(const SBState* s, const SBConfig* c, int side, uint32_t g, int hsize, int C,
+                                 bint mo) noexcept nogil:
     """The slots of g (GROUPs of one rank) that another slot of g can merge with (sb_merge_ok is
-    symmetric; each pair tried once, none whose two slots are both in already)."""
+    symmetric; each pair tried once, none whose two slots are both in already) leaving the hand
+    guard (merge_hg_ok at hsize cards, C canastas; hsize >= 2: always)."""
     cdef uint32_t out = 0, g2
     cdef int i, j
     while g:
@@ -189,7 +201,8 @@ cdef inline uint32_t merge_pairs(const SBState* s, const SBConfig* c, int side, 
         while g2:
             j = cs_ctz(g2)
             g2 &= g2 - 1
-            if not ((out >> i) & (out >> j) & 1) and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c):
+            if (not ((out >> i) & (out >> j) & 1) and sb_merge_ok(&s.melds[side][i], &s.melds[side][j], c)
+                    and merge_hg_ok(&s.melds[side][i], &s.melds[side][j], hsize, C, mo, c)):
                 out |= (<uint32_t>1 << i) | (<uint32_t>1 << j)
     return out
 
@@ -197,7 +210,7 @@ cdef inline void remerge(SBState* s, const SBConfig* c, int side, int r) noexcep
     """mi.mergeable for the GROUPs of rank r, after one of them came or changed."""
     cdef MeldIndex* mi = &s.mi[side]
     cdef uint32_t g = mi.rank_grps[r]
-    mi.mergeable = (mi.mergeable & ~g) | (merge_pairs(s, c, side, g) if g & (g - 1) else 0)
+    mi.mergeable = (mi.mergeable & ~g) | (merge_pairs(s, c, side, g, 2, 0, False) if g & (g - 1) else 0)
 
 cdef inline void reindex(SBState* s, const SBConfig* c, int side, int i) noexcept nogil:
     """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
@@ -242,7 +255,7 @@ cdef inline void reindex(SBState* s, const SBConfig* c, int side, int i) noexcep
             i = cs_ctz(b)
             b &= b - 1
             if mi.rank_grps[i] & (mi.rank_grps[i] - 1):
-                mi.mergeable |= merge_pairs(s, c, side, mi.rank_grps[i])
+                mi.mergeable |= merge_pairs(s, c, side, mi.rank_grps[i], 2, 0, False)
 
 cdef inline int side_points(const SBState* s, int side) noexcept nogil:
     """The side's melds in use on the table: meld_points summed (the running standing's figure)."""
