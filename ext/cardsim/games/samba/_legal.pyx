@@ -54,7 +54,7 @@ from cardsim.games.samba._rules cimport (
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
-from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds, class_ok
+from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds, class_ok, seq_shape
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -325,26 +325,18 @@ cdef inline uint64_t seq_dead(const AddCtx* x, uint64_t m, uint64_t held) noexce
     with the staged rank(s) they are two ranks, so no GROUP) and that no SEQUENCE can take (the
     staged ranks and the candidate's span more than 7 ranks, a rank between is not in hand, or
     two ranks with neither neighbour in hand). Every search on them says no (seq_ext's first
-    tests, in opening_fast, x_opening and sb_opening_out alike): exact, as opened_seq_adds'
-    structure test."""
-    cdef uint64_t c = m & nat_kinds() & (<uint64_t>0x1FFF << (13 * x.ssuit)) & ~x.smask, dead = 0, bit
+    tests, in opening_fast, x_opening and sb_opening_out alike): exact, _masks.seq_shape."""
+    cdef uint64_t c = m & nat_kinds() & (<uint64_t>0x1FFF << (13 * x.ssuit)) & ~x.smask, dead = 0
     cdef uint32_t R = <uint32_t>((x.smask >> (13 * x.ssuit)) & 0x1FFF)
-    cdef uint32_t Hs = <uint32_t>((held >> (13 * x.ssuit)) & 0x1FFF), T, gap
-    cdef int k, lo, hi
+    cdef uint32_t Hs = <uint32_t>((held >> (13 * x.ssuit)) & 0x1FFF), gap
+    cdef int k
     if x.srank >= 0:
         c &= ~rank_mask(x.srank)            # the staged rank's other copies: a GROUP may take them
     while c:
         k = cs_ctz(c)
-        bit = <uint64_t>1 << k
         c &= c - 1
-        T = R | (<uint32_t>1 << (k % 13))
-        lo = cs_ctz(T)
-        hi = bit_high(T)
-        gap = ((((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T) if hi - lo <= 6 else 0
-        if (hi - lo > 6 or (gap & ~Hs)
-                or (hi - lo == 1 and not ((lo - 1 >= 2 and (Hs >> (lo - 1)) & 1)
-                                          or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1)))):
-            dead |= bit
+        if seq_shape(R | (<uint32_t>1 << (k % 13)), Hs, &gap) < 0:
+            dead |= <uint64_t>1 << k
     return dead
 
 cdef inline uint64_t opening_classes(AddCtx* x, uint64_t* cand, uint64_t held) noexcept nogil:

@@ -173,6 +173,21 @@ cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int 
     cand[0] = m
     return acc
 
+cdef inline int seq_shape(uint32_t T, uint32_t Hs, uint32_t* gap) noexcept nogil:
+    """Naturals of one suit of the ranks T (bit r; two ranks or more, 4..A) can become a new
+    SEQUENCE with cards of the held ranks Hs (seq_completion's shape) if they span <= 7 ranks,
+    every rank between them is held (*gap: those ranks) and two ranks have a held neighbour
+    (4..A) at either end: then their span less one (>= 1), else -1."""
+    cdef int lo = cs_ctz(T), hi = bit_high(T)
+    if hi - lo > 6:
+        return -1
+    gap[0] = (((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T
+    if gap[0] & ~Hs:
+        return -1
+    if hi - lo >= 2 or (lo - 1 >= 2 and (Hs >> (lo - 1)) & 1) or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1):
+        return hi - lo
+    return -1
+
 cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask, int su, int hsize,
                               uint64_t* cand, uint64_t* hg_und) noexcept nogil:
     """Opened side, a SEQUENCE-shaped stage (naturals of suit su, each once, no wild; smask its
@@ -188,8 +203,8 @@ cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask,
     the hand guard alone (a new SEQUENCE's shape fits)."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef uint64_t m = cand[0], acc = 0, und = 0, hgu = 0, bit
-    cdef int k, lo, hi
-    cdef uint32_t R, Hs, T, need, sq = mi.seqs
+    cdef int k, lo
+    cdef uint32_t R, Hs, need, sq = mi.seqs
     cdef bint seq_on_table = False
     while sq:
         if s.melds[side][cs_ctz(sq)].key == su:
@@ -202,20 +217,15 @@ cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask,
         k = cs_ctz(m)
         bit = <uint64_t>1 << k
         m &= m - 1
-        T = R | (<uint32_t>1 << (k % 13))
-        lo = cs_ctz(T)
-        hi = bit_high(T)
-        if hi - lo <= 6:
-            need = (((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~T
-            if (need & ~Hs) == 0:
-                if hi - lo >= 2 or (lo - 1 >= 2 and (Hs >> (lo - 1)) & 1) or (hi + 1 <= 12 and (Hs >> (hi + 1)) & 1):
-                    if hsize - 1 - cs_popcount(need) - (0 if hi - lo >= 2 else 1) >= 2:
-                        acc |= bit
-                    else:
-                        und |= bit
-                        hgu |= bit
-                    continue
-        if seq_on_table:
+        lo = seq_shape(R | (<uint32_t>1 << (k % 13)), Hs, &need)
+        if lo >= 0:
+            # the gap, and for two ranks one neighbour more
+            if hsize - 1 - cs_popcount(need) - (0 if lo >= 2 else 1) >= 2:
+                acc |= bit
+            else:
+                und |= bit
+                hgu |= bit
+        elif seq_on_table:
             und |= bit
     cand[0] = und
     if hg_und != NULL:
