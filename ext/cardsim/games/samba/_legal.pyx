@@ -54,7 +54,8 @@ from cardsim.games.samba._rules cimport (
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
-from cardsim.games.samba._masks cimport opened_empty_adds, opened_group_adds, opened_seq_adds, class_ok, seq_shape
+from cardsim.games.samba._masks cimport (opened_empty_adds, opened_group_adds, opened_seq_adds, class_ok, seq_shape,
+                                         seq_gap)
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -378,7 +379,7 @@ cdef inline void ensure_h(AddCtx* x) noexcept nogil:
 
 cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int extra, const MeldIndex* mi,
                     int8_t* H, bint hready, int hsize, int8_t* S, ActionSet* out, uint64_t und,
-                    bint classes=True) noexcept nogil:
+                    bint classes) noexcept nogil:
     """ADD actions: candidates are the kinds in hand (identity 52 stands for the jokers), kept if
     add_completable says yes (the joker through the core staged-move mechanism, core/_staged.pxd;
     the other kinds by its check_one directly). H: the
@@ -658,7 +659,6 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3, und
     cdef uint32_t R, g
-    cdef int left
     cdef Meld sm
     cdef const MeldIndex* mi = &s.mi[side]
     cdef bint mo = may_out(s), ok, isnat, lazy_h
@@ -746,9 +746,9 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
         as_add_mask(out, A_ADD, st)
         n += cs_popcount(st)
         if und:
-            n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, und)
+            n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, und, classes)
     else:
-        n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, 0)
+        n += legal_adds(s, c, ADD_OPENED, 0, 0, mi, H, not lazy_h, hsize, S, out, 0, classes)
     if ssize:
         t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
         if mi.slot:

@@ -52,44 +52,31 @@ cdef inline int seq_layoffs(const SBState* s, const SBConfig* c, int side, int h
 cdef inline uint64_t seq_layoff_adds(const SBState* s, int side, int hsize, uint64_t st, int su, uint64_t cand,
                                      uint64_t* und) noexcept nogil:
     """The kinds of cand (naturals of suit su, none staged) that a stage of naturals of that suit,
-    each once (kinds st), takes with it onto a SEQUENCE of the suit: sb_complete_layoff's
-    SEQUENCE test in closed form on the ranks. Onto a placed SEQUENCE m of < 7 cards: no staged
-    rank nor the card's inside m's run (seq_span), the ranks of both and of the run spanning <= 7
-    (the run filled: each rank once), every rank between missing from them held (the gap, from
-    the hand: H without the card, which is not in the gap); the fewest cards so used (the gap)
-    leave the most in hand, so with >= 2 left (HG) some completion passes; with fewer only by
-    going out (*und, searched); otherwise no completion exists. Returns those accepted."""
+    each once (kinds st), takes with it onto a placed SEQUENCE of the suit of < 7 cards: seq_gap
+    on the staged ranks and the card's (the gap comes from the hand without the card, which is
+    not in it); the fewest cards so used (the gap) leave the most in hand, so with >= 2 left
+    (HG) some completion passes; with fewer only by going out (*und, searched); otherwise no
+    completion exists. Returns those accepted."""
     cdef const MeldIndex* mi = &s.mi[side]
     cdef const Meld* m
     cdef uint32_t R = <uint32_t>((st >> (13 * su)) & 0x1FFF)
-    cdef uint32_t Hs = <uint32_t>((s.hand[s.turn].layer[0] >> (13 * su)) & 0x1FFF), run, T, U, gap
+    cdef uint32_t Hs = <uint32_t>((s.hand[s.turn].layer[0] >> (13 * su)) & 0x1FFF)
     cdef uint32_t sq = mi.seqs
     cdef uint64_t acc = 0, u = 0, b
-    cdef int k, lo, hi
+    cdef int k, x
     while sq:
         m = &s.melds[side][cs_ctz(sq)]
         sq &= sq - 1
         if m.key != su:
             continue
-        run = ((<uint32_t>1 << (m.hi + 1)) - 1) & ~((<uint32_t>1 << m.lo) - 1)
-        if R & run:
-            continue
         b = cand & ~acc
         while b:
             k = cs_ctz(b)
             b &= b - 1
-            T = R | (<uint32_t>1 << (k % 13))
-            if T & run:
+            x = seq_gap(m, R | (<uint32_t>1 << (k % 13)), Hs)
+            if x < 0:
                 continue
-            U = T | run
-            lo = cs_ctz(U)
-            hi = bit_high(U)
-            if hi - lo >= 7:
-                continue
-            gap = ((((<uint32_t>1 << (hi - lo + 1)) - 1) << lo) & ~U)
-            if gap & ~Hs:
-                continue
-            if hsize - 1 - cs_popcount(gap) >= 2:
+            if hsize - 1 - x >= 2:
                 acc |= <uint64_t>1 << k
             else:
                 u |= <uint64_t>1 << k
