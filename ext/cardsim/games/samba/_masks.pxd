@@ -56,15 +56,16 @@ cdef inline uint64_t opened_empty_adds(const SBState* s, const SBConfig* c, int 
     cdef const Hand* hand = &s.hand[s.turn]
     cdef uint32_t R1, R2, R3, Hs, far, gap, accR, sq = mi.seqs
     cdef int r, base
+    # the rank just below or above a run: laid off alone (x = 0 cards more, HG holds); further out
+    # only when the hand holds a kind that some SEQUENCE's run of 7 reaches (MeldIndex.seq_far)
+    # and one next to an end (the gap to a card further out holds the rank next to the run)
+    seq_yes = mi.seq_adj
+    if not (hand.layer[0] & mi.seq_far) or not (hand.layer[0] & seq_yes):
+        sq = 0
     while sq:                                   # (sb_complete_layoff: no lay-off onto the others)
         mm = &s.melds[side][cs_ctz(sq)]
         sq &= sq - 1
         base = mm.key * 13
-        # the rank just below or above the run: laid off alone (x = 0 cards more, HG holds)
-        if mm.lo > 2:
-            seq_yes |= <uint64_t>1 << (base + mm.lo - 1)
-        if mm.hi < 12:
-            seq_yes |= <uint64_t>1 << (base + mm.hi + 1)
         # further out (held ranks of the suit outside lo - 1 .. hi + 1): the gap from the hand
         # (seq_gap for one card, written out for the side r lies on: a call here costs about
         # 2,000 instructions a deal)

@@ -43,6 +43,8 @@ cdef enum:
     PH_END = 3
 
 ctypedef struct MeldIndex:
+    uint64_t seq_adj         # kinds next to either end of a SEQUENCE in seqs (laid off alone: seq_index)
+    uint64_t seq_far         # kinds further out that such a SEQUENCE may take with the ranks between
     int32_t C                # the side's canastas (placed melds)
     int32_t Cp               # canastas among its pending melds (an initial batch under way)
     int32_t slot             # a free meld slot exists
@@ -212,6 +214,31 @@ cdef inline void remerge(SBState* s, const SBConfig* c, int side, int r) noexcep
     cdef uint32_t g = mi.rank_grps[r]
     mi.mergeable = (mi.mergeable & ~g) | (merge_pairs(s, c, side, g, 2, 0, False) if g & (g - 1) else 0)
 
+cdef inline void seq_index(SBState* s, int side) noexcept nogil:
+    """MeldIndex.seq_adj and seq_far from mi.seqs (the placed SEQUENCEs of < 7 cards): for each,
+    the kinds of its suit just below and above its run (ranks 4..A, outside it), and the kinds
+    of the ranks 4..A further out within a run of 7 (lo + 6 above, hi - 6 below: the ranks a
+    lay-off with the ranks between may reach). Functions of the melds, as the rest of the index;
+    opened_empty_adds reads them instead of walking the SEQUENCEs for every legal set."""
+    cdef MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef uint32_t sq = mi.seqs, w
+    cdef uint64_t adj = 0, far = 0
+    cdef int base
+    while sq:
+        m = &s.melds[side][cs_ctz(sq)]
+        sq &= sq - 1
+        base = m.key * 13
+        if m.lo > 2:
+            adj |= <uint64_t>1 << (base + m.lo - 1)
+        if m.hi < 12:
+            adj |= <uint64_t>1 << (base + m.hi + 1)
+        w = (0x1FFC & ~((<uint32_t>1 << (m.hi + 2)) - (<uint32_t>1 << (m.lo - 1)))
+             & ((<uint32_t>1 << (m.lo + 7)) - 1) & ~((<uint32_t>1 << (m.hi - 6 if m.hi >= 6 else 0)) - 1))
+        far |= <uint64_t>w << base
+    mi.seq_adj = adj
+    mi.seq_far = far
+
 cdef inline void reindex(SBState* s, const SBConfig* c, int side, int i) noexcept nogil:
     """Recompute s.live[side] and s.mi[side] after a change of the side's meld slot i (placed,
     laid off onto, merged, emptied), or with i = -1 when no slot came into or went out of use
@@ -249,6 +276,8 @@ cdef inline void reindex(SBState* s, const SBConfig* c, int side, int i) noexcep
                 mi.seqs |= <uint32_t>1 << i
         mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
+    if mi.seqs:
+        seq_index(s, side)
     if mi.ngrp > cs_popcount(mi.grp_ranks):         # some rank has two GROUPs
         b = mi.grp_ranks
         while b:

@@ -411,6 +411,7 @@ cdef void index_new(SBState* s, const SBConfig* c, int side, int i) noexcept nog
         mi.oth[j] = i
         if m.type == MT_SEQ and not m.pending and m.n < 7:
             mi.seqs |= <uint32_t>1 << i
+            seq_index(s, side)
     mi.nlive += 1
     mi.slot = mi.nlive < SB_MAXMELDS
     if m.type == MT_GROUP:
@@ -422,8 +423,10 @@ cdef inline void index_grown(SBState* s, const SBConfig* c, int side, const Meld
     grow, and a GROUP's merges change; was = m counted as a canasta before."""
     if not m.pending:
         s.mi[side].C += <int>sb_is_canasta(m) - <int>was
-        if m.type == MT_SEQ and m.n >= 7:
-            s.mi[side].seqs &= ~(<uint32_t>1 << <int>(m - &s.melds[side][0]))
+        if m.type == MT_SEQ:
+            if m.n >= 7:
+                s.mi[side].seqs &= ~(<uint32_t>1 << <int>(m - &s.melds[side][0]))
+            seq_index(s, side)
     else:
         s.mi[side].Cp += <int>sb_is_canasta(m) - <int>was
     if m.type == MT_GROUP:
