@@ -225,13 +225,9 @@ cdef inline uint64_t opened_seq_adds(const SBState* s, int side, uint64_t smask,
     cdef const MeldIndex* mi = &s.mi[side]
     cdef uint64_t m = cand[0], acc = 0, und = 0, hgu = 0, bit
     cdef int k, d
-    cdef uint32_t R, Hs, need, sq = mi.seqs
-    cdef bint seq_on_table = False
-    while sq:
-        if s.melds[side][cs_ctz(sq)].key == su:
-            seq_on_table = True
-            break
-        sq &= sq - 1
+    cdef uint32_t R, Hs, need
+    # a SEQUENCE of the suit that can grow: each has a kind next to an end (MeldIndex.seq_adj)
+    cdef bint seq_on_table = ((mi.seq_adj >> (13 * su)) & 0x1FFF) != 0
     R = <uint32_t>((smask >> (13 * su)) & 0x1FFF)
     Hs = <uint32_t>((s.hand[s.turn].layer[0] >> (13 * su)) & 0x1FFF)
     while m:
