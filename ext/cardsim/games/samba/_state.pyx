@@ -177,7 +177,9 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     as_add(out, A_TAKE_LAYOFF + i)
                     n += 1
                     forced = True
-            sq = mi.seqs        # (takeable_onto refuses a pending SEQUENCE and a samba)
+            # the SEQUENCEs (takeable_onto refuses a pending SEQUENCE and a samba): only when the top
+            # is next to an end of one (MeldIndex.seq_adj)
+            sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0
             while sq:
                 i = cs_ctz(sq)
                 sq &= sq - 1
@@ -186,7 +188,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
                     n += 1
                     forced = True
         if c.seq_top_take and s.opened[side]:
-            sq = mi.seqs
+            sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0      # (as above)
             while sq:
                 i = cs_ctz(sq)
                 sq &= sq - 1
