@@ -311,7 +311,8 @@ cdef inline bint blocked_top(const SBState* s) noexcept nogil:
     if s.npile == 0:
         return True
     t = s.pile[s.npile - 1]
-    return is_wild(t) or rank_of(t) == 1
+    # a wild (a deuce or the joker) or a three: one mask test (kinds 0..52)
+    return ((rank_mask(0) | rank_mask(1) | (<uint64_t>1 << SB_JK)) >> t) & 1
 
 cdef inline int pile_rest_in(const SBState* s, const SBConfig* c) noexcept nogil:
     """Cards the hand gains from the pile below the top (red threes are exposed instead, auto).

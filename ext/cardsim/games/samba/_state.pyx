@@ -142,6 +142,8 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
         frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
         if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
             return n                # no take of any kind: the rest below is not needed
+        if hn < 2 and not ((mi.grp_ranks >> r) & 1) and not ((mi.seq_adj >> top) & 1):
+            return n                # no pair, and no GROUP of the rank or SEQUENCE the top extends
         hsize = sb_size(&s.hand[p])
         # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
         # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
