@@ -208,6 +208,9 @@ cdef inline uint64_t one_card_adds(const SBState* s, const SBConfig* c, int side
     cdef uint64_t acc = 0
     cdef int k, j
     cdef bint mo = may_out(s), ok
+    # a new SEQUENCE of a natural takes >= 2 more cards, of < 5 in hand (short_stage_legal): it
+    # leaves <= 1 card and is no samba, so the hand guard passes only by going out
+    cdef bint new_seq = mi.slot and mo and mi.C >= c.min_canastas
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     sb_counts(&s.hand[s.turn], H)
@@ -218,7 +221,7 @@ cdef inline uint64_t one_card_adds(const SBState* s, const SBConfig* c, int side
         H[k] -= 1
         S[k] = 1
         if is_natural(k):
-            ok = mi.slot and seq_completion(suit_of(k), rank_of(k), rank_of(k), 1, 1, H, hsize - 1, mi.C, 0, mo,
+            ok = new_seq and seq_completion(suit_of(k), rank_of(k), rank_of(k), 1, 1, H, hsize - 1, mi.C, 0, mo,
                                             c) != 0
         else:
             ok = mi.slot and sb_complete_new_n(S, <uint64_t>1 << k, H, 1, hsize - 1, mi.C, mo, c) != 0
