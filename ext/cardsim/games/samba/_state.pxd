@@ -108,6 +108,10 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil
 cdef void sb_returns(const void* st, const void* cfg, double* out) noexcept nogil
 cdef void sb_metrics(const void* st, const void* cfg, double* out) noexcept nogil
 cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil
+# (declared here, so exported: gcc keeps it a function of its own instead of inlining it into
+# draw_legal, whose common turn then keeps a small frame: about 400 instructions a deal)
+cdef int draw_takes(const SBState* s, const SBConfig* c, ActionSet* out, int n, int top, int hn,
+                    bint frozen) noexcept nogil
 
 # ---- small helpers (inline: the legal-move generation, the greedy agent and the face use them) --
 cdef inline int side_of(const SBConfig* c, int p) noexcept nogil:

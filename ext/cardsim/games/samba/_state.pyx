@@ -125,79 +125,91 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
     sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
     the pair take is (the lay-off take is then compulsory, S-D12)."""
-    cdef int p = s.turn, side = side_of(c, p), top, r, i, j, hsize, rest, C, hn, hw, left, n = 0
-    cdef bint forced = False, pair = False, frozen
-    cdef uint32_t sq
-    cdef const MeldIndex* mi = &s.mi[side]
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
+    cdef int p = s.turn, side = side_of(c, p), top, r, hn, n = 0
+    cdef bint frozen
+    cdef const MeldIndex* mi
     as_clear(out, NW)
     if s.nstock > 0:
         as_add(out, A_DRAW)
         n += 1
-    if not blocked_top(s):
-        top = s.pile[s.npile - 1]
-        r = rank_of(top)
-        hn = sb_size_in(&s.hand[p], rank_mask(r))
-        frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
-        if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
-            return n                # no take of any kind: the rest below is not needed
-        if hn < 2 and not ((mi.grp_ranks >> r) & 1) and not ((mi.seq_adj >> top) & 1):
-            return n                # no pair, and no GROUP of the rank or SEQUENCE the top extends
-        hsize = sb_size(&s.hand[p])
-        # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
-        # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
-        # stands and only a no needs the count (-1: not counted; a lay-off take needs an
-        # unfrozen pile, counted at once)
-        rest = pile_rest_in(s, c) if c.red3_manual or s.pile_frz == 0 else -1
-        C = canastas(s, side)
-        if hn >= 2:
-            if s.opened[side]:
-                hw = sb_size_in(&s.hand[p], wild_ids())
-                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
-                if not pair and rest < 0:
-                    rest = pile_rest_in(s, c)
-                    pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
-            else:
-                if rest < 0:
-                    rest = pile_rest_in(s, c)
-                sb_counts(&s.hand[p], H)
-                memset(S, 0, SB_KINDS)
-                S[top] = 1
-                pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c, NULL, False)
-            if pair:
-                as_add(out, A_TAKE_PAIR)
+    if blocked_top(s):
+        return n
+    top = s.pile[s.npile - 1]
+    r = rank_of(top)
+    hn = sb_size_in(&s.hand[p], rank_mask(r))
+    frozen = c.always_frozen or s.pile_frz > 0 or not s.opened[side]
+    if hn < 2 and frozen and not (c.seq_top_take and s.opened[side]):
+        return n                # no take of any kind: the rest below is not needed
+    mi = &s.mi[side]
+    if hn < 2 and not ((mi.grp_ranks >> r) & 1) and not ((mi.seq_adj >> top) & 1):
+        return n                # no pair, and no GROUP of the rank or SEQUENCE the top extends
+    # (the takes in a function of their own: the common turn above keeps a small frame)
+    return draw_takes(s, c, out, n, top, hn, frozen)
+
+cdef int draw_takes(const SBState* s, const SBConfig* c, ActionSet* out, int n, int top, int hn,
+                    bint frozen) noexcept nogil:
+    """draw_legal's takes of the top card (not blocked; hn naturals of its rank in hand; frozen:
+    the pile frozen for the side), added to out (n actions so far), and DECLINE."""
+    cdef int p = s.turn, side = side_of(c, p), r = rank_of(top), i, hsize, rest, C, hw
+    cdef bint forced = False, pair = False
+    cdef uint32_t sq
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    hsize = sb_size(&s.hand[p])
+    # pile_rest_in walks a pile holding wilds or red threes; a pair take is only easier with
+    # more cards joining the hand (sb_pile_group_ok: HG on the hand left), so a yes with none
+    # stands and only a no needs the count (-1: not counted; a lay-off take needs an
+    # unfrozen pile, counted at once)
+    rest = pile_rest_in(s, c) if c.red3_manual or s.pile_frz == 0 else -1
+    C = canastas(s, side)
+    if hn >= 2:
+        if s.opened[side]:
+            hw = sb_size_in(&s.hand[p], wild_ids())
+            pair = sb_pile_group_ok(0, 0, hn, hw, hsize, 0 if rest < 0 else rest, C, may_out(s), c) != 0
+            if not pair and rest < 0:
+                rest = pile_rest_in(s, c)
+                pair = sb_pile_group_ok(0, 0, hn, hw, hsize, rest, C, may_out(s), c) != 0
+        else:
+            if rest < 0:
+                rest = pile_rest_in(s, c)
+            sb_counts(&s.hand[p], H)
+            memset(S, 0, SB_KINDS)
+            S[top] = 1
+            pair = opening_ok(S, H, req_of(s, c, side), rest, 3, c.min_canastas, may_out(s), c, NULL, False)
+        if pair:
+            as_add(out, A_TAKE_PAIR)
+            n += 1
+    # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
+    # (of its suit): only those are tried
+    if not frozen:
+        sq = mi.rank_grps[r]     # the GROUPs of the rank
+        while sq:
+            i = cs_ctz(sq)
+            sq &= sq - 1
+            if takeable_onto(s, c, side, i, top, hsize + rest, C):
+                as_add(out, A_TAKE_LAYOFF + i)
                 n += 1
-        # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
-        # (of its suit): only those are tried
-        if not frozen:
-            sq = mi.rank_grps[r]     # the GROUPs of the rank
-            while sq:
-                i = cs_ctz(sq)
-                sq &= sq - 1
-                if takeable_onto(s, c, side, i, top, hsize + rest, C):
-                    as_add(out, A_TAKE_LAYOFF + i)
-                    n += 1
-                    forced = True
-            # the SEQUENCEs (takeable_onto refuses a pending SEQUENCE and a samba): only when the top
-            # is next to an end of one (MeldIndex.seq_adj)
-            sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0
-            while sq:
-                i = cs_ctz(sq)
-                sq &= sq - 1
-                if takeable_onto(s, c, side, i, top, hsize + rest, C):
-                    as_add(out, A_TAKE_LAYOFF + i)
-                    n += 1
-                    forced = True
-        if c.seq_top_take and s.opened[side]:
-            sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0      # (as above)
-            while sq:
-                i = cs_ctz(sq)
-                sq &= sq - 1
-                if takeable_onto(s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
-                    as_add(out, A_TAKE_SEQ + i)
-                    n += 1
-                    forced = True
+                forced = True
+        # the SEQUENCEs (takeable_onto refuses a pending SEQUENCE and a samba): only when the top
+        # is next to an end of one (MeldIndex.seq_adj)
+        sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0
+        while sq:
+            i = cs_ctz(sq)
+            sq &= sq - 1
+            if takeable_onto(s, c, side, i, top, hsize + rest, C):
+                as_add(out, A_TAKE_LAYOFF + i)
+                n += 1
+                forced = True
+    if c.seq_top_take and s.opened[side]:
+        sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0      # (as above)
+        while sq:
+            i = cs_ctz(sq)
+            sq &= sq - 1
+            if takeable_onto(s, c, side, i, top, hsize + (1 if s.nstock > 0 else 0), C):
+                as_add(out, A_TAKE_SEQ + i)
+                n += 1
+                forced = True
     if s.nstock == 0 and pair and not forced:
         as_add(out, A_DECLINE)
         n += 1
