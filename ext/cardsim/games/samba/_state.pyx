@@ -523,10 +523,11 @@ cdef void sb_apply(void* st, const void* cfg, int a) noexcept nogil:
     _sb_apply_impl(st, cfg, a)
 
 cdef inline void _sb_apply_impl(void* st, const void* cfg, int a) noexcept nogil:
-    """ADD and DISCARD (six in ten actions) here; every other action in apply_rest."""
+    """ADD and DISCARD (six in ten actions) and DRAW (one in five) here; every other action in
+    apply_rest."""
     cdef SBState* s = <SBState*>st
     cdef const SBConfig* c = <const SBConfig*>cfg
-    cdef int p, k
+    cdef int p, k, i, n, got
     if s.phase == PH_MELD and a < A_DRAW:
         p = s.turn
         if a < A_DISCARD:                        # ADD
@@ -546,11 +547,23 @@ cdef inline void _sb_apply_impl(void* st, const void* cfg, int a) noexcept nogil
         else:
             next_turn(s, c)
         return
+    if a == A_DRAW and s.phase == PH_DRAW:       # DRAW (one action in five)
+        p = s.turn
+        s.drew = 1
+        got = 0
+        n = 2 if s.nstock >= 2 else 1
+        for i in range(n):
+            got += draw_card(s, c, p)
+        if s.nstock == 0 and got == 0:
+            end_deal(s, c, 3, -1)
+            return
+        s.phase = PH_MELD
+        return
     apply_rest(s, c, a)
 
 cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
-    """sb_apply of the actions other than ADD and DISCARD."""
-    cdef int p = s.turn, side = side_of(c, p), k, i, j, got, n
+    """sb_apply of the actions other than ADD, DISCARD and DRAW."""
+    cdef int p = s.turn, side = side_of(c, p), k, i, j
     cdef uint64_t b
     cdef Meld* m
     cdef bint was
@@ -564,17 +577,6 @@ cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
             s.partner_no = 1
         return
     if s.phase == PH_DRAW:
-        if a == A_DRAW:
-            s.drew = 1
-            got = 0
-            n = 2 if s.nstock >= 2 else 1
-            for i in range(n):
-                got += draw_card(s, c, p)
-            if s.nstock == 0 and got == 0:
-                end_deal(s, c, 3, -1)
-                return
-            s.phase = PH_MELD
-            return
         if a == A_DECLINE:
             end_deal(s, c, 2, -1)
             return
