@@ -92,12 +92,7 @@ cdef inline uint64_t suit_adds(const SBState* s, const SBConfig* c, int side, in
     free, the lay-offs in seq_layoff_adds', and add_check's searches only for the cards either
     leaves to the hand guard (going out)."""
     cdef const MeldIndex* mi = &s.mi[side]
-    cdef const Meld* m
-    cdef int j, kk
-    cdef bint mo = may_out(s), ok
     cdef uint64_t acc = 0, hg_und = 0, lay_und = 0, lay
-    cdef int8_t H[SB_KINDS]
-    cdef int8_t S[SB_KINDS]
     if rest and mi.slot:
         acc = opened_seq_adds(s, side, st, su, hsize, &rest, &hg_und)
     if rest:
@@ -105,25 +100,40 @@ cdef inline uint64_t suit_adds(const SBState* s, const SBConfig* c, int side, in
         acc |= lay
         rest &= (hg_und | lay_und) & ~lay
     if rest:
-        sb_counts(&s.hand[s.turn], H)
-        sb_counts(&s.stage.cards, S)
-        while rest:
-            kk = cs_ctz(rest)
-            rest &= rest - 1
-            S[kk] = 1
-            H[kk] -= 1
-            ok = mi.slot and sb_complete_new_n(S, st | (<uint64_t>1 << kk), H, ssize + 1, hsize - 1, mi.C, mo,
-                                               c) != 0
-            j = 0
-            while not ok and j < mi.nlive - mi.ngrp:
-                m = &s.melds[side][mi.oth[j]]
-                if m.type == MT_SEQ and m.key == su:
-                    ok = sb_complete_layoff(m, S, H, ssize + 1, hsize - 1, mi.C, mo, c) != 0
-                j += 1
-            S[kk] = 0
-            H[kk] += 1
-            if ok:
-                acc |= <uint64_t>1 << kk
+        acc |= suit_adds_search(s, c, side, hsize, ssize, st, su, rest)
+    return acc
+
+cdef uint64_t suit_adds_search(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, uint64_t st,
+                               int su, uint64_t rest) noexcept nogil:
+    """suit_adds' cards left to add_check's searches (sb_complete_new_n, sb_complete_layoff onto a
+    SEQUENCE of the suit) on the count vectors: the accepted ones. (Declared in _legal.pxd, so
+    gcc keeps it out of suit_adds, which then stays small.)"""
+    cdef const MeldIndex* mi = &s.mi[side]
+    cdef const Meld* m
+    cdef int j, kk
+    cdef bint mo = may_out(s), ok
+    cdef uint64_t acc = 0
+    cdef int8_t H[SB_KINDS]
+    cdef int8_t S[SB_KINDS]
+    sb_counts(&s.hand[s.turn], H)
+    sb_counts(&s.stage.cards, S)
+    while rest:
+        kk = cs_ctz(rest)
+        rest &= rest - 1
+        S[kk] = 1
+        H[kk] -= 1
+        ok = mi.slot and sb_complete_new_n(S, st | (<uint64_t>1 << kk), H, ssize + 1, hsize - 1, mi.C, mo,
+                                           c) != 0
+        j = 0
+        while not ok and j < mi.nlive - mi.ngrp:
+            m = &s.melds[side][mi.oth[j]]
+            if m.type == MT_SEQ and m.key == su:
+                ok = sb_complete_layoff(m, S, H, ssize + 1, hsize - 1, mi.C, mo, c) != 0
+            j += 1
+        S[kk] = 0
+        H[kk] += 1
+        if ok:
+            acc |= <uint64_t>1 << kk
     return acc
 
 cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hsize, int ssize, int r, int sw,
