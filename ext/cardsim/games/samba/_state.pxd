@@ -100,6 +100,8 @@ ctypedef struct SBState:
 # ---- the state machine's kernels (_state.pyx) ---------------------------------------------
 cdef void reset_turn(SBState* s, int p) noexcept nogil
 cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil
+# (declared so that gcc keeps it out of start_turn, whose common turn then needs no frame)
+cdef void start_turn_rest(SBState* s, const SBConfig* c, int p) noexcept nogil
 cdef int side_score(const SBState* s, const SBConfig* c, int side) noexcept nogil
 cdef void sb_init(void* st, const void* cfg, Rng* rng) noexcept nogil
 cdef int sb_current_player(const void* st, const void* cfg) noexcept nogil
