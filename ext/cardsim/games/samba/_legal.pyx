@@ -54,7 +54,7 @@ from cardsim.games.samba._rules cimport (
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
-from cardsim.games.samba._masks cimport (opened_empty_adds, opened_group_adds, opened_seq_adds, class_ok, seq_shape,
+from cardsim.games.samba._masks cimport (opened_empty_adds, opened_group_adds, rank_group_adds, opened_seq_adds, class_ok, seq_shape,
                                          seq_gap)
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,

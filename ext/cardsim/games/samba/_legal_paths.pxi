@@ -154,7 +154,8 @@ cdef int group_stage_legal(const SBState* s, const SBConfig* c, int side, int hs
     cdef int sn = ssize - sw, n
     cdef bint mo = may_out(s)
     cdef uint64_t cand = s.hand[s.turn].layer[0] & (wild_kinds() | (nat_kinds() if r < 0 else rank_mask(r)))
-    cdef uint64_t acc = opened_group_adds(s, c, side, r, sn if r >= 0 else 0, sw, hsize, &cand)
+    cdef uint64_t acc = (rank_group_adds(s, c, side, r, sn, sw, hsize, &cand) if r >= 0
+                         else opened_group_adds(s, c, side, r, 0, sw, hsize, &cand))
     as_add_mask(out, A_ADD, acc)
     n = cs_popcount(acc)
     if mi.slot and sb_group_ok(sn, sw, c) and sb_hg_ok(hsize, mi.C + (ssize >= 7), mo, c):

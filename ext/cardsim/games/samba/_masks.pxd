@@ -134,6 +134,28 @@ cdef inline bint class_ok(const SBState* s, const SBConfig* c, int side, int r, 
             return True
     return False
 
+cdef inline uint64_t rank_group_adds(const SBState* s, const SBConfig* c, int side, int srank, int sn, int sw,
+                                     int hsize, uint64_t* cand) noexcept nogil:
+    """opened_group_adds for a stage holding naturals of rank srank >= 0 (sn of them) and sw wilds:
+    the wilds one class, the naturals of srank another (class_ok); the other candidates stay in
+    *cand. (A function of its own, small enough for gcc to inline where such a stage is common:
+    group_stage_legal.)"""
+    cdef const Hand* hand = &s.hand[s.turn]
+    cdef uint64_t m = cand[0], acc = 0, cm
+    cdef int hw = sb_size_in(hand, wild_ids()), hn = sb_size_in(hand, rank_mask(srank))
+    cm = m & wild_kinds()
+    if cm:
+        if class_ok(s, c, side, srank, sn, sw + 1, hn, hw - 1, hsize - 1):
+            acc |= cm
+        m &= ~cm
+    cm = m & rank_mask(srank)
+    if cm:
+        if class_ok(s, c, side, srank, sn + 1, sw, hn - 1, hw, hsize - 1):
+            acc |= cm
+        m &= ~cm
+    cand[0] = m
+    return acc
+
 cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int side, int srank, int sn, int sw,
                                 int hsize, uint64_t* cand) noexcept nogil:
     """Opened side, a stage of sn >= 0 naturals of rank srank (-1: none) and sw wilds, nothing
@@ -146,26 +168,23 @@ cdef inline uint64_t opened_group_adds(const SBState* s, const SBConfig* c, int 
     GROUP, each rank in turn."""
     cdef const Hand* hand = &s.hand[s.turn]
     cdef uint64_t m = cand[0], acc = 0, cm
-    cdef int hw = sb_size_in(hand, wild_ids()), r
+    cdef int hw, r
     cdef uint32_t R1, R2, R3, todo
+    if srank >= 0:
+        return rank_group_adds(s, c, side, srank, sn, sw, hsize, cand)
+    hw = sb_size_in(hand, wild_ids())
     cm = m & wild_kinds()
     if cm:
-        if srank >= 0:
-            if class_ok(s, c, side, srank, sn, sw + 1, sb_size_in(hand, rank_mask(srank)), hw - 1, hsize - 1):
+        rank_counts(hand, &R1, &R2, &R3)
+        todo = (R2 | s.mi[side].grp_ranks) & 0x1FFC
+        while todo:
+            r = cs_ctz(todo)
+            todo &= todo - 1
+            if class_ok(s, c, side, r, 0, sw + 1, sb_size_in(hand, rank_mask(r)), hw - 1, hsize - 1):
                 acc |= cm
-        else:
-            rank_counts(hand, &R1, &R2, &R3)
-            todo = (R2 | s.mi[side].grp_ranks) & 0x1FFC
-            while todo:
-                r = cs_ctz(todo)
-                todo &= todo - 1
-                if class_ok(s, c, side, r, 0, sw + 1, sb_size_in(hand, rank_mask(r)), hw - 1, hsize - 1):
-                    acc |= cm
-                    break
+                break
         m &= ~cm
     todo = ranks_of(m & nat_kinds())
-    if srank >= 0:
-        todo &= <uint32_t>1 << srank
     while todo:
         r = cs_ctz(todo)
         todo &= todo - 1
