@@ -16,7 +16,7 @@ from cardsim.core._actions cimport ActionSet, as_has, as_first
 from cardsim.games.samba._rules cimport (
     sb_size, sb_size_in,
     SBConfig, Meld, SB_KINDS, SB_JK, SB_MAXMELDS, MT_GROUP, MT_SEQ, rank_of, suit_of, is_wild, is_red3,
-    is_black3, sb_rank_value, rank_mask, nat_kinds, wild_ids, spread)
+    is_black3, sb_rank_value, sb_card_value, rank_mask, nat_kinds, wild_ids, spread)
 from cardsim.games.samba._masks cimport rank_counts
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_MELD, A_RED3, A_ASK, A_YES, A_LAYOFF, A_TAKE_LAYOFF,
@@ -37,14 +37,6 @@ cdef inline int first_in(const ActionSet* legal, int lo, int hi) noexcept nogil:
         m &= (<uint64_t>1 << (hi - lo)) - 1
     return lo + cs_ctz(m) if m else -1
 
-cdef inline int card_value(int k) noexcept nogil:
-    """sb_card_value (§2) without the call: joker 50, black three 5, red three 0, else by rank."""
-    if k == SB_JK:
-        return 50
-    if k % 13 == 1:
-        return 5 if is_black3(k) else 0
-    return sb_rank_value(k % 13)
-
 cdef int discard_choice(const SBState* s, const ActionSet* legal, const Hand* hand) noexcept nogil:
     """A black three if legal; else the lowest-valued natural held once; else the lowest-valued
     legal discard, wilds last (ties: the lowest kind)."""
@@ -57,7 +49,7 @@ cdef int discard_choice(const SBState* s, const ActionSet* legal, const Hand* ha
     while m:
         k = cs_ctz(m)
         m &= m - 1
-        v = card_value(k) * 10 + count_kind(hand, k) * 100
+        v = sb_card_value(k) * 10 + count_kind(hand, k) * 100
         if is_wild(k):
             v += 10000
         if is_red3(k):

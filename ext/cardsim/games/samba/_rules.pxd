@@ -53,7 +53,6 @@ ctypedef struct Meld:
     int8_t pending           # 1 while part of an unfinished initial-meld batch
     Hand cards               # the cards themselves (identities, jokers canonical)
 
-cdef int sb_card_value(int kind) noexcept nogil
 cdef int sb_meld_of(const int8_t* cnt, Meld* out) noexcept nogil
 cdef int sb_meld_of_hand(const Hand* h, Meld* out) noexcept nogil
 cdef int sb_meld_shape(const Hand* h, Meld* out) noexcept nogil
@@ -192,6 +191,14 @@ cdef inline uint64_t sb_word(const int8_t* cnt, int i) noexcept nogil:
 cdef inline int sb_rank_value(int r) noexcept nogil:
     """Card value of a rank (§2): 2 and A 20, K..8 10, 7..4 5, (the threes: 0 here)."""
     return 20 if r == 0 or r == 12 else (0 if r == 1 else (5 if r <= 5 else 10))
+
+cdef inline int sb_card_value(int kind) noexcept nogil:
+    """Card value (§2): joker 50, 2 and A 20, K..8 10, 7..4 5, black 3 5, red 3 0."""
+    if kind == SB_JK:
+        return 50
+    if kind % 13 == 1:
+        return 5 if is_black3(kind) else 0
+    return sb_rank_value(kind % 13)
 
 cdef inline int sb_total(const int8_t* cnt) noexcept nogil:
     """Cards in the counts: the seven words added lane by lane (a lane holds <= 7 counts of at

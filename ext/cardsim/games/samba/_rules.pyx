@@ -20,16 +20,6 @@ from cardsim.core._types cimport int8_t, int32_t, uint32_t, uint64_t
 from cardsim.core._hand cimport Hand, hand_count
 from cardsim.core._bits cimport cs_ctz, cs_popcount, bit_high
 
-cdef int VALUE[13]
-VALUE[:] = [20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20]
-
-cdef int sb_card_value(int kind) noexcept nogil:
-    """Card value (§2): joker 50, 2 and A 20, K..8 10, 7..4 5, black 3 5, red 3 0."""
-    if kind == SB_JK:
-        return 50
-    if kind % 13 == 1:
-        return 5 if is_black3(kind) else 0
-    return VALUE[kind % 13]
 
 cdef int KVAL[SB_KINDS]      # sb_card_value of every kind
 for _k in range(SB_KINDS):
