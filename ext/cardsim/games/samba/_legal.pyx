@@ -47,15 +47,15 @@ from cardsim.core._actions cimport ActionSet, as_add, as_add_mask, as_clear, as_
 from cardsim.games.samba._rules cimport (
     sb_size, sb_size_in,
     SBConfig, Meld, SB_KINDS, SB_JK, SB_JK2, SB_MAXMELDS, MT_NONE, MT_GROUP, MT_SEQ, MT_BLACK3, sb_card_value,
-    sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts_value, sb_counts,
+    sb_group_ok, sb_layoff_ok, sb_layoff_ok_n, sb_merge_ok, sb_is_canasta, sb_counts,
     sb_complete_new, sb_complete_new_n, sb_complete_layoff, group_completion, seq_completion, kind_of, rank_of, suit_of, is_wild,
     is_natural, is_black3, is_red3, sb_hg_ok, sb_nat_of_rank, sb_pile_group_ok, sb_wilds, sb_total, sb_meld_shape,
     rank_mask, wild_kinds, nat_kinds, run_kinds, wild_ids, ranks_of, woc_blocks)
 from cardsim.games.samba._going_out cimport sb_go_out_ok, sb_go_out_placed, sb_go_out_merged, sb_canasta_bound
 from cardsim.games.samba._units cimport sb_best_value
 from cardsim.games.samba._opening cimport sb_value_bound, sb_opening_ok, sb_opening_ok_si, sb_opening_out, opening_ok
-from cardsim.games.samba._masks cimport (opened_empty_adds, opened_group_adds, rank_group_adds, opened_seq_adds, class_ok, seq_shape,
-                                         seq_gap)
+from cardsim.games.samba._masks cimport (opened_empty_adds, opened_group_adds, rank_group_adds, opened_seq_adds,
+                                         class_ok, seq_shape, seq_gap)
 from cardsim.games.samba._state cimport (
     SBState, MeldIndex, NW, A_ADD, A_DISCARD, A_DRAW, A_TAKE_PAIR, A_DECLINE, A_MELD, A_FAIL, A_RED3, A_ASK, A_YES, A_NO,
     A_LAYOFF, A_TAKE_LAYOFF, A_TAKE_SEQ, A_MERGE_FROM, A_MERGE_TO, PH_DRAW, PH_MELD, PH_ANSWER, side_of,
@@ -704,8 +704,8 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
             if s.opened[side]:
                 ok = sb_hg_ok(hsize + extra, C + (1 if 1 + sn + sw >= 7 else 0), mo, c)
             else:
-                ok = batch_meld_ok(sb_counts_value(S) + sb_card_value(t), req_of(s, c, side), H, hsize, extra,
-                                   False, c.min_canastas - (1 if 1 + ssize >= 7 else 0), mo, c)
+                ok = batch_meld_ok(cards_value(&s.stage.cards) + sb_card_value(t), req_of(s, c, side), H, hsize,
+                                   extra, False, c.min_canastas - (1 if 1 + ssize >= 7 else 0), mo, c)
             if ok:
                 as_add(out, A_MELD)
                 n += 1
@@ -721,7 +721,7 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
         if ssize:
             t = sb_meld_shape(&s.stage.cards, &sm) if ssize >= 3 else -1
             if (t == MT_SEQ or (t == MT_GROUP and sb_group_ok(sm.nat, sm.wild, c))) and mi.slot:
-                if batch_meld_ok(sb_counts_value(S), need, H, hsize, extra, penalize_now(s, c, side),
+                if batch_meld_ok(cards_value(&s.stage.cards), need, H, hsize, extra, penalize_now(s, c, side),
                                  c.min_canastas - mi.Cp - (1 if ssize >= 7 else 0), mo, c):
                     as_add(out, A_MELD)
                     n += 1
