@@ -12,18 +12,18 @@ from cardsim.games.samba._state cimport SBState, MeldIndex, may_out
 cdef inline void rank_counts(const Hand* h, uint32_t* r1, uint32_t* r2, uint32_t* r3) noexcept nogil:
     """The ranks (bit r) of which h holds >= 1 / >= 2 / >= 3 cards over the four suits. Layer i
     of a kind is the thermometer bit 'more than i copies', so two thermometers add saturating at
-    3 as (a1|b1, a2|b2|a1&b1, a3|b3|a2&b1|a1&b2): first suits 0+2 and 1+3 in 26-bit lanes, then
-    the two lanes (the joker bits 52/53 fall outside both lanes); layer 3 never changes a
-    threshold <= 3 (it lies inside layer 2)."""
-    cdef uint64_t M = (<uint64_t>1 << 26) - 1
-    cdef uint64_t a1 = h.layer[0] & M, a2 = h.layer[1] & M, a3 = h.layer[2] & M
-    cdef uint64_t b1 = (h.layer[0] >> 26) & M, b2 = (h.layer[1] >> 26) & M, b3 = (h.layer[2] >> 26) & M
+    3 as (a1|b1, a2|b2|a1&b1, a3|b3|a2&b1|a1&b2): first each word with itself shifted down 26
+    (suits 0+2 and 1+3 in bits 0..25), then that with itself shifted down 13 (the four suits in
+    bits 0..12); the bits above a step's lanes hold other sums and are cleared once at the end
+    (the joker bits 52/53 never reach bits 0..12); layer 3 never changes a threshold <= 3 (it
+    lies inside layer 2)."""
+    cdef uint64_t a1 = h.layer[0], a2 = h.layer[1], a3 = h.layer[2]
+    cdef uint64_t b1 = a1 >> 26, b2 = a2 >> 26, b3 = a3 >> 26
     cdef uint64_t c1 = a1 | b1, c2 = a2 | b2 | (a1 & b1), c3 = a3 | b3 | (a2 & b1) | (a1 & b2)
-    cdef uint32_t d1 = c1 & 0x1FFF, d2 = c2 & 0x1FFF, d3 = c3 & 0x1FFF
-    cdef uint32_t e1 = c1 >> 13, e2 = c2 >> 13, e3 = c3 >> 13
-    r1[0] = d1 | e1
-    r2[0] = d2 | e2 | (d1 & e1)
-    r3[0] = d3 | e3 | (d2 & e1) | (d1 & e2)
+    cdef uint64_t e1 = c1 >> 13, e2 = c2 >> 13, e3 = c3 >> 13
+    r1[0] = <uint32_t>((c1 | e1) & 0x1FFF)
+    r2[0] = <uint32_t>((c2 | e2 | (c1 & e1)) & 0x1FFF)
+    r3[0] = <uint32_t>((c3 | e3 | (c2 & e1) | (c1 & e2)) & 0x1FFF)
 
 # ---- the closed forms (inline: _legal calls them on every meld-phase legal set; see _masks.pyx)
 
