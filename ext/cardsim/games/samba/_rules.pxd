@@ -144,8 +144,9 @@ cdef inline uint64_t run_kinds(uint64_t held) noexcept nogil:
     return t | (t << 1) | (t << 2)
 
 cdef inline uint32_t ranks_of(uint64_t kinds) noexcept nogil:
-    """The ranks (bit r) of the kinds 0..51 in the mask."""
-    return <uint32_t>((kinds | (kinds >> 13) | (kinds >> 26) | (kinds >> 39)) & 0x1FFF)
+    """The ranks (bit r) of the kinds 0..51 in the mask (folded down 26, then 13)."""
+    cdef uint64_t x = kinds | (kinds >> 26)
+    return <uint32_t>((x | (x >> 13)) & 0x1FFF)
 
 cdef inline uint64_t spread(uint32_t R) noexcept nogil:
     """The kinds of the ranks in R (bit r) in the four suits (R < 2**13: the copies at 0, 13, 26,
