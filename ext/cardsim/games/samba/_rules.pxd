@@ -79,10 +79,13 @@ cdef inline int suit_of(int kind) noexcept nogil:
     return kind // 13
 
 cdef inline bint is_wild(int kind) noexcept nogil:
-    return kind == SB_JK or (kind < 52 and kind % 13 == 0)
+    """A deuce or the joker (kind 52): bit kind of wild_kinds' mask (0x8004002001 | 1 << 52; any
+    other int, negative included, is no wild)."""
+    return <unsigned int>kind <= 52 and (<uint64_t>0x10008004002001 >> kind) & 1
 
 cdef inline bint is_natural(int kind) noexcept nogil:
-    return kind < 52 and kind % 13 >= 2
+    """Ranks 4..A of kinds 0..51: bit kind of nat_kinds' mask (any other int is no natural)."""
+    return <unsigned int>kind < 52 and (<uint64_t>0xFFE7FF3FF9FFC >> kind) & 1
 
 cdef inline bint is_black3(int kind) noexcept nogil:
     return kind == 1 or kind == 40

@@ -25,6 +25,12 @@ cdef int KVAL[SB_KINDS]      # sb_card_value of every kind
 for _k in range(SB_KINDS):
     KVAL[_k] = sb_card_value(_k)
 
+# is_wild's and is_natural's masks (_rules.pxd) against the kinds' definitions, once at import
+for _k in range(-64, 128):
+    if (is_wild(_k) != (_k == SB_JK or (0 <= _k < 52 and _k % 13 == 0))
+            or is_natural(_k) != (0 <= _k < 52 and _k % 13 >= 2)):
+        raise RuntimeError(f"samba: is_wild / is_natural disagree with the kinds at {_k}")
+
 
 cdef bint _words_ok():
     """The count-vector word helpers (sb_word, sb_total, sb_kinds) read bytes as little-endian
