@@ -394,7 +394,7 @@ cdef int legal_adds(const SBState* s, const SBConfig* c, int mode, int need, int
     cdef uint32_t R
     cdef int r, sn, hn, hw, k
     cdef uint64_t m, b, yes = 0, acc = 0, st = s.stage.cards.layer[0]
-    x.side = side_of(c, s.turn)
+    x.side = s.tside
     # the staged kinds (identities 0..51, and 52 for a joker held as identity 52 or 53); the
     # staged naturals' rank and suit (-1 none, -2 several), whether one is staged twice; the
     # wilds, black and red threes staged
@@ -559,7 +559,7 @@ cdef inline bint ask_ok(const SBState* s, const SBConfig* c, int side, const int
 cdef int keep_going_out(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """After the partner's 'yes' (S-D11) the turn must go out: of the actions the rules allow,
     keep those after which going out can still be completed (sb_go_out_*, _going_out)."""
-    cdef int p = s.turn, side = side_of(c, p), a, k, i, w, n = 0, hsize, need
+    cdef int p = s.turn, side = s.tside, a, k, i, w, n = 0, hsize, need
     cdef int8_t H[SB_KINDS]
     cdef int8_t S[SB_KINDS]
     cdef uint64_t b
@@ -655,7 +655,7 @@ cdef int meld_rules_generic(const SBState* s, const SBConfig* c, ActionSet* out,
     """T2 (§4.4) under construction, every situation: see the module docstring for the factoring.
     classes: an unopened side's ADDs decided by class first (legal_adds); the reference
     (meld_legal_generic) checks each candidate on its own."""
-    cdef int p = s.turn, side = side_of(c, p), k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
+    cdef int p = s.turn, side = s.tside, k, i, hsize, ssize, C, t, r, sn, sw, need, extra, v
     cdef int n = 0, hn, hw, j, j0, srank, ssuit
     cdef uint64_t st, nb3, und
     cdef uint32_t R, g

@@ -367,7 +367,7 @@ cdef int pile_stage_legal(const SBState* s, const SBConfig* c, int side, ActionS
 cdef int meld_rules(const SBState* s, const SBConfig* c, ActionSet* out) noexcept nogil:
     """T2 (§4.4) under construction: the situations with a dedicated generator first (each
     gives meld_rules_generic's set, in fewer instructions), then meld_rules_generic."""
-    cdef int side = side_of(c, s.turn), ssize = s.stage.n
+    cdef int side = s.tside, ssize = s.stage.n
     cdef int hsize, n
     cdef uint64_t st
     cdef uint32_t R

@@ -309,7 +309,7 @@ cdef class SambaSpec(GameSpec):
         st.batch_value = 0
         st.end_type = 0
         st.out_seat = -1
-        reset_turn(st, turn)
+        reset_turn(st, &self.c, turn)
         if meld_phase:
             st.phase = PH_MELD
             st.drew = 1

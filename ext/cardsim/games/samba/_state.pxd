@@ -75,6 +75,7 @@ ctypedef struct SBState:
     int16_t deal_no          # deals finished (scope="match")
     int8_t phase             # PH_*
     int8_t turn              # seat to act (the partner in PH_ANSWER)
+    int8_t tside             # side of turn (the mover's: a partner answers for the same side)
     int8_t mover             # seat whose turn it is
     int8_t dealer            # dealer of this deal
     int8_t opened[5]         # side has made its initial meld
@@ -98,7 +99,7 @@ ctypedef struct SBState:
                              # change of a side's melds: a function of the melds (equality holds)
 
 # ---- the state machine's kernels (_state.pyx) ---------------------------------------------
-cdef void reset_turn(SBState* s, int p) noexcept nogil
+cdef void reset_turn(SBState* s, const SBConfig* c, int p) noexcept nogil
 cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil
 # (declared so that gcc keeps it out of start_turn, whose common turn then needs no frame)
 cdef void start_turn_rest(SBState* s, const SBConfig* c, int p) noexcept nogil

@@ -125,7 +125,7 @@ cdef int draw_legal(const SBState* s, const SBConfig* c, ActionSet* out) noexcep
     non-canasta meld the top extends (pile unfrozen, american pile model); TAKE_SEQ (Dutch
     sequence_top_card_take); with an empty stock DECLINE when no lay-off take is possible but
     the pair take is (the lay-off take is then compulsory, S-D12)."""
-    cdef int p = s.turn, side = side_of(c, p), top, r, hn, n = 0
+    cdef int p = s.turn, side = s.tside, top, r, hn, n = 0
     cdef bint frozen
     cdef const MeldIndex* mi
     as_clear(out, NW)
@@ -150,7 +150,7 @@ cdef int draw_takes(const SBState* s, const SBConfig* c, ActionSet* out, int n, 
                     bint frozen) noexcept nogil:
     """draw_legal's takes of the top card (not blocked; hn naturals of its rank in hand; frozen:
     the pile frozen for the side), added to out (n actions so far), and DECLINE."""
-    cdef int p = s.turn, side = side_of(c, p), r = rank_of(top), i, hsize, rest, C, hw
+    cdef int p = s.turn, side = s.tside, r = rank_of(top), i, hsize, rest, C, hw
     cdef bint forced = False, pair = False
     cdef uint32_t sq
     cdef const MeldIndex* mi = &s.mi[side]
@@ -237,9 +237,10 @@ cdef inline int draw_card(SBState* s, const SBConfig* c, int p) noexcept nogil:
         return 1
     return 0
 
-cdef void reset_turn(SBState* s, int p) noexcept nogil:
+cdef void reset_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     """Seat p's turn starts at T1 with every per-turn flag cleared."""
     s.turn = p
+    s.tside = side_of(c, p)
     s.mover = p
     s.phase = PH_DRAW
     s.partner_no = 0
@@ -256,7 +257,7 @@ cdef void start_turn(SBState* s, const SBConfig* c, int p) noexcept nogil:
     each from the stock, the replacements handled the same way. Then T1 (or the automatic end
     of the deal when the stock is empty and the pile cannot be taken, E2). The common turn (not
     the seat's first, stock left) is the reset alone; the rest runs in start_turn_rest."""
-    reset_turn(s, p)
+    reset_turn(s, c, p)
     if not s.first_done[p] or s.nstock == 0:
         start_turn_rest(s, c, p)
 
@@ -563,7 +564,7 @@ cdef inline void _sb_apply_impl(void* st, const void* cfg, int a) noexcept nogil
 
 cdef void apply_rest(SBState* s, const SBConfig* c, int a) noexcept nogil:
     """sb_apply of the actions other than ADD, DISCARD and DRAW."""
-    cdef int p = s.turn, side = side_of(c, p), k, i, j
+    cdef int p = s.turn, side = s.tside, k, i, j
     cdef uint64_t b
     cdef Meld* m
     cdef bint was

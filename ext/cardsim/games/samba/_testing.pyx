@@ -39,6 +39,8 @@ def records_consistent(GameSpec spec, s):
     for i in range(6):
         if st.hand[i].layer[3] or st.known[i].layer[3]:
             ok = False
+    if st.tside != st.turn % c.nsides:
+        ok = False
     for i in range(5):
         if st.red3[i].layer[3]:
             ok = False
