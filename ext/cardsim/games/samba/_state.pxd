@@ -226,7 +226,9 @@ cdef inline void seq_index(SBState* s, int side) noexcept nogil:
     the kinds of its suit just below and above its run (ranks 4..A, outside it), and the kinds
     of the ranks 4..A further out within a run of 7 (lo + 6 above, hi - 6 below: the ranks a
     lay-off with the ranks between may reach). Functions of the melds, as the rest of the index;
-    opened_empty_adds reads them instead of walking the SEQUENCEs for every legal set."""
+    every SEQUENCE in seqs has a kind in seq_adj (< 7 cards: it cannot span 4..A), so the suits
+    with one are those with bits there. opened_empty_adds, opened_seq_adds and the draw phase read
+    them instead of walking the SEQUENCEs."""
     cdef MeldIndex* mi = &s.mi[side]
     cdef const Meld* m
     cdef uint32_t sq = mi.seqs, w

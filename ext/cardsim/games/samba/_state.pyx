@@ -183,17 +183,9 @@ cdef int draw_takes(const SBState* s, const SBConfig* c, ActionSet* out, int n, 
     # takeable_onto refuses every meld but the GROUPs of the top's rank and the SEQUENCEs
     # (of its suit): only those are tried
     if not frozen:
-        sq = mi.rank_grps[r]     # the GROUPs of the rank
-        while sq:
-            i = cs_ctz(sq)
-            sq &= sq - 1
-            if takeable_onto(s, c, side, i, top, hsize + rest, C):
-                as_add(out, A_TAKE_LAYOFF + i)
-                n += 1
-                forced = True
-        # the SEQUENCEs (takeable_onto refuses a pending SEQUENCE and a samba): only when the top
-        # is next to an end of one (MeldIndex.seq_adj)
-        sq = mi.seqs if (mi.seq_adj >> top) & 1 else 0
+        # the GROUPs of the rank, and the SEQUENCEs (takeable_onto refuses a pending SEQUENCE and a
+        # samba) when the top is next to an end of one (MeldIndex.seq_adj)
+        sq = mi.rank_grps[r] | (mi.seqs if (mi.seq_adj >> top) & 1 else 0)
         while sq:
             i = cs_ctz(sq)
             sq &= sq - 1

@@ -6,7 +6,7 @@ from cardsim.core._types cimport int8_t
 from cardsim.core._engine cimport GameSpec
 from cardsim.games.samba._rules cimport SBConfig, Meld, SB_KINDS, SB_MAXMELDS, MT_NONE, MT_SEQ, sb_meld_of, sb_counts
 from cardsim.core._actions cimport ActionSet
-from cardsim.games.samba._state cimport SBState, MeldIndex, reindex, PH_MELD, SB_NUM_ACTIONS
+from cardsim.games.samba._state cimport SBState, MeldIndex, reindex, side_of, PH_MELD, SB_NUM_ACTIONS
 from cardsim.games.samba._legal cimport meld_legal_generic, sb_legal
 from cardsim.games.samba._opening cimport groups_fit
 from cardsim.games.samba._units cimport sb_best_value
@@ -18,7 +18,8 @@ def records_consistent(GameSpec spec, s):
     """True when what the state keeps beside its melds equals what the melds say: each meld's
     record (type, rank or suit, cards, naturals, wilds; a SEQUENCE's ends) equals the
     classification of its cards (sb_meld_of), and each side's slots in use and meld index
-    (canastas placed and pending, a free slot, GROUPs by rank) equal a full rebuild (reindex);
+    (canastas placed and pending, a free slot, GROUPs by rank, the SEQUENCEs' end kinds) equal a
+    full rebuild (reindex); the side kept for the seat to act (tside) is its side;
     and no packed hand of the state (hands, known cards, the stage, the cards aside, red threes,
     melds) holds an identity four times (layer 3 empty: sb_size counts three layers).
     apply keeps both up to date incrementally; this is the check that it does (tests, fuzzing). `spec`: a Samba
@@ -39,7 +40,7 @@ def records_consistent(GameSpec spec, s):
     for i in range(6):
         if st.hand[i].layer[3] or st.known[i].layer[3]:
             ok = False
-    if st.tside != st.turn % c.nsides:
+    if st.tside != side_of(c, st.turn):
         ok = False
     for i in range(5):
         if st.red3[i].layer[3]:
