@@ -19,6 +19,8 @@ actions and the same count, in
   the merges); an opened side at its draw with a pile whose top its hand pairs, short hands, the
   pile below the top empty, plain or frozen, GROUPs of the top's rank or not
   (pile_stage_legal), and that group taken to go out with the side a canasta short;
+- a SEQUENCE of 3-6 cards and only the two ranks past one end in hand, the farther one at the
+  edge of a run of 7 (or past it): the meld index's window of lay-offs further out (seq_far);
 - every state of a whole turn of an unopened side building its initial batch (pairs and triples
   of a few ranks, a run of one suit through them, wilds), and pinned positions where a joker
   opens and a deuce does not: legal_adds' classes (opening_classes) and the naturals no SEQUENCE
@@ -199,6 +201,32 @@ def sequence_positions(draw):
 @hyp.given(state=sequence_positions())
 def test_whole_turns_with_sequences_on_the_table(state):
     assert walk_turn(state, limit=500) >= 1
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+@pytest.mark.parametrize("side", ["above", "below"])
+def test_lay_off_two_ranks_past_a_run(n, side):
+    """A SEQUENCE of n cards and, of its suit, only the rank next to one end and the rank past
+    that (nothing staged, fillers of other suits, no run in hand): the farther card can be laid
+    off with the nearer one when the run then spans <= 7 ranks (n <= 5), and n = 5 puts it
+    exactly at the edge of the meld index's seq_far window (lo + 6 above, hi - 6 below), where
+    opened_empty_adds must still look; n = 6 puts it past the edge."""
+    g = cardsim.make("samba", players=2)
+    checked = 0
+    for lo in range(0, 11 - n + 1):
+        hi = lo + n - 1
+        near, far = (hi + 1, hi + 2) if side == "above" else (lo - 1, lo - 2)
+        if not (0 <= far <= 10):
+            continue
+        run = [ref.RANKS[i] + "H" for i in range(lo, hi + 1)]
+        hand = [ref.RANKS[near] + "H", ref.RANKS[far] + "H", "9C", "KS", "5D", "7S"]
+        state = scenario(g, [hand, FILLERS[0]], melds=[[run], []], opened=[True, False], pile=["6D"],
+                         stock=["7C", "8D"], turn=0, dealer=1, phase="meld")
+        assert same(state) >= 1
+        legal = [state.action_to_string(int(a)) for a in state.legal_actions()]
+        assert ("+" + ref.RANKS[far] + "H" in legal) == (n <= 5), (run, hand, legal)
+        checked += 1
+    assert checked >= 3
 
 
 @st.composite
